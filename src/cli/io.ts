@@ -1,0 +1,26 @@
+/** The process edge: streams, colour, version. Passed into commands so tests can capture them. */
+import { readFileSync } from 'node:fs';
+import { Chalk, type ChalkInstance } from 'chalk';
+
+export interface Io {
+  stdout: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  env: NodeJS.ProcessEnv;
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to a non-empty value. */
+export function chalkFor(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv): ChalkInstance {
+  const colour = stream.isTTY === true && !env['NO_COLOR'] && env['TERM'] !== 'dumb';
+  return new Chalk({ level: colour ? 1 : 0 });
+}
+
+let cachedVersion: string | undefined;
+export function toolVersion(): string {
+  cachedVersion ??= (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  return cachedVersion;
+}
+
+/** Quotes an argument for a POSIX shell only when it needs it. */
+export function shellQuote(arg: string): string {
+  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : `'${arg.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,64 @@
+/** The command line: parse, dispatch, and map errors to exit codes (0 ok, 1 check failed, 2 bad input). */
+import { Command, CommanderError, Option } from 'commander';
+import { SCENARIO_SCHEMA } from '../scenario/schema.js';
+import { InputError } from '../scenario/errors.js';
+import { PendingOutput } from './files.js';
+import { toolVersion, type Io } from './io.js';
+import { runCommand, type RunOptions } from './run.js';
+
+export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70;
+
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+function program(io: Io, setCode: (code: number) => void): Command {
+  const cmd = new Command('idem-sim')
+    .description('Monte Carlo analysis of retries and idempotency keys for agent tool calls.')
+    .version(toolVersion())
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(`idem-sim: ${s.replace(/^error: /, '')}`),
+    })
+    .showHelpAfterError('(run idem-sim --help for usage)');
+
+  cmd.command('run')
+    .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
+    .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each')
+    .option('--actions <n>', 'primary actions to simulate (overrides the file)')
+    .option('--seed <seed>', 'random seed (overrides the file; default 1)')
+    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect).default([]))
+    .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
+    .option('--out <file>', 'write the report to a file instead of stdout')
+    .action((files: string[], opts: RunOptions) => setCode(runCommand(files, opts, io)));
+
+  cmd.command('schema')
+    .description('print the JSON Schema of scenario files (for editor completion and checks)')
+    .option('--out <file>', 'write it to a file instead of stdout')
+    .action((opts: { out?: string }) => {
+      const text = `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`;
+      if (opts.out) new PendingOutput(opts.out).commit(text);
+      else io.stdout.write(text);
+      setCode(EXIT_OK);
+    });
+  return cmd;
+}
+
+export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+  let code = EXIT_OK;
+  try {
+    await program(io, (c) => { code = c; }).parseAsync(argv);
+    return code;
+  } catch (e) {
+    if (e instanceof InputError) {
+      io.stderr.write(`idem-sim: error: ${e.message}\n`);
+      return EXIT_BAD_INPUT;
+    }
+    if (e instanceof CommanderError) {
+      return e.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    }
+    io.stderr.write(`idem-sim: internal error: ${(e as Error).message ?? String(e)}\nThis is a bug in idem-sim; please report it with the command you ran.\n`);
+    if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${(e as Error).stack ?? ''}\n`);
+    return EXIT_INTERNAL;
+  }
+}

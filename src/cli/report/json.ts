@@ -1,0 +1,32 @@
+/** `--json`: every metric under MODEL.md's names, with the resolved scenario, seed and version. */
+import type { LatencySpec, Scenario } from '../../model/types.js';
+import type { RunInfo, ScenarioRun } from './types.js';
+
+/** The empirical values are data, not settings: the file name identifies them. */
+function withoutData(l: LatencySpec): LatencySpec {
+  if (l.dist === 'empirical') return { dist: 'empirical', file: l.file };
+  if (l.dist === 'mixture') return { dist: 'mixture', components: l.components.map((c) => ({ ...withoutData(c), weight: c.weight })) };
+  return l;
+}
+
+export function resolvedScenario(s: Scenario): Scenario {
+  return { ...s, service: { ...s.service, latency: withoutData(s.service.latency) } };
+}
+
+export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string {
+  const doc = {
+    tool: 'idem-sim',
+    version: info.version,
+    model: 1,
+    time_unit: 'ms',
+    replay: info.replay,
+    results: runs.map((r) => ({
+      name: r.name,
+      file: r.file,
+      seed: r.seed,
+      scenario: resolvedScenario(r.scenario),
+      metrics: r.metrics,
+    })),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}

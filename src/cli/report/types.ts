@@ -1,0 +1,20 @@
+import type { Metrics } from '../../model/metrics.js';
+import type { Scenario } from '../../model/types.js';
+
+/** One scenario's run, as reporters see it. */
+export interface ScenarioRun {
+  /** Short label (file name without extension, or `lab-defaults`). */
+  name: string;
+  /** The scenario file as given, or null for the built-in defaults. */
+  file: string | null;
+  seed: string;
+  scenario: Scenario;
+  metrics: Metrics;
+}
+
+/** What every report carries so that a run can be replayed. */
+export interface RunInfo {
+  version: string;
+  /** The command line that reproduces the run. */
+  replay: string;
+}

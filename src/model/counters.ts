@@ -1,0 +1,46 @@
+/**
+ * Per-action counts: the engine adds each action's count and its square, so that a
+ * mean and its 95% confidence interval (mean ± 1.96·sd/√n, MODEL.md) come from sums alone.
+ * All values are integers, so sums are exact and merge in any grouping.
+ */
+export const COUNTER_NAMES = [
+  'duplicates', 'duplicates_transport', 'duplicates_replan', 'duplicates_replay',
+  'lost', 'merged', 'unknown_outcomes', 'conflicts_409', 'mismatches_422', 'dedup_hits',
+  'attempts', 'executions', 'keys',
+] as const;
+export type CounterName = (typeof COUNTER_NAMES)[number];
+
+export const C = Object.fromEntries(COUNTER_NAMES.map((n, i) => [n, i])) as { readonly [K in CounterName]: number };
+export const NUM_COUNTERS = COUNTER_NAMES.length;
+
+/** Sums over actions of each counter (`sum`) and of its square (`sumSq`). */
+export class CounterSums {
+  readonly sum = new Float64Array(NUM_COUNTERS);
+  readonly sumSq = new Float64Array(NUM_COUNTERS);
+
+  addAction(counts: Float64Array, offset: number): void {
+    for (let k = 0; k < NUM_COUNTERS; k++) {
+      const v = counts[offset + k] as number;
+      if (v !== 0) {
+        this.sum[k] = (this.sum[k] as number) + v;
+        this.sumSq[k] = (this.sumSq[k] as number) + v * v;
+      }
+    }
+  }
+
+  merge(other: CounterSums): void {
+    for (let k = 0; k < NUM_COUNTERS; k++) {
+      this.sum[k] = (this.sum[k] as number) + (other.sum[k] as number);
+      this.sumSq[k] = (this.sumSq[k] as number) + (other.sumSq[k] as number);
+    }
+  }
+}
+
+/** Mean per action with the half-width of its 95% confidence interval. */
+export function meanCi(sum: number, sumSq: number, n: number): { mean: number; half: number } {
+  if (n === 0) return { mean: 0, half: 0 };
+  const mean = sum / n;
+  if (n < 2) return { mean, half: 0 };
+  const variance = Math.max(0, (sumSq - (sum * sum) / n) / (n - 1));
+  return { mean, half: (1.96 * Math.sqrt(variance)) / Math.sqrt(n) };
+}

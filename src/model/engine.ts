@@ -1,0 +1,400 @@
+/**
+ * The simulation of MODEL.md, one chunk of primary actions at a time.
+ *
+ * Keys never cross business identities, so an action and its twin (a "group") are
+ * simulated alone against a tiny private key store. Within a group, attempts are handled
+ * in the order they are sent: every server write is scheduled at or after the send time of
+ * the attempt that causes it, so when an attempt is handled all writes it could see are
+ * known. State lives in preallocated typed arrays; nothing is allocated per action.
+ */
+import { C, CounterSums, NUM_COUNTERS } from './counters.js';
+import { compileLatency, type LatencySampler } from './latency.js';
+import { exponential, uniform, type Rng } from './rng.js';
+import { newSketch, type DDSketch } from './sketch.js';
+import type { Scenario } from './types.js';
+
+/** Kinds of tool call (index into the duplicate split). */
+const ORIGINAL = 0, REPLAN = 1, REPLAY = 2;
+/** Key-store writes. */
+const CLAIM = 1, DONE_OK = 2, DONE_ERR = 3, RELEASE = 4;
+/** What a lookup finds. */
+const NONE = 0, RUNNING = 1;
+/** Replies a client can receive. */
+const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
+/** Special keys: no key at all, or a fresh key nobody will ever look up. */
+const NO_KEY = -1, FRESH_KEY = -2;
+/** Counter of the duplicates made by each kind of call. */
+const DUPLICATES_BY_KIND = [C.duplicates_transport, C.duplicates_replan, C.duplicates_replay];
+
+/** Everything one chunk produced; merged by `Totals` in chunk order. */
+export interface ChunkResult {
+  /** Actions simulated, twins included. */
+  actions: number;
+  calls: number;
+  counters: CounterSums;
+  /** Attempts the server took longer than `client.timeout` on. */
+  attemptsOverTimeout: number;
+  /** Attempts that ended with the client's timer (no reply in time, for any reason). */
+  attemptsUnknown: number;
+  callLatency: DDSketch;
+  actionLatency: DDSketch;
+  /** Chunk-local time from the chunk's start to its last arrival (ms). */
+  span: number;
+  /** Key records as [start, end) in chunk-local ms; `records` entries are valid. */
+  recordStart: Float64Array;
+  recordEnd: Float64Array;
+  records: number;
+}
+
+/** Scenario numbers in the form the hot loop wants them. */
+interface Params {
+  meanGap: number;
+  twinP: number; twinMin: number; twinMax: number;
+  requestLoss: number; replyLoss: number;
+  latency: LatencySampler;
+  errorRate: number; crashCut: number; crashAfter: number; fastReply: number;
+  timeout: number; retries: number; deadline: number;
+  backoff: Float64Array; jitter: 0 | 1 | 2; retryAfter: number;
+  replanP: number; maxReplans: number; replanMin: number; replanMax: number;
+  drift: number; verify: boolean;
+  crashP: number; resumeMin: number; resumeMax: number; maxReplays: number;
+  scope: Scenario['idempotency']['scope'];
+  atomic: boolean; fingerprint: 0 | 1 | 2; retention: number; runningLife: number;
+  transactional: boolean; storeErrors: boolean;
+}
+
+function compile(s: Scenario): Params {
+  const b = s.client.backoff;
+  const backoff = new Float64Array(s.client.retries + 1);
+  for (let j = 1; j <= s.client.retries; j++) backoff[j] = Math.min(b.max, b.base * b.multiplier ** (j - 1));
+  const i = s.idempotency;
+  return {
+    meanGap: 1000 / s.load.rate_per_s,
+    twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
+    requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
+    latency: compileLatency(s.service.latency),
+    errorRate: s.service.error_rate,
+    crashCut: s.service.error_rate + s.service.crash_probability,
+    crashAfter: s.service.crash_after_effect,
+    fastReply: s.service.fast_reply,
+    timeout: s.client.timeout, retries: s.client.retries, deadline: s.client.deadline ?? Infinity,
+    backoff, jitter: b.jitter === 'full' ? 1 : b.jitter === 'equal' ? 2 : 0,
+    retryAfter: i.conflict_retry_after ?? 0,
+    replanP: s.agent.replan_probability, maxReplans: s.agent.max_replans,
+    replanMin: s.agent.replan_delay.min, replanMax: s.agent.replan_delay.max,
+    drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,
+    crashP: s.runtime.crash_probability, resumeMin: s.runtime.resume_delay.min,
+    resumeMax: s.runtime.resume_delay.max, maxReplays: s.runtime.max_replays,
+    scope: i.scope, atomic: i.claim === 'atomic',
+    fingerprint: i.fingerprint === 'full' ? 2 : i.fingerprint === 'business' ? 1 : 0,
+    retention: i.retention,
+    runningLife: i.lease === null ? i.retention : Math.min(i.lease, i.retention),
+    transactional: i.transactional, storeErrors: i.on_error === 'store',
+  };
+}
+
+/** Simulates chunks of one scenario; reuse one instance for many chunks. */
+export class ChunkSimulator {
+  private readonly p: Params;
+  private rng: Rng = () => 0;
+
+  // Actor (action) state, index 0 = primary, 1 = twin.
+  private readonly sendAt = new Float64Array(2);
+  private readonly kind = new Int8Array(2);
+  private readonly callStart = new Float64Array(2);
+  private readonly arrival = new Float64Array(2);
+  private readonly lastReturn = new Float64Array(2);
+  private readonly attempt = new Int32Array(2);
+  private readonly replans = new Int32Array(2);
+  private readonly replays = new Int32Array(2);
+  private readonly text = new Int32Array(2);
+  private readonly callId = new Int32Array(2);
+  private readonly execCount = new Int32Array(2);
+  private readonly execFirst = new Float64Array(2);
+  private readonly execFirstKind = new Int8Array(2);
+  private readonly execByKind = new Int32Array(6);
+  private readonly gotStoredSuccess = new Uint8Array(2);
+  private readonly counts = new Float64Array(2 * NUM_COUNTERS);
+  private nextCall = 0;
+  private nextText = 0;
+
+  // The group's key store as a log of writes (time-ordered lookups scan it).
+  private wKey = new Int32Array(64);
+  private wTime = new Float64Array(64);
+  private wType = new Int8Array(64);
+  private wFp = new Int32Array(64);
+  private wUntil = new Float64Array(64);
+  private wLen = 0;
+  private foundFp = 0;
+
+  // Per-chunk outputs.
+  private out!: ChunkResult;
+  private recStart = new Float64Array(1024);
+  private recEnd = new Float64Array(1024);
+  private recLen = 0;
+
+  constructor(scenario: Scenario) {
+    this.p = compile(scenario);
+  }
+
+  /** Simulates `primaries` primary actions with the chunk's own stream. */
+  run(rng: Rng, primaries: number): ChunkResult {
+    this.rng = rng;
+    this.recLen = 0;
+    this.out = {
+      actions: 0, calls: 0, counters: new CounterSums(), attemptsOverTimeout: 0, attemptsUnknown: 0,
+      callLatency: newSketch(), actionLatency: newSketch(), span: 0,
+      recordStart: this.recStart, recordEnd: this.recEnd, records: 0,
+    };
+    let t = 0;
+    for (let a = 0; a < primaries; a++) {
+      t += exponential(rng, this.p.meanGap);
+      this.simulateGroup(t);
+    }
+    const out = this.out;
+    out.span = t;
+    out.recordStart = this.recStart;
+    out.recordEnd = this.recEnd;
+    out.records = this.recLen;
+    return out;
+  }
+
+  private simulateGroup(arrival: number): void {
+    const p = this.p;
+    this.wLen = 0;
+    this.nextCall = 0;
+    this.nextText = 0;
+    const twin = p.twinP > 0 && this.rng() < p.twinP;
+    this.startAction(0, arrival);
+    if (twin) this.startAction(1, arrival + uniform(this.rng, p.twinMin, p.twinMax));
+    else this.sendAt[1] = Infinity;
+    for (;;) {
+      const i = (this.sendAt[0] as number) <= (this.sendAt[1] as number) ? 0 : 1;
+      const s = this.sendAt[i] as number;
+      if (s === Infinity) break;
+      this.sendAttempt(i, s);
+    }
+    this.finishAction(0);
+    if (twin) this.finishAction(1);
+  }
+
+  private startAction(i: number, at: number): void {
+    this.arrival[i] = at;
+    this.lastReturn[i] = at;
+    this.replans[i] = 0;
+    this.replays[i] = 0;
+    this.execCount[i] = 0;
+    this.execFirst[i] = Infinity;
+    this.execFirstKind[i] = ORIGINAL;
+    this.execByKind.fill(0, i * 3, i * 3 + 3);
+    this.gotStoredSuccess[i] = 0;
+    this.counts.fill(0, i * NUM_COUNTERS, (i + 1) * NUM_COUNTERS);
+    this.text[i] = this.nextText++;
+    this.startCall(i, ORIGINAL, at);
+  }
+
+  private startCall(i: number, kind: number, at: number): void {
+    this.kind[i] = kind;
+    this.callId[i] = this.nextCall++;
+    if (kind !== ORIGINAL && this.p.drift > 0 && this.rng() < this.p.drift) this.text[i] = this.nextText++;
+    this.attempt[i] = 0;
+    this.callStart[i] = at;
+    this.sendAt[i] = at;
+    this.out.calls++;
+  }
+
+  private keyOf(i: number): number {
+    switch (this.p.scope) {
+      case 'none': return NO_KEY;
+      case 'attempt': return FRESH_KEY;
+      case 'call': return this.callId[i] as number;
+      case 'intent': return i;
+      case 'business': return 0;
+      case 'text': return this.text[i] as number;
+    }
+  }
+
+  /** One attempt sent at `s`: the server's answer, then the client's next move. */
+  private sendAttempt(i: number, s: number): void {
+    const p = this.p;
+    const rng = this.rng;
+    const base = i * NUM_COUNTERS;
+    this.counts[base + C.attempts]!++;
+    let status = NO_REPLY;
+    let delay = 0;
+    if (!(p.requestLoss > 0 && rng() < p.requestLoss)) {
+      const key = this.keyOf(i);
+      const fp = p.fingerprint === 2 ? (this.text[i] as number) : 0;
+      const found = key >= 0 ? this.lookup(key, s) : NONE;
+      if (found !== NONE && p.fingerprint !== 0 && this.foundFp !== fp) {
+        status = MISMATCH_422; delay = p.fastReply; this.counts[base + C.mismatches_422]!++;
+      } else if (found === RUNNING) {
+        status = CONFLICT_409; delay = p.fastReply; this.counts[base + C.conflicts_409]!++;
+      } else if (found !== NONE) {
+        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.counts[base + C.dedup_hits]!++;
+        if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
+      } else {
+        delay = p.latency(rng);
+        if (delay > p.timeout) this.out.attemptsOverTimeout++;
+        status = this.execute(i, s, delay, key, fp);
+      }
+    }
+    const received = status !== NO_REPLY && delay <= p.timeout && !(p.replyLoss > 0 && rng() < p.replyLoss);
+    if (!received) this.out.attemptsUnknown++;
+    this.afterAttempt(i, received ? s + delay : s + p.timeout, received ? status : NO_REPLY);
+  }
+
+  /** The server runs the handler; returns the reply status (or NO_REPLY for a crash). */
+  private execute(i: number, s: number, latency: number, key: number, fp: number): number {
+    const p = this.p;
+    const done = s + latency;
+    const keyed = key !== NO_KEY;
+    const claims = keyed && p.atomic;
+    const u = p.crashCut > 0 ? this.rng() : 1;
+    if (claims) {
+      this.write(key, s, CLAIM, fp, s + p.runningLife);
+      this.counts[i * NUM_COUNTERS + C.keys]!++;
+    }
+    if (u < p.errorRate) {
+      if (p.storeErrors && keyed) {
+        if (!claims) this.counts[i * NUM_COUNTERS + C.keys]!++;
+        this.write(key, done, DONE_ERR, fp, done + p.retention);
+        this.record(claims ? s : done, done + p.retention);
+      } else if (claims) {
+        this.write(key, done, RELEASE, fp, done);
+        this.record(s, done);
+      }
+      return ERR_5XX;
+    }
+    if (u < p.crashCut) {
+      if (!p.transactional && this.rng() < p.crashAfter) this.execution(i, done);
+      if (claims && p.transactional) {
+        this.write(key, done, RELEASE, fp, done);
+        this.record(s, done);
+      } else if (claims) {
+        this.record(s, s + p.runningLife);
+      }
+      return NO_REPLY;
+    }
+    this.execution(i, done);
+    if (keyed) {
+      if (!claims) this.counts[i * NUM_COUNTERS + C.keys]!++;
+      this.write(key, done, DONE_OK, fp, done + p.retention);
+      this.record(claims ? s : done, done + p.retention);
+    }
+    return OK;
+  }
+
+  private execution(i: number, at: number): void {
+    const kind = this.kind[i] as number;
+    this.execCount[i]!++;
+    this.execByKind[i * 3 + kind]!++;
+    if (at < (this.execFirst[i] as number)) {
+      this.execFirst[i] = at;
+      this.execFirstKind[i] = kind;
+    }
+  }
+
+  private afterAttempt(i: number, end: number, status: number): void {
+    const p = this.p;
+    if (status === OK) return this.endCall(i, end, true, false);
+    if (status === MISMATCH_422) return this.endCall(i, end, false, false);
+    const retry = (this.attempt[i] as number) + 1;
+    if (retry <= p.retries) {
+      const d = p.backoff[retry] as number;
+      let wait = p.jitter === 1 ? d * this.rng() : p.jitter === 2 ? d / 2 + (d / 2) * this.rng() : d;
+      if (status === CONFLICT_409 && wait < p.retryAfter) wait = p.retryAfter;
+      const next = end + wait;
+      if (next - (this.callStart[i] as number) <= p.deadline) {
+        this.attempt[i] = retry;
+        this.sendAt[i] = next;
+        return;
+      }
+    }
+    this.endCall(i, end, false, status === NO_REPLY || status === CONFLICT_409);
+  }
+
+  private endCall(i: number, at: number, success: boolean, unknown: boolean): void {
+    const p = this.p;
+    this.out.callLatency.accept(Math.max(at - (this.callStart[i] as number), 0));
+    this.lastReturn[i] = at;
+    let stepEnd = at;
+    if (!success) {
+      if (unknown) this.counts[i * NUM_COUNTERS + C.unknown_outcomes]!++;
+      if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng() < p.replanP) {
+        this.replans[i]!++;
+        const next = at + uniform(this.rng, p.replanMin, p.replanMax);
+        if (!(p.verify && (this.execFirst[i] as number) <= next)) return this.startCall(i, REPLAN, next);
+        stepEnd = next; // the read tool found the action done: no re-plan
+      }
+    }
+    if ((this.replays[i] as number) < p.maxReplays && p.crashP > 0 && this.rng() < p.crashP) {
+      this.replays[i]!++;
+      this.replans[i] = 0;
+      return this.startCall(i, REPLAY, stepEnd + uniform(this.rng, p.resumeMin, p.resumeMax));
+    }
+    this.sendAt[i] = Infinity;
+  }
+
+  private finishAction(i: number): void {
+    const base = i * NUM_COUNTERS;
+    const counts = this.counts;
+    const n = this.execCount[i] as number;
+    counts[base + C.executions] = n;
+    if (n === 0) {
+      counts[base + C.lost] = 1;
+      if (this.gotStoredSuccess[i]) counts[base + C.merged] = 1;
+    } else {
+      const first = this.execFirstKind[i] as number;
+      for (let k = 0; k < 3; k++) counts[base + (DUPLICATES_BY_KIND[k] as number)] = (this.execByKind[i * 3 + k] as number) - (k === first ? 1 : 0);
+      counts[base + C.duplicates] = n - 1;
+    }
+    this.out.counters.addAction(counts, base);
+    this.out.actionLatency.accept((this.lastReturn[i] as number) - (this.arrival[i] as number));
+    this.out.actions++;
+  }
+
+  // ---- the group's key store ----
+
+  /** The live record for `key` at time `r`: NONE, RUNNING, DONE_OK or DONE_ERR (sets foundFp). */
+  private lookup(key: number, r: number): number {
+    let best = -1;
+    let bestTime = -Infinity;
+    for (let w = 0; w < this.wLen; w++) {
+      const t = this.wTime[w] as number;
+      if (this.wKey[w] === key && t <= r && t >= bestTime) { best = w; bestTime = t; }
+    }
+    if (best < 0) return NONE;
+    const type = this.wType[best] as number;
+    if (type === RELEASE || r >= (this.wUntil[best] as number)) return NONE;
+    this.foundFp = this.wFp[best] as number;
+    return type === CLAIM ? RUNNING : type;
+  }
+
+  private write(key: number, at: number, type: number, fp: number, until: number): void {
+    if (key < 0) return; // a fresh per-attempt key is never looked up again
+    if (this.wLen === this.wKey.length) this.growLog();
+    const w = this.wLen++;
+    this.wKey[w] = key; this.wTime[w] = at; this.wType[w] = type; this.wFp[w] = fp; this.wUntil[w] = until;
+  }
+
+  private growLog(): void {
+    const n = this.wKey.length * 2;
+    const grow = <T extends Int32Array | Float64Array | Int8Array>(a: T, make: (n: number) => T): T => { const b = make(n); b.set(a); return b; };
+    this.wKey = grow(this.wKey, (k) => new Int32Array(k));
+    this.wTime = grow(this.wTime, (k) => new Float64Array(k));
+    this.wType = grow(this.wType, (k) => new Int8Array(k));
+    this.wFp = grow(this.wFp, (k) => new Int32Array(k));
+    this.wUntil = grow(this.wUntil, (k) => new Float64Array(k));
+  }
+
+  /** A key record lives in [start, end) (for peak_live_keys). */
+  private record(start: number, end: number): void {
+    if (this.recLen === this.recStart.length) {
+      const a = new Float64Array(this.recLen * 2); a.set(this.recStart); this.recStart = a;
+      const b = new Float64Array(this.recLen * 2); b.set(this.recEnd); this.recEnd = b;
+    }
+    this.recStart[this.recLen] = start;
+    this.recEnd[this.recLen++] = end;
+  }
+}

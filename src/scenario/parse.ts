@@ -1,0 +1,301 @@
+/**
+ * Understanding a scenario: YAML/JSON text (plus `--set` overrides) in, a validated,
+ * fully resolved `Scenario` out. Pure: reading files is the CLI's job.
+ */
+import { Ajv, type ErrorObject } from 'ajv';
+import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
+import { parseDuration } from './duration.js';
+import { InputError, type Origin } from './errors.js';
+import { SCENARIO_SCHEMA } from './schema.js';
+import { didYouMean } from './suggest.js';
+
+/** One `--set key.path=value` (or `--actions N`) override. */
+export interface Override {
+  path: readonly string[];
+  /** The value as written; parsed as a YAML scalar or flow collection. */
+  text: string;
+  /** How the user wrote it, for error messages (`--set client.timeout=2s`). */
+  option: string;
+}
+
+export interface ParsedScenario {
+  scenario: Scenario;
+  /** `seed:` from the file, if any. */
+  seed?: string;
+  description?: string;
+}
+
+type Path = readonly (string | number)[];
+type Raw = Record<string, unknown>;
+
+const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
+const validate = ajv.compile(SCENARIO_SCHEMA);
+
+/** Parses and validates a scenario; `source` names the file in error messages. */
+export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
+  const locate = locator(doc, lineCounter, source, overrides);
+
+  const yamlError = doc.errors[0];
+  if (yamlError) {
+    const pos = yamlError.linePos?.[0];
+    const first = yamlError.message.split('\n')[0] ?? yamlError.message;
+    throw new InputError(
+      { source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
+      `is not valid YAML or JSON: ${first.replace(/ at line \d+, column \d+:?$/, '')}`,
+      'Fix the syntax there (indentation, a missing colon or an unclosed bracket are the usual causes).',
+    );
+  }
+  const raw: unknown = doc.toJS() ?? {};
+  if (!isPlainObject(raw)) {
+    throw new InputError(locate([]), '', 'the document is not a mapping of keys to values',
+      'Write the scenario as keys such as `client:` and `idempotency:` at the top level (see `idem-sim schema`).');
+  }
+  for (const o of overrides) applyOverride(raw, o);
+
+  if (!validate(raw)) throw schemaError(raw, validate.errors ?? [], locate);
+  const scenario = resolve(raw);
+  checkCrossField(scenario, raw, locate);
+
+  const parsed: ParsedScenario = { scenario };
+  if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
+  if (typeof raw['description'] === 'string') parsed.description = raw['description'];
+  return parsed;
+}
+
+/** `a.b[2].c` for people. */
+export function formatPath(path: Path): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+}
+
+function isPlainObject(v: unknown): v is Raw {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function applyOverride(raw: Raw, o: Override): void {
+  let value: unknown;
+  const valueDoc = parseDocument(o.text);
+  value = valueDoc.errors.length > 0 ? o.text : valueDoc.toJS();
+  let obj: Raw = raw;
+  o.path.forEach((key, i) => {
+    if (i === o.path.length - 1) { obj[key] = value; return; }
+    const next = obj[key];
+    if (next === undefined) obj = obj[key] = {};
+    else if (isPlainObject(next)) obj = next;
+    else {
+      throw new InputError({ source: o.option }, formatPath(o.path.slice(0, i + 1)),
+        `cannot set a key inside ${JSON.stringify(next)}, which is not a mapping`,
+        'Set the whole value instead, for example --set service.latency="{dist: constant, value: 300ms}".');
+    }
+  });
+}
+
+/** Maps a key path to where the user wrote it: an override, or a line and column in the file. */
+function locator(doc: Document, lines: LineCounter, source: string, overrides: readonly Override[]) {
+  return (path: Path, keyNode = false): Origin => {
+    const fromOption = [...overrides].reverse().find((o) => o.path.every((k, i) => path[i] === k));
+    if (fromOption) return { source: fromOption.option };
+    // Walk down as far as the document goes; report the deepest node found.
+    let node: unknown = doc.contents;
+    let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
+    for (const key of path) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
+        if (!pair) break;
+        const keyRange = (pair.key as Node).range;
+        offset = keyRange?.[0] ?? offset;
+        node = pair.value;
+      } else if (isSeq(node) && typeof key === 'number') {
+        node = node.items[key];
+        offset = (node as Node | undefined)?.range?.[0] ?? offset;
+      } else break;
+    }
+    if (!keyNode && node && (node as Node).range) offset = (node as Node).range?.[0] ?? offset;
+    const pos = lines.linePos(offset);
+    return { source, line: pos.line, col: pos.col };
+  };
+}
+
+function pointerToPath(pointer: string, raw: unknown): (string | number)[] {
+  if (!pointer) return [];
+  const path: (string | number)[] = [];
+  let cur: unknown = raw;
+  for (const part of pointer.slice(1).split('/')) {
+    const key = part.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (Array.isArray(cur)) { path.push(Number(key)); cur = cur[Number(key)]; }
+    else { path.push(key); cur = isPlainObject(cur) ? cur[key] : undefined; }
+  }
+  return path;
+}
+
+/** Picks the error that tells the user most and words it as problem + fix. */
+function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path, keyNode?: boolean) => Origin): InputError {
+  const useful = errors.filter((e) => e.keyword !== 'if');
+  const pick =
+    useful.find((e) => e.keyword === 'additionalProperties') ??
+    useful.find((e) => e.keyword === 'enum') ??
+    useful.find((e) => e.keyword === 'required') ??
+    useful.find((e) => e.keyword === 'anyOf') ??
+    useful[0];
+  if (!pick) return new InputError(locate([]), '', 'the scenario is not valid', 'Compare it with `idem-sim schema`.');
+  const path = pointerToPath(pick.instancePath, raw);
+  const described = (pick.parentSchema as { description?: string } | undefined)?.description;
+  const params = pick.params as Record<string, unknown>;
+
+  if (pick.keyword === 'additionalProperties') {
+    const key = String(params['additionalProperty']);
+    const allowed = Object.keys((pick.parentSchema as { properties?: object }).properties ?? {}).filter((k) => k !== '$schema');
+    const guess = didYouMean(key, allowed);
+    return new InputError(locate([...path, key], true), formatPath([...path, key]), `unknown key "${key}"`,
+      (guess ? `Did you mean \`${guess}\`? ` : '') + `Keys allowed ${path.length ? `under ${formatPath(path)}` : 'at the top level'}: ${allowed.join(', ')}.`);
+  }
+  if (pick.keyword === 'required') {
+    const key = String(params['missingProperty']);
+    return new InputError(locate(path), formatPath(path), `missing key "${key}"`,
+      `Add \`${key}:\` here; this kind of value needs it (see \`idem-sim schema\`).`);
+  }
+  const value = valueAt(raw, path);
+  const shown = value === undefined ? 'nothing' : JSON.stringify(value);
+  if (pick.keyword === 'enum') {
+    const allowed = (params['allowedValues'] as unknown[]).map(String);
+    const guess = typeof value === 'string' ? didYouMean(value, allowed) : undefined;
+    return new InputError(locate(path), formatPath(path), `${shown} is not one of the allowed values`,
+      (guess ? `Did you mean \`${guess}\`? ` : '') + `Use one of: ${allowed.join(', ')}.`);
+  }
+  const expected = described ?? `${pick.message ?? 'a valid value'}`;
+  return new InputError(locate(path), formatPath(path), `got ${shown}, expected ${expected}`,
+    'Change the value to one of that form.');
+}
+
+function valueAt(raw: unknown, path: Path): unknown {
+  let cur = raw;
+  for (const k of path) cur = (cur as Record<string | number, unknown> | undefined)?.[k];
+  return cur;
+}
+
+// ---- resolution: validated raw object + defaults -> Scenario (ms everywhere) ----
+
+type Dur = number | string;
+const dur = (v: unknown, def: number): number => (v === undefined ? def : parseDuration(v as Dur));
+const optDur = (v: unknown, def: number | null): number | null =>
+  v === undefined ? def : v === null || v === 'none' ? null : parseDuration(v as Dur);
+const range = (v: unknown, def: { min: number; max: number }) => {
+  const r = (v ?? {}) as Raw;
+  return { min: dur(r['min'], def.min), max: dur(r['max'], def.max) };
+};
+
+function resolveLatency(v: unknown): LatencySpec {
+  if (v === undefined) return DEFAULT_SCENARIO.service.latency;
+  const r = v as Raw;
+  switch ((r['dist'] as string | undefined) ?? 'lognormal') {
+    case 'constant': return { dist: 'constant', value: dur(r['value'], 0) };
+    case 'uniform': return { dist: 'uniform', min: dur(r['min'], 0), max: dur(r['max'], 0) };
+    case 'exponential': return { dist: 'exponential', mean: dur(r['mean'], 0) };
+    case 'empirical': return { dist: 'empirical', file: String(r['file']) };
+    case 'mixture':
+      return {
+        dist: 'mixture',
+        components: (r['components'] as Raw[]).map((c) => ({ ...resolveLatency(c), weight: c['weight'] as number })),
+      };
+    default: return { dist: 'lognormal', median: dur(r['median'], 300), sigma: (r['sigma'] as number | undefined) ?? 0.6 };
+  }
+}
+
+function resolve(raw: Raw): Scenario {
+  const D = DEFAULT_SCENARIO;
+  const sec = (name: string): Raw => (raw[name] ?? {}) as Raw;
+  const pick = <T>(obj: Raw, key: string, def: T): T => (obj[key] === undefined ? def : (obj[key] as T));
+  const load = sec('load'), workload = sec('workload'), service = sec('service'), network = sec('network');
+  const client = sec('client'), backoff = (client['backoff'] ?? {}) as Raw;
+  const agent = sec('agent'), runtime = sec('runtime'), idem = sec('idempotency');
+  return {
+    actions: pick(raw, 'actions', D.actions),
+    load: { rate_per_s: pick(load, 'rate_per_s', D.load.rate_per_s) },
+    workload: {
+      twin_probability: pick(workload, 'twin_probability', D.workload.twin_probability),
+      twin_delay: range(workload['twin_delay'], D.workload.twin_delay),
+    },
+    service: {
+      latency: resolveLatency(service['latency']),
+      error_rate: pick(service, 'error_rate', D.service.error_rate),
+      crash_probability: pick(service, 'crash_probability', D.service.crash_probability),
+      crash_after_effect: pick(service, 'crash_after_effect', D.service.crash_after_effect),
+      fast_reply: dur(service['fast_reply'], D.service.fast_reply),
+    },
+    network: {
+      request_loss: pick(network, 'request_loss', D.network.request_loss),
+      reply_loss: pick(network, 'reply_loss', D.network.reply_loss),
+    },
+    client: {
+      timeout: dur(client['timeout'], D.client.timeout),
+      retries: pick(client, 'retries', D.client.retries),
+      deadline: optDur(client['deadline'], D.client.deadline),
+      backoff: {
+        base: dur(backoff['base'], D.client.backoff.base),
+        multiplier: pick(backoff, 'multiplier', D.client.backoff.multiplier),
+        max: dur(backoff['max'], D.client.backoff.max),
+        jitter: pick(backoff, 'jitter', D.client.backoff.jitter),
+      },
+    },
+    agent: {
+      replan_probability: pick(agent, 'replan_probability', D.agent.replan_probability),
+      max_replans: pick(agent, 'max_replans', D.agent.max_replans),
+      replan_delay: range(agent['replan_delay'], D.agent.replan_delay),
+      arg_drift_probability: pick(agent, 'arg_drift_probability', D.agent.arg_drift_probability),
+      verify_before_replan: pick(agent, 'verify_before_replan', D.agent.verify_before_replan),
+    },
+    runtime: {
+      crash_probability: pick(runtime, 'crash_probability', D.runtime.crash_probability),
+      resume_delay: range(runtime['resume_delay'], D.runtime.resume_delay),
+      max_replays: pick(runtime, 'max_replays', D.runtime.max_replays),
+    },
+    idempotency: {
+      scope: pick(idem, 'scope', D.idempotency.scope),
+      claim: pick(idem, 'claim', D.idempotency.claim),
+      fingerprint: pick(idem, 'fingerprint', D.idempotency.fingerprint),
+      retention: dur(idem['retention'], D.idempotency.retention),
+      lease: optDur(idem['lease'], D.idempotency.lease),
+      transactional: pick(idem, 'transactional', D.idempotency.transactional),
+      on_error: pick(idem, 'on_error', D.idempotency.on_error),
+      conflict_retry_after: optDur(idem['conflict_retry_after'], D.idempotency.conflict_retry_after),
+      record_bytes: pick(idem, 'record_bytes', D.idempotency.record_bytes),
+    },
+  };
+}
+
+/** Constraints that span keys or that JSON Schema cannot say about durations. */
+function checkCrossField(s: Scenario, raw: Raw, locate: (p: Path) => Origin): void {
+  const fail = (path: Path, problem: string, fix: string): never => {
+    throw new InputError(locate(path), formatPath(path), problem, fix);
+  };
+  if (s.service.error_rate + s.service.crash_probability > 1) {
+    fail(['service', 'crash_probability'],
+      `error_rate (${s.service.error_rate}) + crash_probability (${s.service.crash_probability}) is above 1, but the two outcomes are exclusive`,
+      'Lower one of them so that their sum is at most 1.');
+  }
+  if (s.client.timeout <= 0) fail(['client', 'timeout'], 'the timeout is 0', 'Give a timeout above 0, such as 1s.');
+  const ranges: [Path, { min: number; max: number }][] = [
+    [['workload', 'twin_delay'], s.workload.twin_delay],
+    [['agent', 'replan_delay'], s.agent.replan_delay],
+    [['runtime', 'resume_delay'], s.runtime.resume_delay],
+  ];
+  for (const [path, r] of ranges) {
+    if (r.min > r.max) fail([...path, 'max'], `max (${r.max}ms) is below min (${r.min}ms)`, 'Make max at least min.');
+  }
+  checkLatency(s.service.latency, ['service', 'latency'], raw, fail);
+}
+
+function checkLatency(l: LatencySpec, path: Path, raw: Raw, fail: (p: Path, problem: string, fix: string) => never): void {
+  if (l.dist === 'lognormal' && l.median <= 0) {
+    fail([...path, 'median'], 'the median latency is 0', 'Give a median above 0 (a lognormal has no mass at 0), or use {dist: constant, value: 0}.');
+  }
+  if (l.dist === 'uniform' && l.min > l.max) fail([...path, 'max'], `max (${l.max}ms) is below min (${l.min}ms)`, 'Make max at least min.');
+  if (l.dist === 'mixture') {
+    if (l.components.reduce((sum, c) => sum + c.weight, 0) <= 0) {
+      fail([...path, 'components'], 'all mixture weights are 0', 'Give at least one component a weight above 0.');
+    }
+    l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], raw, fail));
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The JSON Schema of scenario files (draft-07). It is the single source of truth for
+ * what a file may contain: the loader validates against it, `idem-sim schema` prints it,
+ * and each leaf's `description` is the "expected ..." phrase of error messages.
+ */
+import { DEFAULT_SCENARIO as D } from '../model/types.js';
+import { DURATION_PATTERN, formatDuration } from './duration.js';
+
+type Json = Record<string, unknown>;
+
+const probability = (def: number, meaning: string): Json => ({
+  type: 'number', minimum: 0, maximum: 1, default: def,
+  description: `a probability between 0 and 1 (${meaning})`,
+});
+const count = (def: number, meaning: string, min = 0): Json => ({
+  type: 'integer', minimum: min, default: def,
+  description: `a whole number >= ${min} (${meaning})`,
+});
+const durationSchema = (meaning: string, def?: number | null): Json => ({
+  anyOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: DURATION_PATTERN },
+  ],
+  ...(def === undefined || def === null ? {} : { default: formatDuration(def) }),
+  description: `a duration >= 0 such as 250ms, 2s, 5m, 1h or 7d, a bare number meaning ms (${meaning})`,
+});
+const optionalDuration = (meaning: string): Json => ({
+  anyOf: [
+    { type: 'number', minimum: 0 },
+    { type: 'string', pattern: DURATION_PATTERN },
+    { const: 'none' },
+    { type: 'null' },
+  ],
+  default: 'none',
+  description: `a duration >= 0 such as 500ms or 90s, or none (${meaning})`,
+});
+const delayRange = (def: { min: number; max: number }, meaning: string): Json => ({
+  type: 'object', additionalProperties: false,
+  description: `a range {min, max} of durations (${meaning})`,
+  properties: {
+    min: durationSchema(`shortest ${meaning}`, def.min),
+    max: durationSchema(`longest ${meaning}`, def.max),
+  },
+});
+const choice = (values: readonly string[], def: string, meaning: string): Json => ({
+  type: 'string', enum: values, default: def,
+  description: `one of ${values.join(', ')} (${meaning})`,
+});
+const flag = (def: boolean, meaning: string): Json => ({
+  type: 'boolean', default: def, description: `true or false (${meaning})`,
+});
+const section = (meaning: string, properties: Json): Json => ({
+  type: 'object', additionalProperties: false, description: `a mapping (${meaning})`, properties,
+});
+
+export const DISTRIBUTIONS = ['lognormal', 'constant', 'uniform', 'exponential', 'empirical', 'mixture'] as const;
+
+/** One branch per `dist`; `weight` is allowed (and required) inside mixtures only. */
+function latencySchema(inMixture: boolean): Json {
+  const weight: Json = inMixture
+    ? { weight: { type: 'number', minimum: 0, description: 'a relative weight >= 0 (share of this component)' } }
+    : {};
+  const branch = (dist: string, props: Json, required: string[]): Json => ({
+    if: dist === 'lognormal'
+      ? { properties: { dist: { const: dist } } }
+      : { properties: { dist: { const: dist } }, required: ['dist'] },
+    then: {
+      properties: { dist: {}, ...weight, ...props },
+      required: inMixture ? ['weight', ...required] : required,
+      additionalProperties: false,
+    },
+  });
+  return {
+    type: 'object',
+    description: 'a latency distribution: {median, sigma} for lognormal, or {dist: constant|uniform|exponential|empirical|mixture, ...}',
+    properties: { dist: choice(DISTRIBUTIONS, 'lognormal', 'the latency distribution') },
+    allOf: [
+      branch('lognormal', {
+        median: durationSchema('median latency, > 0', 300),
+        sigma: { type: 'number', minimum: 0, default: 0.6, description: 'a number >= 0 (log-standard deviation)' },
+      }, []),
+      branch('constant', { value: durationSchema('every latency') }, ['value']),
+      branch('uniform', { min: durationSchema('shortest latency'), max: durationSchema('longest latency') }, ['min', 'max']),
+      branch('exponential', { mean: durationSchema('mean latency') }, ['mean']),
+      branch('empirical', {
+        file: { type: 'string', minLength: 1, description: 'a path, relative to the scenario file, of observed latencies in ms, one per line' },
+      }, ['file']),
+      branch('mixture', {
+        components: {
+          type: 'array', minItems: 1, items: { $ref: '#/definitions/component' },
+          description: 'a list of distributions each with a weight',
+        },
+      }, ['components']),
+    ],
+  };
+}
+
+/** Keys a scenario file may hold besides the model's parameters. */
+const META_KEYS: Json = {
+  $schema: { type: 'string', description: 'a string (the schema this file follows, for editors)' },
+  description: { type: 'string', description: 'a string (what the scenario is about)' },
+  seed: {
+    anyOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }],
+    description: 'an integer or a string (the random seed; --seed overrides it)',
+  },
+};
+
+export const SCENARIO_SCHEMA: Json = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  $id: 'https://idem-sim.dev/schema/scenario-v1.json',
+  title: 'idem-sim scenario',
+  description: 'a scenario mapping (keys as in MODEL.md; a missing key takes its default)',
+  type: 'object',
+  additionalProperties: false,
+  definitions: {
+    latency: latencySchema(false),
+    component: latencySchema(true),
+  },
+  properties: {
+    ...META_KEYS,
+    actions: count(D.actions, 'primary actions to simulate; twins come on top', 1),
+    load: section('arrival process', {
+      rate_per_s: { type: 'number', exclusiveMinimum: 0, default: D.load.rate_per_s, description: 'a number > 0 (primary actions per second)' },
+    }),
+    workload: section('twins: distinct requests with the same business identity', {
+      twin_probability: probability(D.workload.twin_probability, 'chance an action has a twin'),
+      twin_delay: delayRange(D.workload.twin_delay, 'delay of a twin after its sibling'),
+    }),
+    service: section('the tool server', {
+      latency: { $ref: '#/definitions/latency' },
+      error_rate: probability(D.service.error_rate, 'chance an execution fails with a 5xx before any side effect'),
+      crash_probability: probability(D.service.crash_probability, 'chance the handler dies mid-request'),
+      crash_after_effect: probability(D.service.crash_after_effect, 'chance a crash comes after the side effect'),
+      fast_reply: durationSchema('time to answer 409, 422 or a stored result', D.service.fast_reply),
+    }),
+    network: section('the network between agent and tool', {
+      request_loss: probability(D.network.request_loss, 'chance a request never arrives'),
+      reply_loss: probability(D.network.reply_loss, 'chance a reply is lost'),
+    }),
+    client: section('the HTTP client or tool wrapper', {
+      timeout: durationSchema('client timeout per attempt, > 0', D.client.timeout),
+      retries: count(D.client.retries, 'retries after the first attempt'),
+      deadline: optionalDuration('no attempt starts this long after the call began'),
+      backoff: section('the wait before retry j: min(max, base * multiplier^(j-1)) with jitter', {
+        base: durationSchema('first backoff', D.client.backoff.base),
+        multiplier: { type: 'number', minimum: 1, default: D.client.backoff.multiplier, description: 'a number >= 1 (growth per retry)' },
+        max: durationSchema('cap on one backoff', D.client.backoff.max),
+        jitter: choice(['full', 'equal', 'none'], D.client.backoff.jitter, 'full U(0,d), equal d/2+U(0,d/2), none d'),
+      }),
+    }),
+    agent: section('the model deciding what to do after a failed call', {
+      replan_probability: probability(D.agent.replan_probability, 'chance the model re-issues a failed call'),
+      max_replans: count(D.agent.max_replans, 're-plans per step at most'),
+      replan_delay: delayRange(D.agent.replan_delay, 'delay before a re-plan'),
+      arg_drift_probability: probability(D.agent.arg_drift_probability, 'chance a re-plan or replay rewrites its free text'),
+      verify_before_replan: flag(D.agent.verify_before_replan, 'read before re-planning and skip if the action ran'),
+    }),
+    runtime: section('the durable agent runtime', {
+      crash_probability: probability(D.runtime.crash_probability, 'chance the worker dies before the checkpoint when a step ends'),
+      resume_delay: delayRange(D.runtime.resume_delay, 'delay before a crashed run resumes'),
+      max_replays: count(D.runtime.max_replays, 'replays per action at most'),
+    }),
+    idempotency: section('the server-side key store', {
+      scope: choice(['none', 'attempt', 'call', 'intent', 'business', 'text'], D.idempotency.scope, 'what the key identifies'),
+      claim: choice(['atomic', 'check_then_act'], D.idempotency.claim, 'how a new key is claimed'),
+      fingerprint: choice(['full', 'business', 'none'], D.idempotency.fingerprint, 'what the payload fingerprint covers'),
+      retention: durationSchema('how long a completed key is remembered', D.idempotency.retention),
+      lease: optionalDuration('after this long a running claim may be taken over'),
+      transactional: flag(D.idempotency.transactional, 'effect and key commit in one transaction'),
+      on_error: choice(['release', 'store'], D.idempotency.on_error, 'what a 5xx does to the key'),
+      conflict_retry_after: optionalDuration('a 409 makes the client wait at least this long'),
+      record_bytes: count(D.idempotency.record_bytes, 'bytes one key record takes', 1),
+    }),
+  },
+};
