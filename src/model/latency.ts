@@ -11,6 +11,7 @@ export function compileLatency(spec: LatencySpec): LatencySampler {
     case 'lognormal': {
       const mu = Math.log(spec.median);
       const sigma = spec.sigma;
+      if (sigma === 0) return () => spec.median; // exactly, not exp(log(median))
       return (rng) => Math.exp(mu + sigma * normal(rng));
     }
     case 'constant': {

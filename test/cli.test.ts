@@ -1,0 +1,212 @@
+/** The real binary, as a user meets it: exit codes, messages, outputs. */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { cli, ROOT } from './helpers.js';
+
+function scenarioFile(text: string): string {
+  const dir = mkdtempSync(join(tmpdir(), 'idem-sim-'));
+  const file = join(dir, 'scenario.yaml');
+  writeFileSync(file, text);
+  return file;
+}
+
+/** A bad input: exit 2, one message on stderr naming what to fix, nothing on stdout, no stack trace. */
+function expectBadInput(args: string[], ...fragments: (string | RegExp)[]) {
+  const r = cli(args);
+  expect(r.status, r.stderr).toBe(2);
+  expect(r.stdout).toBe('');
+  expect(r.stderr).toMatch(/^idem-sim: /);
+  expect(r.stderr).not.toMatch(/\n\s+at .+:\d+:\d+/); // no stack frames
+  for (const f of fragments) expect(r.stderr).toMatch(f);
+  return r;
+}
+
+describe('bad input exits 2 with a message a person can act on', () => {
+  it('malformed YAML: file and line', () => {
+    const f = scenarioFile('client:\n  timeout: [1s\n');
+    expectBadInput(['run', f], `${f}:3:`, 'not valid YAML');
+  });
+
+  it('misspelt key: file, line, column, key path and "did you mean"', () => {
+    const f = scenarioFile('idempotency:\n  scpoe: intent\n');
+    expectBadInput(['run', f], `${f}:2:3`, 'key idempotency.scpoe', 'Did you mean `scope`?');
+  });
+
+  it('misspelt section', () => {
+    const f = scenarioFile('clinet:\n  timeout: 1s\n');
+    expectBadInput(['run', f], `${f}:1:1`, 'Did you mean `client`?');
+  });
+
+  it('probability of 1.5', () => {
+    const f = scenarioFile('network:\n  reply_loss: 1.5\n');
+    expectBadInput(['run', f], `${f}:2:15`, 'key network.reply_loss', 'got 1.5', 'between 0 and 1');
+  });
+
+  it('negative duration', () => {
+    const f = scenarioFile('idempotency:\n  retention: -5m\n');
+    expectBadInput(['run', f], 'key idempotency.retention', 'got "-5m"', 'duration >= 0');
+  });
+
+  it('wrong type', () => {
+    const f = scenarioFile('client:\n  retries: three\n');
+    expectBadInput(['run', f], 'key client.retries', 'whole number');
+  });
+
+  it('unknown enum value, with a suggestion', () => {
+    const f = scenarioFile('idempotency:\n  scope: intnet\n');
+    expectBadInput(['run', f], 'key idempotency.scope', 'Did you mean `intent`?', 'none, attempt, call, intent, business, text');
+  });
+
+  it('exclusive outcomes over 1', () => {
+    const f = scenarioFile('service:\n  error_rate: 0.7\n  crash_probability: 0.4\n');
+    expectBadInput(['run', f], 'key service.crash_probability', 'at most 1');
+  });
+
+  it('a key that this distribution does not take', () => {
+    const f = scenarioFile('service:\n  latency: {dist: uniform, min: 1s, max: 2s, median: 3s}\n');
+    expectBadInput(['run', f], 'key service.latency.median', 'unknown key');
+  });
+
+  it('--set is validated like the file and named in the message', () => {
+    expectBadInput(['run', '--set', 'client.timeot=2s'], '--set client.timeot=2s', 'Did you mean `timeout`?');
+    expectBadInput(['run', '--set', 'client.timeout'], 'expected key.path=value');
+    expectBadInput(['run', '--actions', '0'], '--actions 0', 'whole number >= 1');
+  });
+
+  it('missing scenario file', () => {
+    expectBadInput(['run', 'no-such-file.yaml'], 'no-such-file.yaml', 'does not exist');
+  });
+
+  it('bad empirical data: the data file and its line', () => {
+    expectBadInput(['run', 'test/fixtures/bad-empirical.yaml'], /bad-latencies\.txt:2:1/, '"fast" is not a latency');
+  });
+
+  it('unwritable output path, and no file left behind', () => {
+    expectBadInput(['run', '--out', '/nonexistent-dir/report.txt'], 'cannot write /nonexistent-dir/report.txt');
+  });
+
+  it('unknown option', () => {
+    expectBadInput(['run', '--bogus'], "unknown option '--bogus'");
+  });
+});
+
+describe('outputs', () => {
+  it('runs the built-in lab defaults with no file', () => {
+    const r = cli(['run']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('lab-defaults');
+    expect(r.stdout).toContain('duplicates per 1000 actions');
+    expect(r.stdout).toContain('replay: idem-sim run --seed 1');
+    expect(r.stderr).toBe('');
+  });
+
+  it('no colour codes in a pipe', () => {
+    const r = cli(['run', '--actions', '100'], { env: { NO_COLOR: '' } });
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+  });
+
+  it('--json carries every metric, the resolved scenario, the seed and the version', () => {
+    const r = cli(['run', 'scenarios/mission-2-slow-downstream.yaml', '--json', '--actions', '500', '--seed', 'abc']);
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    expect(doc.version).toBe(pkg.version);
+    const [res] = doc.results;
+    expect(res.seed).toBe('abc');
+    expect(res.scenario.client.timeout).toBe(600);
+    expect(res.scenario.idempotency.scope).toBe('call');
+    expect(Object.keys(res.metrics)).toEqual(expect.arrayContaining([
+      'duplicates_per_1000', 'duplicates_per_day', 'lost_per_1000', 'merged_per_1000', 'unknown_outcomes_per_1000',
+      'conflicts_409_per_1000', 'mismatches_422_per_1000', 'dedup_hits_per_1000', 'attempts_per_action',
+      'executions_per_action', 'call_latency_ms', 'action_latency_ms', 'keys_per_action', 'peak_live_keys', 'keys', 'key_store_mb',
+    ]));
+    expect(Object.keys(res.metrics.duplicates_per_1000)).toEqual(['value', 'ci95', 'transport', 'replan', 'replay']);
+  });
+
+  it('same seed gives byte-identical JSON; another seed does not', () => {
+    const a = cli(['run', 'scenarios/mission-3-crash-replays.yaml', '--json', '--seed', '5']).stdout;
+    const b = cli(['run', 'scenarios/mission-3-crash-replays.yaml', '--json', '--seed', '5']).stdout;
+    const c = cli(['run', 'scenarios/mission-3-crash-replays.yaml', '--json', '--seed', '6']).stdout;
+    expect(a.length).toBeGreaterThan(1000);
+    expect(a).toBe(b);
+    expect(JSON.parse(a).results[0].metrics).not.toEqual(JSON.parse(c).results[0].metrics);
+  });
+
+  it('several files make one column each', () => {
+    const r = cli(['run', 'scenarios/mission-1-blind-retries.yaml', 'scenarios/mission-2-slow-downstream.yaml', '--actions', '300']);
+    expect(r.status).toBe(0);
+    const header = r.stdout.split('\n')[1] ?? '';
+    expect(header).toContain('mission-1-blind-retries');
+    expect(header).toContain('mission-2-slow-downstream');
+  });
+
+  it('--out writes the whole report and leaves no temporary file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+    const out = join(dir, 'report.json');
+    const r = cli(['run', '--json', '--actions', '200', '--out', out]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(JSON.parse(readFileSync(out, 'utf8')).results).toHaveLength(1);
+    expect(readdirSync(dir)).toEqual(['report.json']);
+  });
+
+  it('a bad scenario with --out leaves no output file at all', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+    const out = join(dir, 'report.json');
+    const r = cli(['run', '--set', 'network.reply_loss=2', '--out', out]);
+    expect(r.status).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('empirical latencies are read relative to the scenario file', () => {
+    const r = cli(['run', 'test/fixtures/empirical.yaml', '--json', '--actions', '300']);
+    expect(r.status, r.stderr).toBe(0);
+    const m = JSON.parse(r.stdout).results[0].metrics;
+    // Observed values 120, 250, 900: every successful first attempt takes one of them (within the sketch's 1%).
+    expect(m.call_latency_ms.p50).toBeGreaterThan(118);
+    expect(m.call_latency_ms.p50).toBeLessThan(910);
+  });
+
+  it('schema prints the committed JSON Schema', () => {
+    const r = cli(['schema']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(readFileSync(join(ROOT, 'schema/scenario.schema.json'), 'utf8'));
+  });
+
+  it('--help and --version exit 0', () => {
+    expect(cli(['--help']).status).toBe(0);
+    expect(cli(['--version']).stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe('reporters, exactly', () => {
+  it('table', () => {
+    const r = cli(['run', 'test/fixtures/tiny.yaml', '--seed', '1']);
+    expect(r.stdout).toMatchSnapshot();
+  });
+
+  it('JSON', () => {
+    const r = cli(['run', 'test/fixtures/tiny.yaml', '--seed', '1', '--json']);
+    expect(r.stdout).toMatchSnapshot();
+  });
+});
+
+describe('bundled scenarios', () => {
+  for (const file of readdirSync(join(ROOT, 'scenarios')).filter((f) => f.endsWith('.yaml'))) {
+    it(`${file} runs`, () => {
+      const r = cli(['run', `scenarios/${file}`, '--actions', '500']);
+      expect(r.status, r.stderr).toBe(0);
+    });
+  }
+});
+
+describe('README', () => {
+  it('shows the real output of `idem-sim run`', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const out = cli(['run']).stdout;
+    expect(readme).toContain(out.trimEnd());
+  });
+});

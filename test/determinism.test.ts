@@ -1,0 +1,101 @@
+/** Reproducibility and invariants: same inputs, same bytes; chunks independent; counts consistent. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ChunkSimulator } from '../src/model/engine.js';
+import { chunkRng } from '../src/model/rng.js';
+import { CHUNK_ACTIONS, simulate } from '../src/model/simulate.js';
+import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
+import { parseScenario } from '../src/scenario/parse.js';
+import { sim } from './helpers.js';
+
+const BUSY = `
+workload: {twin_probability: 0.2}
+service: {latency: {median: 800ms, sigma: 0.8}, error_rate: 0.05, crash_probability: 0.05}
+network: {request_loss: 0.02, reply_loss: 0.05}
+client: {timeout: 700ms}
+runtime: {crash_probability: 0.1}
+idempotency: {scope: intent, lease: 10s, retention: 5m}
+`;
+
+describe('reproducibility', () => {
+  it('same scenario and seed give identical metrics; another seed gives others', () => {
+    const a = JSON.stringify(sim(BUSY, 30_000, '7'));
+    const b = JSON.stringify(sim(BUSY, 30_000, '7'));
+    const c = JSON.stringify(sim(BUSY, 30_000, '8'));
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+  });
+
+  it("a chunk's result does not depend on the chunks simulated before it on the same simulator", () => {
+    const { scenario } = parseScenario(BUSY, 'x');
+    const reused = new ChunkSimulator(scenario);
+    reused.run(chunkRng('s', 0), 3000);
+    const after = reused.run(chunkRng('s', 1), 3000);
+    const alone = new ChunkSimulator(scenario).run(chunkRng('s', 1), 3000);
+    expect(Array.from(after.counters.sum)).toEqual(Array.from(alone.counters.sum));
+    expect(Array.from(after.counters.sumSq)).toEqual(Array.from(alone.counters.sumSq));
+    expect(after.span).toBe(alone.span);
+    expect(after.callLatency.getValueAtQuantile(0.95)).toBe(alone.callLatency.getValueAtQuantile(0.95));
+    expect(after.recordStart.subarray(0, after.records)).toEqual(alone.recordStart.subarray(0, alone.records));
+  });
+
+  it('a run is the chunks it is made of: the first chunk of a long run equals a run of one chunk', () => {
+    const { scenario } = parseScenario(BUSY, 'x');
+    const oneChunk = simulate({ ...scenario, actions: CHUNK_ACTIONS }, '3').metrics;
+    const direct = new ChunkSimulator(scenario).run(chunkRng('3', 0), CHUNK_ACTIONS);
+    expect(oneChunk.actions).toBe(direct.actions);
+    expect(oneChunk.duplicates_per_1000.value).toBe((direct.counters.sum[0] as number) / direct.actions * 1000);
+  });
+});
+
+/** Scenarios drawn across the whole parameter space, small enough to run many. */
+const arbScenario: fc.Arbitrary<Scenario> = fc.record({
+  twin: fc.double({ min: 0, max: 1, noNaN: true }),
+  err: fc.double({ min: 0, max: 0.5, noNaN: true }),
+  crash: fc.double({ min: 0, max: 0.5, noNaN: true }),
+  loss: fc.double({ min: 0, max: 0.5, noNaN: true }),
+  timeout: fc.integer({ min: 50, max: 3000 }),
+  retries: fc.integer({ min: 0, max: 5 }),
+  scope: fc.constantFrom('none', 'attempt', 'call', 'intent', 'business', 'text' as const),
+  claim: fc.constantFrom('atomic', 'check_then_act' as const),
+  fingerprint: fc.constantFrom('full', 'business', 'none' as const),
+  lease: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: null }),
+  transactional: fc.boolean(),
+  store: fc.boolean(),
+  verify: fc.boolean(),
+  rtCrash: fc.double({ min: 0, max: 1, noNaN: true }),
+  retention: fc.integer({ min: 0, max: 3_600_000 }),
+}).map((r) => ({
+  ...DEFAULT_SCENARIO,
+  actions: 300,
+  workload: { ...DEFAULT_SCENARIO.workload, twin_probability: r.twin },
+  service: { ...DEFAULT_SCENARIO.service, error_rate: r.err, crash_probability: r.crash },
+  network: { request_loss: r.loss, reply_loss: r.loss },
+  client: { ...DEFAULT_SCENARIO.client, timeout: r.timeout, retries: r.retries },
+  agent: { ...DEFAULT_SCENARIO.agent, verify_before_replan: r.verify },
+  runtime: { ...DEFAULT_SCENARIO.runtime, crash_probability: r.rtCrash },
+  idempotency: {
+    ...DEFAULT_SCENARIO.idempotency, scope: r.scope, claim: r.claim, fingerprint: r.fingerprint,
+    lease: r.lease, transactional: r.transactional, on_error: r.store ? 'store' : 'release', retention: r.retention,
+  },
+}) as Scenario);
+
+describe('invariants over random scenarios', () => {
+  it('counts are never negative and add up', () => {
+    fc.assert(fc.property(arbScenario, fc.integer(), (scenario, seed) => {
+      const m = simulate(scenario, String(seed)).metrics;
+      const d = m.duplicates_per_1000;
+      const rates = [d, d.transport, d.replan, d.replay, m.lost_per_1000, m.merged_per_1000, m.unknown_outcomes_per_1000,
+        m.conflicts_409_per_1000, m.mismatches_422_per_1000, m.dedup_hits_per_1000, m.keys_per_action];
+      for (const r of rates) expect(r.value).toBeGreaterThanOrEqual(0);
+      expect(d.transport.value + d.replan.value + d.replay.value).toBeCloseTo(d.value, 9);
+      expect(m.merged_per_1000.value).toBeLessThanOrEqual(m.lost_per_1000.value);
+      // Each action executes 0 times (lost) or 1 + its duplicates.
+      expect(m.executions_per_action.value).toBeCloseTo(1 - m.lost_per_1000.value / 1000 + d.value / 1000, 9);
+      expect(m.attempts_per_action.value).toBeGreaterThanOrEqual(1);
+      expect(m.peak_live_keys).toBeGreaterThanOrEqual(0);
+      if (scenario.idempotency.scope === 'none') expect(m.keys_per_action.value).toBe(0);
+      expect(JSON.stringify(simulate(scenario, String(seed)).metrics)).toBe(JSON.stringify(m));
+    }), { numRuns: 150, seed: 42 });
+  });
+});

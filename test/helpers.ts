@@ -1,0 +1,46 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Estimate, Metrics } from '../src/model/metrics.js';
+import { simulate } from '../src/model/simulate.js';
+import { parseScenario } from '../src/scenario/parse.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const BIN = fileURLToPath(new URL('../bin/idem-sim.js', import.meta.url));
+
+/** Simulates a scenario written as YAML text. */
+export function sim(yaml: string, actions: number, seed = '1'): Metrics {
+  const { scenario } = parseScenario(yaml, 'test.yaml');
+  return simulate({ ...scenario, actions }, seed).metrics;
+}
+
+/** Standard error of an estimate, recovered from its 95% interval (half-width / 1.96). */
+export function se(e: Estimate): number {
+  return (e.ci95[1] - e.ci95[0]) / 2 / 1.96;
+}
+
+/** Standard error of a proportion p measured over n trials. */
+export function seProportion(p: number, n: number): number {
+  return Math.sqrt((p * (1 - p)) / n);
+}
+
+/** Standard normal upper tail P(Z > z), by the complementary error function (Numerical Recipes erfc, |error| < 1.2e-7). */
+export function normalTail(z: number): number {
+  const x = z / Math.SQRT2;
+  const t = 1 / (1 + 0.5 * Math.abs(x));
+  const y = t * Math.exp(-x * x - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 +
+    t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  const erfc = x >= 0 ? y : 2 - y;
+  return erfc / 2;
+}
+
+export interface CliResult { status: number; stdout: string; stderr: string }
+
+/** Runs the real binary (built by `npm test` before vitest starts). */
+export function cli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+  });
+  return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
