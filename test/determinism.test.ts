@@ -1,9 +1,11 @@
 /** Reproducibility and invariants: same inputs, same bytes; chunks independent; counts consistent. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { C } from '../src/model/counters.js';
 import { ChunkSimulator } from '../src/model/engine.js';
+import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/model/plan.js';
 import { chunkRng } from '../src/model/rng.js';
-import { CHUNK_ACTIONS, simulate } from '../src/model/simulate.js';
+import { simulate } from '../src/model/simulate.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { sim } from './helpers.js';
@@ -28,23 +30,34 @@ describe('reproducibility', () => {
 
   it("a chunk's result does not depend on the chunks simulated before it on the same simulator", () => {
     const { scenario } = parseScenario(BUSY, 'x');
+    const [p0, p1] = planChunks('s', 2 * CHUNK_ACTIONS, scenario.load.rate_per_s) as [ChunkPlan, ChunkPlan];
     const reused = new ChunkSimulator(scenario);
-    reused.run(chunkRng('s', 0), 3000);
-    const after = reused.run(chunkRng('s', 1), 3000);
-    const alone = new ChunkSimulator(scenario).run(chunkRng('s', 1), 3000);
-    expect(Array.from(after.counters.sum)).toEqual(Array.from(alone.counters.sum));
-    expect(Array.from(after.counters.sumSq)).toEqual(Array.from(alone.counters.sumSq));
-    expect(after.span).toBe(alone.span);
-    expect(after.callLatency.getValueAtQuantile(0.95)).toBe(alone.callLatency.getValueAtQuantile(0.95));
-    expect(after.recordStart.subarray(0, after.records)).toEqual(alone.recordStart.subarray(0, alone.records));
+    reused.run(chunkRng('s', 0), p0);
+    const after = reused.run(chunkRng('s', 1), p1);
+    const alone = new ChunkSimulator(scenario).run(chunkRng('s', 1), p1);
+    expect(after).toEqual(alone);
   });
 
-  it('a run is the chunks it is made of: the first chunk of a long run equals a run of one chunk', () => {
+  it('a shard can place its chunks in time without simulating the others', () => {
+    const all = planChunks('s', 10 * CHUNK_ACTIONS + 5, 50);
+    expect(all).toHaveLength(11);
+    expect(all[10]?.actions).toBe(5);
+    expect(planChunks('s', 10 * CHUNK_ACTIONS + 5, 50, 7)).toEqual(all.slice(7));
+    // Each offset is the sum of the spans before it; a span is Gamma(n) gaps of 20 ms (50/s):
+    // mean 16,384 * 20 ms = 327.7 s, sd sqrt(16,384) * 20 ms = 2.6 s.
+    all.slice(1).forEach((p, i) => expect(p.offset).toBe((all[i] as ChunkPlan).offset + (all[i] as ChunkPlan).span));
+    for (const p of all.slice(0, 10)) expect(Math.abs(p.span - 327_680)).toBeLessThan(4 * 2_560);
+  });
+
+  it('a run is the sum of its chunks', () => {
     const { scenario } = parseScenario(BUSY, 'x');
-    const oneChunk = simulate({ ...scenario, actions: CHUNK_ACTIONS }, '3').metrics;
-    const direct = new ChunkSimulator(scenario).run(chunkRng('3', 0), CHUNK_ACTIONS);
-    expect(oneChunk.actions).toBe(direct.actions);
-    expect(oneChunk.duplicates_per_1000.value).toBe((direct.counters.sum[0] as number) / direct.actions * 1000);
+    const run = simulate({ ...scenario, actions: 2 * CHUNK_ACTIONS }, '3').metrics;
+    const sim = new ChunkSimulator(scenario);
+    const chunks = planChunks('3', 2 * CHUNK_ACTIONS, scenario.load.rate_per_s).map((p) => sim.run(chunkRng('3', p.index), p));
+    const duplicates = chunks.reduce((s, c) => s + (c.sum[C.duplicates] as number), 0);
+    const actions = chunks.reduce((s, c) => s + c.actions, 0);
+    expect(run.actions).toBe(actions);
+    expect(run.duplicates_per_1000.value).toBe((duplicates / actions) * 1000);
   });
 });
 

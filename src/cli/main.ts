@@ -1,16 +1,22 @@
-/** The command line: parse, dispatch, and map errors to exit codes (0 ok, 1 check failed, 2 bad input). */
+/**
+ * The command line: parse, dispatch, and map errors to exit codes
+ * (0 ok, 1 expectations failed, 2 bad input, 70 internal error, 130 interrupted).
+ */
 import { Command, CommanderError, Option } from 'commander';
-import { SCENARIO_SCHEMA } from '../scenario/schema.js';
+import { Interrupted } from '../exec/runner.js';
+import { PRECISION_METRICS } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
+import { SCENARIO_SCHEMA } from '../scenario/schema.js';
 import { PendingOutput } from './files.js';
 import { toolVersion, type Io } from './io.js';
+import { mergeCommand, type MergeOptions } from './merge.js';
 import { runCommand, type RunOptions } from './run.js';
 
-export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70;
+export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70, EXIT_INTERRUPTED = 130;
 
 const collect = (value: string, previous: string[]): string[] => [...previous, value];
 
-function program(io: Io, setCode: (code: number) => void): Command {
+function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): Command {
   const cmd = new Command('idem-sim')
     .description('Monte Carlo analysis of retries and idempotency keys for agent tool calls.')
     .version(toolVersion())
@@ -30,7 +36,19 @@ function program(io: Io, setCode: (code: number) => void): Command {
     .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect).default([]))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .action((files: string[], opts: RunOptions) => setCode(runCommand(files, opts, io)));
+    .option('--threads <n>', 'worker threads (default: all cores); results do not depend on it')
+    .option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
+    .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
+    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
+    .option('--shard <i/n>', 'simulate only shard i of n and write a partial result for `idem-sim merge`')
+    .action(async (files: string[], opts: RunOptions) => setCode(await runCommand(files, opts, io, signal)));
+
+  cmd.command('merge')
+    .description('combine the partial results of `run --shard i/n` into the result of the whole run')
+    .argument('<part...>', 'partial result files, one per shard')
+    .option('--json', 'print JSON (byte-identical to the unsharded `run --json`)')
+    .option('--out <file>', 'write the report to a file instead of stdout')
+    .action((files: string[], opts: MergeOptions) => setCode(mergeCommand(files, opts, io)));
 
   cmd.command('schema')
     .description('print the JSON Schema of scenario files (for editor completion and checks)')
@@ -46,19 +64,26 @@ function program(io: Io, setCode: (code: number) => void): Command {
 
 export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   let code = EXIT_OK;
+  const interrupt = new AbortController();
+  const onSigint = () => interrupt.abort();
+  process.once('SIGINT', onSigint);
   try {
-    await program(io, (c) => { code = c; }).parseAsync(argv);
+    await program(io, interrupt.signal, (c) => { code = c; }).parseAsync(argv);
     return code;
   } catch (e) {
     if (e instanceof InputError) {
       io.stderr.write(`idem-sim: error: ${e.message}\n`);
       return EXIT_BAD_INPUT;
     }
-    if (e instanceof CommanderError) {
-      return e.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
+    if (e instanceof Interrupted) {
+      io.stderr.write('idem-sim: interrupted; nothing was written\n');
+      return EXIT_INTERRUPTED;
     }
     io.stderr.write(`idem-sim: internal error: ${(e as Error).message ?? String(e)}\nThis is a bug in idem-sim; please report it with the command you ran.\n`);
     if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${(e as Error).stack ?? ''}\n`);
     return EXIT_INTERNAL;
+  } finally {
+    process.off('SIGINT', onSigint);
   }
 }

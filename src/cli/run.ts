@@ -1,11 +1,17 @@
 /** `idem-sim run [SCENARIO ...]`: simulate each scenario and report them side by side. */
+import { availableParallelism } from 'node:os';
 import { basename, extname } from 'node:path';
-import { simulate } from '../model/simulate.js';
+import { runScenario } from '../exec/runner.js';
+import type { RunStateData } from '../model/metrics.js';
+import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { parseScenario, type Override } from '../scenario/parse.js';
 import { PendingOutput, loadEmpiricalData, readUserFile } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { renderJson } from './report/json.js';
+import { oneOf, positiveInteger, positiveNumber, shard as parseShard } from './options.js';
+import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from './partial.js';
+import { progressBar } from './progress.js';
+import { renderJson, resolvedScenario } from './report/json.js';
 import { renderTable } from './report/table.js';
 import type { ScenarioRun } from './report/types.js';
 
@@ -15,10 +21,17 @@ export interface RunOptions {
   set: string[];
   json?: boolean;
   out?: string;
+  threads?: string;
+  precision?: string;
+  precisionMetric?: string;
+  maxActions?: string;
+  shard?: string;
 }
 
 /** The seed used when neither --seed nor the file gives one. */
 export const DEFAULT_SEED = '1';
+/** `--max-actions` when `--precision` is given without it. */
+export const DEFAULT_MAX_ACTIONS = 100_000_000;
 
 /** `--set a.b=c` and `--actions N` as overrides, validated later with the scenario. */
 export function parseOverrides(opts: Pick<RunOptions, 'set' | 'actions'>): Override[] {
@@ -46,23 +59,72 @@ export function scenarioName(file: string | null): string {
   return file === null ? 'lab-defaults' : basename(file, extname(file));
 }
 
-export function runCommand(files: string[], opts: RunOptions, io: Io): number {
+function precisionTarget(opts: RunOptions): PrecisionTarget | undefined {
+  if (opts.precision === undefined) {
+    if (opts.precisionMetric !== undefined || opts.maxActions !== undefined) {
+      throw new InputError({ source: opts.precisionMetric !== undefined ? '--precision-metric' : '--max-actions' }, '',
+        'only makes sense with --precision', 'Add --precision X (the 95% CI half-width to reach), or drop the option.');
+    }
+    return undefined;
+  }
+  return {
+    halfWidth: positiveNumber('--precision', opts.precision),
+    metric: opts.precisionMetric === undefined ? 'duplicates_per_1000' : oneOf('--precision-metric', opts.precisionMetric, Object.keys(PRECISION_METRICS)),
+    maxActions: opts.maxActions === undefined ? DEFAULT_MAX_ACTIONS : positiveInteger('--max-actions', opts.maxActions),
+  };
+}
+
+/** The arguments that reproduce a run's numbers (not how it was executed: threads, shards, output). */
+function replayArgs(files: string[], opts: RunOptions, seeds: string[]): string[] {
+  return ['idem-sim', 'run', ...files, ...opts.set.flatMap((s) => ['--set', s]),
+    ...(opts.actions !== undefined ? ['--actions', opts.actions] : []),
+    ...(seeds.length === 1 ? ['--seed', seeds[0] as string] : []),
+    ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
+    ...(opts.precisionMetric !== undefined ? ['--precision-metric', opts.precisionMetric] : []),
+    ...(opts.maxActions !== undefined ? ['--max-actions', opts.maxActions] : [])];
+}
+
+export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[], json: boolean, version: string, io: Io, toFile: boolean): string {
+  const replay = [...args, ...(json ? ['--json'] : [])].map(shellQuote).join(' ');
+  const info = { version, replay };
+  return json ? renderJson(runs, info) : renderTable(runs, info, chalkFor(toFile ? {} : io.stdout, io.env));
+}
+
+export async function runCommand(files: string[], opts: RunOptions, io: Io, signal?: AbortSignal): Promise<number> {
   const out = opts.out ? new PendingOutput(opts.out) : null;
   try {
     const overrides = parseOverrides(opts);
-    const sources = files.length > 0 ? files : [null];
-    const loaded = sources.map((file) => ({ file, ...loadScenario(file, overrides) }));
-    const runs: ScenarioRun[] = loaded.map(({ file, scenario, seed }) => {
+    const threads = opts.threads === undefined ? availableParallelism() : positiveInteger('--threads', opts.threads);
+    const precision = precisionTarget(opts);
+    const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+    if (shard && precision) {
+      throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
+        'Shard a run of fixed --actions, or run --precision on one machine.');
+    }
+    const loaded = (files.length > 0 ? files : [null]).map((file) => ({ file, ...loadScenario(file, overrides) }));
+
+    const runs: (ScenarioRun & { fingerprint: string; gridStep: number; state: RunStateData })[] = [];
+    for (const { file, scenario, seed } of loaded) {
       const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
-      const { metrics } = simulate(scenario, useSeed);
-      return { name: scenarioName(file), file, seed: useSeed, scenario, metrics };
-    });
-    const seeds = [...new Set(runs.map((r) => r.seed))];
-    const replay = ['idem-sim', 'run', ...files, ...opts.set.flatMap((s) => ['--set', s]),
-      ...(opts.actions !== undefined ? ['--actions', opts.actions] : []),
-      ...(seeds.length === 1 ? ['--seed', seeds[0] as string] : []), ...(opts.json ? ['--json'] : [])].map(shellQuote).join(' ');
-    const info = { version: toolVersion(), replay };
-    const text = opts.json ? renderJson(runs, info) : renderTable(runs, info, chalkFor(out ? {} : io.stdout, io.env));
+      const name = scenarioName(file);
+      const bar = progressBar(io.stderr, name);
+      const outcome = await runScenario({
+        scenario, seed: useSeed, threads, onProgress: bar.update,
+        ...(shard ? { shard } : {}), ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
+      }).finally(() => bar.stop());
+      runs.push({
+        name, file, seed: useSeed, scenario: resolvedScenario(scenario), metrics: outcome.state.finish(scenario),
+        fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, state: outcome.state.toData(),
+        ...(precision ? { precision: { metric: precision.metric, half_width: precision.halfWidth, max_actions: precision.maxActions, reached: outcome.precisionReached === true } } : {}),
+      });
+    }
+    const args = replayArgs(files, opts, [...new Set(runs.map((r) => r.seed))]);
+    const text = shard
+      ? renderPartial({
+        idem_sim_partial: PARTIAL_FORMAT, version: toolVersion(), shard, replay_args: args,
+        runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state })),
+      })
+      : renderRuns(runs, args, opts.json === true, toolVersion(), io, out !== null);
     if (out) out.commit(text);
     else io.stdout.write(text);
     return 0;

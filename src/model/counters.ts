@@ -13,29 +13,6 @@ export type CounterName = (typeof COUNTER_NAMES)[number];
 export const C = Object.fromEntries(COUNTER_NAMES.map((n, i) => [n, i])) as { readonly [K in CounterName]: number };
 export const NUM_COUNTERS = COUNTER_NAMES.length;
 
-/** Sums over actions of each counter (`sum`) and of its square (`sumSq`). */
-export class CounterSums {
-  readonly sum = new Float64Array(NUM_COUNTERS);
-  readonly sumSq = new Float64Array(NUM_COUNTERS);
-
-  addAction(counts: Float64Array, offset: number): void {
-    for (let k = 0; k < NUM_COUNTERS; k++) {
-      const v = counts[offset + k] as number;
-      if (v !== 0) {
-        this.sum[k] = (this.sum[k] as number) + v;
-        this.sumSq[k] = (this.sumSq[k] as number) + v * v;
-      }
-    }
-  }
-
-  merge(other: CounterSums): void {
-    for (let k = 0; k < NUM_COUNTERS; k++) {
-      this.sum[k] = (this.sum[k] as number) + (other.sum[k] as number);
-      this.sumSq[k] = (this.sumSq[k] as number) + (other.sumSq[k] as number);
-    }
-  }
-}
-
 /** Mean per action with the half-width of its 95% confidence interval. */
 export function meanCi(sum: number, sumSq: number, n: number): { mean: number; half: number } {
   if (n === 0) return { mean: 0, half: 0 };

@@ -7,10 +7,11 @@
  * the attempt that causes it, so when an attempt is handled all writes it could see are
  * known. State lives in preallocated typed arrays; nothing is allocated per action.
  */
-import { C, CounterSums, NUM_COUNTERS } from './counters.js';
+import { LatencyBins, type BinsData } from './bins.js';
+import { C, NUM_COUNTERS } from './counters.js';
 import { compileLatency, type LatencySampler } from './latency.js';
-import { exponential, uniform, type Rng } from './rng.js';
-import { newSketch, type DDSketch } from './sketch.js';
+import type { ChunkPlan } from './plan.js';
+import { uniform, type Rng } from './rng.js';
 import type { Scenario } from './types.js';
 
 /** Kinds of tool call (index into the duplicate split). */
@@ -26,29 +27,30 @@ const NO_KEY = -1, FRESH_KEY = -2;
 /** Counter of the duplicates made by each kind of call. */
 const DUPLICATES_BY_KIND = [C.duplicates_transport, C.duplicates_replan, C.duplicates_replay];
 
-/** Everything one chunk produced; merged by `Totals` in chunk order. */
-export interface ChunkResult {
+/** Everything one chunk produced, as plain transferable data; summed by `RunState`. */
+export interface ChunkOutput {
+  index: number;
+  /** Primary actions simulated. */
+  primaries: number;
   /** Actions simulated, twins included. */
   actions: number;
   calls: number;
-  counters: CounterSums;
+  /** Per-action counter sums and sums of squares (see counters.ts). */
+  sum: Float64Array;
+  sumSq: Float64Array;
   /** Attempts the server took longer than `client.timeout` on. */
   attemptsOverTimeout: number;
   /** Attempts that ended with the client's timer (no reply in time, for any reason). */
   attemptsUnknown: number;
-  callLatency: DDSketch;
-  actionLatency: DDSketch;
-  /** Chunk-local time from the chunk's start to its last arrival (ms). */
-  span: number;
-  /** Key records as [start, end) in chunk-local ms; `records` entries are valid. */
+  callLatency: BinsData;
+  actionLatency: BinsData;
+  /** Key records as [start, end) in chunk-local ms. */
   recordStart: Float64Array;
   recordEnd: Float64Array;
-  records: number;
 }
 
 /** Scenario numbers in the form the hot loop wants them. */
 interface Params {
-  meanGap: number;
   twinP: number; twinMin: number; twinMax: number;
   requestLoss: number; replyLoss: number;
   latency: LatencySampler;
@@ -69,7 +71,6 @@ function compile(s: Scenario): Params {
   for (let j = 1; j <= s.client.retries; j++) backoff[j] = Math.min(b.max, b.base * b.multiplier ** (j - 1));
   const i = s.idempotency;
   return {
-    meanGap: 1000 / s.load.rate_per_s,
     twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
     requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
     latency: compileLatency(s.service.latency),
@@ -128,35 +129,62 @@ export class ChunkSimulator {
   private foundFp = 0;
 
   // Per-chunk outputs.
-  private out!: ChunkResult;
+  private sum = new Float64Array(NUM_COUNTERS);
+  private sumSq = new Float64Array(NUM_COUNTERS);
+  private calls = 0;
+  private actions = 0;
+  private overTimeout = 0;
+  private unknownAttempts = 0;
+  private callLatency = new LatencyBins();
+  private actionLatency = new LatencyBins();
   private recStart = new Float64Array(1024);
   private recEnd = new Float64Array(1024);
   private recLen = 0;
+  private gaps = new Float64Array(0);
 
   constructor(scenario: Scenario) {
     this.p = compile(scenario);
   }
 
-  /** Simulates `primaries` primary actions with the chunk's own stream. */
-  run(rng: Rng, primaries: number): ChunkResult {
+  /** Simulates one chunk with the chunk's own stream. */
+  run(rng: Rng, plan: ChunkPlan): ChunkOutput {
     this.rng = rng;
-    this.recLen = 0;
-    this.out = {
-      actions: 0, calls: 0, counters: new CounterSums(), attemptsOverTimeout: 0, attemptsUnknown: 0,
-      callLatency: newSketch(), actionLatency: newSketch(), span: 0,
-      recordStart: this.recStart, recordEnd: this.recEnd, records: 0,
-    };
-    let t = 0;
-    for (let a = 0; a < primaries; a++) {
-      t += exponential(rng, this.p.meanGap);
-      this.simulateGroup(t);
+    this.reset();
+    const n = plan.actions;
+    // Exponential gaps scaled to the chunk's span: a Poisson process given its n-th arrival.
+    if (this.gaps.length < n) this.gaps = new Float64Array(n);
+    const gaps = this.gaps;
+    let total = 0;
+    for (let a = 0; a < n; a++) {
+      const g = -Math.log(1 - rng());
+      gaps[a] = g;
+      total += g;
     }
-    const out = this.out;
-    out.span = t;
-    out.recordStart = this.recStart;
-    out.recordEnd = this.recEnd;
-    out.records = this.recLen;
-    return out;
+    const scale = plan.span / total;
+    let t = 0;
+    for (let a = 0; a < n; a++) {
+      t += (gaps[a] as number) * scale;
+      this.simulateGroup(a === n - 1 ? plan.span : t);
+    }
+    return {
+      index: plan.index, primaries: n, actions: this.actions, calls: this.calls,
+      sum: this.sum.slice(), sumSq: this.sumSq.slice(),
+      attemptsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
+      callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
+      recordStart: this.recStart.slice(0, this.recLen), recordEnd: this.recEnd.slice(0, this.recLen),
+    };
+  }
+
+  private reset(): void {
+    this.sum.fill(0);
+    this.sumSq.fill(0);
+    this.calls = 0;
+    this.actions = 0;
+    this.overTimeout = 0;
+    this.unknownAttempts = 0;
+    this.callLatency = new LatencyBins();
+    this.actionLatency = new LatencyBins();
+    this.recLen = 0;
   }
 
   private simulateGroup(arrival: number): void {
@@ -200,7 +228,7 @@ export class ChunkSimulator {
     this.attempt[i] = 0;
     this.callStart[i] = at;
     this.sendAt[i] = at;
-    this.out.calls++;
+    this.calls++;
   }
 
   private keyOf(i: number): number {
@@ -235,12 +263,12 @@ export class ChunkSimulator {
         if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
       } else {
         delay = p.latency(rng);
-        if (delay > p.timeout) this.out.attemptsOverTimeout++;
+        if (delay > p.timeout) this.overTimeout++;
         status = this.execute(i, s, delay, key, fp);
       }
     }
     const received = status !== NO_REPLY && delay <= p.timeout && !(p.replyLoss > 0 && rng() < p.replyLoss);
-    if (!received) this.out.attemptsUnknown++;
+    if (!received) this.unknownAttempts++;
     this.afterAttempt(i, received ? s + delay : s + p.timeout, received ? status : NO_REPLY);
   }
 
@@ -316,7 +344,7 @@ export class ChunkSimulator {
 
   private endCall(i: number, at: number, success: boolean, unknown: boolean): void {
     const p = this.p;
-    this.out.callLatency.accept(Math.max(at - (this.callStart[i] as number), 0));
+    this.callLatency.add(at - (this.callStart[i] as number));
     this.lastReturn[i] = at;
     let stepEnd = at;
     if (!success) {
@@ -349,9 +377,15 @@ export class ChunkSimulator {
       for (let k = 0; k < 3; k++) counts[base + (DUPLICATES_BY_KIND[k] as number)] = (this.execByKind[i * 3 + k] as number) - (k === first ? 1 : 0);
       counts[base + C.duplicates] = n - 1;
     }
-    this.out.counters.addAction(counts, base);
-    this.out.actionLatency.accept((this.lastReturn[i] as number) - (this.arrival[i] as number));
-    this.out.actions++;
+    for (let k = 0; k < NUM_COUNTERS; k++) {
+      const v = counts[base + k] as number;
+      if (v !== 0) {
+        this.sum[k] = (this.sum[k] as number) + v;
+        this.sumSq[k] = (this.sumSq[k] as number) + v * v;
+      }
+    }
+    this.actionLatency.add((this.lastReturn[i] as number) - (this.arrival[i] as number));
+    this.actions++;
   }
 
   // ---- the group's key store ----

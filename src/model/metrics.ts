@@ -2,10 +2,10 @@
  * The metrics of MODEL.md ("Metrics (per run)") and how chunk results add up to them.
  * Every field name is the one MODEL.md uses; units are in the name.
  */
-import { C, CounterSums, meanCi, type CounterName } from './counters.js';
-import type { ChunkResult } from './engine.js';
-import { PeakTracker, peakGridStep } from './peak.js';
-import { newSketch, quantile, type DDSketch } from './sketch.js';
+import { LatencyBins, type BinsData } from './bins.js';
+import { C, NUM_COUNTERS, meanCi, type CounterName } from './counters.js';
+import type { ChunkOutput } from './engine.js';
+import { KeyGrid, type GridData } from './peak.js';
 import type { Scenario } from './types.js';
 
 /** A mean with its 95% confidence interval [low, high] (mean ± 1.96·sd/√n over actions). */
@@ -58,46 +58,93 @@ export function keyStoreSize(keysPerAction: number, actionsPerSecond: number, re
   return { keys, key_store_mb: (keys * recordBytes) / 1e6 };
 }
 
-/** Sums chunk results in chunk order. */
-export class Totals {
-  private primaries = 0;
-  private actions = 0;
-  private attempts = 0;
+/** A run's (or a shard's) sums, in plain serialisable form: what `--shard` writes and `merge` reads. */
+export interface RunStateData {
+  chunks: number;
+  primaries: number;
+  actions: number;
+  calls: number;
+  attemptsOverTimeout: number;
+  attemptsUnknown: number;
+  sum: number[];
+  sumSq: number[];
+  callLatency: BinsData;
+  actionLatency: BinsData;
+  grid: GridData;
+}
+
+/**
+ * The sums of a run. Every part is an integer count (counters, histogram bins, grid
+ * differences), so chunks, threads and shards add up to the same numbers in any order.
+ */
+export class RunState {
+  chunks = 0;
+  primaries = 0;
+  actions = 0;
+  private calls = 0;
   private overTimeout = 0;
   private unknownAttempts = 0;
-  private offset = 0;
-  private readonly counters = new CounterSums();
-  private readonly callLatency: DDSketch = newSketch();
-  private readonly actionLatency: DDSketch = newSketch();
-  private readonly peak: PeakTracker;
+  private readonly sum = new Float64Array(NUM_COUNTERS);
+  private readonly sumSq = new Float64Array(NUM_COUNTERS);
+  private readonly callLatency = new LatencyBins();
+  private readonly actionLatency = new LatencyBins();
+  private readonly grid: KeyGrid;
 
-  constructor(private readonly scenario: Scenario) {
-    this.peak = new PeakTracker(peakGridStep(scenario.idempotency.retention, scenario.load.rate_per_s));
+  constructor(gridStep: number) {
+    this.grid = new KeyGrid(gridStep);
   }
 
-  add(chunk: ChunkResult, primaries: number): void {
-    this.primaries += primaries;
-    this.actions += chunk.actions;
-    this.overTimeout += chunk.attemptsOverTimeout;
-    this.unknownAttempts += chunk.attemptsUnknown;
-    this.counters.merge(chunk.counters);
-    this.callLatency.merge(chunk.callLatency);
-    this.actionLatency.merge(chunk.actionLatency);
-    this.peak.add(chunk.recordStart, chunk.recordEnd, chunk.records, this.offset, this.offset + chunk.span);
-    this.offset += chunk.span;
+  /** Adds one chunk that starts at `offset` ms into the run. */
+  addChunk(c: ChunkOutput, offset: number): void {
+    this.chunks++;
+    this.primaries += c.primaries;
+    this.actions += c.actions;
+    this.calls += c.calls;
+    this.overTimeout += c.attemptsOverTimeout;
+    this.unknownAttempts += c.attemptsUnknown;
+    this.addCounters(c.sum, c.sumSq);
+    this.callLatency.addData(c.callLatency);
+    this.actionLatency.addData(c.actionLatency);
+    this.grid.addRecords(c.recordStart, c.recordEnd, offset);
   }
 
-  finish(): Metrics {
-    const s = this.scenario;
+  addData(d: RunStateData): void {
+    this.chunks += d.chunks;
+    this.primaries += d.primaries;
+    this.actions += d.actions;
+    this.calls += d.calls;
+    this.overTimeout += d.attemptsOverTimeout;
+    this.unknownAttempts += d.attemptsUnknown;
+    this.addCounters(d.sum, d.sumSq);
+    this.callLatency.addData(d.callLatency);
+    this.actionLatency.addData(d.actionLatency);
+    this.grid.addData(d.grid);
+  }
+
+  toData(): RunStateData {
+    return {
+      chunks: this.chunks, primaries: this.primaries, actions: this.actions, calls: this.calls,
+      attemptsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
+      sum: Array.from(this.sum), sumSq: Array.from(this.sumSq),
+      callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(), grid: this.grid.toData(),
+    };
+  }
+
+  /** Mean per action of a counter with the half-width of its 95% CI. */
+  counter(name: CounterName): { mean: number; half: number } {
+    const k = C[name];
+    return meanCi(this.sum[k] as number, this.sumSq[k] as number, this.actions);
+  }
+
+  finish(s: Scenario): Metrics {
     const n = this.actions;
     const est = (name: CounterName, scale: number): Estimate => {
-      const k = C[name];
-      const { mean, half } = meanCi(this.counters.sum[k] as number, this.counters.sumSq[k] as number, n);
+      const { mean, half } = this.counter(name);
       return { value: mean * scale, ci95: [(mean - half) * scale, (mean + half) * scale] };
     };
     // Action rate including twins, as measured: primaries arrive at rate_per_s.
     const actionsPerSecond = this.primaries > 0 ? (s.load.rate_per_s * n) / this.primaries : 0;
-    const attempts = this.counters.sum[C.attempts] as number;
+    const attempts = this.sum[C.attempts] as number;
     const keysPerAction = est('keys', 1);
     return {
       actions: n,
@@ -120,14 +167,21 @@ export class Totals {
       call_latency_ms: quantiles(this.callLatency),
       action_latency_ms: quantiles(this.actionLatency),
       keys_per_action: keysPerAction,
-      peak_live_keys: this.peak.finish(),
+      peak_live_keys: this.grid.peak(),
       ...keyStoreSize(keysPerAction.value, actionsPerSecond, s.idempotency.retention, s.idempotency.record_bytes),
       attempts_over_timeout_fraction: attempts > 0 ? this.overTimeout / attempts : 0,
       attempts_unknown_fraction: attempts > 0 ? this.unknownAttempts / attempts : 0,
     };
   }
+
+  private addCounters(sum: ArrayLike<number>, sumSq: ArrayLike<number>): void {
+    for (let k = 0; k < NUM_COUNTERS; k++) {
+      this.sum[k] = (this.sum[k] as number) + (sum[k] as number);
+      this.sumSq[k] = (this.sumSq[k] as number) + (sumSq[k] as number);
+    }
+  }
 }
 
-function quantiles(sketch: DDSketch): Quantiles {
-  return { p50: quantile(sketch, 0.5), p95: quantile(sketch, 0.95), p99: quantile(sketch, 0.99) };
+function quantiles(bins: LatencyBins): Quantiles {
+  return { p50: bins.quantile(0.5), p95: bins.quantile(0.95), p99: bins.quantile(0.99) };
 }

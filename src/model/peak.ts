@@ -1,64 +1,93 @@
 /**
- * peak_live_keys: the most key records live at one instant, counted on a time grid so
- * that memory stays flat however many actions run. Records arrive chunk by chunk in
- * chunk-local time with the chunk's offset; a grid instant is final once no later chunk
- * can create a record before it (every record starts at or after its chunk's start).
+ * peak_live_keys: the most key records live at one instant, counted on a time grid. The
+ * grid holds +1 where a record starts and -1 where it ends; the live count at an instant is
+ * the prefix sum. Counts are integers, so grids from chunks, threads or shards add up
+ * exactly in any order, and the grid's size is bounded whatever the number of actions.
  */
 
-/** Grid step (ms): fine enough to miss only the records created within one step of the peak. */
-export function peakGridStep(retentionMs: number, ratePerS: number): number {
-  // 100 ms, coarser only for very long retention (at most 65,536 steps per retention)
-  // or very slow arrivals (at least 4 arrivals per step), which would waste grid steps.
-  return Math.max(100, retentionMs / 65_536, 250 / ratePerS);
+/** Cells the grid may span over a run's expected duration (the step grows instead). */
+const MAX_RUN_CELLS = 2 ** 20;
+
+/**
+ * Grid step in ms: 100 ms, coarser for long retention (at most 65,536 steps per retention)
+ * or long runs (at most 2^20 steps over the expected run). The peak can be short by the
+ * records created within one step before it.
+ */
+export function peakGridStep(retentionMs: number, ratePerS: number, maxActions: number): number {
+  return Math.max(100, retentionMs / 65_536, (maxActions * 1000) / ratePerS / MAX_RUN_CELLS);
 }
 
-export class PeakTracker {
-  private diff = new Int32Array(1 << 16);
-  private cursor = 0; // first grid index not yet final
-  private live = 0;
-  private last = 0; // highest grid index touched
-  peak = 0;
+/** The grid of one run (or part of one), in plain serialisable form. */
+export interface GridData {
+  step: number;
+  /** Cell index of diff[0]. */
+  base: number;
+  /** Base64 of the little-endian Int32 differences. */
+  diff: string;
+}
 
-  constructor(private readonly step: number) {}
+export class KeyGrid {
+  private diff = new Int32Array(0);
+  private base = 0;
 
-  /** Adds records [start, end) shifted by `offset`; instants before `watermark` become final. */
-  add(start: Float64Array, end: Float64Array, n: number, offset: number, watermark: number): void {
+  constructor(readonly step: number) {}
+
+  /** Adds records [start, end) given in chunk-local time, the chunk starting at `offset`. */
+  addRecords(start: Float64Array, end: Float64Array, offset: number): void {
     const step = this.step;
-    for (let r = 0; r < n; r++) {
+    for (let r = 0; r < start.length; r++) {
       const g0 = Math.ceil((offset + (start[r] as number)) / step);
       const g1 = Math.ceil((offset + (end[r] as number)) / step);
       if (g1 <= g0) continue; // never live at a grid instant
-      if (g1 - this.cursor >= this.diff.length) this.grow(g1 - this.cursor + 1);
-      const mask = this.diff.length - 1;
-      this.diff[g0 & mask]!++;
-      this.diff[g1 & mask]!--;
-      if (g1 > this.last) this.last = g1;
+      this.reserve(g0, g1);
+      this.diff[g0 - this.base]!++;
+      this.diff[g1 - this.base]!--;
     }
-    this.advance(Math.ceil(watermark / step));
   }
 
-  /** Finalises every instant; returns the peak. */
-  finish(): number {
-    this.advance(this.last + 1);
-    return this.peak;
+  addData(data: GridData): void {
+    if (data.step !== this.step) throw new RangeError(`grid steps differ: ${data.step} vs ${this.step}`);
+    const bytes = Buffer.from(data.diff, 'base64');
+    const other = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
+    if (other.length === 0) return;
+    this.reserve(data.base, data.base + other.length - 1);
+    for (let i = 0; i < other.length; i++) this.diff[data.base + i - this.base]! += other[i] as number;
   }
 
-  private advance(until: number): void {
-    const mask = this.diff.length - 1;
-    for (let g = this.cursor; g < until; g++) {
-      this.live += this.diff[g & mask] as number;
-      this.diff[g & mask] = 0;
-      if (this.live > this.peak) this.peak = this.live;
+  toData(): GridData {
+    let lo = 0;
+    let hi = this.diff.length;
+    while (lo < hi && this.diff[lo] === 0) lo++;
+    while (hi > lo && this.diff[hi - 1] === 0) hi--;
+    const slice = this.diff.slice(lo, hi);
+    return { step: this.step, base: this.base + lo, diff: Buffer.from(slice.buffer).toString('base64') };
+  }
+
+  /** Most records live at one grid instant. */
+  peak(): number {
+    let live = 0;
+    let peak = 0;
+    for (let i = 0; i < this.diff.length; i++) {
+      live += this.diff[i] as number;
+      if (live > peak) peak = live;
     }
-    if (until > this.cursor) this.cursor = until;
+    return peak;
   }
 
-  private grow(needed: number): void {
+  /** Makes cells lo..hi addressable. */
+  private reserve(lo: number, hi: number): void {
+    if (this.diff.length === 0) {
+      this.base = lo;
+      this.diff = new Int32Array(Math.max(1024, 2 * (hi - lo + 1)));
+      return;
+    }
+    if (lo >= this.base && hi < this.base + this.diff.length) return;
+    const newBase = Math.min(this.base, lo);
     let size = this.diff.length;
-    while (size < needed) size *= 2;
+    while (newBase + size <= Math.max(hi, this.base + this.diff.length - 1)) size *= 2;
     const next = new Int32Array(size);
-    const oldMask = this.diff.length - 1;
-    for (let g = this.cursor; g <= this.last; g++) next[g & (size - 1)] = this.diff[g & oldMask] as number;
+    next.set(this.diff, this.base - newBase);
     this.diff = next;
+    this.base = newBase;
   }
 }

@@ -11,7 +11,12 @@ export type Rng = () => number;
 
 /** Derives the independent stream of chunk `index` from the root seed (never `seed + i`). */
 export function chunkRng(seed: string, index: number): Rng {
-  const hash = seedrandom(`idem-sim/v1/${seed}/chunk/${index}`);
+  return streamRng(seed, `chunk/${index}`);
+}
+
+/** Derives a named stream from the root seed. */
+export function streamRng(seed: string, name: string): Rng {
+  const hash = seedrandom(`idem-sim/v1/${seed}/${name}`);
   // 53 bits from the ARC4 hash seed tychei (it reads a number seed as two 32-bit words).
   const seed53 = Math.floor(hash() * 2 ** 21) * 2 ** 32 + Math.floor(hash() * 2 ** 32);
   return seedrandom.tychei(String(seed53));

@@ -1,11 +1,12 @@
-/** One run of a scenario: chunks of primary actions, each with its own seeded stream, summed in order. */
+/** One run of a scenario on this thread: chunks simulated in order and summed. */
 import { ChunkSimulator } from './engine.js';
-import { Totals, type Metrics } from './metrics.js';
+import { RunState, type Metrics } from './metrics.js';
+import { peakGridStep } from './peak.js';
+import { planChunks } from './plan.js';
 import { chunkRng } from './rng.js';
 import type { Scenario } from './types.js';
 
-/** Primary actions per chunk. Part of the results' identity: changing it changes the numbers. */
-export const CHUNK_ACTIONS = 16_384;
+export { CHUNK_ACTIONS } from './plan.js';
 
 export interface RunResult {
   scenario: Scenario;
@@ -13,14 +14,17 @@ export interface RunResult {
   metrics: Metrics;
 }
 
+/** The grid step of a run of up to `maxActions` primary actions. */
+export function gridStepFor(scenario: Scenario, maxActions = scenario.actions): number {
+  return peakGridStep(scenario.idempotency.retention, scenario.load.rate_per_s, maxActions);
+}
+
 /** Simulates `scenario.actions` primary actions from `seed`. Same inputs, same numbers. */
 export function simulate(scenario: Scenario, seed: string): RunResult {
   const sim = new ChunkSimulator(scenario);
-  const totals = new Totals(scenario);
-  const chunks = Math.ceil(scenario.actions / CHUNK_ACTIONS);
-  for (let k = 0; k < chunks; k++) {
-    const n = Math.min(CHUNK_ACTIONS, scenario.actions - k * CHUNK_ACTIONS);
-    totals.add(sim.run(chunkRng(seed, k), n), n);
+  const state = new RunState(gridStepFor(scenario));
+  for (const plan of planChunks(seed, scenario.actions, scenario.load.rate_per_s)) {
+    state.addChunk(sim.run(chunkRng(seed, plan.index), plan), plan.offset);
   }
-  return { scenario, seed, metrics: totals.finish() };
+  return { scenario, seed, metrics: state.finish(scenario) };
 }

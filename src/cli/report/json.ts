@@ -25,6 +25,7 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
       file: r.file,
       seed: r.seed,
       scenario: resolvedScenario(r.scenario),
+      ...(r.precision ? { precision: r.precision } : {}),
       metrics: r.metrics,
     })),
   };

@@ -67,7 +67,11 @@ export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: 
   }
   const actions = runs.map((r) => `${num(r.metrics.actions)}${r.metrics.actions !== r.metrics.primary_actions ? ` (${num(r.metrics.primary_actions)} primary)` : ''}`);
   const seeds = [...new Set(runs.map((r) => r.seed))];
+  const precision = runs.flatMap((r) => (r.precision && !r.precision.reached
+    ? [`${r.name}: stopped at --max-actions ${num(r.precision.max_actions)} before ${r.precision.metric} reached ± ${r.precision.half_width}`]
+    : []));
   const footer = [
+    ...precision,
     `actions simulated: ${[...new Set(actions)].join(' / ')}; ± is the 95% confidence interval; seed ${seeds.join(', ')}; idem-sim ${info.version}`,
     `replay: ${info.replay}`,
   ];

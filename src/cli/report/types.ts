@@ -1,6 +1,15 @@
 import type { Metrics } from '../../model/metrics.js';
 import type { Scenario } from '../../model/types.js';
 
+/** How a `--precision` run ended. */
+export interface PrecisionInfo {
+  metric: string;
+  half_width: number;
+  max_actions: number;
+  /** False when the run stopped at max_actions before reaching the target. */
+  reached: boolean;
+}
+
 /** One scenario's run, as reporters see it. */
 export interface ScenarioRun {
   /** Short label (file name without extension, or `lab-defaults`). */
@@ -10,6 +19,7 @@ export interface ScenarioRun {
   seed: string;
   scenario: Scenario;
   metrics: Metrics;
+  precision?: PrecisionInfo;
 }
 
 /** What every report carries so that a run can be replayed. */

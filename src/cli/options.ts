@@ -1,0 +1,38 @@
+/** Parsing of numeric and structured command-line options, with errors that name the flag. */
+import { InputError } from '../scenario/errors.js';
+import { didYouMean } from '../scenario/suggest.js';
+
+export function positiveInteger(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 1) {
+    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 1, got "${text}"`, `Give ${flag} a value such as 4 or 1e6.`);
+  }
+  return n;
+}
+
+export function positiveNumber(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0) {
+    throw new InputError({ source: `${flag} ${text}` }, '', `expected a number > 0, got "${text}"`, `Give ${flag} a value such as 0.5.`);
+  }
+  return n;
+}
+
+/** `i/n` with 1 <= i <= n. */
+export function shard(text: string): { index: number; count: number } {
+  const m = /^(\d+)\/(\d+)$/.exec(text.trim());
+  const index = Number(m?.[1]);
+  const count = Number(m?.[2]);
+  if (!m || count < 1 || index < 1 || index > count) {
+    throw new InputError({ source: `--shard ${text}` }, '', 'expected i/n with 1 <= i <= n',
+      'Number the shards from 1: --shard 1/4, --shard 2/4, ... --shard 4/4.');
+  }
+  return { index, count };
+}
+
+export function oneOf(flag: string, text: string, allowed: readonly string[]): string {
+  if (allowed.includes(text)) return text;
+  const guess = didYouMean(text, allowed);
+  throw new InputError({ source: `${flag} ${text}` }, '', `"${text}" is not one of the allowed values`,
+    `${guess ? `Did you mean \`${guess}\`? ` : ''}Use one of: ${allowed.join(', ')}.`);
+}

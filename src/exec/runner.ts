@@ -1,0 +1,120 @@
+/**
+ * Runs a scenario's chunks on this thread or on worker threads and sums them in chunk
+ * order. Which thread simulated a chunk never changes its numbers (each chunk has its own
+ * stream), and sums are integer counts, so any thread count gives the same bytes.
+ */
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
+import { ChunkSimulator, type ChunkOutput } from '../model/engine.js';
+import { RunState } from '../model/metrics.js';
+import { chunkCount, planChunks, type ChunkPlan } from '../model/plan.js';
+import { precisionReached, type PrecisionTarget } from '../model/precision.js';
+import { chunkRng } from '../model/rng.js';
+import { gridStepFor } from '../model/simulate.js';
+import type { Scenario } from '../model/types.js';
+
+export interface RunRequest {
+  scenario: Scenario;
+  seed: string;
+  /** Worker threads; 1 simulates on this thread. */
+  threads: number;
+  /** Run only shard `index` (1-based) of `count`: a contiguous range of chunks. */
+  shard?: { index: number; count: number };
+  /** Keep simulating until the target is reached, up to `maxActions` primary actions. */
+  precision?: PrecisionTarget;
+  /** Called after each chunk is summed, with primary actions done and the most there can be. */
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface RunOutcome {
+  state: RunState;
+  /** The grid step used, for merging shards. */
+  gridStep: number;
+  /** With a precision target: whether it was reached before the action limit. */
+  precisionReached?: boolean;
+}
+
+export class Interrupted extends Error {
+  constructor() { super('interrupted'); this.name = 'Interrupted'; }
+}
+
+export async function runScenario(req: RunRequest): Promise<RunOutcome> {
+  const { scenario, seed } = req;
+  const total = req.precision?.maxActions ?? scenario.actions;
+  const chunks = chunkCount(total);
+  const [from, to] = req.shard
+    ? [Math.floor(((req.shard.index - 1) * chunks) / req.shard.count), Math.floor((req.shard.index * chunks) / req.shard.count)]
+    : [0, chunks];
+  const plans = planChunks(seed, total, scenario.load.rate_per_s, from, to);
+  const gridStep = gridStepFor(scenario, total);
+  const state = new RunState(gridStep);
+  const most = plans.reduce((s, p) => s + p.actions, 0);
+
+  let reached = false;
+  /** Sums one chunk; returns true to stop. */
+  const take = (out: ChunkOutput, plan: ChunkPlan): boolean => {
+    state.addChunk(out, plan.offset);
+    req.onProgress?.(state.primaries, most);
+    if (req.precision && precisionReached(state, req.precision)) reached = true;
+    return reached;
+  };
+
+  const threads = Math.max(1, Math.min(req.threads, plans.length));
+  if (threads === 1) await runHere(req, plans, take);
+  else await runOnWorkers(req, plans, threads, take);
+  return { state, gridStep, ...(req.precision ? { precisionReached: reached } : {}) };
+}
+
+async function runHere(req: RunRequest, plans: ChunkPlan[], take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
+  const sim = new ChunkSimulator(req.scenario);
+  for (const plan of plans) {
+    if (req.signal?.aborted) throw new Interrupted();
+    if (take(sim.run(chunkRng(req.seed, plan.index), plan), plan)) return;
+    await yieldToEventLoop(); // lets Ctrl-C and progress through between chunks
+  }
+}
+
+function runOnWorkers(req: RunRequest, plans: ChunkPlan[], threads: number,
+  take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
+  const workerUrl = new URL('./worker.js', import.meta.url);
+  const workers = Array.from({ length: threads }, () =>
+    new Worker(workerUrl, { workerData: { scenario: req.scenario, seed: req.seed } }));
+  const done = new Map<number, ChunkOutput>(); // finished, waiting for their turn
+  let next = 0; // next plan to send
+  let merged = 0; // next plan to sum
+  return new Promise<void>((resolve, reject) => {
+    let finished = false;
+    const finish = (error?: Error) => {
+      if (finished) return;
+      finished = true;
+      req.signal?.removeEventListener('abort', onAbort);
+      void Promise.all(workers.map((w) => w.terminate())).then(() => (error ? reject(error) : resolve()));
+    };
+    const onAbort = () => finish(new Interrupted());
+    req.signal?.addEventListener('abort', onAbort);
+    const send = (w: Worker) => {
+      // Keep at most two chunks per worker ahead of the merge, so memory stays flat.
+      if (next < plans.length && next - merged < 2 * threads) w.postMessage(plans[next++]);
+    };
+    for (const w of workers) {
+      w.on('message', (out: ChunkOutput) => {
+        if (finished) return;
+        done.set(out.index, out);
+        while (merged < plans.length) {
+          const plan = plans[merged] as ChunkPlan;
+          const ready = done.get(plan.index);
+          if (!ready) break;
+          done.delete(plan.index);
+          merged++;
+          if (take(ready, plan)) return finish();
+        }
+        if (merged === plans.length) return finish();
+        for (const x of workers) send(x);
+      });
+      w.on('error', (e) => finish(e));
+    }
+    if (req.signal?.aborted) return finish(new Interrupted());
+    for (let round = 0; round < 2; round++) for (const w of workers) send(w);
+  });
+}
