@@ -1,0 +1,125 @@
+/** Threads, shards, precision and the quantile sketch: the machinery behind large runs. */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { LatencyBins } from '../src/model/bins.js';
+import { compileLatency } from '../src/model/latency.js';
+import { chunkRng } from '../src/model/rng.js';
+import { cli } from './helpers.js';
+
+const SCENARIO = 'scenarios/mission-3-crash-replays.yaml';
+const ACTIONS = '50000'; // 4 chunks of 16,384
+
+describe('threads', () => {
+  it('--threads 1 and --threads 2 give byte-identical JSON', () => {
+    const one = cli(['run', SCENARIO, '--actions', ACTIONS, '--threads', '1', '--json']);
+    const two = cli(['run', SCENARIO, '--actions', ACTIONS, '--threads', '2', '--json']);
+    expect(one.status, one.stderr).toBe(0);
+    expect(two.stdout).toBe(one.stdout);
+  });
+});
+
+describe('shards', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idem-sim-shards-'));
+  const part = (i: number, n: number, extra: string[] = []) => {
+    const file = join(dir, `part-${i}-of-${n}${extra.length ? '-x' : ''}.json`);
+    const r = cli(['run', SCENARIO, '--actions', ACTIONS, '--shard', `${i}/${n}`, '--out', file, ...extra]);
+    expect(r.status, r.stderr).toBe(0);
+    return file;
+  };
+  const parts = [1, 2, 3].map((i) => part(i, 3));
+
+  it('merging every shard gives exactly the unsharded run, byte for byte', () => {
+    const whole = cli(['run', SCENARIO, '--actions', ACTIONS, '--json']);
+    const merged = cli(['merge', ...parts, '--json']);
+    expect(merged.status, merged.stderr).toBe(0);
+    expect(merged.stdout).toBe(whole.stdout);
+    // And the table too.
+    expect(cli(['merge', ...parts]).stdout).toBe(cli(['run', SCENARIO, '--actions', ACTIONS]).stdout);
+  });
+
+  it('rejects a missing shard, a repeated one, another seed, scenario or version', () => {
+    const bad = (files: string[], ...fragments: string[]) => {
+      const r = cli(['merge', ...files]);
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe('');
+      for (const f of fragments) expect(r.stderr).toContain(f);
+    };
+    bad(parts.slice(0, 2), 'shard 3/3 missing');
+    bad([parts[0] as string, parts[0] as string, parts[2] as string], 'shard 1/3 is also in');
+    bad([...parts.slice(0, 2), part(3, 3, ['--seed', '99'])], 'the command differs');
+    const otherScenario = join(dir, 'other.json');
+    expect(cli(['run', SCENARIO, '--actions', ACTIONS, '--shard', '3/3', '--out', otherScenario, '--set', 'runtime.crash_probability=0.2']).status).toBe(0);
+    bad([...parts.slice(0, 2), otherScenario], 'differs from');
+    const oldVersion = join(dir, 'old.json');
+    writeFileSync(oldVersion, readFileSync(parts[2] as string, 'utf8').replace(/"version":"[^"]+"/, '"version":"0.0.1"'));
+    bad([...parts.slice(0, 2), oldVersion], 'the idem-sim version differs', 'Run every shard with the same idem-sim version');
+    const notPartial = join(dir, 'not.json');
+    writeFileSync(notPartial, '{"hello": 1}');
+    bad([notPartial], 'is not a partial result of idem-sim');
+  });
+
+  it('--shard is refused with --precision, and must read i/n', () => {
+    expect(cli(['run', '--shard', '1/2', '--precision', '1']).stderr).toContain('cannot be combined with --precision');
+    expect(cli(['run', '--shard', '3/2']).stderr).toContain('expected i/n with 1 <= i <= n');
+  });
+});
+
+describe('--precision', () => {
+  it('stops at the first chunk where the 95% half-width is within the target', () => {
+    const r = cli(['run', '--precision', '1', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const res = JSON.parse(r.stdout).results[0];
+    const d = res.metrics.duplicates_per_1000;
+    expect(res.precision).toEqual({ metric: 'duplicates_per_1000', half_width: 1, max_actions: 100_000_000, reached: true });
+    expect((d.ci95[1] - d.ci95[0]) / 2).toBeLessThanOrEqual(1);
+    // One chunk fewer would not have been enough: the half-width shrinks like 1/sqrt(n).
+    const chunks = res.metrics.primary_actions / 16_384;
+    expect(Number.isInteger(chunks)).toBe(true);
+    const before = ((d.ci95[1] - d.ci95[0]) / 2) * Math.sqrt(chunks / (chunks - 1));
+    expect(before).toBeGreaterThan(1 * 0.98); // 2% slack for the change of the sd estimate
+  });
+
+  it('reports when --max-actions stopped it first', () => {
+    const r = cli(['run', '--precision', '0.01', '--max-actions', '20000', '--json']);
+    const res = JSON.parse(r.stdout).results[0];
+    expect(res.precision.reached).toBe(false);
+    expect(res.metrics.primary_actions).toBe(20_000);
+  });
+
+  it('a rate never seen does not stop the run at once (rule of three)', () => {
+    const r = cli(['run', '--set', 'idempotency.scope=intent', '--precision', '0.5', '--json']);
+    const res = JSON.parse(r.stdout).results[0];
+    expect(res.metrics.duplicates_per_1000.value).toBe(0);
+    expect(res.metrics.actions).toBeGreaterThanOrEqual(3 * 1000 / 0.5);
+  });
+});
+
+describe('quantile sketch', () => {
+  it('quantiles within 1% of the exact ones on a known distribution', () => {
+    const sample = compileLatency({ dist: 'lognormal', median: 300, sigma: 1.2 });
+    const rng = chunkRng('sketch-test', 0);
+    const n = 200_000;
+    const xs = Float64Array.from({ length: n }, () => sample(rng));
+    const bins = new LatencyBins();
+    for (const x of xs) bins.add(x);
+    const sorted = xs.slice().sort();
+    for (const q of [0.01, 0.5, 0.9, 0.95, 0.99, 0.999]) {
+      const exact = sorted[Math.floor(q * (n - 1))] as number;
+      expect(Math.abs((bins.quantile(q) as number) - exact) / exact).toBeLessThanOrEqual(0.01);
+    }
+  });
+
+  it('bins merged in any order give the same quantiles', () => {
+    const a = new LatencyBins();
+    const b = new LatencyBins();
+    [1, 10, 100].forEach((x) => a.add(x));
+    [1000, 0, 5].forEach((x) => b.add(x));
+    const ab = new LatencyBins(); ab.addData(a.toData()); ab.addData(b.toData());
+    const ba = new LatencyBins(); ba.addData(b.toData()); ba.addData(a.toData());
+    expect(ab.toData()).toEqual(ba.toData());
+    expect(ab.count).toBe(6);
+    expect(ab.quantile(0)).toBe(0);
+  });
+});
