@@ -56,7 +56,10 @@ describe('server crashes', () => {
 });
 
 describe('5xx handling', () => {
-  const errors = (mode: string) => sim(`service: {error_rate: 0.2}\nidempotency: {scope: intent, on_error: ${mode}}`, N);
+  // Constant latency under the timeout: each attempt fails on its own with probability 0.2
+  // (a slow 5xx would also turn the next retries into 409s).
+  const errors = (mode: string) =>
+    sim(`service: {latency: {dist: constant, value: 300ms}, error_rate: 0.2}\nidempotency: {scope: intent, on_error: ${mode}}`, N);
 
   it('release lets the retry run the action; store replays the 5xx, so the action is lost', () => {
     const release = errors('release');
@@ -122,5 +125,33 @@ describe('agent', () => {
     // At most 2 re-plans per action, each at most one execution per call under a call key.
     expect(m.duplicates_per_1000.replan.value).toBeLessThanOrEqual(2000);
     expect(m.duplicates_per_1000.replan.value).toBeGreaterThan(1000);
+  });
+});
+
+describe('edge cases of the key store', () => {
+  it('transactional changes nothing without a key to commit with', () => {
+    const crashes = 'service: {crash_probability: 0.2, crash_after_effect: 1}\n';
+    const plain = sim(`${crashes}idempotency: {scope: none}`, 10_000);
+    const tx = sim(`${crashes}idempotency: {scope: none, transactional: true}`, 10_000);
+    expect(tx).toEqual(plain);
+    expect(plain.duplicates_per_1000.value).toBeGreaterThan(100);
+  });
+
+  it('a crashed claim stays running until its lease lapses, even past retention', () => {
+    const crashes = 'service: {crash_probability: 0.1, crash_after_effect: 0}\nagent: {replan_probability: 1}\n';
+    const noLease = sim(`${crashes}idempotency: {scope: intent, retention: 2s}`, N);
+    const longLease = sim(`${crashes}idempotency: {scope: intent, retention: 2s, lease: 30s}`, N);
+    // Re-plans come 2-60 s later: without a lease the claim is gone after 2 s; with a 30 s
+    // lease, re-plans in the first 30 s still meet it (409) and more actions are lost.
+    expect(longLease.lost_per_1000.value).toBeGreaterThan(noLease.lost_per_1000.value + 4 * Math.hypot(se(longLease.lost_per_1000), se(noLease.lost_per_1000)));
+  });
+
+  it('a key is one row: several stored results of one key count once in peak_live_keys', () => {
+    // check_then_act under a slow service stores several results per intent key; with 1h
+    // retention and a 400 s run nothing expires, so the peak is one row per action.
+    const m = sim(`${SLOW}idempotency: {scope: intent, claim: check_then_act, retention: 1h}`, 20_000);
+    expect(m.keys_per_action.value).toBeGreaterThan(1.5);
+    expect(m.peak_live_keys).toBeLessThanOrEqual(20_000);
+    expect(m.peak_live_keys).toBeGreaterThan(20_000 - 50); // rows still to be created after the last grid instant
   });
 });

@@ -89,7 +89,7 @@ function compile(s: Scenario): Params {
     scope: i.scope, atomic: i.claim === 'atomic',
     fingerprint: i.fingerprint === 'full' ? 2 : i.fingerprint === 'business' ? 1 : 0,
     retention: i.retention,
-    runningLife: i.lease === null ? i.retention : Math.min(i.lease, i.retention),
+    runningLife: i.lease ?? i.retention, // MODEL.md: until the lease lapses, without one until retention
     transactional: i.transactional, storeErrors: i.on_error === 'store',
   };
 }
@@ -139,7 +139,10 @@ export class ChunkSimulator {
   private actionLatency = new LatencyBins();
   private recStart = new Float64Array(1024);
   private recEnd = new Float64Array(1024);
+  private recKey = new Int32Array(1024);
   private recLen = 0;
+  /** First record of the current group: keys are local to a group. */
+  private groupRecords = 0;
   private gaps = new Float64Array(0);
 
   constructor(scenario: Scenario) {
@@ -190,6 +193,7 @@ export class ChunkSimulator {
   private simulateGroup(arrival: number): void {
     const p = this.p;
     this.wLen = 0;
+    this.groupRecords = this.recLen;
     this.nextCall = 0;
     this.nextText = 0;
     const twin = p.twinP > 0 && this.rng() < p.twinP;
@@ -287,20 +291,20 @@ export class ChunkSimulator {
       if (p.storeErrors && keyed) {
         if (!claims) this.counts[i * NUM_COUNTERS + C.keys]!++;
         this.write(key, done, DONE_ERR, fp, done + p.retention);
-        this.record(claims ? s : done, done + p.retention);
+        this.record(key, claims ? s : done, done + p.retention);
       } else if (claims) {
         this.write(key, done, RELEASE, fp, done);
-        this.record(s, done);
+        this.record(key, s, done);
       }
       return ERR_5XX;
     }
     if (u < p.crashCut) {
-      if (!p.transactional && this.rng() < p.crashAfter) this.execution(i, done);
+      if (!(p.transactional && keyed) && this.rng() < p.crashAfter) this.execution(i, done);
       if (claims && p.transactional) {
         this.write(key, done, RELEASE, fp, done);
-        this.record(s, done);
+        this.record(key, s, done);
       } else if (claims) {
-        this.record(s, s + p.runningLife);
+        this.record(key, s, s + p.runningLife);
       }
       return NO_REPLY;
     }
@@ -308,7 +312,7 @@ export class ChunkSimulator {
     if (keyed) {
       if (!claims) this.counts[i * NUM_COUNTERS + C.keys]!++;
       this.write(key, done, DONE_OK, fp, done + p.retention);
-      this.record(claims ? s : done, done + p.retention);
+      this.record(key, claims ? s : done, done + p.retention);
     }
     return OK;
   }
@@ -422,13 +426,29 @@ export class ChunkSimulator {
     this.wUntil = grow(this.wUntil, (k) => new Float64Array(k));
   }
 
-  /** A key record lives in [start, end) (for peak_live_keys). */
-  private record(start: number, end: number): void {
+  /**
+   * A key record lives in [start, end) (for peak_live_keys). A key is one row: a record that
+   * overlaps an earlier one of the same key (a takeover, a stale handler's write, a second
+   * stored result under check_then_act) extends that row instead of adding one.
+   */
+  private record(key: number, start: number, end: number): void {
+    if (key >= 0) {
+      for (let j = this.groupRecords; j < this.recLen; j++) {
+        if (this.recKey[j] === key && start < (this.recEnd[j] as number) && (this.recStart[j] as number) < end) {
+          if (start < (this.recStart[j] as number)) this.recStart[j] = start;
+          if (end > (this.recEnd[j] as number)) this.recEnd[j] = end;
+          return;
+        }
+      }
+    }
     if (this.recLen === this.recStart.length) {
-      const a = new Float64Array(this.recLen * 2); a.set(this.recStart); this.recStart = a;
-      const b = new Float64Array(this.recLen * 2); b.set(this.recEnd); this.recEnd = b;
+      const n = this.recLen * 2;
+      const a = new Float64Array(n); a.set(this.recStart); this.recStart = a;
+      const b = new Float64Array(n); b.set(this.recEnd); this.recEnd = b;
+      const c = new Int32Array(n); c.set(this.recKey); this.recKey = c;
     }
     this.recStart[this.recLen] = start;
-    this.recEnd[this.recLen++] = end;
+    this.recEnd[this.recLen] = end;
+    this.recKey[this.recLen++] = key;
   }
 }

@@ -17,9 +17,9 @@ export function chunkRng(seed: string, index: number): Rng {
 /** Derives a named stream from the root seed. */
 export function streamRng(seed: string, name: string): Rng {
   const hash = seedrandom(`idem-sim/v1/${seed}/${name}`);
-  // 53 bits from the ARC4 hash seed tychei (it reads a number seed as two 32-bit words).
+  // 53 bits from the ARC4 hash seed tychei, which reads an integer seed as its high and low words.
   const seed53 = Math.floor(hash() * 2 ** 21) * 2 ** 32 + Math.floor(hash() * 2 ** 32);
-  return seedrandom.tychei(String(seed53));
+  return seedrandom.tychei(seed53 as unknown as string);
 }
 
 /** U(min, max). */
