@@ -3,14 +3,14 @@
  * (0 ok, 1 expectations failed, 2 bad input, 70 internal error, 130 interrupted).
  */
 import { Command, CommanderError, Option } from 'commander';
-import { Interrupted } from '../exec/runner.js';
+import { Interrupted } from '../exec/interrupted.js';
 import { PRECISION_METRICS } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
-import { SCENARIO_SCHEMA } from '../scenario/schema.js';
-import { PendingOutput } from './files.js';
 import { toolVersion, type Io } from './io.js';
-import { mergeCommand, type MergeOptions } from './merge.js';
-import { runCommand, type RunOptions } from './run.js';
+import type { MergeOptions } from './merge.js';
+import type { RunOptions } from './run.js';
+
+// Commands load their modules when they run, so `--help` and `--version` start at once.
 
 export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70, EXIT_INTERRUPTED = 130;
 
@@ -41,19 +41,26 @@ function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): 
     .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
     .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
     .option('--shard <i/n>', 'simulate only shard i of n and write a partial result for `idem-sim merge`')
-    .action(async (files: string[], opts: RunOptions) => setCode(await runCommand(files, opts, io, signal)));
+    .action(async (files: string[], opts: RunOptions) => {
+      const { runCommand } = await import('./run.js');
+      setCode(await runCommand(files, opts, io, signal));
+    });
 
   cmd.command('merge')
     .description('combine the partial results of `run --shard i/n` into the result of the whole run')
     .argument('<part...>', 'partial result files, one per shard')
     .option('--json', 'print JSON (byte-identical to the unsharded `run --json`)')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .action((files: string[], opts: MergeOptions) => setCode(mergeCommand(files, opts, io)));
+    .action(async (files: string[], opts: MergeOptions) => {
+      const { mergeCommand } = await import('./merge.js');
+      setCode(mergeCommand(files, opts, io));
+    });
 
   cmd.command('schema')
     .description('print the JSON Schema of scenario files (for editor completion and checks)')
     .option('--out <file>', 'write it to a file instead of stdout')
-    .action((opts: { out?: string }) => {
+    .action(async (opts: { out?: string }) => {
+      const [{ SCENARIO_SCHEMA }, { PendingOutput }] = await Promise.all([import('../scenario/schema.js'), import('./files.js')]);
       const text = `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`;
       if (opts.out) new PendingOutput(opts.out).commit(text);
       else io.stdout.write(text);

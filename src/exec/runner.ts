@@ -6,6 +6,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 import { ChunkSimulator, type ChunkOutput } from '../model/engine.js';
+import { Interrupted } from './interrupted.js';
 import { RunState } from '../model/metrics.js';
 import { chunkCount, planChunks, type ChunkPlan } from '../model/plan.js';
 import { precisionReached, type PrecisionTarget } from '../model/precision.js';
@@ -33,10 +34,6 @@ export interface RunOutcome {
   gridStep: number;
   /** With a precision target: whether it was reached before the action limit. */
   precisionReached?: boolean;
-}
-
-export class Interrupted extends Error {
-  constructor() { super('interrupted'); this.name = 'Interrupted'; }
 }
 
 export async function runScenario(req: RunRequest): Promise<RunOutcome> {

@@ -2,13 +2,13 @@
  * Understanding a scenario: YAML/JSON text (plus `--set` overrides) in, a validated,
  * fully resolved `Scenario` out. Pure: reading files is the CLI's job.
  */
-import { Ajv, type ErrorObject } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
 import { parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
-import { SCENARIO_SCHEMA } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { validate } from './validate.generated.js';
 
 /** One `--set key.path=value` (or `--actions N`) override. */
 export interface Override {
@@ -29,8 +29,6 @@ export interface ParsedScenario {
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
 
-const ajv = new Ajv({ allErrors: true, verbose: true, strict: true, strictTypes: false });
-const validate = ajv.compile(SCENARIO_SCHEMA);
 
 /** Parses and validates a scenario; `source` names the file in error messages. */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
