@@ -11,7 +11,7 @@ import { LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from './counters.js';
 import { compileLatency, type LatencySampler } from './latency.js';
 import type { ChunkPlan } from './plan.js';
-import { uniform, type Rng } from './rng.js';
+import { Rng, uniform } from './rng.js';
 import type { Scenario } from './types.js';
 
 /** Kinds of tool call (index into the duplicate split). */
@@ -97,7 +97,7 @@ function compile(s: Scenario): Params {
 /** Simulates chunks of one scenario; reuse one instance for many chunks. */
 export class ChunkSimulator {
   private readonly p: Params;
-  private rng: Rng = () => 0;
+  private rng: Rng = new Rng({ a: 0, b: 0, c: 0, d: 0 });
 
   // Actor (action) state, index 0 = primary, 1 = twin.
   private readonly sendAt = new Float64Array(2);
@@ -135,8 +135,12 @@ export class ChunkSimulator {
   private actions = 0;
   private overTimeout = 0;
   private unknownAttempts = 0;
-  private callLatency = new LatencyBins();
-  private actionLatency = new LatencyBins();
+  // Latencies are buffered and binned at the end of the chunk: a tight loop there is much
+  // cheaper than binning inside the simulation (measured: about 60 ns an action).
+  private callTimes = new Float64Array(4096);
+  private callTimesLen = 0;
+  private actionTimes = new Float64Array(4096);
+  private actionTimesLen = 0;
   private recStart = new Float64Array(1024);
   private recEnd = new Float64Array(1024);
   private recKey = new Int32Array(1024);
@@ -159,7 +163,7 @@ export class ChunkSimulator {
     const gaps = this.gaps;
     let total = 0;
     for (let a = 0; a < n; a++) {
-      const g = -Math.log(1 - rng());
+      const g = -Math.log(1 - rng.next());
       gaps[a] = g;
       total += g;
     }
@@ -173,7 +177,7 @@ export class ChunkSimulator {
       index: plan.index, primaries: n, actions: this.actions, calls: this.calls,
       sum: this.sum.slice(), sumSq: this.sumSq.slice(),
       attemptsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
-      callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
+      callLatency: binned(this.callTimes, this.callTimesLen), actionLatency: binned(this.actionTimes, this.actionTimesLen),
       recordStart: this.recStart.slice(0, this.recLen), recordEnd: this.recEnd.slice(0, this.recLen),
     };
   }
@@ -185,8 +189,8 @@ export class ChunkSimulator {
     this.actions = 0;
     this.overTimeout = 0;
     this.unknownAttempts = 0;
-    this.callLatency = new LatencyBins();
-    this.actionLatency = new LatencyBins();
+    this.callTimesLen = 0;
+    this.actionTimesLen = 0;
     this.recLen = 0;
   }
 
@@ -196,7 +200,7 @@ export class ChunkSimulator {
     this.groupRecords = this.recLen;
     this.nextCall = 0;
     this.nextText = 0;
-    const twin = p.twinP > 0 && this.rng() < p.twinP;
+    const twin = p.twinP > 0 && this.rng.next() < p.twinP;
     this.startAction(0, arrival);
     if (twin) this.startAction(1, arrival + uniform(this.rng, p.twinMin, p.twinMax));
     else this.sendAt[1] = Infinity;
@@ -228,7 +232,7 @@ export class ChunkSimulator {
   private startCall(i: number, kind: number, at: number): void {
     this.kind[i] = kind;
     this.callId[i] = this.nextCall++;
-    if (kind !== ORIGINAL && this.p.drift > 0 && this.rng() < this.p.drift) this.text[i] = this.nextText++;
+    if (kind !== ORIGINAL && this.p.drift > 0 && this.rng.next() < this.p.drift) this.text[i] = this.nextText++;
     this.attempt[i] = 0;
     this.callStart[i] = at;
     this.sendAt[i] = at;
@@ -254,7 +258,7 @@ export class ChunkSimulator {
     this.counts[base + C.attempts]!++;
     let status = NO_REPLY;
     let delay = 0;
-    if (!(p.requestLoss > 0 && rng() < p.requestLoss)) {
+    if (!(p.requestLoss > 0 && rng.next() < p.requestLoss)) {
       const key = this.keyOf(i);
       const fp = p.fingerprint === 2 ? (this.text[i] as number) : 0;
       const found = key >= 0 ? this.lookup(key, s) : NONE;
@@ -271,7 +275,7 @@ export class ChunkSimulator {
         status = this.execute(i, s, delay, key, fp);
       }
     }
-    const received = status !== NO_REPLY && delay <= p.timeout && !(p.replyLoss > 0 && rng() < p.replyLoss);
+    const received = status !== NO_REPLY && delay <= p.timeout && !(p.replyLoss > 0 && rng.next() < p.replyLoss);
     if (!received) this.unknownAttempts++;
     this.afterAttempt(i, received ? s + delay : s + p.timeout, received ? status : NO_REPLY);
   }
@@ -282,7 +286,7 @@ export class ChunkSimulator {
     const done = s + latency;
     const keyed = key !== NO_KEY;
     const claims = keyed && p.atomic;
-    const u = p.crashCut > 0 ? this.rng() : 1;
+    const u = p.crashCut > 0 ? this.rng.next() : 1;
     if (claims) {
       this.write(key, s, CLAIM, fp, s + p.runningLife);
       this.counts[i * NUM_COUNTERS + C.keys]!++;
@@ -299,7 +303,7 @@ export class ChunkSimulator {
       return ERR_5XX;
     }
     if (u < p.crashCut) {
-      if (!(p.transactional && keyed) && this.rng() < p.crashAfter) this.execution(i, done);
+      if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done);
       if (claims && p.transactional) {
         this.write(key, done, RELEASE, fp, done);
         this.record(key, s, done);
@@ -334,7 +338,7 @@ export class ChunkSimulator {
     const retry = (this.attempt[i] as number) + 1;
     if (retry <= p.retries) {
       const d = p.backoff[retry] as number;
-      let wait = p.jitter === 1 ? d * this.rng() : p.jitter === 2 ? d / 2 + (d / 2) * this.rng() : d;
+      let wait = p.jitter === 1 ? d * this.rng.next() : p.jitter === 2 ? d / 2 + (d / 2) * this.rng.next() : d;
       if (status === CONFLICT_409 && wait < p.retryAfter) wait = p.retryAfter;
       const next = end + wait;
       if (next - (this.callStart[i] as number) <= p.deadline) {
@@ -348,19 +352,20 @@ export class ChunkSimulator {
 
   private endCall(i: number, at: number, success: boolean, unknown: boolean): void {
     const p = this.p;
-    this.callLatency.add(at - (this.callStart[i] as number));
+    if (this.callTimesLen === this.callTimes.length) this.callTimes = grown(this.callTimes);
+    this.callTimes[this.callTimesLen++] = at - (this.callStart[i] as number);
     this.lastReturn[i] = at;
     let stepEnd = at;
     if (!success) {
       if (unknown) this.counts[i * NUM_COUNTERS + C.unknown_outcomes]!++;
-      if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng() < p.replanP) {
+      if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng.next() < p.replanP) {
         this.replans[i]!++;
         const next = at + uniform(this.rng, p.replanMin, p.replanMax);
         if (!(p.verify && (this.execFirst[i] as number) <= next)) return this.startCall(i, REPLAN, next);
         stepEnd = next; // the read tool found the action done: no re-plan
       }
     }
-    if ((this.replays[i] as number) < p.maxReplays && p.crashP > 0 && this.rng() < p.crashP) {
+    if ((this.replays[i] as number) < p.maxReplays && p.crashP > 0 && this.rng.next() < p.crashP) {
       this.replays[i]!++;
       this.replans[i] = 0;
       return this.startCall(i, REPLAY, stepEnd + uniform(this.rng, p.resumeMin, p.resumeMax));
@@ -388,7 +393,8 @@ export class ChunkSimulator {
         this.sumSq[k] = (this.sumSq[k] as number) + v * v;
       }
     }
-    this.actionLatency.add((this.lastReturn[i] as number) - (this.arrival[i] as number));
+    if (this.actionTimesLen === this.actionTimes.length) this.actionTimes = grown(this.actionTimes);
+    this.actionTimes[this.actionTimesLen++] = (this.lastReturn[i] as number) - (this.arrival[i] as number);
     this.actions++;
   }
 
@@ -451,4 +457,16 @@ export class ChunkSimulator {
     this.recEnd[this.recLen] = end;
     this.recKey[this.recLen++] = key;
   }
+}
+
+function grown(a: Float64Array): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+function binned(values: Float64Array, n: number): BinsData {
+  const bins = new LatencyBins();
+  for (let k = 0; k < n; k++) bins.add(values[k] as number);
+  return bins.toData();
 }

@@ -16,7 +16,7 @@ export function gamma(rng: Rng, shape: number): number {
       v = 1 + c * x;
     } while (v <= 0);
     v = v * v * v;
-    const u = 1 - rng(); // (0, 1]
+    const u = 1 - rng.next(); // (0, 1]
     if (u < 1 - 0.0331 * x * x * x * x) return d * v;
     if (Math.log(u) < 0.5 * x * x + d * (1 - v + Math.log(v))) return d * v;
   }

@@ -21,7 +21,7 @@ export function compileLatency(spec: LatencySpec): LatencySampler {
     case 'uniform': {
       const { min } = spec;
       const width = spec.max - spec.min;
-      return (rng) => min + width * rng();
+      return (rng) => min + width * rng.next();
     }
     case 'exponential': {
       const { mean } = spec;
@@ -33,7 +33,7 @@ export function compileLatency(spec: LatencySpec): LatencySampler {
       }
       const values = Float64Array.from(spec.values);
       const n = values.length;
-      return (rng) => values[(rng() * n) | 0] as number;
+      return (rng) => values[(rng.next() * n) | 0] as number;
     }
     case 'mixture': {
       const samplers = spec.components.map((c) => compileLatency(c));
@@ -43,7 +43,7 @@ export function compileLatency(spec: LatencySpec): LatencySampler {
       spec.components.forEach((c, i) => { acc += c.weight / total; cumulative[i] = acc; });
       const last = samplers.length - 1;
       return (rng) => {
-        const u = rng();
+        const u = rng.next();
         let i = 0;
         while (i < last && u >= (cumulative[i] as number)) i++;
         return (samplers[i] as LatencySampler)(rng);

@@ -27,8 +27,8 @@ const RATIO = new Float64Array(LAYERS); // X[i+1] / X[i]: |u| below this is insi
 function tail(rng: Rng, negative: boolean): number {
   let x: number, y: number;
   do {
-    x = Math.log(1 - rng()) / R;
-    y = Math.log(1 - rng());
+    x = Math.log(1 - rng.next()) / R;
+    y = Math.log(1 - rng.next());
   } while (-2 * y < x * x);
   return negative ? x - R : R - x;
 }
@@ -36,8 +36,8 @@ function tail(rng: Rng, negative: boolean): number {
 /** One N(0, 1) variate. */
 export function normal(rng: Rng): number {
   for (;;) {
-    const u = 2 * rng() - 1;
-    const i = (rng() * LAYERS) | 0;
+    const u = 2 * rng.next() - 1;
+    const i = (rng.next() * LAYERS) | 0;
     const xi = X[i] as number;
     if (Math.abs(u) < (RATIO[i] as number)) return u * xi;
     if (i === 0) return tail(rng, u < 0);
@@ -45,6 +45,6 @@ export function normal(rng: Rng): number {
     const xn = X[i + 1] as number;
     const f0 = Math.exp(-0.5 * (xi * xi - x * x));
     const f1 = Math.exp(-0.5 * (xn * xn - x * x));
-    if (f1 + rng() * (f0 - f1) < 1) return x;
+    if (f1 + rng.next() * (f0 - f1) < 1) return x;
   }
 }
