@@ -1,5 +1,5 @@
 /** The real binary, as a user meets it: exit codes, messages, outputs. */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -84,7 +84,38 @@ describe('bad input exits 2 with a message a person can act on', () => {
   });
 
   it('unwritable output path, and no file left behind', () => {
-    expectBadInput(['run', '--out', '/nonexistent-dir/report.txt'], 'cannot write /nonexistent-dir/report.txt');
+    expectBadInput(['run', '--out', '/nonexistent-dir/report.txt'], 'cannot create /nonexistent-dir/report.txt', 'no such file or directory');
+  });
+
+  it('--out refuses a directory, a read-only file and the run\'s own scenario, before running', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+    expectBadInput(['run', '--out', dir], `${dir} is a directory`);
+    const readOnly = join(dir, 'ro.txt');
+    writeFileSync(readOnly, 'keep');
+    chmodSync(readOnly, 0o444);
+    expectBadInput(['run', '--out', readOnly], 'is read-only');
+    expect(readFileSync(readOnly, 'utf8')).toBe('keep');
+    const f = scenarioFile('actions: 100\n');
+    expectBadInput(['run', f, '--out', f], "is one of this run's inputs");
+    expect(readFileSync(f, 'utf8')).toBe('actions: 100\n');
+  });
+
+  it('YAML that expands without bound, and several documents in one file', () => {
+    const bomb = scenarioFile('a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n');
+    expectBadInput(['run', bomb], 'cannot be read');
+    const two = scenarioFile('actions: 10\n---\nactions: 20\n');
+    expectBadInput(['run', two], 'more than one YAML document', 'one scenario per file');
+  });
+
+  it('an empty seed, and an empty --set value', () => {
+    expectBadInput(['run', '--seed', ''], 'the seed is empty');
+    expectBadInput(['run', '--set', 'idempotency.scope='], 'an empty value is not one of the allowed values');
+  });
+
+  it('an error caused by --set names the option, even when the key is in the file', () => {
+    expectBadInput(['run', 'scenarios/mission-3-crash-replays.yaml', '--set', 'idempotency.retention.x=1'], '--set idempotency.retention.x=1, key idempotency.retention');
+    expectBadInput(['run', 'scenarios/mission-2-slow-downstream.yaml', '--set', 'service.latency.dist=constant', '--set', 'service.latency.value=5ms'],
+      'unknown key "median"', '--set service.latency.dist=constant, --set service.latency.value=5ms changed this mapping');
   });
 
   it('unknown option', () => {
@@ -93,6 +124,37 @@ describe('bad input exits 2 with a message a person can act on', () => {
 });
 
 describe('outputs', () => {
+  it('--out writes through a symbolic link and to - (stdout)', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+    writeFileSync(join(dir, 'real.json'), 'old');
+    symlinkSync('real.json', join(dir, 'link.json'));
+    expect(cli(['run', '--actions', '100', '--json', '--out', join(dir, 'link.json')]).status).toBe(0);
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'real.json'), 'utf8')).tool).toBe('idem-sim');
+    expect(JSON.parse(cli(['run', '--actions', '100', '--json', '--out', '-']).stdout).tool).toBe('idem-sim');
+  });
+
+  it('--set reaches into lists with [n]', () => {
+    const r = cli(['run', '--actions', '200', '--json', '--set', 'service.latency={dist: mixture, components: [{weight: 1, median: 1s}, {weight: 1, dist: constant, value: 5ms}]}',
+      '--set', 'service.latency.components[1].weight=3']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).results[0].scenario.service.latency.components[1].weight).toBe(3);
+  });
+
+  it('with no command it prints help and exits 0', () => {
+    const r = cli([]);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Usage: idem-sim');
+  });
+
+  it('two scenario files with the same base name get distinct columns', () => {
+    const a = scenarioFile('actions: 100\n');
+    const b = scenarioFile('actions: 100\n');
+    const header = cli(['run', a, b]).stdout.split('\n')[1] ?? '';
+    expect(header).toContain(a);
+    expect(header).toContain(b);
+  });
+
   it('runs the built-in lab defaults with no file', () => {
     const r = cli(['run']);
     expect(r.status).toBe(0);

@@ -17,7 +17,8 @@ describe('timeouts and unknown outcomes (lognormal 300ms, sigma 0.6, timeout 1s)
 
   it('about 2.2% of attempts outlast the timeout', () => {
     expect(pSlow).toBeCloseTo(0.0224, 4);
-    expect(Math.abs(m.attempts_over_timeout_fraction - pSlow)).toBeLessThan(4 * seProportion(pSlow, attempts));
+    // With no key every attempt reaches the handler.
+    expect(Math.abs(m.handler_over_timeout_fraction - pSlow)).toBeLessThan(4 * seProportion(pSlow, attempts));
   });
 
   it('about 4.2% of attempts end unknown with 2% lost replies', () => {
@@ -38,12 +39,15 @@ describe('timeouts and unknown outcomes (lognormal 300ms, sigma 0.6, timeout 1s)
 });
 
 describe('a slow dependency (median 1200ms) behind a 600ms timeout', () => {
-  it('about 88% of attempts time out', () => {
-    const m = sim('service: {latency: {median: 1200ms, sigma: 0.6}}\nclient: {timeout: 600ms}', 50_000);
+  it('about 88% of attempts time out, with or without a key', () => {
     const p = normalTail(Math.log(600 / 1200) / 0.6); // P(Z > -1.155) = 0.876
     expect(p).toBeCloseTo(0.876, 3);
-    const attempts = m.attempts_per_action.value * m.actions;
-    expect(Math.abs(m.attempts_over_timeout_fraction - p)).toBeLessThan(4 * seProportion(p, attempts));
+    for (const scope of ['none', 'call']) {
+      const m = sim(`service: {latency: {median: 1200ms, sigma: 0.6}}\nclient: {timeout: 600ms}\nidempotency: {scope: ${scope}}`, 50_000);
+      // Handler runs: every attempt without a key; with a key, only those not answered by 409 or a stored result.
+      const runs = m.executions_per_action.value * m.actions;
+      expect(Math.abs(m.handler_over_timeout_fraction - p)).toBeLessThan(4 * seProportion(p, runs));
+    }
   });
 });
 

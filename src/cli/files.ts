@@ -1,5 +1,5 @@
 /** Everything that touches the file system for the CLI: scenario files, data files, outputs. */
-import { readFileSync, renameSync, rmSync, writeFileSync, openSync, closeSync } from 'node:fs';
+import { chmodSync, closeSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { LatencySpec, Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
@@ -51,36 +51,68 @@ export function parseLatencies(text: string, source: string, keyPath: string): n
   return values;
 }
 
+/** What an errno code means, for people. */
+function reason(e: unknown): string {
+  const code = (e as NodeJS.ErrnoException).code;
+  const known: Record<string, string> = {
+    ENOENT: 'no such file or directory', EACCES: 'permission denied', EPERM: 'operation not permitted',
+    EROFS: 'read-only file system', ENOSPC: 'no space left on the device', EISDIR: 'it is a directory',
+    ENOTDIR: 'a part of the path is not a directory',
+  };
+  return code ? `${known[code] ?? 'system error'}, ${code}` : String(e);
+}
+
 /**
- * An output file opened before the work starts (so a bad path fails at once) and written
- * whole at the end through a temporary file and a rename (so it is never half-written).
+ * An output file checked and opened before the work starts (so a bad path fails at once) and
+ * written whole at the end: a regular file through a temporary file and a rename (so it is
+ * never half-written, and a symbolic link is written through), a device or pipe directly,
+ * `-` to standard output. It refuses a directory, a read-only file and the run's own inputs.
  */
 export class PendingOutput {
-  private readonly tmp: string;
+  private readonly tmp: string | null = null;
+  private readonly target: string;
+  private readonly mode: number | undefined;
 
-  constructor(readonly path: string) {
-    this.tmp = join(dirname(path), `.${basename(path)}.${process.pid}.tmp`);
+  constructor(readonly path: string, inputs: readonly string[] = []) {
+    const fail = (problem: string, fix = 'Choose another path with --out.'): never => {
+      throw new InputError({ source: `--out ${path}` }, '', problem, fix);
+    };
+    this.target = path;
+    if (path === '-') return;
+    let st: Stats | undefined;
+    try { st = statSync(path); } catch { st = undefined; }
+    if (st?.isDirectory()) fail(`${path} is a directory`, 'Give a file name, such as --out report.json.');
+    if (st && !st.isFile()) return; // a device or a pipe: written directly at the end
+    this.target = st ? realpathSync(path) : resolve(path);
+    if (st && (st.mode & 0o222) === 0) fail(`${path} is read-only`, 'Make it writable or choose another path.');
+    if (inputs.some((f) => { try { return realpathSync(f) === this.target; } catch { return false; } })) {
+      fail(`${path} is one of this run's inputs and would be overwritten`);
+    }
+    this.mode = st?.mode;
+    this.tmp = join(dirname(this.target), `.${basename(this.target)}.${process.pid}.tmp`);
     try {
       closeSync(openSync(this.tmp, 'w'));
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      throw new InputError({ source: '--out' }, '', `cannot write ${path} (${code === 'ENOENT' ? 'its directory does not exist' : code === 'EACCES' ? 'permission denied' : code ?? String(e)})`,
-        'Choose a path in an existing directory you can write to.');
+      fail(`cannot create ${path} (${reason(e)})`, 'Choose a path in an existing directory you can write to.');
     }
   }
 
-  commit(content: string): void {
+  commit(content: string, stdout: NodeJS.WritableStream): void {
     try {
-      writeFileSync(this.tmp, content);
-      renameSync(this.tmp, this.path);
+      if (this.path === '-') stdout.write(content);
+      else if (this.tmp === null) writeFileSync(this.target, content);
+      else {
+        writeFileSync(this.tmp, content);
+        if (this.mode !== undefined) chmodSync(this.tmp, this.mode & 0o7777);
+        renameSync(this.tmp, this.target);
+      }
     } catch (e) {
       this.abort();
-      throw new InputError({ source: '--out' }, '', `cannot write ${this.path} (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
-        'Choose a path you can write to.');
+      throw new InputError({ source: `--out ${this.path}` }, '', `cannot write ${this.path} (${reason(e)})`, 'Choose a path you can write to.');
     }
   }
 
   abort(): void {
-    rmSync(this.tmp, { force: true });
+    if (this.tmp !== null) rmSync(this.tmp, { force: true });
   }
 }

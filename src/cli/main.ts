@@ -1,6 +1,6 @@
 /**
  * The command line: parse, dispatch, and map errors to exit codes
- * (0 ok, 1 expectations failed, 2 bad input, 70 internal error, 130 interrupted).
+ * (0 ok, 2 bad input, 70 internal error, 130 interrupted).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { Interrupted } from '../exec/interrupted.js';
@@ -14,7 +14,7 @@ import type { RunOptions } from './run.js';
 
 export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70, EXIT_INTERRUPTED = 130;
 
-const collect = (value: string, previous: string[]): string[] => [...previous, value];
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): Command {
   const cmd = new Command('idem-sim')
@@ -24,16 +24,20 @@ function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): 
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`idem-sim: ${s.replace(/^error: /, '')}`),
+      outputError: (s, write) => write(`idem-sim: error: ${s.replace(/^error: /, '').trimEnd()}. Run idem-sim --help for usage.\n`),
     })
-    .showHelpAfterError('(run idem-sim --help for usage)');
+    .addHelpText('after', `
+Scenario durations are written 250ms, 2s, 5m, 1h or 7d (a bare number means ms);
+probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md.
+
+Exit status: 0 success, 2 bad input, 70 internal error (a bug), 130 interrupted.`);
 
   cmd.command('run')
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
     .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each')
     .option('--actions <n>', 'primary actions to simulate (overrides the file)')
     .option('--seed <seed>', 'random seed (overrides the file; default 1)')
-    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect).default([]))
+    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .option('--threads <n>', 'worker threads (default: all cores); results do not depend on it')
@@ -62,7 +66,7 @@ function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): 
     .action(async (opts: { out?: string }) => {
       const [{ SCENARIO_SCHEMA }, { PendingOutput }] = await Promise.all([import('../scenario/schema.js'), import('./files.js')]);
       const text = `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`;
-      if (opts.out) new PendingOutput(opts.out).commit(text);
+      if (opts.out) new PendingOutput(opts.out).commit(text, io.stdout);
       else io.stdout.write(text);
       setCode(EXIT_OK);
     });
@@ -75,7 +79,12 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   const onSigint = () => interrupt.abort();
   process.once('SIGINT', onSigint);
   try {
-    await program(io, interrupt.signal, (c) => { code = c; }).parseAsync(argv);
+    const cli = program(io, interrupt.signal, (c) => { code = c; });
+    if (argv.length <= 2) {
+      cli.outputHelp();
+      return EXIT_OK;
+    }
+    await cli.parseAsync(argv);
     return code;
   } catch (e) {
     if (e instanceof InputError) {

@@ -7,12 +7,12 @@ import { renderRuns } from './run.js';
 export interface MergeOptions { json?: boolean; out?: string }
 
 export function mergeCommand(files: string[], opts: MergeOptions, io: Io): number {
-  const out = opts.out ? new PendingOutput(opts.out) : null;
+  const out = opts.out ? new PendingOutput(opts.out, files) : null;
   try {
     const parts = files.map((file) => ({ file, text: readUserFile(file, 'the partial result') }));
     const { runs, version, replayArgs } = mergePartials(parts);
     const text = renderRuns(runs, replayArgs, opts.json === true, version, io, out !== null);
-    if (out) out.commit(text);
+    if (out) out.commit(text, io.stdout);
     else io.stdout.write(text);
     return 0;
   } finally {

@@ -18,7 +18,7 @@ import type { ScenarioRun } from './report/types.js';
 export interface RunOptions {
   actions?: string;
   seed?: string;
-  set: string[];
+  set?: string[];
   json?: boolean;
   out?: string;
   threads?: string;
@@ -35,17 +35,29 @@ export const DEFAULT_MAX_ACTIONS = 100_000_000;
 
 /** `--set a.b=c` and `--actions N` as overrides, validated later with the scenario. */
 export function parseOverrides(opts: Pick<RunOptions, 'set' | 'actions'>): Override[] {
-  const overrides = opts.set.map((arg): Override => {
+  const overrides = (opts.set ?? []).map((arg): Override => {
     const eq = arg.indexOf('=');
-    const path = eq > 0 ? arg.slice(0, eq).split('.') : [];
-    if (eq <= 0 || path.some((p) => p.trim() === '')) {
+    const path = eq > 0 ? parseKeyPath(arg.slice(0, eq)) : undefined;
+    if (!path) {
       throw new InputError({ source: `--set ${arg}` }, '', 'expected key.path=value',
-        'Write it as, for example, --set idempotency.scope=intent or --set client.timeout=2s.');
+        'Write it as, for example, --set idempotency.scope=intent, --set client.timeout=2s or --set service.latency.components[0].weight=3.');
     }
-    return { path: path.map((p) => p.trim()), text: arg.slice(eq + 1), option: `--set ${arg}` };
+    return { path, text: arg.slice(eq + 1), option: `--set ${arg}` };
   });
   if (opts.actions !== undefined) overrides.push({ path: ['actions'], text: opts.actions, option: `--actions ${opts.actions}` });
   return overrides;
+}
+
+/** `a.b[0].c` into ['a', 'b', 0, 'c']; undefined when malformed. */
+export function parseKeyPath(text: string): (string | number)[] | undefined {
+  const path: (string | number)[] = [];
+  for (const part of text.trim().split('.')) {
+    const m = /^([A-Za-z_$][\w$]*)((?:\[\d+\])*)$/.exec(part.trim());
+    if (!m) return undefined;
+    path.push(m[1] as string);
+    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
+  }
+  return path;
 }
 
 /** Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario. */
@@ -57,6 +69,12 @@ export function loadScenario(file: string | null, overrides: readonly Override[]
 
 export function scenarioName(file: string | null): string {
   return file === null ? 'lab-defaults' : basename(file, extname(file));
+}
+
+/** Column names: the file's base name, or the path as given where base names collide. */
+export function columnNames(files: readonly (string | null)[]): string[] {
+  const short = files.map(scenarioName);
+  return short.map((n, i) => (short.indexOf(n) !== short.lastIndexOf(n) ? files[i] ?? n : n));
 }
 
 function precisionTarget(opts: RunOptions): PrecisionTarget | undefined {
@@ -76,7 +94,7 @@ function precisionTarget(opts: RunOptions): PrecisionTarget | undefined {
 
 /** The arguments that reproduce a run's numbers (not how it was executed: threads, shards, output). */
 function replayArgs(files: string[], opts: RunOptions, seeds: string[]): string[] {
-  return ['idem-sim', 'run', ...files, ...opts.set.flatMap((s) => ['--set', s]),
+  return ['idem-sim', 'run', ...files, ...(opts.set ?? []).flatMap((s) => ['--set', s]),
     ...(opts.actions !== undefined ? ['--actions', opts.actions] : []),
     ...(seeds.length === 1 ? ['--seed', seeds[0] as string] : []),
     ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
@@ -91,9 +109,12 @@ export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[]
 }
 
 export async function runCommand(files: string[], opts: RunOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  const out = opts.out ? new PendingOutput(opts.out) : null;
+  const out = opts.out ? new PendingOutput(opts.out, files) : null;
   try {
     const overrides = parseOverrides(opts);
+    if (opts.seed !== undefined && opts.seed.trim() === '') {
+      throw new InputError({ source: '--seed' }, '', 'the seed is empty', 'Give a seed such as --seed 42 or --seed nightly-run.');
+    }
     const threads = opts.threads === undefined ? availableParallelism() : positiveInteger('--threads', opts.threads);
     const precision = precisionTarget(opts);
     const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
@@ -101,12 +122,14 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
       throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
         'Shard a run of fixed --actions, or run --precision on one machine.');
     }
-    const loaded = (files.length > 0 ? files : [null]).map((file) => ({ file, ...loadScenario(file, overrides) }));
+    const sources = files.length > 0 ? files : [null];
+    const loaded = sources.map((file) => ({ file, ...loadScenario(file, overrides) }));
+    const names = columnNames(sources);
 
     const runs: (ScenarioRun & { fingerprint: string; gridStep: number; state: RunStateData })[] = [];
-    for (const { file, scenario, seed } of loaded) {
+    for (const [k, { file, scenario, seed }] of loaded.entries()) {
       const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
-      const name = scenarioName(file);
+      const name = names[k] as string;
       const bar = progressBar(io.stderr, name);
       const outcome = await runScenario({
         scenario, seed: useSeed, threads, onProgress: bar.update,
@@ -125,7 +148,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
         runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state })),
       })
       : renderRuns(runs, args, opts.json === true, toolVersion(), io, out !== null);
-    if (out) out.commit(text);
+    if (out) out.commit(text, io.stdout);
     else io.stdout.write(text);
     return 0;
   } finally {

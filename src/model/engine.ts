@@ -38,8 +38,10 @@ export interface ChunkOutput {
   /** Per-action counter sums and sums of squares (see counters.ts). */
   sum: Float64Array;
   sumSq: Float64Array;
-  /** Attempts the server took longer than `client.timeout` on. */
-  attemptsOverTimeout: number;
+  /** Requests the handler ran (not answered from the key store, not lost on the way). */
+  handlerRuns: number;
+  /** Of those, runs that took longer than `client.timeout`. */
+  handlerRunsOverTimeout: number;
   /** Attempts that ended with the client's timer (no reply in time, for any reason). */
   attemptsUnknown: number;
   callLatency: BinsData;
@@ -133,6 +135,7 @@ export class ChunkSimulator {
   private sumSq = new Float64Array(NUM_COUNTERS);
   private calls = 0;
   private actions = 0;
+  private handlerRuns = 0;
   private overTimeout = 0;
   private unknownAttempts = 0;
   // Latencies are buffered and binned at the end of the chunk: a tight loop there is much
@@ -176,7 +179,7 @@ export class ChunkSimulator {
     return {
       index: plan.index, primaries: n, actions: this.actions, calls: this.calls,
       sum: this.sum.slice(), sumSq: this.sumSq.slice(),
-      attemptsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
+      handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: binned(this.callTimes, this.callTimesLen), actionLatency: binned(this.actionTimes, this.actionTimesLen),
       recordStart: this.recStart.slice(0, this.recLen), recordEnd: this.recEnd.slice(0, this.recLen),
     };
@@ -187,6 +190,7 @@ export class ChunkSimulator {
     this.sumSq.fill(0);
     this.calls = 0;
     this.actions = 0;
+    this.handlerRuns = 0;
     this.overTimeout = 0;
     this.unknownAttempts = 0;
     this.callTimesLen = 0;
@@ -271,6 +275,7 @@ export class ChunkSimulator {
         if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
       } else {
         delay = p.latency(rng);
+        this.handlerRuns++;
         if (delay > p.timeout) this.overTimeout++;
         status = this.execute(i, s, delay, key, fp);
       }

@@ -12,7 +12,8 @@ import { validate } from './validate.generated.js';
 
 /** One `--set key.path=value` (or `--actions N`) override. */
 export interface Override {
-  path: readonly string[];
+  /** Keys, and list indexes as numbers (`components[0].weight` is ['components', 0, 'weight']). */
+  path: readonly (string | number)[];
   /** The value as written; parsed as a YAML scalar or flow collection. */
   text: string;
   /** How the user wrote it, for error messages (`--set client.timeout=2s`). */
@@ -42,18 +43,28 @@ export function parseScenario(text: string, source: string, overrides: readonly 
     const first = yamlError.message.split('\n')[0] ?? yamlError.message;
     throw new InputError(
       { source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
-      `is not valid YAML or JSON: ${first.replace(/ at line \d+, column \d+:?$/, '')}`,
-      'Fix the syntax there (indentation, a missing colon or an unclosed bracket are the usual causes).',
+      yamlError.code === 'MULTIPLE_DOCS'
+        ? 'holds more than one YAML document (a line with --- starts a second one)'
+        : `is not valid YAML or JSON: ${first.replace(/ at line \d+, column \d+:?$/, '')}`,
+      yamlError.code === 'MULTIPLE_DOCS'
+        ? 'Keep one scenario per file.'
+        : 'Fix the syntax there (indentation, a missing colon or an unclosed bracket are the usual causes).',
     );
   }
-  const raw: unknown = doc.toJS() ?? {};
+  let raw: unknown;
+  try {
+    raw = doc.toJS({ maxAliasCount: 100 }) ?? {};
+  } catch (e) {
+    throw new InputError({ source }, '', `cannot be read: ${(e as Error).message}`,
+      'Write the scenario without YAML aliases that expand to huge documents.');
+  }
   if (!isPlainObject(raw)) {
     throw new InputError(locate([]), '', 'the document is not a mapping of keys to values',
       'Write the scenario as keys such as `client:` and `idempotency:` at the top level (see `idem-sim schema`).');
   }
   for (const o of overrides) applyOverride(raw, o);
 
-  if (!validate(raw)) throw schemaError(raw, validate.errors ?? [], locate);
+  if (!validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
   const scenario = resolve(raw);
   checkCrossField(scenario, raw, locate);
 
@@ -61,6 +72,15 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
   if (typeof raw['description'] === 'string') parsed.description = raw['description'];
   return parsed;
+}
+
+/** When the file is blamed but an override changed the same mapping, say so. */
+function withOverrideHint(e: InputError, overrides: readonly Override[]): InputError {
+  if (overrides.some((o) => e.origin?.source === o.option)) return e;
+  const parent = e.keyPath.replace(/(\.[^.]+|\[\d+\])$/, '');
+  const near = overrides.filter((o) => parent !== '' && formatPath(o.path).startsWith(parent));
+  if (near.length === 0) return e;
+  return new InputError(e.origin, e.keyPath, e.problem, `${e.fix} (${near.map((o) => o.option).join(', ')} changed this mapping.)`);
 }
 
 /** `a.b[2].c` for people. */
@@ -73,15 +93,15 @@ function isPlainObject(v: unknown): v is Raw {
 }
 
 function applyOverride(raw: Raw, o: Override): void {
-  let value: unknown;
   const valueDoc = parseDocument(o.text);
-  value = valueDoc.errors.length > 0 ? o.text : valueDoc.toJS();
-  let obj: Raw = raw;
+  const value: unknown = valueDoc.errors.length > 0 ? o.text : valueDoc.toJS();
+  let node: Raw | unknown[] = raw;
   o.path.forEach((key, i) => {
-    if (i === o.path.length - 1) { obj[key] = value; return; }
-    const next = obj[key];
-    if (next === undefined) obj = obj[key] = {};
-    else if (isPlainObject(next)) obj = next;
+    const container = node as Record<string | number, unknown>;
+    if (i === o.path.length - 1) { container[key] = value; return; }
+    const next = container[key];
+    if (next === undefined) node = container[key] = typeof o.path[i + 1] === 'number' ? [] : {};
+    else if (typeof next === 'object' && next !== null) node = next as Raw;
     else {
       throw new InputError({ source: o.option }, formatPath(o.path.slice(0, i + 1)),
         `cannot set a key inside ${JSON.stringify(next)}, which is not a mapping`,
@@ -93,7 +113,9 @@ function applyOverride(raw: Raw, o: Override): void {
 /** Maps a key path to where the user wrote it: an override, or a line and column in the file. */
 function locator(doc: Document, lines: LineCounter, source: string, overrides: readonly Override[]) {
   return (path: Path, keyNode = false): Origin => {
-    const fromOption = [...overrides].reverse().find((o) => o.path.every((k, i) => path[i] === k));
+    // An override is to blame when it set this key, a key inside it, or the mapping holding it.
+    const related = (o: Override) => o.path.every((k, i) => i >= path.length || String(path[i]) === String(k));
+    const fromOption = [...overrides].reverse().find(related);
     if (fromOption) return { source: fromOption.option };
     // Walk down as far as the document goes; report the deepest node found.
     let node: unknown = doc.contents;
@@ -155,7 +177,7 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
       `Add \`${key}:\` here; this kind of value needs it (see \`idem-sim schema\`).`);
   }
   const value = valueAt(raw, path);
-  const shown = value === undefined ? 'nothing' : JSON.stringify(value);
+  const shown = describeValue(value);
   if (pick.keyword === 'enum') {
     const allowed = (params['allowedValues'] as unknown[]).map(String);
     const guess = typeof value === 'string' ? didYouMean(value, allowed) : undefined;
@@ -165,6 +187,13 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
   const expected = described ?? `${pick.message ?? 'a valid value'}`;
   return new InputError(locate(path), formatPath(path), `got ${shown}, expected ${expected}`,
     'Change the value to one of that form.');
+}
+
+/** A value as the user would recognise it. */
+function describeValue(value: unknown): string {
+  if (value === undefined || value === null) return 'an empty value';
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (a number too large to use)`;
+  return JSON.stringify(value);
 }
 
 function valueAt(raw: unknown, path: Path): unknown {

@@ -103,16 +103,16 @@ const META_KEYS: Json = {
   $schema: { type: 'string', description: 'a string (the schema this file follows, for editors)' },
   description: { type: 'string', description: 'a string (what the scenario is about)' },
   seed: {
-    anyOf: [{ type: 'integer' }, { type: 'string', pattern: NON_EMPTY }],
-    description: 'an integer or a string (the random seed; --seed overrides it)',
+    anyOf: [{ type: 'number' }, { type: 'string', pattern: NON_EMPTY }],
+    description: 'a number or a non-empty string (the random seed; --seed overrides it)',
   },
 };
 
 export const SCENARIO_SCHEMA: Json = {
   $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'https://idem-sim.dev/schema/scenario-v1.json',
+  $id: 'urn:idem-sim:scenario:1',
   title: 'idem-sim scenario',
-  description: 'a scenario mapping (keys as in MODEL.md; a missing key takes its default)',
+  description: 'a scenario mapping (keys as in docs/model.md; a missing key takes its default)',
   type: 'object',
   additionalProperties: false,
   definitions: {

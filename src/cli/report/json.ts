@@ -13,6 +13,11 @@ export function resolvedScenario(s: Scenario): Scenario {
   return { ...s, service: { ...s.service, latency: withoutData(s.service.latency) } };
 }
 
+/** 12 significant digits: drops float noise (16334.999999999998) and keeps every real digit. */
+function roundNoise(_key: string, value: unknown): unknown {
+  return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toPrecision(12)) : value;
+}
+
 export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string {
   const doc = {
     tool: 'idem-sim',
@@ -29,5 +34,5 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
       metrics: r.metrics,
     })),
   };
-  return `${JSON.stringify(doc, null, 2)}\n`;
+  return `${JSON.stringify(doc, roundNoise, 2)}\n`;
 }

@@ -14,13 +14,28 @@ export function num(x: number | null): string {
   const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x))));
   return x.toLocaleString('en-US', { maximumFractionDigits: Math.min(digits, 6), minimumFractionDigits: 0 });
 }
+/** A value and its CI half-width, both to the half-width's second significant digit. */
+export function withCi(value: number, half: number): string {
+  if (!(half > 0)) return num(value);
+  const decimals = Math.min(6, Math.max(0, 1 - Math.floor(Math.log10(half))));
+  const fixed = (x: number) => x.toLocaleString('en-US', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  return `${fixed(value)} ± ${fixed(half)}`;
+}
+
+/** Milliseconds in the unit that keeps them readable. */
+export function duration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '–';
+  const units: readonly [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1000, 's']];
+  for (const [size, unit] of units) if (ms >= 10 * size) return `${num(ms / size)} ${unit}`;
+  return `${num(ms)} ms`;
+}
+
 const est = (pick: (m: Metrics) => Estimate): Cell => (m) => {
   const e = pick(m);
-  const half = (e.ci95[1] - e.ci95[0]) / 2;
-  return half > 0 ? `${num(e.value)} ± ${num(half)}` : num(e.value);
+  return withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2);
 };
-const q = (pick: (m: Metrics) => Quantiles, k: keyof Quantiles): Cell => (m) => num(pick(m)[k]);
-const pct = (pick: (m: Metrics) => number): Cell => (m) => `${num(pick(m) * 100)}%`;
+const q = (pick: (m: Metrics) => Quantiles, k: keyof Quantiles): Cell => (m) => duration(pick(m)[k]);
+const pct = (pick: (m: Metrics) => number): Cell => (m) => `${(pick(m) * 100).toFixed(2)}%`;
 
 const ROWS: readonly Row[] = [
   ['Duplicates'],
@@ -40,9 +55,9 @@ const ROWS: readonly Row[] = [
   ['Load'],
   ['attempts per action', est((m) => m.attempts_per_action)],
   ['executions per action', est((m) => m.executions_per_action)],
-  ['attempts slower than the timeout', pct((m) => m.attempts_over_timeout_fraction)],
+  ['handler runs slower than the timeout', pct((m) => m.handler_over_timeout_fraction)],
   ['attempts ending unknown', pct((m) => m.attempts_unknown_fraction)],
-  ['Latency (ms)'],
+  ['Latency'],
   ['call p50', q((m) => m.call_latency_ms, 'p50')],
   ['call p95', q((m) => m.call_latency_ms, 'p95')],
   ['call p99', q((m) => m.call_latency_ms, 'p99')],
