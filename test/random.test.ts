@@ -6,6 +6,7 @@ import seedrandom from 'seedrandom';
 import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { compileLatency } from '../src/model/latency.js';
+import { standardExponential } from '../src/model/exponential.js';
 import { normal } from '../src/model/normal.js';
 import { chunkRng, Rng } from '../src/model/rng.js';
 import { normalTail, seProportion } from './helpers.js';
@@ -58,6 +59,25 @@ describe('normal (ziggurat)', () => {
       const below = zs.filter((x) => x < -z).length / n;
       expect(Math.abs(above - p)).toBeLessThan(4 * seProportion(p, n));
       expect(Math.abs(below - p)).toBeLessThan(4 * seProportion(p, n));
+    }
+  });
+});
+
+describe('exponential (ziggurat)', () => {
+  const n = 400_000;
+  const rng = chunkRng('exponential-test', 0);
+  const xs = Array.from({ length: n }, () => standardExponential(rng));
+
+  it('has mean 1 and variance 1 (sd of the sample variance about sqrt(8/n))', () => {
+    expect(Math.abs(ss.mean(xs) - 1)).toBeLessThan(4 / Math.sqrt(n));
+    expect(Math.abs(ss.sampleVariance(xs) - 1)).toBeLessThan(4 * Math.sqrt(8 / n));
+  });
+
+  it('has an exponential tail, including beyond the ziggurat base (R = 7.70)', () => {
+    for (const x of [0.5, 1, 3, 6, 8]) {
+      const p = Math.exp(-x);
+      const above = xs.filter((v) => v > x).length / n;
+      expect(Math.abs(above - p)).toBeLessThan(4 * seProportion(p, n) + 1 / n);
     }
   });
 });

@@ -124,3 +124,17 @@ describe('quantile sketch', () => {
     expect(ab.quantile(0)).toBe(0);
   });
 });
+
+describe('bins', () => {
+  it('addAll puts every value in the same bin as the sketch library would', () => {
+    const sample = compileLatency({ dist: 'lognormal', median: 300, sigma: 2 });
+    const rng = chunkRng('bins-test', 0);
+    const xs = Float64Array.from({ length: 50_000 }, () => sample(rng));
+    xs[0] = 0;
+    const one = new LatencyBins();
+    for (const x of xs) one.add(x);
+    const all = new LatencyBins();
+    all.addAll(xs, xs.length);
+    expect(all.toData()).toEqual(one.toData());
+  });
+});

@@ -9,7 +9,8 @@ const { scenario, seed } = workerData as { scenario: Scenario; seed: string };
 const sim = new ChunkSimulator(scenario);
 
 parentPort?.on('message', (plan: ChunkPlan) => {
-  const out = sim.run(chunkRng(seed, plan.index), plan);
-  const buffers = [out.sum, out.sumSq, out.recordStart, out.recordEnd].map((a) => a.buffer as ArrayBuffer);
-  parentPort?.postMessage(out, buffers);
+  const view = sim.run(chunkRng(seed, plan.index), plan);
+  // The output's arrays are views of the simulator's buffers: send copies, and hand them over.
+  const out = { ...view, sum: view.sum.slice(), sumSq: view.sumSq.slice(), recordStart: view.recordStart.slice(), recordEnd: view.recordEnd.slice() };
+  parentPort?.postMessage(out, [out.sum, out.sumSq, out.recordStart, out.recordEnd].map((a) => a.buffer));
 });

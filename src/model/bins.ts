@@ -10,6 +10,11 @@ import { DDSketch } from '@datadog/sketches-js';
 export const SKETCH_RELATIVE_ACCURACY = 0.005;
 
 const MAPPING = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY }).mapping;
+// The logarithmic mapping's key is ceil(log2(value) * _multiplier) + _offset (KeyMapping.key
+// with LogarithmicMapping._logGamma); written out in addAll so a tight loop can inline it.
+// A test checks that the two agree on every bin.
+const { _multiplier: MULTIPLIER, _offset: KEY_OFFSET } = MAPPING as unknown as { _multiplier: number; _offset: number };
+const MIN_VALUE = MAPPING.minPossible;
 
 /** The bins of one latency metric, in plain serialisable form. */
 export interface BinsData {
@@ -27,8 +32,19 @@ export class LatencyBins {
   zero = 0;
 
   add(value: number): void {
-    if (value > MAPPING.minPossible) this.addKey(MAPPING.key(value), 1);
+    if (value > MIN_VALUE) this.addKey(MAPPING.key(value), 1);
     else this.zero++;
+  }
+
+  /** Adds values[0..n): the same keys as `add`, without a call per value. */
+  addAll(values: Float64Array, n: number): void {
+    for (let k = 0; k < n; k++) {
+      const v = values[k] as number;
+      if (!(v > MIN_VALUE)) { this.zero++; continue; }
+      const i = Math.ceil(Math.log2(v) * MULTIPLIER) + KEY_OFFSET - this.offset;
+      if (this.used && i >= 0 && i < this.counts.length) this.counts[i]!++;
+      else this.addKey(i + this.offset, 1);
+    }
   }
 
   private addKey(key: number, count: number): void {

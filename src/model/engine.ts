@@ -9,6 +9,7 @@
  */
 import { LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from './counters.js';
+import { standardExponential } from './exponential.js';
 import { compileLatency, type LatencySampler } from './latency.js';
 import type { ChunkPlan } from './plan.js';
 import { Rng, uniform } from './rng.js';
@@ -27,7 +28,10 @@ const NO_KEY = -1, FRESH_KEY = -2;
 /** Counter of the duplicates made by each kind of call. */
 const DUPLICATES_BY_KIND = [C.duplicates_transport, C.duplicates_replan, C.duplicates_replay];
 
-/** Everything one chunk produced, as plain transferable data; summed by `RunState`. */
+/**
+ * Everything one chunk produced, as plain data; summed by `RunState`. The typed arrays are
+ * views of the simulator's buffers, valid until its next `run` (a worker copies them).
+ */
 export interface ChunkOutput {
   index: number;
   /** Primary actions simulated. */
@@ -131,8 +135,8 @@ export class ChunkSimulator {
   private foundFp = 0;
 
   // Per-chunk outputs.
-  private sum = new Float64Array(NUM_COUNTERS);
-  private sumSq = new Float64Array(NUM_COUNTERS);
+  private readonly sum = new Float64Array(NUM_COUNTERS);
+  private readonly sumSq = new Float64Array(NUM_COUNTERS);
   private calls = 0;
   private actions = 0;
   private handlerRuns = 0;
@@ -160,28 +164,41 @@ export class ChunkSimulator {
   run(rng: Rng, plan: ChunkPlan): ChunkOutput {
     this.rng = rng;
     this.reset();
-    const n = plan.actions;
+    this.simulateArrivals(plan.actions, plan.span);
+    return this.output(plan);
+  }
+
+  /**
+   * The hot loop, in a method of its own: code that runs once per chunk would reach the
+   * optimiser without type feedback and throw the loop back to the interpreter each chunk.
+   */
+  private simulateArrivals(n: number, span: number): void {
+    const rng = this.rng;
     // Exponential gaps scaled to the chunk's span: a Poisson process given its n-th arrival.
     if (this.gaps.length < n) this.gaps = new Float64Array(n);
     const gaps = this.gaps;
     let total = 0;
     for (let a = 0; a < n; a++) {
-      const g = -Math.log(1 - rng.next());
+      const g = standardExponential(rng);
       gaps[a] = g;
       total += g;
     }
-    const scale = plan.span / total;
+    const scale = span / total;
     let t = 0;
-    for (let a = 0; a < n; a++) {
+    for (let a = 0; a < n - 1; a++) {
       t += (gaps[a] as number) * scale;
-      this.simulateGroup(a === n - 1 ? plan.span : t);
+      this.simulateGroup(t);
     }
+    if (n > 0) this.simulateGroup(span);
+  }
+
+  private output(plan: ChunkPlan): ChunkOutput {
     return {
-      index: plan.index, primaries: n, actions: this.actions, calls: this.calls,
-      sum: this.sum.slice(), sumSq: this.sumSq.slice(),
+      index: plan.index, primaries: plan.actions, actions: this.actions, calls: this.calls,
+      sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: binned(this.callTimes, this.callTimesLen), actionLatency: binned(this.actionTimes, this.actionTimesLen),
-      recordStart: this.recStart.slice(0, this.recLen), recordEnd: this.recEnd.slice(0, this.recLen),
+      recordStart: this.recStart.subarray(0, this.recLen), recordEnd: this.recEnd.subarray(0, this.recLen),
     };
   }
 
@@ -226,9 +243,10 @@ export class ChunkSimulator {
     this.execCount[i] = 0;
     this.execFirst[i] = Infinity;
     this.execFirstKind[i] = ORIGINAL;
-    this.execByKind.fill(0, i * 3, i * 3 + 3);
+    // Plain loops: TypedArray.fill is a builtin call, too slow to make per action.
+    for (let k = i * 3; k < i * 3 + 3; k++) this.execByKind[k] = 0;
     this.gotStoredSuccess[i] = 0;
-    this.counts.fill(0, i * NUM_COUNTERS, (i + 1) * NUM_COUNTERS);
+    for (let k = i * NUM_COUNTERS; k < (i + 1) * NUM_COUNTERS; k++) this.counts[k] = 0;
     this.text[i] = this.nextText++;
     this.startCall(i, ORIGINAL, at);
   }
@@ -472,6 +490,6 @@ function grown(a: Float64Array): Float64Array<ArrayBuffer> {
 
 function binned(values: Float64Array, n: number): BinsData {
   const bins = new LatencyBins();
-  for (let k = 0; k < n; k++) bins.add(values[k] as number);
+  bins.addAll(values, n);
   return bins.toData();
 }

@@ -1,50 +1,63 @@
 /**
- * Standard normal variates by the ziggurat method, 128 layers, in the form of
- * J. A. Doornik, "An Improved Ziggurat Method to Generate Normal Random Samples" (2005),
- * with Marsaglia's tail algorithm (Marsaglia & Tsang 2000). Constants from that paper.
+ * Standard normal variates by the ziggurat method of G. Marsaglia and W. W. Tsang, "The
+ * Ziggurat Method for Generating Random Variables" (J. Stat. Software 5(8), 2000), 128
+ * layers, with their constants. One 32-bit draw serves the common case (about 98.8%): the
+ * low 7 bits pick the layer and the other 25 the point, so no bit serves twice (the
+ * weakness of the paper's RNOR noted by Doornik 2005).
  */
 import type { Rng } from './rng.js';
 
-const LAYERS = 128;
+const SCALE = 2 ** 24; // the 25-bit signed point lies in [-2^24, 2^24)
 const R = 3.442619855899; // start of the tail
 const V = 9.91256303526217e-3; // area of each layer
 
-const X = new Float64Array(LAYERS + 1); // layer edges, X[1] = R, X[128] = 0
-const RATIO = new Float64Array(LAYERS); // X[i+1] / X[i]: |u| below this is inside the rectangle
+const K = new Float64Array(128); // |point| below K[i]: inside layer i's rectangle
+const W = new Float64Array(128); // point -> x
+const F = new Float64Array(128); // density at the layer's edge
 {
-  let f = Math.exp(-0.5 * R * R);
-  X[0] = V / f;
-  X[1] = R;
-  X[LAYERS] = 0;
-  for (let i = 2; i < LAYERS; i++) {
-    const x = Math.sqrt(-2 * Math.log(V / (X[i - 1] as number) + f));
-    X[i] = x;
-    f = Math.exp(-0.5 * x * x);
+  let dn = R;
+  let tn = dn;
+  const q = V / Math.exp(-0.5 * dn * dn);
+  K[0] = (dn / q) * SCALE;
+  K[1] = 0;
+  W[0] = q / SCALE;
+  W[127] = dn / SCALE;
+  F[0] = 1;
+  F[127] = Math.exp(-0.5 * dn * dn);
+  for (let i = 126; i >= 1; i--) {
+    dn = Math.sqrt(-2 * Math.log(V / dn + Math.exp(-0.5 * dn * dn)));
+    K[i + 1] = (dn / tn) * SCALE;
+    tn = dn;
+    F[i] = Math.exp(-0.5 * dn * dn);
+    W[i] = dn / SCALE;
   }
-  for (let i = 0; i < LAYERS; i++) RATIO[i] = (X[i + 1] as number) / (X[i] as number);
-}
-
-function tail(rng: Rng, negative: boolean): number {
-  let x: number, y: number;
-  do {
-    x = Math.log(1 - rng.next()) / R;
-    y = Math.log(1 - rng.next());
-  } while (-2 * y < x * x);
-  return negative ? x - R : R - x;
 }
 
 /** One N(0, 1) variate. */
 export function normal(rng: Rng): number {
+  const j = rng.int32();
+  const i = j & 127;
+  const point = j >> 7;
+  if (Math.abs(point) < (K[i] as number)) return point * (W[i] as number);
+  return normalSlow(rng, i, point);
+}
+
+function normalSlow(rng: Rng, i: number, point: number): number {
   for (;;) {
-    const u = 2 * rng.next() - 1;
-    const i = (rng.next() * LAYERS) | 0;
-    const xi = X[i] as number;
-    if (Math.abs(u) < (RATIO[i] as number)) return u * xi;
-    if (i === 0) return tail(rng, u < 0);
-    const x = u * xi;
-    const xn = X[i + 1] as number;
-    const f0 = Math.exp(-0.5 * (xi * xi - x * x));
-    const f1 = Math.exp(-0.5 * (xn * xn - x * x));
-    if (f1 + rng.next() * (f0 - f1) < 1) return x;
+    if (i === 0) {
+      // The tail beyond R (Marsaglia 1964).
+      let x: number, y: number;
+      do {
+        x = -Math.log(1 - rng.next()) / R;
+        y = -Math.log(1 - rng.next());
+      } while (y + y < x * x);
+      return point > 0 ? R + x : -R - x;
+    }
+    const x = point * (W[i] as number);
+    if ((F[i] as number) + rng.next() * ((F[i - 1] as number) - (F[i] as number)) < Math.exp(-0.5 * x * x)) return x;
+    const j = rng.int32();
+    i = j & 127;
+    point = j >> 7;
+    if (Math.abs(point) < (K[i] as number)) return point * (W[i] as number);
   }
 }

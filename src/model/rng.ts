@@ -7,6 +7,7 @@
  * checks that this class and `seedrandom.tychei` give the same numbers.
  */
 import seedrandom from 'seedrandom';
+import { standardExponential } from './exponential.js';
 
 interface TycheState { a: number; b: number; c: number; d: number }
 
@@ -61,7 +62,7 @@ export function uniform(rng: Rng, min: number, max: number): number {
   return min + (max - min) * rng.next();
 }
 
-/** Exponential with the given mean; 1 - u lies in (0, 1], so the log is finite. */
+/** Exponential with the given mean. */
 export function exponential(rng: Rng, mean: number): number {
-  return -mean * Math.log(1 - rng.next());
+  return mean * standardExponential(rng);
 }
