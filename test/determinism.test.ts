@@ -53,8 +53,11 @@ describe('reproducibility', () => {
     const { scenario } = parseScenario(BUSY, 'x');
     const run = simulate({ ...scenario, actions: 2 * CHUNK_ACTIONS }, '3').metrics;
     const sim = new ChunkSimulator(scenario);
-    const chunks = planChunks('3', 2 * CHUNK_ACTIONS, scenario.load.rate_per_s).map((p) => sim.run(chunkRng('3', p.index), p));
-    const duplicates = chunks.reduce((s, c) => s + (c.sum[C.duplicates] as number), 0);
+    // A chunk's arrays are views valid until the simulator's next run: read them at once.
+    const chunks = planChunks('3', 2 * CHUNK_ACTIONS, scenario.load.rate_per_s)
+      .map((p) => sim.run(chunkRng('3', p.index), p))
+      .map((c) => ({ actions: c.actions, duplicates: c.sum[C.duplicates] as number }));
+    const duplicates = chunks.reduce((s, c) => s + c.duplicates, 0);
     const actions = chunks.reduce((s, c) => s + c.actions, 0);
     expect(run.actions).toBe(actions);
     expect(run.duplicates_per_1000.value).toBe((duplicates / actions) * 1000);
