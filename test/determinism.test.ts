@@ -54,9 +54,10 @@ describe('reproducibility', () => {
     const run = simulate({ ...scenario, actions: 2 * CHUNK_ACTIONS }, '3').metrics;
     const sim = new ChunkSimulator(scenario);
     // A chunk's arrays are views valid until the simulator's next run: read them at once.
-    const chunks = planChunks('3', 2 * CHUNK_ACTIONS, scenario.load.rate_per_s)
-      .map((p) => sim.run(chunkRng('3', p.index), p))
-      .map((c) => ({ actions: c.actions, duplicates: c.sum[C.duplicates] as number }));
+    const chunks = planChunks('3', 2 * CHUNK_ACTIONS, scenario.load.rate_per_s).map((p) => {
+      const c = sim.run(chunkRng('3', p.index), p);
+      return { actions: c.actions, duplicates: c.sum[C.duplicates] as number };
+    });
     const duplicates = chunks.reduce((s, c) => s + c.duplicates, 0);
     const actions = chunks.reduce((s, c) => s + c.actions, 0);
     expect(run.actions).toBe(actions);
