@@ -7,7 +7,7 @@
  * the attempt that causes it, so when an attempt is handled all writes it could see are
  * known. State lives in preallocated typed arrays; nothing is allocated per action.
  */
-import { LatencyBins, type BinsData } from './bins.js';
+import { binKey, LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from './counters.js';
 import { standardExponential } from './exponential.js';
 import { compileLatency, type LatencySampler } from './latency.js';
@@ -23,10 +23,15 @@ const CLAIM = 1, DONE_OK = 2, DONE_ERR = 3, RELEASE = 4;
 const NONE = 0, RUNNING = 1;
 /** Replies a client can receive. */
 const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
+/** Key scopes, by index. */
+const SCOPES = ['none', 'attempt', 'call', 'intent', 'business', 'text'] as const;
+const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4;
 /** Special keys: no key at all, or a fresh key nobody will ever look up. */
 const NO_KEY = -1, FRESH_KEY = -2;
 /** Counter of the duplicates made by each kind of call. */
 const DUPLICATES_BY_KIND = [C.duplicates_transport, C.duplicates_replan, C.duplicates_replay];
+/** Per-action tallies kept while an action runs (the other counters derive from executions). */
+const T_ATTEMPTS = 0, T_422 = 1, T_409 = 2, T_HITS = 3, T_KEYS = 4, T_UNKNOWN = 5, TALLIES = 6;
 
 /**
  * Everything one chunk produced, as plain data; summed by `RunState`. The typed arrays are
@@ -66,7 +71,7 @@ interface Params {
   replanP: number; maxReplans: number; replanMin: number; replanMax: number;
   drift: number; verify: boolean;
   crashP: number; resumeMin: number; resumeMax: number; maxReplays: number;
-  scope: Scenario['idempotency']['scope'];
+  scope: number;
   atomic: boolean; fingerprint: 0 | 1 | 2; retention: number; runningLife: number;
   transactional: boolean; storeErrors: boolean;
 }
@@ -92,7 +97,7 @@ function compile(s: Scenario): Params {
     drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,
     crashP: s.runtime.crash_probability, resumeMin: s.runtime.resume_delay.min,
     resumeMax: s.runtime.resume_delay.max, maxReplays: s.runtime.max_replays,
-    scope: i.scope, atomic: i.claim === 'atomic',
+    scope: SCOPES.indexOf(i.scope), atomic: i.claim === 'atomic',
     fingerprint: i.fingerprint === 'full' ? 2 : i.fingerprint === 'business' ? 1 : 0,
     retention: i.retention,
     runningLife: i.lease ?? i.retention, // MODEL.md: until the lease lapses, without one until retention
@@ -121,7 +126,10 @@ export class ChunkSimulator {
   private readonly execFirstKind = new Int8Array(2);
   private readonly execByKind = new Int32Array(6);
   private readonly gotStoredSuccess = new Uint8Array(2);
-  private readonly counts = new Float64Array(2 * NUM_COUNTERS);
+  private readonly tally = new Int32Array(2 * TALLIES);
+  /** Latency and bin key of each action's last call (most actions make one call). */
+  private readonly lastCallLatency = new Float64Array(2);
+  private readonly lastCallKey = new Int32Array(2);
   private nextCall = 0;
   private nextText = 0;
 
@@ -142,12 +150,11 @@ export class ChunkSimulator {
   private handlerRuns = 0;
   private overTimeout = 0;
   private unknownAttempts = 0;
-  // Latencies are buffered and binned at the end of the chunk: a tight loop there is much
-  // cheaper than binning inside the simulation (measured: about 60 ns an action).
-  private callTimes = new Float64Array(4096);
-  private callTimesLen = 0;
-  private actionTimes = new Float64Array(4096);
-  private actionTimesLen = 0;
+  // Latencies are kept as histogram bin keys, counted at the end of the chunk.
+  private callKeys = new Int32Array(4096);
+  private callKeysLen = 0;
+  private actionKeys = new Int32Array(4096);
+  private actionKeysLen = 0;
   private recStart = new Float64Array(1024);
   private recEnd = new Float64Array(1024);
   private recKey = new Int32Array(1024);
@@ -197,7 +204,7 @@ export class ChunkSimulator {
       index: plan.index, primaries: plan.actions, actions: this.actions, calls: this.calls,
       sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
-      callLatency: binned(this.callTimes, this.callTimesLen), actionLatency: binned(this.actionTimes, this.actionTimesLen),
+      callLatency: binned(this.callKeys, this.callKeysLen), actionLatency: binned(this.actionKeys, this.actionKeysLen),
       recordStart: this.recStart.subarray(0, this.recLen), recordEnd: this.recEnd.subarray(0, this.recLen),
     };
   }
@@ -210,8 +217,8 @@ export class ChunkSimulator {
     this.handlerRuns = 0;
     this.overTimeout = 0;
     this.unknownAttempts = 0;
-    this.callTimesLen = 0;
-    this.actionTimesLen = 0;
+    this.callKeysLen = 0;
+    this.actionKeysLen = 0;
     this.recLen = 0;
   }
 
@@ -246,7 +253,7 @@ export class ChunkSimulator {
     // Plain loops: TypedArray.fill is a builtin call, too slow to make per action.
     for (let k = i * 3; k < i * 3 + 3; k++) this.execByKind[k] = 0;
     this.gotStoredSuccess[i] = 0;
-    for (let k = i * NUM_COUNTERS; k < (i + 1) * NUM_COUNTERS; k++) this.counts[k] = 0;
+    for (let k = i * TALLIES; k < (i + 1) * TALLIES; k++) this.tally[k] = 0;
     this.text[i] = this.nextText++;
     this.startCall(i, ORIGINAL, at);
   }
@@ -262,22 +269,21 @@ export class ChunkSimulator {
   }
 
   private keyOf(i: number): number {
-    switch (this.p.scope) {
-      case 'none': return NO_KEY;
-      case 'attempt': return FRESH_KEY;
-      case 'call': return this.callId[i] as number;
-      case 'intent': return i;
-      case 'business': return 0;
-      case 'text': return this.text[i] as number;
-    }
+    const scope = this.p.scope;
+    if (scope === S_NONE) return NO_KEY;
+    if (scope === S_ATTEMPT) return FRESH_KEY;
+    if (scope === S_CALL) return this.callId[i] as number;
+    if (scope === S_INTENT) return i;
+    if (scope === S_BUSINESS) return 0;
+    return this.text[i] as number; // text
   }
 
   /** One attempt sent at `s`: the server's answer, then the client's next move. */
   private sendAttempt(i: number, s: number): void {
     const p = this.p;
     const rng = this.rng;
-    const base = i * NUM_COUNTERS;
-    this.counts[base + C.attempts]!++;
+    const base = i * TALLIES;
+    this.tally[base + T_ATTEMPTS]!++;
     let status = NO_REPLY;
     let delay = 0;
     if (!(p.requestLoss > 0 && rng.next() < p.requestLoss)) {
@@ -285,11 +291,11 @@ export class ChunkSimulator {
       const fp = p.fingerprint === 2 ? (this.text[i] as number) : 0;
       const found = key >= 0 ? this.lookup(key, s) : NONE;
       if (found !== NONE && p.fingerprint !== 0 && this.foundFp !== fp) {
-        status = MISMATCH_422; delay = p.fastReply; this.counts[base + C.mismatches_422]!++;
+        status = MISMATCH_422; delay = p.fastReply; this.tally[base + T_422]!++;
       } else if (found === RUNNING) {
-        status = CONFLICT_409; delay = p.fastReply; this.counts[base + C.conflicts_409]!++;
+        status = CONFLICT_409; delay = p.fastReply; this.tally[base + T_409]!++;
       } else if (found !== NONE) {
-        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.counts[base + C.dedup_hits]!++;
+        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.tally[base + T_HITS]!++;
         if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
       } else {
         delay = p.latency(rng);
@@ -312,11 +318,11 @@ export class ChunkSimulator {
     const u = p.crashCut > 0 ? this.rng.next() : 1;
     if (claims) {
       this.write(key, s, CLAIM, fp, s + p.runningLife);
-      this.counts[i * NUM_COUNTERS + C.keys]!++;
+      this.tally[i * TALLIES + T_KEYS]!++;
     }
     if (u < p.errorRate) {
       if (p.storeErrors && keyed) {
-        if (!claims) this.counts[i * NUM_COUNTERS + C.keys]!++;
+        if (!claims) this.tally[i * TALLIES + T_KEYS]!++;
         this.write(key, done, DONE_ERR, fp, done + p.retention);
         this.record(key, claims ? s : done, done + p.retention);
       } else if (claims) {
@@ -337,7 +343,7 @@ export class ChunkSimulator {
     }
     this.execution(i, done);
     if (keyed) {
-      if (!claims) this.counts[i * NUM_COUNTERS + C.keys]!++;
+      if (!claims) this.tally[i * TALLIES + T_KEYS]!++;
       this.write(key, done, DONE_OK, fp, done + p.retention);
       this.record(key, claims ? s : done, done + p.retention);
     }
@@ -375,12 +381,16 @@ export class ChunkSimulator {
 
   private endCall(i: number, at: number, success: boolean, unknown: boolean): void {
     const p = this.p;
-    if (this.callTimesLen === this.callTimes.length) this.callTimes = grown(this.callTimes);
-    this.callTimes[this.callTimesLen++] = at - (this.callStart[i] as number);
+    const latency = at - (this.callStart[i] as number);
+    const key = binKey(latency);
+    if (this.callKeysLen === this.callKeys.length) this.callKeys = grownInt(this.callKeys);
+    this.callKeys[this.callKeysLen++] = key;
+    this.lastCallLatency[i] = latency;
+    this.lastCallKey[i] = key;
     this.lastReturn[i] = at;
     let stepEnd = at;
     if (!success) {
-      if (unknown) this.counts[i * NUM_COUNTERS + C.unknown_outcomes]!++;
+      if (unknown) this.tally[i * TALLIES + T_UNKNOWN]!++;
       if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng.next() < p.replanP) {
         this.replans[i]!++;
         const next = at + uniform(this.rng, p.replanMin, p.replanMax);
@@ -397,28 +407,36 @@ export class ChunkSimulator {
   }
 
   private finishAction(i: number): void {
-    const base = i * NUM_COUNTERS;
-    const counts = this.counts;
+    const t = i * TALLIES;
+    const tally = this.tally;
     const n = this.execCount[i] as number;
-    counts[base + C.executions] = n;
+    this.count(C.attempts, tally[t + T_ATTEMPTS] as number);
+    this.count(C.mismatches_422, tally[t + T_422] as number);
+    this.count(C.conflicts_409, tally[t + T_409] as number);
+    this.count(C.dedup_hits, tally[t + T_HITS] as number);
+    this.count(C.keys, tally[t + T_KEYS] as number);
+    this.count(C.unknown_outcomes, tally[t + T_UNKNOWN] as number);
+    this.count(C.executions, n);
     if (n === 0) {
-      counts[base + C.lost] = 1;
-      if (this.gotStoredSuccess[i]) counts[base + C.merged] = 1;
-    } else {
+      this.count(C.lost, 1);
+      if (this.gotStoredSuccess[i]) this.count(C.merged, 1);
+    } else if (n > 1) {
       const first = this.execFirstKind[i] as number;
-      for (let k = 0; k < 3; k++) counts[base + (DUPLICATES_BY_KIND[k] as number)] = (this.execByKind[i * 3 + k] as number) - (k === first ? 1 : 0);
-      counts[base + C.duplicates] = n - 1;
+      for (let k = 0; k < 3; k++) this.count(DUPLICATES_BY_KIND[k] as number, (this.execByKind[i * 3 + k] as number) - (k === first ? 1 : 0));
+      this.count(C.duplicates, n - 1);
     }
-    for (let k = 0; k < NUM_COUNTERS; k++) {
-      const v = counts[base + k] as number;
-      if (v !== 0) {
-        this.sum[k] = (this.sum[k] as number) + v;
-        this.sumSq[k] = (this.sumSq[k] as number) + v * v;
-      }
-    }
-    if (this.actionTimesLen === this.actionTimes.length) this.actionTimes = grown(this.actionTimes);
-    this.actionTimes[this.actionTimesLen++] = (this.lastReturn[i] as number) - (this.arrival[i] as number);
+    // Most actions make one call, whose latency is the action's: reuse its bin key.
+    const latency = (this.lastReturn[i] as number) - (this.arrival[i] as number);
+    if (this.actionKeysLen === this.actionKeys.length) this.actionKeys = grownInt(this.actionKeys);
+    this.actionKeys[this.actionKeysLen++] = latency === this.lastCallLatency[i] ? (this.lastCallKey[i] as number) : binKey(latency);
     this.actions++;
+  }
+
+  /** Adds one action's value of a counter to the chunk's sums. */
+  private count(k: number, v: number): void {
+    if (v === 0) return;
+    this.sum[k] = (this.sum[k] as number) + v;
+    this.sumSq[k] = (this.sumSq[k] as number) + v * v;
   }
 
   // ---- the group's key store ----
@@ -482,14 +500,14 @@ export class ChunkSimulator {
   }
 }
 
-function grown(a: Float64Array): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(a.length * 2);
+function grownInt(a: Int32Array): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
   b.set(a);
   return b;
 }
 
-function binned(values: Float64Array, n: number): BinsData {
+function binned(keys: Int32Array, n: number): BinsData {
   const bins = new LatencyBins();
-  bins.addAll(values, n);
+  bins.addKeys(keys, n);
   return bins.toData();
 }
