@@ -14,6 +14,9 @@ import { chunkRng } from '../model/rng.js';
 import { gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
 
+/** Finished-but-unsummed chunks allowed per worker: bounds memory if one worker lags. */
+const AHEAD = 8;
+
 export interface RunRequest {
   scenario: Scenario;
   seed: string;
@@ -51,20 +54,20 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   let reached = false;
   /** Sums one chunk; returns true to stop. */
   const take = (out: ChunkOutput, plan: ChunkPlan): boolean => {
-    state.addChunk(out, plan.offset);
+    state.addChunk(out);
     req.onProgress?.(state.primaries, most);
     if (req.precision && precisionReached(state, req.precision)) reached = true;
     return reached;
   };
 
   const threads = Math.max(1, Math.min(req.threads, plans.length));
-  if (threads === 1) await runHere(req, plans, take);
-  else await runOnWorkers(req, plans, threads, take);
+  if (threads === 1) await runHere(req, plans, gridStep, take);
+  else await runOnWorkers(req, plans, gridStep, threads, take);
   return { state, gridStep, ...(req.precision ? { precisionReached: reached } : {}) };
 }
 
-async function runHere(req: RunRequest, plans: ChunkPlan[], take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
-  const sim = new ChunkSimulator(req.scenario);
+async function runHere(req: RunRequest, plans: ChunkPlan[], gridStep: number, take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
+  const sim = new ChunkSimulator(req.scenario, gridStep);
   for (const plan of plans) {
     if (req.signal?.aborted) throw new Interrupted();
     if (take(sim.run(chunkRng(req.seed, plan.index), plan), plan)) return;
@@ -72,12 +75,13 @@ async function runHere(req: RunRequest, plans: ChunkPlan[], take: (o: ChunkOutpu
   }
 }
 
-function runOnWorkers(req: RunRequest, plans: ChunkPlan[], threads: number,
+function runOnWorkers(req: RunRequest, plans: ChunkPlan[], gridStep: number, threads: number,
   take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
   const workerUrl = new URL('./worker.js', import.meta.url);
   const workers = Array.from({ length: threads }, () =>
-    new Worker(workerUrl, { workerData: { scenario: req.scenario, seed: req.seed } }));
+    new Worker(workerUrl, { workerData: { scenario: req.scenario, seed: req.seed, gridStep } }));
   const done = new Map<number, ChunkOutput>(); // finished, waiting for their turn
+  const busy = workers.map(() => 0); // chunks sent to each worker and not yet back
   let next = 0; // next plan to send
   let merged = 0; // next plan to sum
   return new Promise<void>((resolve, reject) => {
@@ -90,13 +94,22 @@ function runOnWorkers(req: RunRequest, plans: ChunkPlan[], threads: number,
     };
     const onAbort = () => finish(new Interrupted());
     req.signal?.addEventListener('abort', onAbort);
-    const send = (w: Worker) => {
-      // Keep at most two chunks per worker ahead of the merge, so memory stays flat.
-      if (next < plans.length && next - merged < 2 * threads) w.postMessage(plans[next++]);
+    /**
+     * Keeps every worker two chunks deep (one running, one queued) so none waits for the
+     * main thread, while at most AHEAD chunks per worker sit finished but not yet summed.
+     */
+    const feed = () => {
+      for (let w = 0; w < workers.length; w++) {
+        while ((busy[w] as number) < 2 && next < plans.length && next - merged < AHEAD * threads) {
+          (workers[w] as Worker).postMessage(plans[next++]);
+          busy[w]!++;
+        }
+      }
     };
-    for (const w of workers) {
-      w.on('message', (out: ChunkOutput) => {
+    workers.forEach((worker, w) => {
+      worker.on('message', (out: ChunkOutput) => {
         if (finished) return;
+        busy[w]!--;
         done.set(out.index, out);
         while (merged < plans.length) {
           const plan = plans[merged] as ChunkPlan;
@@ -107,11 +120,11 @@ function runOnWorkers(req: RunRequest, plans: ChunkPlan[], threads: number,
           if (take(ready, plan)) return finish();
         }
         if (merged === plans.length) return finish();
-        for (const x of workers) send(x);
+        feed();
       });
-      w.on('error', (e) => finish(e));
-    }
+      worker.on('error', (e) => finish(e));
+    });
     if (req.signal?.aborted) return finish(new Interrupted());
-    for (let round = 0; round < 2; round++) for (const w of workers) send(w);
+    feed();
   });
 }

@@ -55,9 +55,11 @@ export interface ChunkOutput {
   attemptsUnknown: number;
   callLatency: BinsData;
   actionLatency: BinsData;
-  /** Key records as [start, end) in chunk-local ms. */
-  recordStart: Float64Array;
-  recordEnd: Float64Array;
+  /**
+   * Key records on the run's peak grid (see peak.ts): pairs of cells (first live, first not
+   * live), records that are never live at a grid instant left out. A fresh array.
+   */
+  cells: Int32Array;
 }
 
 /** Scenario numbers in the form the hot loop wants them. */
@@ -163,7 +165,8 @@ export class ChunkSimulator {
   private groupRecords = 0;
   private gaps = new Float64Array(0);
 
-  constructor(scenario: Scenario) {
+  /** `gridStep`: the run's peak grid step in ms (see `gridStepFor`). */
+  constructor(scenario: Scenario, private readonly gridStep: number) {
     this.p = compile(scenario);
   }
 
@@ -205,7 +208,7 @@ export class ChunkSimulator {
       sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: binned(this.callKeys, this.callKeysLen), actionLatency: binned(this.actionKeys, this.actionKeysLen),
-      recordStart: this.recStart.subarray(0, this.recLen), recordEnd: this.recEnd.subarray(0, this.recLen),
+      cells: gridCells(this.recStart, this.recEnd, this.recLen, plan.offset, this.gridStep),
     };
   }
 
@@ -498,6 +501,20 @@ export class ChunkSimulator {
     this.recEnd[this.recLen] = end;
     this.recKey[this.recLen++] = key;
   }
+}
+
+/** Records [start, end) of a chunk starting at `offset` as grid cell pairs (see KeyGrid). */
+function gridCells(start: Float64Array, end: Float64Array, n: number, offset: number, step: number): Int32Array {
+  const cells = new Int32Array(2 * n);
+  let m = 0;
+  for (let r = 0; r < n; r++) {
+    const g0 = Math.ceil((offset + (start[r] as number)) / step);
+    const g1 = Math.ceil((offset + (end[r] as number)) / step);
+    if (g1 <= g0) continue; // never live at a grid instant
+    cells[m++] = g0;
+    cells[m++] = g1;
+  }
+  return cells.slice(0, m);
 }
 
 function grownInt(a: Int32Array): Int32Array<ArrayBuffer> {

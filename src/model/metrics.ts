@@ -96,8 +96,8 @@ export class RunState {
     this.grid = new KeyGrid(gridStep);
   }
 
-  /** Adds one chunk that starts at `offset` ms into the run. */
-  addChunk(c: ChunkOutput, offset: number): void {
+  /** Adds one chunk. */
+  addChunk(c: ChunkOutput): void {
     this.chunks++;
     this.primaries += c.primaries;
     this.actions += c.actions;
@@ -108,7 +108,7 @@ export class RunState {
     this.addCounters(c.sum, c.sumSq);
     this.callLatency.addData(c.callLatency);
     this.actionLatency.addData(c.actionLatency);
-    this.grid.addRecords(c.recordStart, c.recordEnd, offset);
+    this.grid.addCells(c.cells);
   }
 
   addData(d: RunStateData): void {

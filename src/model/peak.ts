@@ -32,13 +32,14 @@ export class KeyGrid {
 
   constructor(readonly step: number) {}
 
-  /** Adds records [start, end) given in chunk-local time, the chunk starting at `offset`. */
-  addRecords(start: Float64Array, end: Float64Array, offset: number): void {
-    const step = this.step;
-    for (let r = 0; r < start.length; r++) {
-      const g0 = Math.ceil((offset + (start[r] as number)) / step);
-      const g1 = Math.ceil((offset + (end[r] as number)) / step);
-      if (g1 <= g0) continue; // never live at a grid instant
+  /**
+   * Adds records given as cell pairs: a record [start, end) is live at the grid instants
+   * g·step with start <= g·step < end, that is cells ceil(start/step) .. ceil(end/step) - 1.
+   */
+  addCells(cells: Int32Array): void {
+    for (let r = 0; r + 1 < cells.length; r += 2) {
+      const g0 = cells[r] as number;
+      const g1 = cells[r + 1] as number;
       this.reserve(g0, g1);
       this.diff[g0 - this.base]!++;
       this.diff[g1 - this.base]!--;

@@ -21,10 +21,11 @@ export function gridStepFor(scenario: Scenario, maxActions = scenario.actions): 
 
 /** Simulates `scenario.actions` primary actions from `seed`. Same inputs, same numbers. */
 export function simulate(scenario: Scenario, seed: string): RunResult {
-  const sim = new ChunkSimulator(scenario);
-  const state = new RunState(gridStepFor(scenario));
+  const step = gridStepFor(scenario);
+  const sim = new ChunkSimulator(scenario, step);
+  const state = new RunState(step);
   for (const plan of planChunks(seed, scenario.actions, scenario.load.rate_per_s)) {
-    state.addChunk(sim.run(chunkRng(seed, plan.index), plan), plan.offset);
+    state.addChunk(sim.run(chunkRng(seed, plan.index), plan));
   }
   return { scenario, seed, metrics: state.finish(scenario) };
 }
