@@ -1,5 +1,6 @@
 /** Threads, shards, precision and the quantile sketch: the machinery behind large runs. */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ss from 'simple-statistics';
@@ -7,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { binKey, LatencyBins } from '../src/model/bins.js';
 import { compileLatency } from '../src/model/latency.js';
 import { chunkRng } from '../src/model/rng.js';
-import { cli } from './helpers.js';
+import { BIN, cli } from './helpers.js';
 
 const SCENARIO = 'scenarios/mission-3-crash-replays.yaml';
 const ACTIONS = '50000'; // 4 chunks of 16,384
@@ -137,4 +138,22 @@ describe('bins', () => {
     all.addKeys(Int32Array.from(xs, binKey), xs.length);
     expect(all.toData()).toEqual(one.toData());
   });
+});
+
+describe('Ctrl-C', () => {
+  for (const threads of ['1', '2']) {
+    it(`stops a long run cleanly with --threads ${threads}: exit 130, no output file`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sigint-'));
+      const out = join(dir, 'report.json');
+      const child = spawn(process.execPath, [BIN, 'run', '--actions', '1e9', '--threads', threads, '--json', '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => { stderr += String(d); });
+      await new Promise((r) => setTimeout(r, 1500)); // well into the run
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => child.on('close', r));
+      expect(code).toBe(130);
+      expect(stderr).toContain('interrupted; nothing was written');
+      expect(readdirSync(dir)).toEqual([]);
+    });
+  }
 });
