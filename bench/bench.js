@@ -2,7 +2,8 @@
 // Benchmark (not a test): `npm run bench` (builds first). Prints a table; `-- --json` prints JSON.
 //
 // - actions/s, median of RUNS runs after a warm-up, on three scenarios, on 1 thread and on
-//   all cores, through the same runner as `idem-sim run` (chunks summed, grid and all);
+//   all cores, through the same runner as `idem-sim run` (chunks summed, grid and all;
+//   worker start-up included, so all-cores runs use 10 M actions per thread);
 // - the RNG floor: the time to draw as many random numbers, with the same generator and
 //   samplers, as the 1-thread run consumed, and the run's time over that floor;
 // - the numpy baseline: the guide's simplest case (blind retries) vectorised in numpy, if
@@ -18,7 +19,8 @@ import { chunkRng } from '../dist/model/rng.js';
 import { parseScenario } from '../dist/scenario/parse.js';
 
 const RUNS = 5;
-const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 2_000_000); // per thread
+const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 4_000_000); // one-thread runs
+const ACTIONS_PER_THREAD = 10_000_000; // all-threads runs: enough to amortise starting the workers
 const json = process.argv.includes('--json');
 const CASES = [
   { name: 'lab defaults, scope none', yaml: '' },
@@ -71,7 +73,7 @@ const results = [];
 for (const c of CASES) {
   const { scenario } = parseScenario(c.yaml, c.name);
   const one = await rate(scenario, ACTIONS, 1);
-  const all = threadsAll > 1 ? await rate(scenario, ACTIONS * threadsAll, threadsAll) : one;
+  const all = threadsAll > 1 ? await rate(scenario, ACTIONS_PER_THREAD * threadsAll, threadsAll) : one;
   const counts = JSON.parse(execFileSync(process.execPath, [here('count-draws.js'), JSON.stringify([c.yaml, ACTIONS, '0'])], { encoding: 'utf8' }));
   const floor = floorSeconds(scenario, counts);
   results.push({

@@ -40,7 +40,7 @@ Exit status: 0 success, 2 bad input, 70 internal error (a bug), 130 interrupted.
     .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .option('--threads <n>', 'worker threads (default: all cores); results do not depend on it')
+    .option('--threads <n>', 'worker threads (default: all cores, one per 4 M actions at most); results do not depend on it')
     .option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
     .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
     .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
