@@ -1,12 +1,13 @@
 /**
  * The command line: parse, dispatch, and map errors to exit codes
- * (0 ok, 2 bad input, 70 internal error, 130 interrupted).
+ * (0 ok, 1 expectations failed, 2 bad input, 70 internal error, 130 interrupted).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { Interrupted } from '../exec/interrupted.js';
 import { PRECISION_METRICS } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
+import type { CheckOptions } from './check.js';
 import type { MergeOptions } from './merge.js';
 import type { RunOptions } from './run.js';
 
@@ -30,7 +31,8 @@ function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): 
 Scenario durations are written 250ms, 2s, 5m, 1h or 7d (a bare number means ms);
 probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md.
 
-Exit status: 0 success, 2 bad input, 70 internal error (a bug), 130 interrupted.`);
+Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
+70 internal error (a bug), 130 interrupted.`);
 
   cmd.command('run')
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
@@ -48,6 +50,27 @@ Exit status: 0 success, 2 bad input, 70 internal error (a bug), 130 interrupted.
     .action(async (files: string[], opts: RunOptions) => {
       const { runCommand } = await import('./run.js');
       setCode(await runCommand(files, opts, io, signal));
+    });
+
+  cmd.command('check')
+    .description('run scenarios and test their expect: blocks; exit 1 if any expectation fails (a CI gate)')
+    .argument('<scenario...>', 'scenario files with an expect: block')
+    .option('--actions <n>', 'primary actions to simulate (overrides the files)')
+    .option('--seed <seed>', 'random seed (overrides the files; default 1)')
+    .addOption(new Option('--set <path=value>', 'override one key in every scenario (repeatable)').argParser(collect))
+    .option('--threads <n>', 'worker threads (default: all cores, one per 4 M actions at most)')
+    .option('--junit <file>', 'also write JUnit XML for CI systems')
+    .option('--out <file>', 'write the table to a file instead of stdout')
+    .action(async (files: string[], opts: CheckOptions) => {
+      const { checkCommand } = await import('./check.js');
+      setCode(await checkCommand(files, opts, io, signal));
+    });
+
+  cmd.command('missions')
+    .description("list the guide's missions: scenarios whose check fails until you fix their settings")
+    .action(async () => {
+      const { missionsCommand } = await import('./missions.js');
+      setCode(missionsCommand(io));
     });
 
   cmd.command('merge')

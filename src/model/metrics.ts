@@ -50,6 +50,11 @@ export interface Metrics {
   handler_over_timeout_fraction: number;
   /** Share of attempts that ended with an unknown outcome: no reply within the timeout (the guide's 4.2%). */
   attempts_unknown_fraction: number;
+  /**
+   * What a production dashboard should see per second at `load.rate_per_s` (twins on top),
+   * for setting alert thresholds: the guide's dedup-hit, 409, 422 and unknown-outcome rates.
+   */
+  alert_baselines_per_s: { dedup_hits: Estimate; conflicts_409: Estimate; mismatches_422: Estimate; unknown_outcomes: Estimate };
 }
 
 /** Steady-state key store: keys = keys per action × actions per second × retention. */
@@ -175,6 +180,12 @@ export class RunState {
       ...keyStoreSize(keysPerAction.value, actionsPerSecond, s.idempotency.retention, s.idempotency.record_bytes),
       handler_over_timeout_fraction: this.handlerRuns > 0 ? this.overTimeout / this.handlerRuns : 0,
       attempts_unknown_fraction: attempts > 0 ? this.unknownAttempts / attempts : 0,
+      alert_baselines_per_s: {
+        dedup_hits: est('dedup_hits', actionsPerSecond),
+        conflicts_409: est('conflicts_409', actionsPerSecond),
+        mismatches_422: est('mismatches_422', actionsPerSecond),
+        unknown_outcomes: est('unknown_outcomes', actionsPerSecond),
+      },
     };
   }
 

@@ -5,7 +5,10 @@
 import type { ErrorObject } from 'ajv';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
+import type { MetricPath } from '../model/metric-paths.js';
 import { parseDuration } from './duration.js';
+import { parseThreshold, type Expectation } from './expect.js';
+import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
 import { didYouMean } from './suggest.js';
 import { validate } from './validate.generated.js';
@@ -20,11 +23,23 @@ export interface Override {
   option: string;
 }
 
+/** One `sweep.vary` entry of the file: a key path and its values as written. */
+export interface FileVary {
+  path: string;
+  values: string | readonly (string | number | boolean)[];
+  origin: Origin;
+}
+
 export interface ParsedScenario {
   scenario: Scenario;
   /** `seed:` from the file, if any. */
   seed?: string;
   description?: string;
+  hint?: string;
+  /** `expect:`, for `idem-sim check`. */
+  expectations: Expectation[];
+  /** `sweep:`, for `idem-sim sweep`. */
+  sweep?: { vary: FileVary[]; metric?: MetricPath };
 }
 
 type Path = readonly (string | number)[];
@@ -51,27 +66,52 @@ export function parseScenario(text: string, source: string, overrides: readonly 
         : 'Fix the syntax there (indentation, a missing colon or an unclosed bracket are the usual causes).',
     );
   }
-  let raw: unknown;
+  let document: unknown;
   try {
-    raw = doc.toJS({ maxAliasCount: 100 }) ?? {};
+    document = doc.toJS({ maxAliasCount: 100 }) ?? {};
   } catch (e) {
     throw new InputError({ source }, '', `cannot be read: ${(e as Error).message}`,
       'Write the scenario without YAML aliases that expand to huge documents.');
   }
-  if (!isPlainObject(raw)) {
+  if (!isPlainObject(document)) {
     throw new InputError(locate([]), '', 'the document is not a mapping of keys to values',
       'Write the scenario as keys such as `client:` and `idempotency:` at the top level (see `idem-sim schema`).');
   }
-  for (const o of overrides) applyOverride(raw, o);
+  for (const o of overrides) applyOverride(document, o);
+  const raw = applyPresets(document);
 
   if (!validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
   const scenario = resolve(raw);
   checkCrossField(scenario, raw, locate);
 
-  const parsed: ParsedScenario = { scenario };
+  const parsed: ParsedScenario = { scenario, expectations: expectations(raw, locate) };
   if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
   if (typeof raw['description'] === 'string') parsed.description = raw['description'];
+  if (typeof raw['hint'] === 'string') parsed.hint = raw['hint'];
+  const sweep = raw['sweep'] as { vary?: Raw; metric?: MetricPath } | undefined;
+  if (sweep?.vary) {
+    parsed.sweep = {
+      vary: Object.entries(sweep.vary).map(([path, values]) => ({
+        path, values: values as FileVary['values'], origin: locate(['sweep', 'vary', path], true),
+      })),
+      ...(sweep.metric ? { metric: sweep.metric } : {}),
+    };
+  }
   return parsed;
+}
+
+function expectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Expectation[] {
+  const block = raw['expect'] as Raw | undefined;
+  if (!block) return [];
+  const defaultConfidence = (block['confidence'] as 'ci95' | 'none' | undefined) ?? 'none';
+  return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
+    const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: 'ci95' | 'none' }) : undefined;
+    const text = long ? long.threshold : String(spec);
+    return {
+      metric: metric as MetricPath, ...parseThreshold(text), text: text.trim(),
+      confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
+    };
+  });
 }
 
 /** When the file is blamed but an override changed the same mapping, say so. */

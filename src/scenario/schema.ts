@@ -4,7 +4,12 @@
  * and each leaf's `description` is the "expected ..." phrase of error messages.
  */
 import { DEFAULT_SCENARIO as D } from '../model/types.js';
+import { METRIC_PATHS } from '../model/metric-paths.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
+import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
+
+/** A threshold on a metric: an operator and a number (a duration for latencies). */
+export const THRESHOLD_PATTERN = '^\\s*(<=|>=|==|!=|<|>)\\s*[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?\\s*(ms|s|m|h|d)?\\s*$';
 
 type Json = Record<string, unknown>;
 
@@ -45,8 +50,8 @@ const delayRange = (def: { min: number; max: number }, meaning: string): Json =>
     max: durationSchema(`longest ${meaning}`, def.max),
   },
 });
-const choice = (values: readonly string[], def: string, meaning: string): Json => ({
-  type: 'string', enum: values, default: def,
+const choice = (values: readonly string[], def: string | undefined, meaning: string): Json => ({
+  type: 'string', enum: values, ...(def === undefined ? {} : { default: def }),
   description: `one of ${values.join(', ')} (${meaning})`,
 });
 const flag = (def: boolean, meaning: string): Json => ({
@@ -98,8 +103,51 @@ function latencySchema(inMixture: boolean): Json {
   };
 }
 
+const confidence: Json = choice(['none', 'ci95'], 'none', 'ci95: pass only if the whole 95% interval passes');
+const threshold: Json = {
+  type: 'string', pattern: THRESHOLD_PATTERN,
+  description: 'a threshold such as "<= 0.5", "== 0" or "< 3s": one of < <= == != >= > and a number (a duration for latencies)',
+};
+
+/** `expect:` — what `idem-sim check` requires of the scenario's metrics. */
+const EXPECT: Json = {
+  type: 'object', additionalProperties: false,
+  description: 'a mapping of metric to threshold (checked by idem-sim check)',
+  properties: {
+    confidence,
+    ...Object.fromEntries(METRIC_PATHS.map((path) => [path, {
+      anyOf: [threshold, { type: 'object', additionalProperties: false, required: ['threshold'], properties: { threshold, confidence } }],
+      description: `a threshold on ${path} such as "<= 0.5", or {threshold, confidence: ci95}`,
+    }])),
+  },
+};
+
+/** `sweep:` — what `idem-sim sweep` varies when the command line does not say. */
+const SWEEP: Json = {
+  type: 'object', additionalProperties: false,
+  description: 'a mapping with vary (key path to values) and metric (for the heat map)',
+  properties: {
+    vary: {
+      type: 'object', minProperties: 1,
+      description: 'key paths mapped to values: a list, or a range such as "200ms..2s:10" or "log:100ms..10s:9"',
+      additionalProperties: {
+        anyOf: [
+          { type: 'string', pattern: NON_EMPTY },
+          { type: 'array', minItems: 1, items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+        ],
+        description: 'a list of values, or a range such as "200ms..2s:10" or "log:100ms..10s:9"',
+      },
+    },
+    metric: choice(METRIC_PATHS, 'duplicates_per_1000', 'the metric of the two-parameter heat map'),
+  },
+};
+
 /** Keys a scenario file may hold besides the model's parameters. */
 const META_KEYS: Json = {
+  preset: choice(Object.keys(SERVER_PRESETS), undefined, 'server behaviour of a real system; keys written here win'),
+  hint: { type: 'string', description: 'a string (a one-line hint, shown by idem-sim missions)' },
+  expect: EXPECT,
+  sweep: SWEEP,
   $schema: { type: 'string', description: 'a string (the schema this file follows, for editors)' },
   description: { type: 'string', description: 'a string (what the scenario is about)' },
   seed: {
@@ -141,6 +189,7 @@ export const SCENARIO_SCHEMA: Json = {
       reply_loss: probability(D.network.reply_loss, 'chance a reply is lost'),
     }),
     client: section('the HTTP client or tool wrapper', {
+      preset: choice(Object.keys(CLIENT_PRESETS), undefined, 'retry policy of a real client; keys written here win'),
       timeout: durationSchema('client timeout per attempt, > 0', D.client.timeout),
       retries: count(D.client.retries, 'retries after the first attempt'),
       deadline: optionalDuration('no attempt starts this long after the call began'),

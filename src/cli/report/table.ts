@@ -80,6 +80,11 @@ const ROWS: readonly Row[] = [
   ['peak live keys (simulated)', (m) => num(m.peak_live_keys)],
   ['steady-state keys at rate × retention', (m) => num(Math.round(m.keys))],
   ['steady-state key store (MB)', (m) => num(m.key_store_mb)],
+  ['Alert baselines (per second at load.rate_per_s)'],
+  ['dedup hits', est((m) => m.alert_baselines_per_s.dedup_hits)],
+  ['409 in progress', est((m) => m.alert_baselines_per_s.conflicts_409)],
+  ['422 fingerprint mismatch', est((m) => m.alert_baselines_per_s.mismatches_422)],
+  ['unknown outcomes returned to the model', est((m) => m.alert_baselines_per_s.unknown_outcomes)],
 ];
 
 export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: ChalkInstance): string {

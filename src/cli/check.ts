@@ -1,0 +1,64 @@
+/** `idem-sim check SCENARIO ...`: run each scenario and test its `expect:` block. Exit 1 if any fails. */
+import { runScenario } from '../exec/runner.js';
+import { check } from '../scenario/expect.js';
+import { InputError } from '../scenario/errors.js';
+import { PendingOutput } from './files.js';
+import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
+import { positiveInteger } from './options.js';
+import { progressBar } from './progress.js';
+import { renderJunit, type CheckedScenario } from './report/junit.js';
+import { renderVerdicts } from './report/verdicts.js';
+import { columnNames, DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './run.js';
+
+export const EXIT_EXPECTATIONS_FAILED = 1;
+
+export interface CheckOptions {
+  actions?: string;
+  seed?: string;
+  set?: string[];
+  threads?: string;
+  junit?: string;
+  out?: string;
+}
+
+export async function checkCommand(files: string[], opts: CheckOptions, io: Io, signal?: AbortSignal): Promise<number> {
+  if (files.length === 0) {
+    throw new InputError(undefined, '', 'no scenario given', 'Name the scenario files to check, such as idem-sim check scenarios/*.yaml.');
+  }
+  const junit = opts.junit ? new PendingOutput(opts.junit, files) : null;
+  const out = opts.out ? new PendingOutput(opts.out, files) : null;
+  try {
+    const overrides = parseOverrides(opts);
+    const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
+    const loaded = files.map((file) => ({ file, ...loadScenario(file, overrides) }));
+    for (const l of loaded) {
+      if (l.expectations.length === 0) {
+        throw new InputError({ source: l.file }, 'expect', 'has no expectations to check',
+          'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
+      }
+    }
+    const names = columnNames(files);
+    const checked: CheckedScenario[] = [];
+    for (const [k, l] of loaded.entries()) {
+      const seed = opts.seed ?? l.seed ?? DEFAULT_SEED;
+      const bar = progressBar(io.stderr, names[k] as string);
+      const outcome = await runScenario({
+        scenario: l.scenario, seed, threads: threads ?? defaultThreads(l.scenario.actions), onProgress: bar.update,
+        ...(signal ? { signal } : {}),
+      }).finally(() => bar.stop());
+      const metrics = outcome.state.finish(l.scenario);
+      checked.push({ name: names[k] as string, file: l.file, seed, verdicts: l.expectations.map((e) => check(e, metrics)) });
+    }
+    const replay = ['idem-sim', 'check', ...files, ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+      ...(opts.actions !== undefined ? ['--actions', opts.actions] : []), ...(opts.seed !== undefined ? ['--seed', opts.seed] : [])];
+    const footer = `seed ${[...new Set(checked.map((c) => c.seed))].join(', ')}; idem-sim ${toolVersion()}; replay: ${replay.map(shellQuote).join(' ')}`;
+    const text = renderVerdicts(checked, chalkFor(out ? {} : io.stdout, io.env), footer);
+    junit?.commit(renderJunit(checked, toolVersion()), io.stdout);
+    if (out) out.commit(text, io.stdout);
+    else io.stdout.write(text);
+    return checked.every((c) => c.verdicts.every((v) => v.pass)) ? 0 : EXIT_EXPECTATIONS_FAILED;
+  } finally {
+    junit?.abort();
+    out?.abort();
+  }
+}

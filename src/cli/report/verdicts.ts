@@ -1,0 +1,33 @@
+/** The pass/fail table of `idem-sim check`. */
+import Table from 'cli-table3';
+import type { ChalkInstance } from 'chalk';
+import { isDurationMetric, type MetricReading } from '../../model/metric-paths.js';
+import type { CheckedScenario } from './junit.js';
+import { duration, num, withCi } from './table.js';
+
+export function describeReading(r: MetricReading, metric = ''): string {
+  if (r.value === null) return 'no value (no samples)';
+  if (isDurationMetric(metric)) return duration(r.value);
+  return r.ci95 ? withCi(r.value, (r.ci95[1] - r.ci95[0]) / 2) : num(r.value);
+}
+
+export function renderVerdicts(checked: readonly CheckedScenario[], chalk: ChalkInstance, footer: string): string {
+  const table = new Table({
+    head: ['scenario', 'metric', 'expected', 'measured', 'result'].map((h) => chalk.bold(h)),
+    style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+  });
+  for (const c of checked) {
+    for (const v of c.verdicts) {
+      const e = v.expectation;
+      table.push([c.name, e.metric, `${e.text}${e.confidence === 'ci95' ? ' (whole CI)' : ''}`,
+        { hAlign: 'right', content: describeReading(v.measured, e.metric) }, v.pass ? chalk.green('pass') : chalk.red.bold('FAIL')]);
+    }
+  }
+  const verdicts = checked.flatMap((c) => c.verdicts);
+  const failed = verdicts.filter((v) => !v.pass).length;
+  const summary = failed === 0
+    ? chalk.green(`all ${verdicts.length} expectations pass`)
+    : chalk.red(`${failed} of ${verdicts.length} expectations fail`);
+  return `${table.toString()}\n${summary}\n${chalk.dim(footer)}\n`;
+}
