@@ -9,6 +9,8 @@ import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import type { CheckOptions } from './check.js';
 import type { MergeOptions } from './merge.js';
+import type { SizeOptions } from './size.js';
+import type { SweepOptions } from './sweep.js';
 import type { RunOptions } from './run.js';
 
 // Commands load their modules when they run, so `--help` and `--version` start at once.
@@ -52,6 +54,27 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       setCode(await runCommand(files, opts, io, signal));
     });
 
+  cmd.command('sweep')
+    .description('run a scenario over a grid of settings (common random numbers); CSV for spreadsheets')
+    .argument('<scenario>', 'the scenario file to vary')
+    .addOption(new Option('--vary <path=values>', 'a key and its values: a list (5m,1h,24h), a range (200ms..2s:10) or a log range (log:100ms..10s:9); repeat for a grid').argParser(collect))
+    .option('--format <format>', 'table (default), csv or json')
+    .option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)')
+    .option('--out <file>', 'write the report to a file instead of stdout')
+    .option('--actions <n>', 'primary actions per point (overrides the file)')
+    .option('--seed <seed>', 'random seed, the same for every point (default 1)')
+    .addOption(new Option('--set <path=value>', 'override one key at every point (repeatable)').argParser(collect))
+    .option('--threads <n>', 'worker threads per point (default: all cores, one per 4 M actions at most)')
+    .option('--precision <x>', 'simulate each point until the 95% CI half-width is at most x')
+    .option('--precision-metric <name>', 'metric for --precision (default duplicates_per_1000)')
+    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
+    .option('--shard <i/n>', 'run only shard i of n of the points and write a partial result for `idem-sim merge`')
+    .option('--max-points <n>', `largest grid to run (default ${10_000})`)
+    .action(async (file: string, opts: SweepOptions) => {
+      const { sweepCommand } = await import('./sweep.js');
+      setCode(await sweepCommand(file, opts, io, signal));
+    });
+
   cmd.command('check')
     .description('run scenarios and test their expect: blocks; exit 1 if any expectation fails (a CI gate)')
     .argument('<scenario...>', 'scenario files with an expect: block')
@@ -66,6 +89,21 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       setCode(await checkCommand(files, opts, io, signal));
     });
 
+  cmd.command('size')
+    .description('keys and memory of a key store: keys per action × rate × retention')
+    .argument('[scenario]', "a scenario to take keys per action from (simulated), and its rate and retention")
+    .option('--rate <n>', 'actions per second')
+    .option('--retention <duration>', 'how long keys are kept, such as 1h')
+    .option('--record-bytes <n>', 'bytes per key record (default 200)')
+    .option('--actions <n>', 'actions to simulate for keys per action')
+    .option('--seed <seed>', 'random seed')
+    .addOption(new Option('--set <path=value>', 'override one key of the scenario (repeatable)').argParser(collect))
+    .option('--json', 'print JSON')
+    .action(async (files: string | undefined, opts: SizeOptions) => {
+      const { sizeCommand } = await import('./size.js');
+      setCode(await sizeCommand(files ? [files] : [], opts, io));
+    });
+
   cmd.command('missions')
     .description("list the guide's missions: scenarios whose check fails until you fix their settings")
     .action(async () => {
@@ -77,6 +115,7 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .description('combine the partial results of `run --shard i/n` into the result of the whole run')
     .argument('<part...>', 'partial result files, one per shard')
     .option('--json', 'print JSON (byte-identical to the unsharded `run --json`)')
+    .option('--format <format>', 'for sweeps: table (default), csv or json, as `sweep --format`')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (files: string[], opts: MergeOptions) => {
       const { mergeCommand } = await import('./merge.js');

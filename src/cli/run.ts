@@ -87,7 +87,7 @@ export function columnNames(files: readonly (string | null)[]): string[] {
   return short.map((n, i) => (short.indexOf(n) !== short.lastIndexOf(n) ? files[i] ?? n : n));
 }
 
-function precisionTarget(opts: RunOptions): PrecisionTarget | undefined {
+export function precisionTarget(opts: Pick<RunOptions, 'precision' | 'precisionMetric' | 'maxActions'>): PrecisionTarget | undefined {
   if (opts.precision === undefined) {
     if (opts.precisionMetric !== undefined || opts.maxActions !== undefined) {
       throw new InputError({ source: opts.precisionMetric !== undefined ? '--precision-metric' : '--max-actions' }, '',

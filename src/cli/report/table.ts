@@ -39,7 +39,7 @@ export function withCi(value: number, half: number): string {
 export function duration(ms: number | null): string {
   if (ms === null || !Number.isFinite(ms)) return '–';
   const units: readonly [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1000, 's']];
-  for (const [size, unit] of units) if (ms >= 10 * size) return `${num(ms / size)} ${unit}`;
+  for (const [size, unit] of units) if (ms >= size) return `${num(ms / size)} ${unit}`;
   return `${num(ms)} ms`;
 }
 

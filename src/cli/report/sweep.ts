@@ -1,0 +1,110 @@
+/** Sweep reports: CSV for spreadsheets, JSON, and a table (rows, or a heat map of two keys). */
+import Table from 'cli-table3';
+import type { ChalkInstance } from 'chalk';
+import { stringify } from 'csv-stringify/sync';
+import { METRIC_PATHS, isDurationMetric, readMetric, type MetricPath } from '../../model/metric-paths.js';
+import type { Metrics } from '../../model/metrics.js';
+import type { PrecisionInfo } from './types.js';
+import { duration, num, withCi } from './table.js';
+
+export interface SweepPointResult {
+  /** Varied key path -> the value it took, as resolved (durations in ms). */
+  params: Record<string, string | number | boolean | null>;
+  metrics: Metrics;
+  precision?: PrecisionInfo;
+}
+
+export interface SweepReport {
+  scenario: string | null;
+  paths: string[];
+  seed: string;
+  version: string;
+  replay: string;
+  points: SweepPointResult[];
+}
+
+/** Columns: `param_<path>` first, then each metric and its 95% bounds, then seed and version. */
+export function renderCsv(r: SweepReport): string {
+  const metricColumns = METRIC_PATHS.flatMap((p) => {
+    const sample = r.points[0] ? readMetric(r.points[0].metrics, p) : { value: 0 };
+    return sample.ci95 ? [p, `${p}_ci95_low`, `${p}_ci95_high`] : [p];
+  });
+  const rows = r.points.map((pt) => [
+    ...r.paths.map((p) => pt.params[p] ?? ''),
+    ...METRIC_PATHS.flatMap((p) => {
+      const m = readMetric(pt.metrics, p);
+      const v = m.value === null ? '' : round(m.value);
+      return m.ci95 ? [v, round(m.ci95[0]), round(m.ci95[1])] : [v];
+    }),
+    r.seed, r.version,
+  ]);
+  return stringify(rows, { header: true, columns: [...r.paths.map((p) => `param_${p}`), ...metricColumns, 'seed', 'idem_sim_version'] });
+}
+
+/** 12 significant digits: no float noise in spreadsheets. */
+const round = (x: number) => Number(x.toPrecision(12));
+
+export function renderSweepJson(r: SweepReport): string {
+  return `${JSON.stringify({
+    tool: 'idem-sim', version: r.version, model: 1, time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
+    vary: r.paths, points: r.points,
+  }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
+}
+
+const SUMMARY: readonly [string, MetricPath][] = [
+  ['dup/1000', 'duplicates_per_1000'], ['lost/1000', 'lost_per_1000'], ['unknown/1000', 'unknown_outcomes_per_1000'],
+  ['409/1000', 'conflicts_409_per_1000'], ['attempts/action', 'attempts_per_action'], ['call p95', 'call_latency_ms.p95'],
+  ['key store MB', 'key_store_mb'],
+];
+
+function cell(m: Metrics, path: MetricPath): string {
+  const r = readMetric(m, path);
+  if (r.value === null) return '–';
+  if (isDurationMetric(path)) return duration(r.value);
+  return r.ci95 ? withCi(r.value, (r.ci95[1] - r.ci95[0]) / 2) : num(r.value);
+}
+
+const show = (v: string | number | boolean | null, path: string) =>
+  typeof v === 'number' && /timeout|retention|lease|delay|deadline|base|max|min|retry_after|value|median|mean|fast_reply/.test(path) ? duration(v) : String(v);
+
+export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
+  const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
+  if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
+  const table = new Table({
+    head: [...r.paths, ...SUMMARY.map(([h]) => h)].map((h) => chalk.bold(h)),
+    style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    colAligns: [...r.paths.map(() => 'left' as const), ...SUMMARY.map(() => 'right' as const)],
+  });
+  for (const pt of r.points) table.push([...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...SUMMARY.map(([, m]) => cell(pt.metrics, m))]);
+  return `${table.toString()}\n${footer}\n`;
+}
+
+/** Rows: the first key's values; columns: the second's; cells: the metric, coloured low to high on a terminal. */
+function heatMap(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
+  const [rowPath, colPath] = r.paths as [string, string];
+  const rows = [...new Set(r.points.map((p) => JSON.stringify(p.params[rowPath] ?? null)))];
+  const cols = [...new Set(r.points.map((p) => JSON.stringify(p.params[colPath] ?? null)))];
+  const values = r.points.map((p) => readMetric(p.metrics, metric).value).filter((v): v is number => v !== null);
+  const lo = Math.min(...values);
+  const hi = Math.max(...values);
+  const paint = (v: number | null, text: string) => {
+    if (v === null || hi === lo) return text;
+    const f = (v - lo) / (hi - lo);
+    return f < 1 / 3 ? chalk.green(text) : f < 2 / 3 ? chalk.yellow(text) : chalk.red(text);
+  };
+  const table = new Table({
+    head: [chalk.bold(`${rowPath} \\ ${colPath}`), ...cols.map((c) => chalk.bold(show(JSON.parse(c) as string | number, colPath)))],
+    style: { head: [], border: [] },
+    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
+    colAligns: ['left', ...cols.map(() => 'right' as const)],
+  });
+  for (const row of rows) {
+    table.push([show(JSON.parse(row) as string | number, rowPath), ...cols.map((col) => {
+      const pt = r.points.find((p) => JSON.stringify(p.params[rowPath] ?? null) === row && JSON.stringify(p.params[colPath] ?? null) === col);
+      if (!pt) return '';
+      return paint(readMetric(pt.metrics, metric).value, cell(pt.metrics, metric));
+    })]);
+  }
+  return `${chalk.bold(metric)}\n${table.toString()}`;
+}

@@ -1,0 +1,64 @@
+/** `idem-sim size`: keys and memory of a key store, from a rate and a retention (and a scenario's keys per action). */
+import { runScenario } from '../exec/runner.js';
+import { keyStoreSize } from '../model/metrics.js';
+import { parseDuration } from '../scenario/duration.js';
+import { InputError } from '../scenario/errors.js';
+import { DURATION_PATTERN } from '../scenario/duration.js';
+import type { Io } from './io.js';
+import { positiveInteger, positiveNumber } from './options.js';
+import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './run.js';
+import { duration, num } from './report/table.js';
+
+export interface SizeOptions {
+  rate?: string;
+  retention?: string;
+  recordBytes?: string;
+  actions?: string;
+  seed?: string;
+  set?: string[];
+  json?: boolean;
+}
+
+function retentionMs(text: string): number {
+  if (!new RegExp(DURATION_PATTERN).test(text)) {
+    throw new InputError({ source: `--retention ${text}` }, '', `"${text}" is not a duration`, 'Write it as 5m, 1h, 24h or 7d.');
+  }
+  return parseDuration(text);
+}
+
+export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): Promise<number> {
+  if (files.length > 1) throw new InputError(undefined, '', 'size takes one scenario at most', 'Size one scenario at a time.');
+  const file = files[0];
+  let keysPerAction = 1;
+  let source = 'assumed: one key per action';
+  let rate = opts.rate === undefined ? undefined : positiveNumber('--rate', opts.rate);
+  let retention = opts.retention === undefined ? undefined : retentionMs(opts.retention);
+  let recordBytes = opts.recordBytes === undefined ? undefined : positiveInteger('--record-bytes', opts.recordBytes);
+  if (file) {
+    const { scenario, seed } = loadScenario(file, parseOverrides(opts));
+    const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
+    const outcome = await runScenario({ scenario, seed: useSeed, threads: defaultThreads(scenario.actions) });
+    const m = outcome.state.finish(scenario);
+    // Twins arrive on top of rate_per_s: count keys per primary action.
+    keysPerAction = (m.keys_per_action.value * m.actions) / m.primary_actions;
+    source = `simulated: ${file}, ${num(m.primary_actions)} actions, seed ${useSeed}`;
+    rate ??= scenario.load.rate_per_s;
+    retention ??= scenario.idempotency.retention;
+    recordBytes ??= scenario.idempotency.record_bytes;
+  }
+  if (rate === undefined || retention === undefined) {
+    throw new InputError({ source: 'size' }, '', `${rate === undefined ? '--rate' : '--retention'} is missing`,
+      'Give --rate (actions per second) and --retention (such as 1h), or a scenario that has them.');
+  }
+  recordBytes ??= 200;
+  const size = keyStoreSize(keysPerAction, rate, retention, recordBytes);
+  const result = { rate_per_s: rate, retention_ms: retention, record_bytes: recordBytes, keys_per_action: keysPerAction, keys_per_action_source: source, ...size };
+  io.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : [
+    `keys per action   ${num(keysPerAction)} (${source})`,
+    `rate              ${num(rate)} actions/s`,
+    `retention         ${duration(retention)}`,
+    `keys              ${num(Math.round(size.keys))}   = keys per action × rate × retention`,
+    `key store         ${num(size.key_store_mb)} MB   at ${num(recordBytes)} bytes a record`,
+  ].join('\n') + '\n');
+  return 0;
+}

@@ -1,0 +1,151 @@
+/** `idem-sim sweep SCENARIO --vary PATH=VALUES ...`: the scenario over a grid of settings. */
+import { runScenario } from '../exec/runner.js';
+import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
+import type { RunStateData } from '../model/metrics.js';
+import type { Scenario } from '../model/types.js';
+import { InputError } from '../scenario/errors.js';
+import type { Override } from '../scenario/parse.js';
+import { gridPoints, gridSize, type Axis } from '../sweeps/grid.js';
+import { parseValues, ValuesError } from '../sweeps/values.js';
+import { PendingOutput } from './files.js';
+import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
+import { oneOf, positiveInteger, shard as parseShard } from './options.js';
+import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
+import { progressBar } from './progress.js';
+import { resolvedScenario } from './report/json.js';
+import { renderCsv, renderSweepJson, renderSweepTable, type SweepPointResult, type SweepReport } from './report/sweep.js';
+import { DEFAULT_SEED, defaultThreads, loadScenario, parseKeyPath, parseOverrides, precisionTarget, type RunOptions } from './run.js';
+
+export interface SweepOptions extends Omit<RunOptions, 'json'> {
+  vary?: string[];
+  metric?: string;
+  format?: string;
+  maxPoints?: string;
+}
+
+/** Largest grid run without --max-points: a sweep that size at the lab's 4,000 actions takes minutes. */
+export const DEFAULT_MAX_POINTS = 10_000;
+export const FORMATS = ['table', 'csv', 'json'] as const;
+
+/** A point of a sharded sweep, as its partial result holds it. */
+export interface PartialPoint {
+  index: number;
+  params: SweepPointResult['params'];
+  scenario: Scenario;
+  fingerprint: string;
+  grid_step: number;
+  state: RunStateData;
+}
+
+function axisFromOption(arg: string): Axis {
+  const eq = arg.indexOf('=');
+  const option = `--vary ${arg}`;
+  const path = eq > 0 ? arg.slice(0, eq).trim() : '';
+  if (!path || !parseKeyPath(path)) {
+    throw new InputError({ source: option }, '', 'expected PATH=VALUES', 'Write it as --vary client.timeout=200ms..2s:10 or --vary idempotency.scope=none,call,intent.');
+  }
+  return { path, values: values(arg.slice(eq + 1), option), option };
+}
+
+function values(spec: string | readonly (string | number | boolean)[], option: string, keyPath = ''): string[] {
+  try {
+    return parseValues(spec);
+  } catch (e) {
+    if (e instanceof ValuesError) throw new InputError({ source: option }, keyPath, e.problem, e.fix);
+    throw e;
+  }
+}
+
+/** The value a key took in a resolved scenario, for the param columns. */
+function valueAt(s: Scenario, path: string): string | number | boolean | null {
+  let node: unknown = s;
+  for (const k of parseKeyPath(path) ?? []) node = (node as Record<string | number, unknown> | undefined)?.[k];
+  return typeof node === 'object' ? (node === null ? null : JSON.stringify(node)) : (node as string | number | boolean);
+}
+
+export async function sweepCommand(file: string, opts: SweepOptions, io: Io, signal?: AbortSignal): Promise<number> {
+  const out = opts.out ? new PendingOutput(opts.out, [file]) : null;
+  try {
+    const format = oneOf('--format', opts.format ?? 'table', FORMATS);
+    const sets = parseOverrides(opts);
+    const base = loadScenario(file, sets);
+    const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
+    const fromFile = (base.sweep?.vary ?? []).map((v): Axis => {
+      const where = `${v.origin.source}${v.origin.line ? `:${v.origin.line}` : ''}`;
+      return { path: v.path, values: values(v.values, where, `sweep.vary.${v.path}`), option: `sweep.vary.${v.path} (${where})` };
+    });
+    const fromOptions = (opts.vary ?? []).map(axisFromOption);
+    const axes = [...fromFile.filter((a) => !fromOptions.some((o) => o.path === a.path)), ...fromOptions];
+    if (axes.length === 0) {
+      throw new InputError({ source: file }, '', 'nothing to vary', 'Give --vary PATH=VALUES (such as --vary client.timeout=200ms..2s:10), or a sweep: block in the scenario.');
+    }
+    const maxPoints = opts.maxPoints === undefined ? DEFAULT_MAX_POINTS : positiveInteger('--max-points', opts.maxPoints);
+    const size = gridSize(axes);
+    if (size > maxPoints) {
+      throw new InputError({ source: '--vary' }, '', `the grid has ${size.toLocaleString('en-US')} points, more than ${maxPoints.toLocaleString('en-US')}`,
+        `Vary fewer values, or raise the limit with --max-points ${size}.`);
+    }
+    const precision = precisionTarget(opts);
+    const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+    if (shard && precision) {
+      throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision', 'Shard a sweep of fixed --actions, or run --precision on one machine.');
+    }
+    const all = gridPoints(axes);
+    const points = shard ? all.slice(Math.floor(((shard.index - 1) * size) / shard.count), Math.floor((shard.index * size) / shard.count)) : all;
+    // Read and check every point before simulating any, so a bad value fails at once.
+    const loaded = points.map((pt) => {
+      const overrides: Override[] = axes.map((a, k) => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));
+      return { point: pt, ...loadScenario(file, [...sets, ...overrides]) };
+    });
+
+    const seed = opts.seed ?? base.seed ?? DEFAULT_SEED;
+    const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
+    const bar = progressBar(io.stderr, 'sweep');
+    const results: (SweepPointResult & PartialPoint)[] = [];
+    try {
+      for (const [k, l] of loaded.entries()) {
+        const outcome = await runScenario({
+          scenario: l.scenario, seed, threads: threads ?? defaultThreads(precision?.maxActions ?? l.scenario.actions),
+          ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
+        });
+        bar.update(k + 1, loaded.length);
+        const params = Object.fromEntries(axes.map((a) => [a.path, valueAt(l.scenario, a.path)]));
+        results.push({
+          index: l.point.index, params, metrics: outcome.state.finish(l.scenario), scenario: resolvedScenario(l.scenario),
+          fingerprint: scenarioFingerprint(l.scenario), grid_step: outcome.gridStep, state: outcome.state.toData(),
+          ...(precision ? { precision: { metric: precision.metric, half_width: precision.halfWidth, max_actions: precision.maxActions, reached: outcome.precisionReached === true } } : {}),
+        });
+      }
+    } finally {
+      bar.stop();
+    }
+
+    const args = ['idem-sim', 'sweep', file, ...axes.filter((a) => a.option.startsWith('--vary')).flatMap((a) => ['--vary', a.option.slice('--vary '.length)]),
+      ...(opts.set ?? []).flatMap((s) => ['--set', s]), ...(opts.actions !== undefined ? ['--actions', opts.actions] : []),
+      '--seed', seed, ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
+      ...(opts.precisionMetric !== undefined ? ['--precision-metric', opts.precisionMetric] : []),
+      ...(opts.maxActions !== undefined ? ['--max-actions', opts.maxActions] : [])];
+    let text: string;
+    if (shard) {
+      text = `${JSON.stringify({
+        idem_sim_partial: PARTIAL_FORMAT, kind: 'sweep', version: toolVersion(), shard, replay_args: args,
+        sweep: { scenario: file, paths: axes.map((a) => a.path), points: size, seed, metric },
+        points: results.map(({ index, params, scenario, fingerprint, grid_step, state }) => ({ index, params, scenario, fingerprint, grid_step, state })),
+      })}\n`;
+    } else {
+      const report: SweepReport = { scenario: file, paths: axes.map((a) => a.path), seed, version: toolVersion(), replay: args.map(shellQuote).join(' '), points: results.map(({ params, metrics, precision: p }) => ({ params, metrics, ...(p ? { precision: p } : {}) })) };
+      text = renderSweep(report, format, metric, chalkFor(out ? {} : io.stdout, io.env));
+    }
+    if (out) out.commit(text, io.stdout);
+    else io.stdout.write(text);
+    return 0;
+  } finally {
+    out?.abort();
+  }
+}
+
+export function renderSweep(report: SweepReport, format: string, metric: MetricPath, chalk: ReturnType<typeof chalkFor>): string {
+  if (format === 'csv') return renderCsv(report);
+  if (format === 'json') return renderSweepJson(report);
+  return renderSweepTable(report, metric, chalk);
+}

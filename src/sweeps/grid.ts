@@ -1,0 +1,36 @@
+/** A sweep's grid: every combination of the varied keys' values, the first key outermost. */
+
+export interface Axis {
+  /** Dotted key path, as written (`client.timeout`). */
+  path: string;
+  /** Values as text (read like `--set` values). */
+  values: readonly string[];
+  /** How the user wrote it, for error messages (`--vary client.timeout=...`). */
+  option: string;
+}
+
+export interface GridPoint {
+  index: number;
+  /** One value per axis, in axis order. */
+  values: string[];
+}
+
+export function gridSize(axes: readonly Axis[]): number {
+  return axes.reduce((n, a) => n * a.values.length, 1);
+}
+
+export function gridPoints(axes: readonly Axis[]): GridPoint[] {
+  const points: GridPoint[] = [];
+  const size = gridSize(axes);
+  for (let index = 0; index < size; index++) {
+    let rest = index;
+    const values = new Array<string>(axes.length);
+    for (let k = axes.length - 1; k >= 0; k--) {
+      const axis = axes[k] as Axis;
+      values[k] = axis.values[rest % axis.values.length] as string;
+      rest = Math.floor(rest / axis.values.length);
+    }
+    points.push({ index, values });
+  }
+  return points;
+}

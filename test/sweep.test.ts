@@ -1,0 +1,122 @@
+/** Sweeps: values, grids, CSV, common random numbers, shards, and bad input. */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { gridPoints, gridSize } from '../src/sweeps/grid.js';
+import { parseValues, ValuesError } from '../src/sweeps/values.js';
+import { BIN, cli } from './helpers.js';
+
+describe('values', () => {
+  it('lists, as written', () => {
+    expect(parseValues('5m,1h,24h')).toEqual(['5m', '1h', '24h']);
+    expect(parseValues('none, call ,intent')).toEqual(['none', 'call', 'intent']);
+    expect(parseValues([1, 'x', true])).toEqual(['1', 'x', 'true']);
+  });
+
+  it('evenly spaced ranges, both ends included; durations in ms', () => {
+    expect(parseValues('200ms..2s:10')).toEqual(['200', '400', '600', '800', '1000', '1200', '1400', '1600', '1800', '2000']);
+    expect(parseValues('0.1..0.3:3')).toEqual(['0.1', '0.2', '0.3']);
+    expect(parseValues('5..1:3')).toEqual(['5', '3', '1']);
+  });
+
+  it('log ranges', () => {
+    expect(parseValues('log:100ms..10s:3')).toEqual(['100', '1000', '10000']);
+    expect(parseValues('log:1..1000:4')).toEqual(['1', '10', '100', '1000']);
+  });
+
+  it.each([
+    ['1s..2s', 'does not say how many points'],
+    ['1s..2s:1', 'empty or a single value'],
+    ['log:0..10:3', 'above 0'],
+    ['a..b:3', 'not a range'],
+    ['5m,,1h', 'empty value'],
+  ])('rejects %s', (spec, problem) => {
+    expect(() => parseValues(spec)).toThrow(ValuesError);
+    expect(() => parseValues(spec)).toThrow(problem);
+  });
+});
+
+describe('grid', () => {
+  it('every combination, the first key outermost', () => {
+    const axes = [{ path: 'a', values: ['1', '2'], option: '' }, { path: 'b', values: ['x', 'y', 'z'], option: '' }];
+    expect(gridSize(axes)).toBe(6);
+    expect(gridPoints(axes).map((p) => p.values.join(''))).toEqual(['1x', '1y', '1z', '2x', '2y', '2z']);
+  });
+});
+
+const TINY = ['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.timeout=500ms,1s', '--vary', 'idempotency.scope=call,intent', '--actions', '200'];
+
+describe('sweep through the CLI', () => {
+  it('CSV: a header, param_ columns first, one row per point (exact)', () => {
+    const r = cli([...TINY, '--format', 'csv']);
+    expect(r.status, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(5);
+    expect(lines[0]?.startsWith('param_client.timeout,param_idempotency.scope,duplicates_per_1000,duplicates_per_1000_ci95_low,')).toBe(true);
+    expect(lines[0]?.endsWith(',seed,idem_sim_version')).toBe(true);
+    expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['500,call', '500,intent', '1000,call', '1000,intent']);
+    expect(r.stdout).toMatchSnapshot();
+  });
+
+  it('table: a heat map for two keys, rows for one', () => {
+    const two = cli([...TINY, '--metric', 'conflicts_409_per_1000']);
+    expect(two.stdout).toContain('conflicts_409_per_1000');
+    expect(two.stdout).toContain('client.timeout \\ idempotency.scope');
+    const one = cli(['sweep', 'test/fixtures/tiny.yaml', '--vary', 'idempotency.scope=none,intent', '--actions', '200']);
+    expect(one.stdout.split('\n')[1]).toContain('dup/1000');
+    expect(one.stdout).not.toMatch(/\u001b\[/); // no colour in a pipe
+  });
+
+  it('common random numbers: a point is the same alone or inside the sweep', () => {
+    const sweep = JSON.parse(cli([...TINY, '--format', 'json']).stdout);
+    const alone = JSON.parse(cli(['run', 'test/fixtures/tiny.yaml', '--set', 'client.timeout=1s', '--set', 'idempotency.scope=call', '--actions', '200', '--json']).stdout);
+    const point = sweep.points.find((p: { params: Record<string, unknown> }) => p.params['client.timeout'] === 1000 && p.params['idempotency.scope'] === 'call');
+    expect(point.metrics).toEqual(alone.results[0].metrics);
+  });
+
+  it('a sweep: block in the file, and --vary over it', () => {
+    const file = 'scenarios/mission-3-crash-replays.yaml';
+    const r = cli(['sweep', file, '--vary', 'idempotency.retention=5m,1h', '--actions', '500', '--format', 'json']);
+    expect(JSON.parse(r.stdout).points.map((p: { params: Record<string, number> }) => p.params['idempotency.retention'])).toEqual([300_000, 3_600_000]);
+  });
+
+  it('shards over points merge into exactly the unsharded sweep', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sweep-'));
+    const parts = [1, 2, 3].map((i) => {
+      const file = join(dir, `part-${i}.json`);
+      expect(cli([...TINY, '--shard', `${i}/3`, '--out', file]).status).toBe(0);
+      return file;
+    });
+    for (const format of ['csv', 'json', 'table']) {
+      expect(cli(['merge', ...parts, '--format', format]).stdout).toBe(cli([...TINY, '--format', format]).stdout);
+    }
+    const missing = cli(['merge', ...parts.slice(1)]);
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toContain('shard 1/3 missing');
+  });
+
+  it('| head does not crash', () => {
+    const r = spawnSync('sh', ['-c', `node ${BIN} sweep test/fixtures/tiny.yaml --vary client.timeout=100ms..3s:40 --actions 300 --format csv | head -1`], { encoding: 'utf8' });
+    expect(r.status).toBe(0);
+    expect(r.stdout.startsWith('param_client.timeout,')).toBe(true);
+    expect(r.stderr).toBe('');
+  });
+});
+
+describe('sweep bad input: exit 2, a clear message, no output file', () => {
+  const bad = (args: string[], ...fragments: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sweep-bad-'));
+    const r = cli([...args, '--out', join(dir, 'out.csv')]);
+    expect(r.status, r.stderr).toBe(2);
+    for (const f of fragments) expect(r.stderr).toContain(f);
+    expect(readdirSync(dir)).toEqual([]);
+  };
+  it('an unknown key path', () => bad(['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.timout=1s,2s'], '--vary client.timout=1s,2s', 'Did you mean `timeout`?'));
+  it('an invalid value', () => bad(['sweep', 'test/fixtures/tiny.yaml', '--vary', 'network.reply_loss=0.1,1.5'], 'value 1.5', 'between 0 and 1'));
+  it('an empty range', () => bad(['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.timeout=1s..2s:1'], 'empty or a single value'));
+  it('a grid over the limit names the flag', () => bad(['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.timeout=1..100:100', '--vary', 'client.retries=0..200:201'], '20,100 points', '--max-points'));
+  it('nothing to vary', () => bad(['sweep', 'test/fixtures/tiny.yaml'], 'nothing to vary'));
+  it('an unknown format', () => bad(['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.retries=1,2', '--format', 'xlsx'], 'Use one of: table, csv, json'));
+});
