@@ -19,6 +19,19 @@ export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70, EXIT_INTERRUPT
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
+/** Options every simulating command shares; `large` adds --precision and --shard. */
+function simulationOptions(cmd: Command, large: boolean): Command {
+  cmd.option('--actions <n>', 'primary actions to simulate (overrides the file)')
+    .option('--seed <seed>', 'random seed (overrides the file; default 1)')
+    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
+    .option('--threads <n>', 'worker threads (default: all cores, one per 4 M actions at most); results do not depend on it');
+  if (!large) return cmd;
+  return cmd.option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
+    .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
+    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
+    .option('--shard <i/n>', 'simulate only shard i of n and write a partial result for `idem-sim merge`');
+}
+
 function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): Command {
   const cmd = new Command('idem-sim')
     .description('Monte Carlo analysis of retries and idempotency keys for agent tool calls.')
@@ -36,52 +49,32 @@ probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md
 Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
 70 internal error (a bug), 130 interrupted.`);
 
-  cmd.command('run')
+  simulationOptions(cmd.command('run')
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
-    .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each')
-    .option('--actions <n>', 'primary actions to simulate (overrides the file)')
-    .option('--seed <seed>', 'random seed (overrides the file; default 1)')
-    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
+    .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each'), true)
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .option('--threads <n>', 'worker threads (default: all cores, one per 4 M actions at most); results do not depend on it')
-    .option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
-    .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
-    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
-    .option('--shard <i/n>', 'simulate only shard i of n and write a partial result for `idem-sim merge`')
     .action(async (files: string[], opts: RunOptions) => {
       const { runCommand } = await import('./run.js');
       setCode(await runCommand(files, opts, io, signal));
     });
 
-  cmd.command('sweep')
+  simulationOptions(cmd.command('sweep')
     .description('run a scenario over a grid of settings (common random numbers); CSV for spreadsheets')
-    .argument('<scenario>', 'the scenario file to vary')
+    .argument('<scenario>', 'the scenario file to vary'), true)
     .addOption(new Option('--vary <path=values>', 'a key and its values: a list (5m,1h,24h), a range (200ms..2s:10) or a log range (log:100ms..10s:9); repeat for a grid').argParser(collect))
     .option('--format <format>', 'table (default), csv or json')
     .option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .option('--actions <n>', 'primary actions per point (overrides the file)')
-    .option('--seed <seed>', 'random seed, the same for every point (default 1)')
-    .addOption(new Option('--set <path=value>', 'override one key at every point (repeatable)').argParser(collect))
-    .option('--threads <n>', 'worker threads per point (default: all cores, one per 4 M actions at most)')
-    .option('--precision <x>', 'simulate each point until the 95% CI half-width is at most x')
-    .option('--precision-metric <name>', 'metric for --precision (default duplicates_per_1000)')
-    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
-    .option('--shard <i/n>', 'run only shard i of n of the points and write a partial result for `idem-sim merge`')
     .option('--max-points <n>', `largest grid to run (default ${10_000})`)
     .action(async (file: string, opts: SweepOptions) => {
       const { sweepCommand } = await import('./sweep.js');
       setCode(await sweepCommand(file, opts, io, signal));
     });
 
-  cmd.command('check')
+  simulationOptions(cmd.command('check')
     .description('run scenarios and test their expect: blocks; exit 1 if any expectation fails (a CI gate)')
-    .argument('<scenario...>', 'scenario files with an expect: block')
-    .option('--actions <n>', 'primary actions to simulate (overrides the files)')
-    .option('--seed <seed>', 'random seed (overrides the files; default 1)')
-    .addOption(new Option('--set <path=value>', 'override one key in every scenario (repeatable)').argParser(collect))
-    .option('--threads <n>', 'worker threads (default: all cores, one per 4 M actions at most)')
+    .argument('<scenario...>', 'scenario files with an expect: block'), false)
     .option('--junit <file>', 'also write JUnit XML for CI systems')
     .option('--out <file>', 'write the table to a file instead of stdout')
     .action(async (files: string[], opts: CheckOptions) => {
@@ -89,15 +82,12 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       setCode(await checkCommand(files, opts, io, signal));
     });
 
-  cmd.command('size')
+  simulationOptions(cmd.command('size')
     .description('keys and memory of a key store: keys per action × rate × retention')
-    .argument('[scenario]', "a scenario to take keys per action from (simulated), and its rate and retention")
+    .argument('[scenario]', "a scenario to take keys per action from (simulated), and its rate and retention"), false)
     .option('--rate <n>', 'actions per second')
     .option('--retention <duration>', 'how long keys are kept, such as 1h')
     .option('--record-bytes <n>', 'bytes per key record (default 200)')
-    .option('--actions <n>', 'actions to simulate for keys per action')
-    .option('--seed <seed>', 'random seed')
-    .addOption(new Option('--set <path=value>', 'override one key of the scenario (repeatable)').argParser(collect))
     .option('--json', 'print JSON')
     .action(async (files: string | undefined, opts: SizeOptions) => {
       const { sizeCommand } = await import('./size.js');

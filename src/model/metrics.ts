@@ -104,30 +104,28 @@ export class RunState {
   /** Adds one chunk. */
   addChunk(c: ChunkOutput): void {
     this.chunks++;
-    this.primaries += c.primaries;
-    this.actions += c.actions;
-    this.calls += c.calls;
-    this.handlerRuns += c.handlerRuns;
-    this.overTimeout += c.handlerRunsOverTimeout;
-    this.unknownAttempts += c.attemptsUnknown;
-    this.addCounters(c.sum, c.sumSq);
-    this.callLatency.addData(c.callLatency);
-    this.actionLatency.addData(c.actionLatency);
+    this.addTotals(c);
     this.grid.addCells(c.cells);
   }
 
+  /** Adds a part summed elsewhere (another shard). */
   addData(d: RunStateData): void {
     this.chunks += d.chunks;
-    this.primaries += d.primaries;
-    this.actions += d.actions;
-    this.calls += d.calls;
-    this.handlerRuns += d.handlerRuns;
-    this.overTimeout += d.handlerRunsOverTimeout;
-    this.unknownAttempts += d.attemptsUnknown;
-    this.addCounters(d.sum, d.sumSq);
-    this.callLatency.addData(d.callLatency);
-    this.actionLatency.addData(d.actionLatency);
+    this.addTotals(d);
     this.grid.addData(d.grid);
+  }
+
+  /** The parts a chunk's output and a run's data share. */
+  private addTotals(t: Pick<RunStateData, 'primaries' | 'actions' | 'calls' | 'handlerRuns' | 'handlerRunsOverTimeout' | 'attemptsUnknown' | 'callLatency' | 'actionLatency'> & { sum: ArrayLike<number>; sumSq: ArrayLike<number> }): void {
+    this.primaries += t.primaries;
+    this.actions += t.actions;
+    this.calls += t.calls;
+    this.handlerRuns += t.handlerRuns;
+    this.overTimeout += t.handlerRunsOverTimeout;
+    this.unknownAttempts += t.attemptsUnknown;
+    this.addCounters(t.sum, t.sumSq);
+    this.callLatency.addData(t.callLatency);
+    this.actionLatency.addData(t.actionLatency);
   }
 
   toData(): RunStateData {
