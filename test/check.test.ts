@@ -142,3 +142,32 @@ describe('alert baselines', () => {
     expect(m.alert_baselines_per_s.dedup_hits.value).toBeCloseTo((m.dedup_hits_per_1000.value / 1000) * 50, 9);
   });
 });
+
+describe('check edge cases', () => {
+  it('ci95 does not pass on no evidence: a zero count is bounded by the rule of three', () => {
+    const f = file('idempotency: {scope: intent}\nexpect:\n  confidence: ci95\n  duplicates_per_1000: "<= 0.5"\n');
+    // 3 events in n actions is the 95% bound for a count of zero: 3000/n per 1000 must be <= 0.5.
+    expect(cli(['check', f, '--actions', '1000']).status).toBe(1); // bound 3 per 1000
+    expect(cli(['check', f, '--actions', '20000']).status).toBe(0); // bound 0.15 per 1000
+  });
+
+  it('a time unit on a metric that is not a time is refused', () => {
+    const r = cli(['check', file('expect:\n  key_store_mb: "< 3s"\n')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('key_store_mb is not a time');
+  });
+
+  it('scenarios without expect: are skipped when others have one', () => {
+    const r = cli(['check', 'scenarios/lab-defaults.yaml', 'scenarios/solutions/mission-1-blind-retries.yaml']);
+    expect(r.status).toBe(0);
+    expect(r.stderr).toContain('skipped scenarios/lab-defaults.yaml');
+  });
+
+  it('--junit - and the table cannot both go to stdout', () => {
+    expect(cli(['check', 'scenarios/solutions/mission-1-blind-retries.yaml', '--junit', '-']).stderr).toContain('would both go to standard output');
+  });
+
+  it('size refuses simulation options without a scenario', () => {
+    expect(cli(['size', '--rate', '50', '--retention', '1h', '--set', 'idempotency.scope=call']).stderr).toContain('only applies with a scenario');
+  });
+});

@@ -120,3 +120,30 @@ describe('sweep bad input: exit 2, a clear message, no output file', () => {
   it('nothing to vary', () => bad(['sweep', 'test/fixtures/tiny.yaml'], 'nothing to vary'));
   it('an unknown format', () => bad(['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.retries=1,2', '--format', 'xlsx'], 'Use one of: table, csv, json'));
 });
+
+describe('sweep edge cases', () => {
+  const S = 'test/fixtures/tiny.yaml';
+  it('refuses a key varied twice, a repeated value, the seed, and negative durations', () => {
+    expect(cli(['sweep', S, '--vary', 'client.timeout=1s,2s', '--vary', 'client.timeout=3s']).stderr).toContain('varied twice');
+    expect(cli(['sweep', S, '--vary', 'client.timeout=1s,1s']).stderr).toContain('given twice');
+    expect(cli(['sweep', S, '--vary', 'seed=1,2']).stderr).toContain('common random numbers');
+    const r = cli(['sweep', S, '--vary', 'client.timeout=log:-1..2s:3']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('negative duration');
+  });
+
+  it('labels keys the resolved scenario does not hold (presets) and none', () => {
+    const r = JSON.parse(cli(['sweep', S, '--vary', 'preset=stripe,powertools', '--vary', 'idempotency.lease=none,1s', '--actions', '200', '--json']).stdout);
+    expect(r.points.map((p: { params: Record<string, unknown> }) => [p.params['preset'], p.params['idempotency.lease']]))
+      .toEqual([['stripe', 'none'], ['stripe', 1000], ['powertools', 'none'], ['powertools', 1000]]);
+  });
+
+  it('merge refuses run parts mixed with sweep parts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-mixed-'));
+    const a = join(dir, 'a.json');
+    const b = join(dir, 'b.json');
+    expect(cli(['sweep', S, '--vary', 'client.retries=1,2', '--actions', '200', '--shard', '1/2', '--out', a]).status).toBe(0);
+    expect(cli(['run', S, '--actions', '200', '--shard', '2/2', '--out', b]).status).toBe(0);
+    expect(cli(['merge', a, b]).stderr).toContain('is not a part of the same sweep');
+  });
+});

@@ -25,19 +25,24 @@ export async function checkCommand(files: string[], opts: CheckOptions, io: Io, 
   if (files.length === 0) {
     throw new InputError(undefined, '', 'no scenario given', 'Name the scenario files to check, such as idem-sim check scenarios/*.yaml.');
   }
-  const junit = opts.junit ? new PendingOutput(opts.junit, files) : null;
+  if (opts.junit === '-' && (opts.out === undefined || opts.out === '-')) {
+    throw new InputError({ source: '--junit -' }, '', 'the JUnit XML and the table would both go to standard output',
+      'Write the table elsewhere with --out FILE, or the XML with --junit FILE.');
+  }
+  const junit = opts.junit ? new PendingOutput(opts.junit, files, '--junit') : null;
   const out = opts.out ? new PendingOutput(opts.out, files) : null;
   try {
     const overrides = parseOverrides(opts);
     const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
-    const loaded = files.map((file) => ({ file, ...loadScenario(file, overrides) }));
-    for (const l of loaded) {
-      if (l.expectations.length === 0) {
-        throw new InputError({ source: l.file }, 'expect', 'has no expectations to check',
-          'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
-      }
+    const all = files.map((file) => ({ file, ...loadScenario(file, overrides) }));
+    // A glob such as scenarios/*.yaml takes in scenarios without goals: skip them, say so.
+    const loaded = all.filter((l) => l.expectations.length > 0);
+    if (loaded.length === 0) {
+      throw new InputError({ source: files.length === 1 ? files[0] as string : files.join(', ') }, 'expect', 'has no expectations to check',
+        'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
     }
-    const names = columnNames(files);
+    for (const l of all) if (l.expectations.length === 0) io.stderr.write(`idem-sim: skipped ${l.file}: it has no expect: block\n`);
+    const names = columnNames(loaded.map((l) => l.file));
     const checked: CheckedScenario[] = [];
     for (const [k, l] of loaded.entries()) {
       const seed = opts.seed ?? l.seed ?? DEFAULT_SEED;

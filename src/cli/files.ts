@@ -73,15 +73,15 @@ export class PendingOutput {
   private readonly target: string;
   private readonly mode: number | undefined;
 
-  constructor(readonly path: string, inputs: readonly string[] = []) {
-    const fail = (problem: string, fix = 'Choose another path with --out.'): never => {
-      throw new InputError({ source: `--out ${path}` }, '', problem, fix);
+  constructor(readonly path: string, inputs: readonly string[] = [], readonly flag = '--out') {
+    const fail = (problem: string, fix = `Choose another path with ${flag}.`): never => {
+      throw new InputError({ source: `${flag} ${path}` }, '', problem, fix);
     };
     this.target = path;
     if (path === '-') return;
     let st: Stats | undefined;
     try { st = statSync(path); } catch { st = undefined; }
-    if (st?.isDirectory()) fail(`${path} is a directory`, 'Give a file name, such as --out report.json.');
+    if (st?.isDirectory()) fail(`${path} is a directory`, `Give a file name, such as ${flag} report.json.`);
     if (st && !st.isFile()) return; // a device or a pipe: written directly at the end
     this.target = st ? realpathSync(path) : resolve(path);
     if (st && (st.mode & 0o222) === 0) fail(`${path} is read-only`, 'Make it writable or choose another path.');
@@ -108,7 +108,7 @@ export class PendingOutput {
       }
     } catch (e) {
       this.abort();
-      throw new InputError({ source: `--out ${this.path}` }, '', `cannot write ${this.path} (${reason(e)})`, 'Choose a path you can write to.');
+      throw new InputError({ source: `${this.flag} ${this.path}` }, '', `cannot write ${this.path} (${reason(e)})`, 'Choose a path you can write to.');
     }
   }
 

@@ -40,7 +40,7 @@ function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): 
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`idem-sim: error: ${s.replace(/^error: /, '').trimEnd()}. Run idem-sim --help for usage.\n`),
+      outputError: (s, write) => write(`idem-sim: error: ${s.replace(/^error: /, '').trimEnd().replace(/\.+$/, '')}. Run idem-sim --help for usage.\n`),
     })
     .addHelpText('after', `
 Scenario durations are written 250ms, 2s, 5m, 1h or 7d (a bare number means ms);
@@ -64,6 +64,7 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .argument('<scenario>', 'the scenario file to vary'), true)
     .addOption(new Option('--vary <path=values>', 'a key and its values: a list (5m,1h,24h), a range (200ms..2s:10) or a log range (log:100ms..10s:9); repeat for a grid').argParser(collect))
     .option('--format <format>', 'table (default), csv or json')
+    .option('--json', 'the same as --format json')
     .option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .option('--max-points <n>', `largest grid to run (default ${10_000})`)

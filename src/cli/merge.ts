@@ -25,12 +25,18 @@ export function mergeCommand(files: string[], opts: MergeOptions, io: Io): numbe
   try {
     const parts = files.map((file) => ({ file, text: readUserFile(file, 'the partial result') }));
     const sweep = parts.map((p) => { try { return JSON.parse(p.text) as { kind?: string }; } catch { return {}; } });
+    const sweeps = sweep.filter((p) => p.kind === 'sweep').length;
+    if (sweeps > 0 && sweeps < parts.length) {
+      const odd = parts[sweep.findIndex((p) => p.kind !== 'sweep')] as { file: string };
+      throw new InputError({ source: odd.file }, '', 'is not a part of the same sweep as the others', 'Merge the parts of one sharded run, or of one sharded sweep.');
+    }
     let text: string;
-    if (sweep.every((p) => p.kind === 'sweep')) {
+    if (sweeps > 0) {
       text = mergeSweep(parts.map((p, i) => ({ file: p.file, p: sweep[i] as SweepPartial })), opts, io, out !== null);
     } else {
+      const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', ['table', 'json']);
       const { runs, version, replayArgs } = mergePartials(parts);
-      text = renderRuns(runs, replayArgs, opts.json === true, version, io, out !== null);
+      text = renderRuns(runs, replayArgs, format === 'json', version, io, out !== null);
     }
     if (out) out.commit(text, io.stdout);
     else io.stdout.write(text);

@@ -10,6 +10,7 @@ import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './ru
 import { duration, num } from './report/table.js';
 
 export interface SizeOptions {
+  threads?: string;
   rate?: string;
   retention?: string;
   recordBytes?: string;
@@ -29,6 +30,12 @@ function retentionMs(text: string): number {
 export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): Promise<number> {
   if (files.length > 1) throw new InputError(undefined, '', 'size takes one scenario at most', 'Size one scenario at a time.');
   const file = files[0];
+  if (!file) {
+    const given = (['set', 'actions', 'seed', 'threads'] as const).filter((k) => opts[k] !== undefined);
+    if (given.length > 0) {
+      throw new InputError({ source: `--${given[0]}` }, '', 'only applies with a scenario to simulate', 'Name a scenario, or drop the option.');
+    }
+  }
   let keysPerAction = 1;
   let source = 'assumed: one key per action';
   let rate = opts.rate === undefined ? undefined : positiveNumber('--rate', opts.rate);
@@ -37,7 +44,8 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
   if (file) {
     const { scenario, seed } = loadScenario(file, parseOverrides(opts));
     const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
-    const outcome = await runScenario({ scenario, seed: useSeed, threads: defaultThreads(scenario.actions) });
+    const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : positiveInteger('--threads', opts.threads);
+    const outcome = await runScenario({ scenario, seed: useSeed, threads });
     const m = outcome.state.finish(scenario);
     // Twins arrive on top of rate_per_s: count keys per primary action.
     keysPerAction = (m.keys_per_action.value * m.actions) / m.primary_actions;
@@ -54,7 +62,7 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
   const size = keyStoreSize(keysPerAction, rate, retention, recordBytes);
   const result = { rate_per_s: rate, retention_ms: retention, record_bytes: recordBytes, keys_per_action: keysPerAction, keys_per_action_source: source, ...size };
   io.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : [
-    `keys per action   ${num(keysPerAction)} (${source})`,
+    `keys per action   ${keysPerAction.toFixed(4).replace(/\.?0+$/, '')} (${source})`,
     `rate              ${num(rate)} actions/s`,
     `retention         ${duration(retention)}`,
     `keys              ${num(Math.round(size.keys))}   = keys per action × rate × retention`,

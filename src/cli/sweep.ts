@@ -16,7 +16,7 @@ import { resolvedScenario } from './report/json.js';
 import { renderCsv, renderSweepJson, renderSweepTable, type SweepPointResult, type SweepReport } from './report/sweep.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseKeyPath, parseOverrides, precisionTarget, type RunOptions } from './run.js';
 
-export interface SweepOptions extends Omit<RunOptions, 'json'> {
+export interface SweepOptions extends RunOptions {
   vary?: string[];
   metric?: string;
   format?: string;
@@ -66,7 +66,10 @@ function valueAt(s: Scenario, path: string): string | number | boolean | null {
 export async function sweepCommand(file: string, opts: SweepOptions, io: Io, signal?: AbortSignal): Promise<number> {
   const out = opts.out ? new PendingOutput(opts.out, [file]) : null;
   try {
-    const format = oneOf('--format', opts.format ?? 'table', FORMATS);
+    const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', FORMATS);
+    if (opts.seed !== undefined && opts.seed.trim() === '') {
+      throw new InputError({ source: '--seed' }, '', 'the seed is empty', 'Give a seed such as --seed 42.');
+    }
     const sets = parseOverrides(opts);
     const base = loadScenario(file, sets);
     const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
@@ -76,6 +79,18 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
     });
     const fromOptions = (opts.vary ?? []).map(axisFromOption);
     const axes = [...fromFile.filter((a) => !fromOptions.some((o) => o.path === a.path)), ...fromOptions];
+    for (const [k, a] of axes.entries()) {
+      if (axes.findIndex((b) => b.path === a.path) !== k) {
+        throw new InputError({ source: a.option }, '', `${a.path} is varied twice`, 'Give each key one --vary, with all its values.');
+      }
+      const twice = a.values.find((v, i) => a.values.indexOf(v) !== i);
+      if (twice !== undefined) throw new InputError({ source: a.option }, '', `the value ${twice} is given twice`, 'Give each value once.');
+      const top = a.path.split(/[.[]/)[0] ?? '';
+      if (['seed', 'description', 'hint', 'expect', 'sweep', '$schema'].includes(top)) {
+        throw new InputError({ source: a.option }, '', `${a.path} is not a setting of the model`,
+          top === 'seed' ? 'Every point uses one seed (common random numbers); to compare seeds, run the sweep with --seed.' : 'Vary the scenario\'s settings, such as client.timeout.');
+      }
+    }
     if (axes.length === 0) {
       throw new InputError({ source: file }, '', 'nothing to vary', 'Give --vary PATH=VALUES (such as --vary client.timeout=200ms..2s:10), or a sweep: block in the scenario.');
     }
@@ -109,7 +124,7 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
           ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
         });
         bar.update(k + 1, loaded.length);
-        const params = Object.fromEntries(axes.map((a) => [a.path, valueAt(l.scenario, a.path)]));
+        const params = Object.fromEntries(axes.map((a, i) => [a.path, valueAt(l.scenario, a.path) ?? (l.point.values[i] as string)]));
         results.push({
           index: l.point.index, params, metrics: outcome.state.finish(l.scenario), scenario: resolvedScenario(l.scenario),
           fingerprint: scenarioFingerprint(l.scenario), grid_step: outcome.gridStep, state: outcome.state.toData(),
@@ -122,7 +137,7 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
 
     const args = ['idem-sim', 'sweep', file, ...axes.filter((a) => a.option.startsWith('--vary')).flatMap((a) => ['--vary', a.option.slice('--vary '.length)]),
       ...(opts.set ?? []).flatMap((s) => ['--set', s]), ...(opts.actions !== undefined ? ['--actions', opts.actions] : []),
-      '--seed', seed, ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
+      '--seed', seed, ...(opts.metric !== undefined ? ['--metric', opts.metric] : []), ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
       ...(opts.precisionMetric !== undefined ? ['--precision-metric', opts.precisionMetric] : []),
       ...(opts.maxActions !== undefined ? ['--max-actions', opts.maxActions] : [])];
     let text: string;

@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { ChunkSimulator, type ChunkOutput } from '../model/engine.js';
 import { Interrupted } from './interrupted.js';
 import { RunState } from '../model/metrics.js';
-import { chunkCount, planChunks, type ChunkPlan } from '../model/plan.js';
+import { CHUNK_ACTIONS, chunkCount, chunkPlans, type ChunkPlan } from '../model/plan.js';
 import { precisionReached, type PrecisionTarget } from '../model/precision.js';
 import { chunkRng } from '../model/rng.js';
 import { gridStepFor } from '../model/simulate.js';
@@ -53,10 +53,11 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const [from, to] = req.shard
     ? [Math.floor(((req.shard.index - 1) * chunks) / req.shard.count), Math.floor((req.shard.index * chunks) / req.shard.count)]
     : [0, chunks];
-  const plans = planChunks(seed, total, scenario.load.rate_per_s, from, to);
+  // Plans are made as chunks are sent, so a run of any length needs no list of them.
+  const plans = chunkPlans(seed, total, scenario.load.rate_per_s, from, to);
   const gridStep = gridStepFor(scenario, total);
   const state = new RunState(gridStep);
-  const most = plans.reduce((s, p) => s + p.actions, 0);
+  const most = Math.min(to * CHUNK_ACTIONS, total) - Math.min(from * CHUNK_ACTIONS, total);
 
   let reached = false;
   /** Sums one chunk; returns true to stop. */
@@ -67,13 +68,13 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
     return reached;
   };
 
-  const threads = Math.max(1, Math.min(req.threads, plans.length));
+  const threads = Math.max(1, Math.min(req.threads, to - from));
   if (threads === 1) await runHere(req, plans, gridStep, take);
   else await runOnWorkers(req, plans, gridStep, threads, take);
   return { state, gridStep, ...(req.precision ? { precisionReached: reached } : {}) };
 }
 
-async function runHere(req: RunRequest, plans: ChunkPlan[], gridStep: number, take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
+async function runHere(req: RunRequest, plans: Iterable<ChunkPlan>, gridStep: number, take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
   const sim = new ChunkSimulator(req.scenario, gridStep);
   for (const plan of plans) {
     if (req.signal?.aborted) throw new Interrupted();
@@ -82,15 +83,15 @@ async function runHere(req: RunRequest, plans: ChunkPlan[], gridStep: number, ta
   }
 }
 
-function runOnWorkers(req: RunRequest, plans: ChunkPlan[], gridStep: number, threads: number,
+function runOnWorkers(req: RunRequest, plans: Iterator<ChunkPlan>, gridStep: number, threads: number,
   take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
   const workerUrl = new URL('./worker.js', import.meta.url);
   const workers = Array.from({ length: threads }, () =>
     new Worker(workerUrl, { workerData: { scenario: req.scenario, seed: req.seed, gridStep }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } }));
   const done = new Map<number, ChunkOutput>(); // finished, waiting for their turn
+  const sent: ChunkPlan[] = []; // sent and not yet summed, in chunk order
   const busy = workers.map(() => 0); // chunks sent to each worker and not yet back
-  let next = 0; // next plan to send
-  let merged = 0; // next plan to sum
+  let exhausted = false;
   return new Promise<void>((resolve, reject) => {
     let finished = false;
     const finish = (error?: Error) => {
@@ -107,8 +108,11 @@ function runOnWorkers(req: RunRequest, plans: ChunkPlan[], gridStep: number, thr
      */
     const feed = () => {
       for (let w = 0; w < workers.length; w++) {
-        while ((busy[w] as number) < 2 && next < plans.length && next - merged < AHEAD * threads) {
-          (workers[w] as Worker).postMessage(plans[next++]);
+        while (!exhausted && (busy[w] as number) < 2 && sent.length < AHEAD * threads) {
+          const next = plans.next();
+          if (next.done) { exhausted = true; break; }
+          sent.push(next.value);
+          (workers[w] as Worker).postMessage(next.value);
           busy[w]!++;
         }
       }
@@ -118,15 +122,15 @@ function runOnWorkers(req: RunRequest, plans: ChunkPlan[], gridStep: number, thr
         if (finished) return;
         busy[w]!--;
         done.set(out.index, out);
-        while (merged < plans.length) {
-          const plan = plans[merged] as ChunkPlan;
+        while (sent.length > 0) {
+          const plan = sent[0] as ChunkPlan;
           const ready = done.get(plan.index);
           if (!ready) break;
           done.delete(plan.index);
-          merged++;
+          sent.shift();
           if (take(ready, plan)) return finish();
         }
-        if (merged === plans.length) return finish();
+        if (exhausted && sent.length === 0) return finish();
         feed();
       });
       worker.on('error', (e) => finish(e));

@@ -18,6 +18,8 @@ export interface Metrics {
   actions: number;
   /** Primary actions simulated (the scenario's `actions`). */
   primary_actions: number;
+  /** Actions per second, twins included: `load.rate_per_s` × actions / primary_actions. */
+  actions_per_second: number;
   /** Executions beyond each action's first, per 1000 actions, split by the kind of call that made them. */
   duplicates_per_1000: Estimate & { transport: Estimate; replan: Estimate; replay: Estimate };
   /** Duplicates per day at `load.rate_per_s` (twins arrive on top of that rate). */
@@ -156,6 +158,7 @@ export class RunState {
     return {
       actions: n,
       primary_actions: this.primaries,
+      actions_per_second: actionsPerSecond,
       duplicates_per_1000: {
         ...est('duplicates', 1000),
         transport: est('duplicates_transport', 1000),

@@ -27,17 +27,20 @@ export function chunkCount(actions: number): number {
   return Math.ceil(actions / CHUNK_ACTIONS);
 }
 
-/** Chunks [from, to) of a run of `actions` primary actions at `ratePerS`. */
-export function planChunks(seed: string, actions: number, ratePerS: number, from = 0, to = chunkCount(actions)): ChunkPlan[] {
+/** Chunks [from, to) of a run of `actions` primary actions at `ratePerS`, made as they are needed. */
+export function* chunkPlans(seed: string, actions: number, ratePerS: number, from = 0, to = chunkCount(actions)): Generator<ChunkPlan> {
   const rng = streamRng(seed, 'spans');
   const meanGap = 1000 / ratePerS;
-  const plans: ChunkPlan[] = [];
   let offset = 0;
   for (let k = 0; k < to; k++) {
     const n = Math.min(CHUNK_ACTIONS, actions - k * CHUNK_ACTIONS);
     const span = gamma(rng, n) * meanGap;
-    if (k >= from) plans.push({ index: k, actions: n, offset, span });
+    if (k >= from) yield { index: k, actions: n, offset, span };
     offset += span;
   }
-  return plans;
+}
+
+/** The same as a list (for small runs and tests). */
+export function planChunks(seed: string, actions: number, ratePerS: number, from = 0, to = chunkCount(actions)): ChunkPlan[] {
+  return [...chunkPlans(seed, actions, ratePerS, from, to)];
 }

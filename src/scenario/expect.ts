@@ -21,6 +21,8 @@ export interface Expectation {
 export interface Verdict {
   expectation: Expectation;
   measured: MetricReading;
+  /** For `ci95`: the interval that was checked (see checkedInterval). */
+  interval?: [number, number];
   pass: boolean;
 }
 
@@ -38,15 +40,37 @@ const HOLDS: Readonly<Record<Operator, (x: number, t: number) => boolean>> = {
   '!=': (x, t) => x !== t, '>=': (x, t) => x >= t, '>': (x, t) => x > t,
 };
 
+/** Per-action scale of a rate metric, from its name (per 1000, per second, per day). */
+function scaleOf(metric: string, m: Metrics): number {
+  if (metric.includes('_per_1000')) return 1000;
+  if (metric.startsWith('alert_baselines_per_s')) return m.actions_per_second;
+  if (metric === 'duplicates_per_day') return m.actions_per_second * 86_400;
+  return 1;
+}
+
+/**
+ * The interval a `ci95` expectation must hold over: the 95% interval of MODEL.md, with
+ * two corrections that only a check needs. Counts are never negative, so the low end is
+ * at least 0. And a count of zero has a zero-width interval that proves nothing; there
+ * the upper end is the rule-of-three bound, 3 events in n actions (95%).
+ */
+export function checkedInterval(metric: string, r: MetricReading, m: Metrics): [number, number] | undefined {
+  if (!r.ci95) return undefined;
+  const [lo, hi] = r.ci95;
+  if (r.value === 0 && hi === 0) return [0, m.actions > 0 ? (3 * scaleOf(metric, m)) / m.actions : Infinity];
+  return [Math.max(0, lo), hi];
+}
+
 export function check(e: Expectation, metrics: Metrics): Verdict {
   const measured = readMetric(metrics, e.metric);
   if (measured.value === null) return { expectation: e, measured, pass: false };
   const holds = HOLDS[e.op];
   let pass = holds(measured.value, e.threshold);
-  if (pass && e.confidence === 'ci95' && measured.ci95) {
-    const [lo, hi] = measured.ci95;
+  const interval = e.confidence === 'ci95' ? checkedInterval(e.metric, measured, metrics) : undefined;
+  if (pass && interval) {
+    const [lo, hi] = interval;
     // The whole interval must pass: both ends for an order, no overlap for !=.
     pass = e.op === '!=' ? !(lo <= e.threshold && e.threshold <= hi) : holds(lo, e.threshold) && holds(hi, e.threshold);
   }
-  return { expectation: e, measured, pass };
+  return { expectation: e, measured, pass, ...(interval ? { interval } : {}) };
 }

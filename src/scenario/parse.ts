@@ -5,7 +5,7 @@
 import type { ErrorObject } from 'ajv';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
-import type { MetricPath } from '../model/metric-paths.js';
+import { isDurationMetric, type MetricPath } from '../model/metric-paths.js';
 import { parseDuration } from './duration.js';
 import { parseThreshold, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
@@ -107,6 +107,10 @@ function expectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin):
   return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
     const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: 'ci95' | 'none' }) : undefined;
     const text = long ? long.threshold : String(spec);
+    if (/[a-z]\s*$/.test(text) && !isDurationMetric(metric)) {
+      throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${text.trim()}" has a time unit, but ${metric} is not a time`,
+        'Write the threshold as a plain number; units are for the *_latency_ms metrics.');
+    }
     return {
       metric: metric as MetricPath, ...parseThreshold(text), text: text.trim(),
       confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
@@ -154,7 +158,7 @@ function applyOverride(raw: Raw, o: Override): void {
 function locator(doc: Document, lines: LineCounter, source: string, overrides: readonly Override[]) {
   return (path: Path, keyNode = false): Origin => {
     // An override is to blame when it set this key, a key inside it, or the mapping holding it.
-    const related = (o: Override) => o.path.every((k, i) => i >= path.length || String(path[i]) === String(k));
+    const related = (o: Override) => path.length > 0 && o.path.every((k, i) => i >= path.length || String(path[i]) === String(k));
     const fromOption = [...overrides].reverse().find(related);
     if (fromOption) return { source: fromOption.option };
     // Walk down as far as the document goes; report the deepest node found.

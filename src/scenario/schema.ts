@@ -133,7 +133,10 @@ const SWEEP: Json = {
       additionalProperties: {
         anyOf: [
           { type: 'string', pattern: NON_EMPTY },
-          { type: 'array', minItems: 1, items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }] } },
+          {
+            type: 'array', minItems: 1,
+            items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }], description: 'a value: a string, a number or true/false (for a mapping value, vary its keys one by one)' },
+          },
         ],
         description: 'a list of values, or a range such as "200ms..2s:10" or "log:100ms..10s:9"',
       },
@@ -169,7 +172,7 @@ export const SCENARIO_SCHEMA: Json = {
   },
   properties: {
     ...META_KEYS,
-    actions: count(D.actions, 'primary actions to simulate; twins come on top', 1),
+    actions: { ...count(D.actions, 'primary actions to simulate, at most 10^13; twins come on top', 1), maximum: 1e13 },
     load: section('arrival process', {
       rate_per_s: { type: 'number', exclusiveMinimum: 0, default: D.load.rate_per_s, description: 'a number > 0 (primary actions per second)' },
     }),

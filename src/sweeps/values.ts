@@ -43,6 +43,9 @@ function range(m: RegExpExecArray): string[] {
   const n = Number(count);
   if (n < 2) throw new ValuesError(`a range of ${n} point${n === 1 ? '' : 's'} is empty or a single value`, 'Ask for at least 2 points, or give the single value as a list.');
   const durations = unitA !== undefined || unitB !== undefined;
+  if (durations && (Number(a) < 0 || Number(b) < 0)) {
+    throw new ValuesError(`the range ${m[0]} has a negative duration`, 'Durations start at 0: write the range from 0 or above.');
+  }
   const from = durations ? parseDuration(`${a}${unitA ?? 'ms'}`) : Number(a);
   const to = durations ? parseDuration(`${b}${unitB ?? 'ms'}`) : Number(b);
   if (log && !(from > 0 && to > 0)) {

@@ -27,7 +27,7 @@ export function renderJunit(checked: readonly CheckedScenario[], version: string
     lines.push('    </properties>');
     for (const v of c.verdicts) {
       const e = v.expectation;
-      const name = `${e.metric} ${e.text}${e.confidence === 'ci95' ? ' (whole 95% interval)' : ''}`;
+      const name = `${e.metric} ${e.text}${v.interval ? ' (whole 95% interval)' : ''}`;
       const open = `    <testcase classname="${escape(c.name)}" name="${escape(name)}"`;
       if (v.pass) {
         lines.push(`${open}/>`);

@@ -65,18 +65,20 @@ function cell(m: Metrics, path: MetricPath): string {
 }
 
 const show = (v: string | number | boolean | null, path: string) =>
-  typeof v === 'number' && /timeout|retention|lease|delay|deadline|base|max|min|retry_after|value|median|mean|fast_reply/.test(path) ? duration(v) : String(v);
+  v === null ? 'none' : typeof v === 'number' && /timeout|retention|lease|delay|deadline|base|max|min|retry_after|value|median|mean|fast_reply/.test(path) ? duration(v) : String(v);
 
 export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
   const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
+  // The summary columns, and the chosen metric if it is not among them.
+  const columns = SUMMARY.some(([, m]) => m === metric) ? SUMMARY : [...SUMMARY, [metric, metric] as const];
   const table = new Table({
-    head: [...r.paths, ...SUMMARY.map(([h]) => h)].map((h) => chalk.bold(h)),
+    head: [...r.paths, ...columns.map(([h]) => h)].map((h) => chalk.bold(h)),
     style: { head: [], border: [] },
     chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    colAligns: [...r.paths.map(() => 'left' as const), ...SUMMARY.map(() => 'right' as const)],
+    colAligns: [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const)],
   });
-  for (const pt of r.points) table.push([...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...SUMMARY.map(([, m]) => cell(pt.metrics, m))]);
+  for (const pt of r.points) table.push([...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map(([, m]) => cell(pt.metrics, m))]);
   return `${table.toString()}\n${footer}\n`;
 }
 

@@ -20,8 +20,8 @@ export function renderVerdicts(checked: readonly CheckedScenario[], chalk: Chalk
   for (const c of checked) {
     for (const v of c.verdicts) {
       const e = v.expectation;
-      table.push([c.name, e.metric, `${e.text}${e.confidence === 'ci95' ? ' (whole CI)' : ''}`,
-        { hAlign: 'right', content: describeReading(v.measured, e.metric) }, v.pass ? chalk.green('pass') : chalk.red.bold('FAIL')]);
+      table.push([c.name, e.metric, `${e.text}${v.interval ? ' (whole CI)' : ''}`,
+        { hAlign: 'right', content: describeReading(v.measured, e.metric) + (v.interval && v.measured.value === 0 && v.interval[1] > 0 ? ` (95% ≤ ${num(v.interval[1])})` : '') }, v.pass ? chalk.green('pass') : chalk.red.bold('FAIL')]);
     }
   }
   const verdicts = checked.flatMap((c) => c.verdicts);
