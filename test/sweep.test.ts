@@ -1,6 +1,6 @@
 /** Sweeps: values, grids, CSV, common random numbers, shards, and bad input. */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -145,5 +145,29 @@ describe('sweep edge cases', () => {
     expect(cli(['sweep', S, '--vary', 'client.retries=1,2', '--actions', '200', '--shard', '1/2', '--out', a]).status).toBe(0);
     expect(cli(['run', S, '--actions', '200', '--shard', '2/2', '--out', b]).status).toBe(0);
     expect(cli(['merge', a, b]).stderr).toContain('is not a part of the same sweep');
+  });
+});
+
+describe('sweep shards must come from one scenario', () => {
+  it('merge refuses a shard whose scenario file changed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-fp-'));
+    const scenario = join(dir, 's.yaml');
+    writeFileSync(scenario, 'actions: 200\n');
+    const vary = ['--vary', 'client.retries=1,2'];
+    expect(cli(['sweep', scenario, ...vary, '--shard', '1/2', '--out', join(dir, 'a.json')]).status).toBe(0);
+    writeFileSync(scenario, 'actions: 200\nnetwork: {reply_loss: 0.1}\n');
+    expect(cli(['sweep', scenario, ...vary, '--shard', '2/2', '--out', join(dir, 'b.json')]).status).toBe(0);
+    const r = cli(['merge', join(dir, 'a.json'), join(dir, 'b.json')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('the scenario differs');
+  });
+
+  it('a threshold with a unit that is not a duration is bad input, not a crash', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-th-'));
+    const f = join(dir, 's.yaml');
+    writeFileSync(f, 'expect:\n  call_latency_ms.p95: "> -1s"\n');
+    const r = cli(['check', f]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('is not a duration');
   });
 });

@@ -4,7 +4,7 @@ import { check } from '../scenario/expect.js';
 import { InputError } from '../scenario/errors.js';
 import { PendingOutput } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { positiveInteger } from './options.js';
+import { positiveInteger, seedOption } from './options.js';
 import { progressBar } from './progress.js';
 import { renderJunit, type CheckedScenario } from './report/junit.js';
 import { renderVerdicts } from './report/verdicts.js';
@@ -33,6 +33,7 @@ export async function checkCommand(files: string[], opts: CheckOptions, io: Io, 
   const out = opts.out ? new PendingOutput(opts.out, files) : null;
   try {
     const overrides = parseOverrides(opts);
+    seedOption(opts.seed);
     const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
     const all = files.map((file) => ({ file, ...loadScenario(file, overrides) }));
     // A glob such as scenarios/*.yaml takes in scenarios without goals: skip them, say so.

@@ -5,18 +5,19 @@ import { InputError } from '../scenario/errors.js';
 import { PendingOutput, readUserFile } from './files.js';
 import { chalkFor, shellQuote, type Io } from './io.js';
 import { oneOf } from './options.js';
-import { mergePartials } from './partial.js';
+import { mergePartials, PARTIAL_FORMAT } from './partial.js';
 import { renderRuns } from './run.js';
 import { FORMATS, renderSweep, type PartialPoint } from './sweep.js';
 
 export interface MergeOptions { json?: boolean; format?: string; out?: string }
 
 interface SweepPartial {
+  idem_sim_partial: number;
   kind: 'sweep';
   version: string;
   shard: { index: number; count: number };
   replay_args: string[];
-  sweep: { scenario: string; paths: string[]; points: number; seed: string; metric: MetricPath };
+  sweep: { scenario: string; fingerprint: string; paths: string[]; points: number; seed: string; metric: MetricPath };
   points: PartialPoint[];
 }
 
@@ -55,7 +56,9 @@ function mergeSweep(parts: { file: string; p: SweepPartial }[], opts: MergeOptio
     const same = (what: string, a: unknown, b: unknown, fix: string) => {
       if (JSON.stringify(a) !== JSON.stringify(b)) throw new InputError({ source: file }, '', `${what} differs from ${first.file}'s`, fix);
     };
+    same('the partial format', p.idem_sim_partial, PARTIAL_FORMAT, 'Run every shard with the same idem-sim version.');
     same('the idem-sim version', p.version, first.p.version, 'Run every shard with the same idem-sim version.');
+    same('the scenario', p.sweep.fingerprint, first.p.sweep.fingerprint, 'Run every shard on the same scenario file (it changed between shards).');
     same('the command', p.replay_args, first.p.replay_args, 'Run every shard with the same scenario, --vary, --set and --seed.');
     same('the shard count', p.shard.count, first.p.shard.count, 'Merge the parts of one sharded sweep only.');
     if (shards.has(p.shard.index)) throw new InputError({ source: file }, '', `shard ${p.shard.index}/${p.shard.count} is given twice`, 'Pass each shard once.');

@@ -30,6 +30,14 @@ export function shard(text: string): { index: number; count: number } {
   return { index, count };
 }
 
+/** `--seed`, which must not be empty. */
+export function seedOption(seed: string | undefined): string | undefined {
+  if (seed !== undefined && seed.trim() === '') {
+    throw new InputError({ source: '--seed' }, '', 'the seed is empty', 'Give a seed such as --seed 42 or --seed nightly-run.');
+  }
+  return seed;
+}
+
 export function oneOf(flag: string, text: string, allowed: readonly string[]): string {
   if (allowed.includes(text)) return text;
   const guess = didYouMean(text, allowed);

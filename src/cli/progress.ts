@@ -7,7 +7,7 @@ const QUIET_MS = 500;
 
 export type ProgressFn = (done: number, total: number) => void;
 
-export function progressBar(stream: NodeJS.WritableStream & { isTTY?: boolean }, label: string): { update: ProgressFn; stop: () => void } {
+export function progressBar(stream: NodeJS.WritableStream & { isTTY?: boolean }, label: string, unit = 'actions'): { update: ProgressFn; stop: () => void } {
   if (!stream.isTTY) return { update: () => undefined, stop: () => undefined };
   const started = Date.now();
   let bar: cliProgressTypes.SingleBar | undefined;
@@ -18,7 +18,7 @@ export function progressBar(stream: NodeJS.WritableStream & { isTTY?: boolean },
         // Loaded only when a bar is shown: it pulls in readline, which slows every start.
         const cliProgress = createRequire(import.meta.url)('cli-progress') as typeof cliProgressTypes;
         bar = new cliProgress.SingleBar({
-          stream, format: `${label} {bar} {percentage}% | {value}/{total} actions | ETA {eta_formatted}`,
+          stream, format: `${label} {bar} {percentage}% | {value}/{total} ${unit} | ETA {eta_formatted}`,
           hideCursor: true, clearOnComplete: true,
         }, cliProgress.Presets.shades_classic);
         bar.start(total, 0);

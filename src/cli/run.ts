@@ -8,7 +8,7 @@ import { InputError } from '../scenario/errors.js';
 import { parseScenario, type Override } from '../scenario/parse.js';
 import { PendingOutput, loadEmpiricalData, readUserFile } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { oneOf, positiveInteger, positiveNumber, shard as parseShard } from './options.js';
+import { oneOf, positiveInteger, positiveNumber, seedOption, shard as parseShard } from './options.js';
 import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from './partial.js';
 import { progressBar } from './progress.js';
 import { renderJson, resolvedScenario } from './report/json.js';
@@ -122,9 +122,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
   const out = opts.out ? new PendingOutput(opts.out, files) : null;
   try {
     const overrides = parseOverrides(opts);
-    if (opts.seed !== undefined && opts.seed.trim() === '') {
-      throw new InputError({ source: '--seed' }, '', 'the seed is empty', 'Give a seed such as --seed 42 or --seed nightly-run.');
-    }
+    seedOption(opts.seed);
     const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
     const precision = precisionTarget(opts);
     const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);

@@ -1,11 +1,10 @@
 /** `idem-sim size`: keys and memory of a key store, from a rate and a retention (and a scenario's keys per action). */
 import { runScenario } from '../exec/runner.js';
 import { keyStoreSize } from '../model/metrics.js';
-import { parseDuration } from '../scenario/duration.js';
+import { DURATION_PATTERN, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
-import { DURATION_PATTERN } from '../scenario/duration.js';
 import type { Io } from './io.js';
-import { positiveInteger, positiveNumber } from './options.js';
+import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './run.js';
 import { duration, num } from './report/table.js';
 
@@ -43,7 +42,7 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
   let recordBytes = opts.recordBytes === undefined ? undefined : positiveInteger('--record-bytes', opts.recordBytes);
   if (file) {
     const { scenario, seed } = loadScenario(file, parseOverrides(opts));
-    const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
+    const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;
     const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : positiveInteger('--threads', opts.threads);
     const outcome = await runScenario({ scenario, seed: useSeed, threads });
     const m = outcome.state.finish(scenario);

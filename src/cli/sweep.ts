@@ -9,7 +9,7 @@ import { gridPoints, gridSize, type Axis } from '../sweeps/grid.js';
 import { parseValues, ValuesError } from '../sweeps/values.js';
 import { PendingOutput } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { oneOf, positiveInteger, shard as parseShard } from './options.js';
+import { oneOf, positiveInteger, seedOption, shard as parseShard } from './options.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
 import { resolvedScenario } from './report/json.js';
@@ -67,9 +67,7 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
   const out = opts.out ? new PendingOutput(opts.out, [file]) : null;
   try {
     const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', FORMATS);
-    if (opts.seed !== undefined && opts.seed.trim() === '') {
-      throw new InputError({ source: '--seed' }, '', 'the seed is empty', 'Give a seed such as --seed 42.');
-    }
+    seedOption(opts.seed);
     const sets = parseOverrides(opts);
     const base = loadScenario(file, sets);
     const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
@@ -115,7 +113,7 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
 
     const seed = opts.seed ?? base.seed ?? DEFAULT_SEED;
     const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
-    const bar = progressBar(io.stderr, 'sweep');
+    const bar = progressBar(io.stderr, 'sweep', 'points');
     const results: (SweepPointResult & PartialPoint)[] = [];
     try {
       for (const [k, l] of loaded.entries()) {
@@ -144,7 +142,7 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
     if (shard) {
       text = `${JSON.stringify({
         idem_sim_partial: PARTIAL_FORMAT, kind: 'sweep', version: toolVersion(), shard, replay_args: args,
-        sweep: { scenario: file, paths: axes.map((a) => a.path), points: size, seed, metric },
+        sweep: { scenario: file, fingerprint: scenarioFingerprint(base.scenario), paths: axes.map((a) => a.path), points: size, seed, metric },
         points: results.map(({ index, params, scenario, fingerprint, grid_step, state }) => ({ index, params, scenario, fingerprint, grid_step, state })),
       })}\n`;
     } else {

@@ -6,7 +6,7 @@
  */
 import { DDSketch } from '@datadog/sketches-js';
 
-/** Relative accuracy of reported quantiles; MODEL.md allows 1%. */
+/** Relative accuracy of reported quantiles; docs/model.md allows 1%. */
 export const SKETCH_RELATIVE_ACCURACY = 0.005;
 
 const MAPPING = new DDSketch({ relativeAccuracy: SKETCH_RELATIVE_ACCURACY }).mapping;

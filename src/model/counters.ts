@@ -1,6 +1,6 @@
 /**
  * Per-action counts: the engine adds each action's count and its square, so that a
- * mean and its 95% confidence interval (mean ± 1.96·sd/√n, MODEL.md) come from sums alone.
+ * mean and its 95% confidence interval (mean ± 1.96·sd/√n, docs/model.md) come from sums alone.
  * All values are integers, so sums are exact and merge in any grouping.
  */
 export const COUNTER_NAMES = [

@@ -1,5 +1,5 @@
 /**
- * The simulation of MODEL.md, one chunk of primary actions at a time.
+ * The simulation of docs/model.md, one chunk of primary actions at a time.
  *
  * Keys never cross business identities, so an action and its twin (a "group") are
  * simulated alone against a tiny private key store. Within a group, attempts are handled
@@ -43,7 +43,6 @@ export interface ChunkOutput {
   primaries: number;
   /** Actions simulated, twins included. */
   actions: number;
-  calls: number;
   /** Per-action counter sums and sums of squares (see counters.ts). */
   sum: Float64Array;
   sumSq: Float64Array;
@@ -102,7 +101,7 @@ function compile(s: Scenario): Params {
     scope: SCOPES.indexOf(i.scope), atomic: i.claim === 'atomic',
     fingerprint: i.fingerprint === 'full' ? 2 : i.fingerprint === 'business' ? 1 : 0,
     retention: i.retention,
-    runningLife: i.lease ?? i.retention, // MODEL.md: until the lease lapses, without one until retention
+    runningLife: i.lease ?? i.retention, // docs/model.md: until the lease lapses, without one until retention
     transactional: i.transactional, storeErrors: i.on_error === 'store',
   };
 }
@@ -147,7 +146,6 @@ export class ChunkSimulator {
   // Per-chunk outputs.
   private readonly sum = new Float64Array(NUM_COUNTERS);
   private readonly sumSq = new Float64Array(NUM_COUNTERS);
-  private calls = 0;
   private actions = 0;
   private handlerRuns = 0;
   private overTimeout = 0;
@@ -204,7 +202,7 @@ export class ChunkSimulator {
 
   private output(plan: ChunkPlan): ChunkOutput {
     return {
-      index: plan.index, primaries: plan.actions, actions: this.actions, calls: this.calls,
+      index: plan.index, primaries: plan.actions, actions: this.actions,
       sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: binned(this.callKeys, this.callKeysLen), actionLatency: binned(this.actionKeys, this.actionKeysLen),
@@ -215,7 +213,6 @@ export class ChunkSimulator {
   private reset(): void {
     this.sum.fill(0);
     this.sumSq.fill(0);
-    this.calls = 0;
     this.actions = 0;
     this.handlerRuns = 0;
     this.overTimeout = 0;
@@ -268,7 +265,6 @@ export class ChunkSimulator {
     this.attempt[i] = 0;
     this.callStart[i] = at;
     this.sendAt[i] = at;
-    this.calls++;
   }
 
   private keyOf(i: number): number {
@@ -456,7 +452,7 @@ export class ChunkSimulator {
     const type = this.wType[best] as number;
     if (type === RELEASE || r >= (this.wUntil[best] as number)) return NONE;
     this.foundFp = this.wFp[best] as number;
-    return type === CLAIM ? RUNNING : type;
+    return type; // CLAIM is RUNNING
   }
 
   private write(key: number, at: number, type: number, fp: number, until: number): void {

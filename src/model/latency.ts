@@ -1,4 +1,4 @@
-/** Latency distributions of MODEL.md, compiled once into samplers (validated at the boundary). */
+/** Latency distributions of docs/model.md, compiled once into samplers (validated at the boundary). */
 import { normal } from './normal.js';
 import { exponential, type Rng } from './rng.js';
 import type { LatencySpec } from './types.js';

@@ -1,6 +1,6 @@
 /**
- * The metrics of MODEL.md ("Metrics (per run)") and how chunk results add up to them.
- * Every field name is the one MODEL.md uses; units are in the name.
+ * The metrics of docs/model.md ("Metrics (per run)") and how chunk results add up to them.
+ * Every field name is the one docs/model.md uses; units are in the name.
  */
 import { LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS, meanCi, type CounterName } from './counters.js';
@@ -67,10 +67,8 @@ export function keyStoreSize(keysPerAction: number, actionsPerSecond: number, re
 
 /** A run's (or a shard's) sums, in plain serialisable form: what `--shard` writes and `merge` reads. */
 export interface RunStateData {
-  chunks: number;
   primaries: number;
   actions: number;
-  calls: number;
   handlerRuns: number;
   handlerRunsOverTimeout: number;
   attemptsUnknown: number;
@@ -86,10 +84,8 @@ export interface RunStateData {
  * differences), so chunks, threads and shards add up to the same numbers in any order.
  */
 export class RunState {
-  chunks = 0;
   primaries = 0;
   actions = 0;
-  private calls = 0;
   private handlerRuns = 0;
   private overTimeout = 0;
   private unknownAttempts = 0;
@@ -105,23 +101,20 @@ export class RunState {
 
   /** Adds one chunk. */
   addChunk(c: ChunkOutput): void {
-    this.chunks++;
     this.addTotals(c);
     this.grid.addCells(c.cells);
   }
 
   /** Adds a part summed elsewhere (another shard). */
   addData(d: RunStateData): void {
-    this.chunks += d.chunks;
     this.addTotals(d);
     this.grid.addData(d.grid);
   }
 
   /** The parts a chunk's output and a run's data share. */
-  private addTotals(t: Pick<RunStateData, 'primaries' | 'actions' | 'calls' | 'handlerRuns' | 'handlerRunsOverTimeout' | 'attemptsUnknown' | 'callLatency' | 'actionLatency'> & { sum: ArrayLike<number>; sumSq: ArrayLike<number> }): void {
+  private addTotals(t: Pick<RunStateData, 'primaries' | 'actions' | 'handlerRuns' | 'handlerRunsOverTimeout' | 'attemptsUnknown' | 'callLatency' | 'actionLatency'> & { sum: ArrayLike<number>; sumSq: ArrayLike<number> }): void {
     this.primaries += t.primaries;
     this.actions += t.actions;
-    this.calls += t.calls;
     this.handlerRuns += t.handlerRuns;
     this.overTimeout += t.handlerRunsOverTimeout;
     this.unknownAttempts += t.attemptsUnknown;
@@ -132,7 +125,7 @@ export class RunState {
 
   toData(): RunStateData {
     return {
-      chunks: this.chunks, primaries: this.primaries, actions: this.actions, calls: this.calls,
+      primaries: this.primaries, actions: this.actions,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       sum: Array.from(this.sum), sumSq: Array.from(this.sumSq),
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(), grid: this.grid.toData(),

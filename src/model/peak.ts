@@ -10,11 +10,13 @@ const MAX_RUN_CELLS = 2 ** 20;
 
 /**
  * Grid step in ms: 100 ms, coarser for long retention (at most 65,536 steps per retention)
- * or long runs (at most 2^20 steps over the expected run). The peak can be short by the
- * records created within one step before it.
+ * or long runs (at most 2^20 steps over the expected run, its longest delays and retention).
+ * The peak can be short by the records created within one step before it.
  */
-export function peakGridStep(retentionMs: number, ratePerS: number, maxActions: number): number {
-  return Math.max(100, retentionMs / 65_536, (maxActions * 1000) / ratePerS / MAX_RUN_CELLS);
+export function peakGridStep(retentionMs: number, ratePerS: number, maxActions: number, longestDelayMs = 0): number {
+  // The grid spans the run plus the longest an action can keep creating records after it arrives.
+  const horizon = (maxActions * 1000) / ratePerS + longestDelayMs + retentionMs;
+  return Math.max(100, retentionMs / 65_536, horizon / MAX_RUN_CELLS);
 }
 
 /** The grid of one run (or part of one), in plain serialisable form. */

@@ -6,8 +6,6 @@ import { planChunks } from './plan.js';
 import { chunkRng } from './rng.js';
 import type { Scenario } from './types.js';
 
-export { CHUNK_ACTIONS } from './plan.js';
-
 export interface RunResult {
   scenario: Scenario;
   seed: string;
@@ -16,7 +14,12 @@ export interface RunResult {
 
 /** The grid step of a run of up to `maxActions` primary actions. */
 export function gridStepFor(scenario: Scenario, maxActions = scenario.actions): number {
-  return peakGridStep(scenario.idempotency.retention, scenario.load.rate_per_s, maxActions);
+  const { agent, runtime, workload, client } = scenario;
+  // Upper bound on how long after its arrival an action's calls can start.
+  const calls = (agent.max_replans + 1) * (runtime.max_replays + 1);
+  const longestDelay = workload.twin_delay.max + runtime.max_replays * runtime.resume_delay.max
+    + calls * (agent.replan_delay.max + (client.retries + 1) * (client.timeout + client.backoff.max));
+  return peakGridStep(scenario.idempotency.retention, scenario.load.rate_per_s, maxActions, longestDelay);
 }
 
 /** Simulates `scenario.actions` primary actions from `seed`. Same inputs, same numbers. */

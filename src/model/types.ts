@@ -1,5 +1,5 @@
 /**
- * The resolved scenario: every key of MODEL.md with its value, durations in milliseconds,
+ * The resolved scenario: every key of docs/model.md with its value, durations in milliseconds,
  * `none` as `null`. Produced by `src/scenario` from a file; consumed by the engine.
  */
 
@@ -68,7 +68,7 @@ export interface Scenario {
   };
 }
 
-/** The guide's lab, as MODEL.md lists it under "Defaults". */
+/** The guide's lab, as docs/model.md lists it under "Defaults". */
 export const DEFAULT_SCENARIO: Scenario = {
   actions: 4000,
   load: { rate_per_s: 50 },

@@ -49,7 +49,7 @@ function scaleOf(metric: string, m: Metrics): number {
 }
 
 /**
- * The interval a `ci95` expectation must hold over: the 95% interval of MODEL.md, with
+ * The interval a `ci95` expectation must hold over: the 95% interval of docs/model.md, with
  * two corrections that only a check needs. Counts are never negative, so the low end is
  * at least 0. And a count of zero has a zero-width interval that proves nothing; there
  * the upper end is the rule-of-three bound, 3 events in n actions (95%).

@@ -6,7 +6,7 @@ import type { ErrorObject } from 'ajv';
 import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
 import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
 import { isDurationMetric, type MetricPath } from '../model/metric-paths.js';
-import { parseDuration } from './duration.js';
+import { DURATION_PATTERN, parseDuration } from './duration.js';
 import { parseThreshold, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
@@ -82,7 +82,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
 
   if (!validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
   const scenario = resolve(raw);
-  checkCrossField(scenario, raw, locate);
+  checkCrossField(scenario, locate);
 
   const parsed: ParsedScenario = { scenario, expectations: expectations(raw, locate) };
   if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
@@ -107,9 +107,16 @@ function expectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin):
   return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
     const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: 'ci95' | 'none' }) : undefined;
     const text = long ? long.threshold : String(spec);
-    if (/[a-z]\s*$/.test(text) && !isDurationMetric(metric)) {
-      throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${text.trim()}" has a time unit, but ${metric} is not a time`,
-        'Write the threshold as a plain number; units are for the *_latency_ms metrics.');
+    if (/[a-z]\s*$/.test(text)) {
+      if (!isDurationMetric(metric)) {
+        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${text.trim()}" has a time unit, but ${metric} is not a time`,
+          'Write the threshold as a plain number; units are for the *_latency_ms metrics.');
+      }
+      const amount = text.replace(/^\s*(<=|>=|==|!=|<|>)\s*/, '');
+      if (!new RegExp(DURATION_PATTERN).test(amount)) {
+        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${amount}" is not a duration`,
+          'Write a duration >= 0 such as 250ms, 3s or 2m, or a plain number of ms.');
+      }
     }
     return {
       metric: metric as MetricPath, ...parseThreshold(text), text: text.trim(),
@@ -337,7 +344,7 @@ function resolve(raw: Raw): Scenario {
 }
 
 /** Constraints that span keys or that JSON Schema cannot say about durations. */
-function checkCrossField(s: Scenario, raw: Raw, locate: (p: Path) => Origin): void {
+function checkCrossField(s: Scenario, locate: (p: Path) => Origin): void {
   const fail = (path: Path, problem: string, fix: string): never => {
     throw new InputError(locate(path), formatPath(path), problem, fix);
   };
@@ -355,10 +362,10 @@ function checkCrossField(s: Scenario, raw: Raw, locate: (p: Path) => Origin): vo
   for (const [path, r] of ranges) {
     if (r.min > r.max) fail([...path, 'max'], `max (${r.max}ms) is below min (${r.min}ms)`, 'Make max at least min.');
   }
-  checkLatency(s.service.latency, ['service', 'latency'], raw, fail);
+  checkLatency(s.service.latency, ['service', 'latency'], fail);
 }
 
-function checkLatency(l: LatencySpec, path: Path, raw: Raw, fail: (p: Path, problem: string, fix: string) => never): void {
+function checkLatency(l: LatencySpec, path: Path, fail: (p: Path, problem: string, fix: string) => never): void {
   if (l.dist === 'lognormal' && l.median <= 0) {
     fail([...path, 'median'], 'the median latency is 0', 'Give a median above 0 (a lognormal has no mass at 0), or use {dist: constant, value: 0}.');
   }
@@ -367,6 +374,6 @@ function checkLatency(l: LatencySpec, path: Path, raw: Raw, fail: (p: Path, prob
     if (l.components.reduce((sum, c) => sum + c.weight, 0) <= 0) {
       fail([...path, 'components'], 'all mixture weights are 0', 'Give at least one component a weight above 0.');
     }
-    l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], raw, fail));
+    l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], fail));
   }
 }

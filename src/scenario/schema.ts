@@ -159,6 +159,22 @@ const META_KEYS: Json = {
   },
 };
 
+/** Whether a key path (`client.timeout`, `service.latency.components[0].median`) holds a duration. */
+export function isDurationKey(path: string): boolean {
+  let node: Json | undefined = SCENARIO_SCHEMA;
+  for (const key of path.replace(/\[\d+\]/g, '').split('.')) {
+    if (!node) return false;
+    if (node['items']) node = node['items'] as Json; // a list: its items
+    const ref = node['$ref'] as string | undefined;
+    if (ref) node = (SCENARIO_SCHEMA['definitions'] as Record<string, Json>)[ref.split('/').pop() as string];
+    const props = node?.['properties'] as Record<string, Json> | undefined;
+    // Latency distributions keep their keys in one branch per dist.
+    const branches = ((node?.['allOf'] as Json[] | undefined) ?? []).map((b) => (b['then'] as Json)['properties'] as Record<string, Json>);
+    node = props?.[key] ?? branches.find((p) => p[key])?.[key];
+  }
+  return typeof node?.['description'] === 'string' && node['description'].startsWith('a duration');
+}
+
 export const SCENARIO_SCHEMA: Json = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'urn:idem-sim:scenario:1',
@@ -194,7 +210,7 @@ export const SCENARIO_SCHEMA: Json = {
     client: section('the HTTP client or tool wrapper', {
       preset: choice(Object.keys(CLIENT_PRESETS), undefined, 'retry policy of a real client; keys written here win'),
       timeout: durationSchema('client timeout per attempt, > 0', D.client.timeout),
-      retries: count(D.client.retries, 'retries after the first attempt'),
+      retries: { ...count(D.client.retries, 'retries after the first attempt, at most 1000'), maximum: 1000 },
       deadline: optionalDuration('no attempt starts this long after the call began'),
       backoff: section('the wait before retry j: min(max, base * multiplier^(j-1)) with jitter', {
         base: durationSchema('first backoff', D.client.backoff.base),
@@ -205,7 +221,7 @@ export const SCENARIO_SCHEMA: Json = {
     }),
     agent: section('the model deciding what to do after a failed call', {
       replan_probability: probability(D.agent.replan_probability, 'chance the model re-issues a failed call'),
-      max_replans: count(D.agent.max_replans, 're-plans per step at most'),
+      max_replans: { ...count(D.agent.max_replans, 're-plans per step at most, up to 1000'), maximum: 1000 },
       replan_delay: delayRange(D.agent.replan_delay, 'delay before a re-plan'),
       arg_drift_probability: probability(D.agent.arg_drift_probability, 'chance a re-plan or replay rewrites its free text'),
       verify_before_replan: flag(D.agent.verify_before_replan, 'read before re-planning and skip if the action ran'),
@@ -213,7 +229,7 @@ export const SCENARIO_SCHEMA: Json = {
     runtime: section('the durable agent runtime', {
       crash_probability: probability(D.runtime.crash_probability, 'chance the worker dies before the checkpoint when a step ends'),
       resume_delay: delayRange(D.runtime.resume_delay, 'delay before a crashed run resumes'),
-      max_replays: count(D.runtime.max_replays, 'replays per action at most'),
+      max_replays: { ...count(D.runtime.max_replays, 'replays per action at most, up to 1000'), maximum: 1000 },
     }),
     idempotency: section('the server-side key store', {
       scope: choice(['none', 'attempt', 'call', 'intent', 'business', 'text'], D.idempotency.scope, 'what the key identifies'),

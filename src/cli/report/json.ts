@@ -1,4 +1,4 @@
-/** `--json`: every metric under MODEL.md's names, with the resolved scenario, seed and version. */
+/** `--json`: every metric under docs/model.md's names, with the resolved scenario, seed and version. */
 import type { LatencySpec, Scenario } from '../../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 

@@ -4,6 +4,7 @@ import type { ChalkInstance } from 'chalk';
 import { stringify } from 'csv-stringify/sync';
 import { METRIC_PATHS, isDurationMetric, readMetric, type MetricPath } from '../../model/metric-paths.js';
 import type { Metrics } from '../../model/metrics.js';
+import { isDurationKey } from '../../scenario/schema.js';
 import type { PrecisionInfo } from './types.js';
 import { duration, num, withCi } from './table.js';
 
@@ -65,7 +66,7 @@ function cell(m: Metrics, path: MetricPath): string {
 }
 
 const show = (v: string | number | boolean | null, path: string) =>
-  v === null ? 'none' : typeof v === 'number' && /timeout|retention|lease|delay|deadline|base|max|min|retry_after|value|median|mean|fast_reply/.test(path) ? duration(v) : String(v);
+  v === null ? 'none' : typeof v === 'number' && isDurationKey(path) ? duration(v) : String(v);
 
 export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
   const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
