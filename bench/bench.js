@@ -52,7 +52,7 @@ function floorSeconds(scenario, counts) {
     let sink = 0;
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < counts.primaries; i++) sink += standardExponential(rng);
-    for (let i = 0; i < counts.handlerRuns; i++) sink += latency(rng);
+    for (let i = 0; i < counts.handlerRuns; i++) sink += latency.sample(rng);
     for (let i = 0; i < uniforms; i++) sink += rng.next();
     times.push(seconds(t0));
     if (sink === -1) console.log(sink); // keep the loops

@@ -87,7 +87,7 @@ describe('latency distributions', () => {
   const draw = (spec: Parameters<typeof compileLatency>[0]) => {
     const sample = compileLatency(spec);
     const rng = chunkRng('latency-test', 0);
-    return Float64Array.from({ length: n }, () => sample(rng));
+    return Float64Array.from({ length: n }, () => sample.sample(rng));
   };
   const share = (xs: Float64Array, pred: (x: number) => boolean) => xs.filter(pred).length / n;
 

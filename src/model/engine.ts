@@ -297,7 +297,7 @@ export class ChunkSimulator {
         status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.tally[base + T_HITS]!++;
         if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
       } else {
-        delay = p.latency(rng);
+        delay = p.latency.sample(rng);
         this.handlerRuns++;
         if (delay > p.timeout) this.overTimeout++;
         status = this.execute(i, s, delay, key, fp);
