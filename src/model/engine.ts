@@ -510,7 +510,7 @@ function gridCells(start: Float64Array, end: Float64Array, n: number, offset: nu
     cells[m++] = g0;
     cells[m++] = g1;
   }
-  return cells.slice(0, m);
+  return cells.subarray(0, m); // a view: its buffer is this array's own, so it can be transferred
 }
 
 function grownInt(a: Int32Array): Int32Array<ArrayBuffer> {
