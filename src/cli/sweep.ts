@@ -2,6 +2,7 @@
 import { runScenario } from '../exec/runner.js';
 import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
 import type { RunStateData } from '../model/metrics.js';
+import { shardRange } from '../model/plan.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import type { Override } from '../scenario/parse.js';
@@ -104,7 +105,7 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
       throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision', 'Shard a sweep of fixed --actions, or run --precision on one machine.');
     }
     const all = gridPoints(axes);
-    const points = shard ? all.slice(Math.floor(((shard.index - 1) * size) / shard.count), Math.floor((shard.index * size) / shard.count)) : all;
+    const points = shard ? all.slice(...shardRange(size, shard)) : all;
     // Read and check every point before simulating any, so a bad value fails at once.
     const loaded = points.map((pt) => {
       const overrides: Override[] = axes.map((a, k) => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));

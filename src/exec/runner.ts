@@ -8,7 +8,7 @@ import { Worker } from 'node:worker_threads';
 import { ChunkSimulator, type ChunkOutput } from '../model/engine.js';
 import { Interrupted } from './interrupted.js';
 import { RunState } from '../model/metrics.js';
-import { CHUNK_ACTIONS, chunkCount, chunkPlans, type ChunkPlan } from '../model/plan.js';
+import { CHUNK_ACTIONS, chunkCount, chunkPlans, shardRange, type ChunkPlan } from '../model/plan.js';
 import { precisionReached, type PrecisionTarget } from '../model/precision.js';
 import { chunkRng } from '../model/rng.js';
 import { gridStepFor } from '../model/simulate.js';
@@ -51,7 +51,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const total = req.precision?.maxActions ?? scenario.actions;
   const chunks = chunkCount(total);
   const [from, to] = req.shard
-    ? [Math.floor(((req.shard.index - 1) * chunks) / req.shard.count), Math.floor((req.shard.index * chunks) / req.shard.count)]
+    ? shardRange(chunks, req.shard)
     : [0, chunks];
   // Plans are made as chunks are sent, so a run of any length needs no list of them.
   const plans = chunkPlans(seed, total, scenario.load.rate_per_s, from, to);

@@ -23,6 +23,11 @@ export interface ChunkPlan {
   span: number;
 }
 
+/** Shard `index` (1-based) of `count` takes items [from, to) of `items`: contiguous, as even as can be. */
+export function shardRange(items: number, shard: { index: number; count: number }): [number, number] {
+  return [Math.floor(((shard.index - 1) * items) / shard.count), Math.floor((shard.index * items) / shard.count)];
+}
+
 export function chunkCount(actions: number): number {
   return Math.ceil(actions / CHUNK_ACTIONS);
 }

@@ -2,11 +2,12 @@
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import { stringify } from 'csv-stringify/sync';
-import { METRIC_PATHS, isDurationMetric, readMetric, type MetricPath } from '../../model/metric-paths.js';
+import { METRIC_PATHS, readMetric, type MetricPath } from '../../model/metric-paths.js';
 import type { Metrics } from '../../model/metrics.js';
 import { isDurationKey } from '../../scenario/schema.js';
 import type { PrecisionInfo } from './types.js';
-import { duration, num, withCi } from './table.js';
+import { duration } from './table.js';
+import { describeReading } from './verdicts.js';
 
 export interface SweepPointResult {
   /** Varied key path -> the value it took, as resolved (durations in ms). */
@@ -60,9 +61,7 @@ const SUMMARY: readonly [string, MetricPath][] = [
 
 function cell(m: Metrics, path: MetricPath): string {
   const r = readMetric(m, path);
-  if (r.value === null) return '–';
-  if (isDurationMetric(path)) return duration(r.value);
-  return r.ci95 ? withCi(r.value, (r.ci95[1] - r.ci95[0]) / 2) : num(r.value);
+  return r.value === null ? '–' : describeReading(r, path);
 }
 
 const show = (v: string | number | boolean | null, path: string) =>
