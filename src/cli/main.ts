@@ -8,6 +8,7 @@ import { PRECISION_METRICS } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import type { CheckOptions } from './check.js';
+import type { ReportOptions } from './html-report.js';
 import type { MergeOptions } from './merge.js';
 import type { SizeOptions } from './size.js';
 import type { SweepOptions } from './sweep.js';
@@ -63,8 +64,9 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .description('run a scenario over a grid of settings (common random numbers); CSV for spreadsheets')
     .argument('<scenario>', 'the scenario file to vary'), true)
     .addOption(new Option('--vary <path=values>', 'a key and its values: a list (5m,1h,24h), a range (200ms..2s:10) or a log range (log:100ms..10s:9); repeat for a grid').argParser(collect))
-    .option('--format <format>', 'table (default), csv or json')
+    .option('--format <format>', 'table (default), csv, json or html (a self-contained page of charts)')
     .option('--json', 'the same as --format json')
+    .option('--svg', 'write the charts as one standalone SVG (see docs/charts.md)')
     .option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .option('--max-points <n>', `largest grid to run (default ${10_000})`)
@@ -95,6 +97,17 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       setCode(await sizeCommand(files ? [files] : [], opts, io));
     });
 
+  simulationOptions(cmd.command('report')
+    .description('one self-contained HTML page: headline metrics, duplicates by source, and the action timeline')
+    .argument('[scenario]', 'the scenario file (the built-in lab defaults when none is given)'), false)
+    .option('--out <file>', 'write the page to a file instead of stdout (such as report.html)')
+    .option('--svg', 'write only the action timeline, as a standalone SVG')
+    .option('--rows <n>', `most timeline rows for actions that had something happen to them (default ${48})`)
+    .action(async (file: string | undefined, opts: ReportOptions) => {
+      const { reportCommand } = await import('./html-report.js');
+      setCode(await reportCommand(file, opts, io, signal));
+    });
+
   cmd.command('missions')
     .description("list the guide's missions: scenarios whose check fails until you fix their settings")
     .action(async () => {
@@ -106,11 +119,12 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .description('combine the partial results of `run --shard i/n` into the result of the whole run')
     .argument('<part...>', 'partial result files, one per shard')
     .option('--json', 'print JSON (byte-identical to the unsharded `run --json`)')
-    .option('--format <format>', 'for sweeps: table (default), csv or json, as `sweep --format`')
+    .option('--format <format>', 'for sweeps: table (default), csv, json or html, as `sweep --format`')
+    .option('--svg', 'for sweeps: the charts as one SVG, as `sweep --svg`')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (files: string[], opts: MergeOptions) => {
       const { mergeCommand } = await import('./merge.js');
-      setCode(mergeCommand(files, opts, io));
+      setCode(await mergeCommand(files, opts, io));
     });
 
   cmd.command('schema')

@@ -7,9 +7,9 @@ import { chalkFor, shellQuote, type Io } from './io.js';
 import { oneOf } from './options.js';
 import { mergePartials, PARTIAL_FORMAT } from './partial.js';
 import { renderRuns } from './run.js';
-import { FORMATS, renderSweep, type PartialPoint } from './sweep.js';
+import { outputFormat, renderSweep, type PartialPoint } from './sweep.js';
 
-export interface MergeOptions { json?: boolean; format?: string; out?: string }
+export interface MergeOptions { json?: boolean; format?: string; out?: string; svg?: boolean }
 
 interface SweepPartial {
   idem_sim_partial: number;
@@ -17,11 +17,11 @@ interface SweepPartial {
   version: string;
   shard: { index: number; count: number };
   replay_args: string[];
-  sweep: { scenario: string; fingerprint: string; paths: string[]; points: number; seed: string; metric: MetricPath };
+  sweep: { scenario: string; fingerprint: string; paths: string[]; points: number; seed: string; metric: MetricPath; log_paths?: string[] };
   points: PartialPoint[];
 }
 
-export function mergeCommand(files: string[], opts: MergeOptions, io: Io): number {
+export async function mergeCommand(files: string[], opts: MergeOptions, io: Io): Promise<number> {
   const out = opts.out ? new PendingOutput(opts.out, files) : null;
   try {
     const parts = files.map((file) => ({ file, text: readUserFile(file, 'the partial result') }));
@@ -33,8 +33,9 @@ export function mergeCommand(files: string[], opts: MergeOptions, io: Io): numbe
     }
     let text: string;
     if (sweeps > 0) {
-      text = mergeSweep(parts.map((p, i) => ({ file: p.file, p: sweep[i] as SweepPartial })), opts, io, out !== null);
+      text = await mergeSweep(parts.map((p, i) => ({ file: p.file, p: sweep[i] as SweepPartial })), opts, io, out !== null);
     } else {
+      if (opts.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
       const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', ['table', 'json']);
       const { runs, version, replayArgs } = mergePartials(parts);
       text = renderRuns(runs, replayArgs, format === 'json', version, io, out !== null);
@@ -47,9 +48,9 @@ export function mergeCommand(files: string[], opts: MergeOptions, io: Io): numbe
   }
 }
 
-function mergeSweep(parts: { file: string; p: SweepPartial }[], opts: MergeOptions, io: Io, toFile: boolean): string {
+function mergeSweep(parts: { file: string; p: SweepPartial }[], opts: MergeOptions, io: Io, toFile: boolean): Promise<string> {
   const first = parts[0] as { file: string; p: SweepPartial };
-  const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', FORMATS);
+  const format = outputFormat(opts);
   const byIndex = new Map<number, { point: PartialPoint; file: string }>();
   const shards = new Set<number>();
   for (const { file, p } of parts) {
@@ -77,6 +78,6 @@ function mergeSweep(parts: { file: string; p: SweepPartial }[], opts: MergeOptio
     return { params: entry.point.params, metrics: state.finish(entry.point.scenario) };
   });
   const s = first.p.sweep;
-  return renderSweep({ scenario: s.scenario, paths: s.paths, seed: s.seed, version: first.p.version, replay: first.p.replay_args.map(shellQuote).join(' '), points },
+  return renderSweep({ scenario: s.scenario, paths: s.paths, seed: s.seed, version: first.p.version, replay: first.p.replay_args.map(shellQuote).join(' '), points, logPaths: s.log_paths ?? [] },
     format, s.metric, chalkFor(toFile ? {} : io.stdout, io.env));
 }

@@ -22,11 +22,25 @@ export interface SweepOptions extends RunOptions {
   metric?: string;
   format?: string;
   maxPoints?: string;
+  svg?: boolean;
 }
 
 /** Largest grid run without --max-points: a sweep that size at the lab's 4,000 actions takes minutes. */
 export const DEFAULT_MAX_POINTS = 10_000;
-export const FORMATS = ['table', 'csv', 'json'] as const;
+export const FORMATS = ['table', 'csv', 'json', 'html'] as const;
+
+/** What --format, --json and --svg ask for: one of FORMATS, or `svg` (the charts as one SVG; see docs/charts.md). */
+export function outputFormat(opts: { format?: string; json?: boolean; svg?: boolean }): string {
+  const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', FORMATS);
+  if (!opts.svg) return format;
+  if (format === 'html' || (opts.format === undefined && !opts.json)) return 'svg';
+  throw new InputError({ source: '--svg' }, '', `cannot be combined with ${opts.json ? '--json' : `--format ${format}`}`,
+    `Give --svg alone for the charts as one SVG image, or ${opts.json ? '--json' : `--format ${format}`} alone (--format html gives a page with every chart and a table).`);
+}
+
+/** A varied key, and whether its values were written as a log range (`log:100ms..10s:9`): charts draw those on a log axis. */
+type SweepAxis = Axis & { log: boolean };
+const isLogRange = (spec: string | readonly unknown[]) => typeof spec === 'string' && /^\s*log:/.test(spec);
 
 /** A point of a sharded sweep, as its partial result holds it. */
 export interface PartialPoint {
@@ -38,14 +52,14 @@ export interface PartialPoint {
   state: RunStateData;
 }
 
-function axisFromOption(arg: string): Axis {
+function axisFromOption(arg: string): SweepAxis {
   const eq = arg.indexOf('=');
   const option = `--vary ${arg}`;
   const path = eq > 0 ? arg.slice(0, eq).trim() : '';
   if (!path || !parseKeyPath(path)) {
     throw new InputError({ source: option }, '', 'expected PATH=VALUES', 'Write it as --vary client.timeout=200ms..2s:10 or --vary idempotency.scope=none,call,intent.');
   }
-  return { path, values: values(arg.slice(eq + 1), option), option };
+  return { path, values: values(arg.slice(eq + 1), option), option, log: isLogRange(arg.slice(eq + 1)) };
 }
 
 function values(spec: string | readonly (string | number | boolean)[], option: string, keyPath = ''): string[] {
@@ -67,14 +81,14 @@ function valueAt(s: Scenario, path: string): string | number | boolean | null {
 export async function sweepCommand(file: string, opts: SweepOptions, io: Io, signal?: AbortSignal): Promise<number> {
   const out = opts.out ? new PendingOutput(opts.out, [file]) : null;
   try {
-    const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', FORMATS);
+    const format = outputFormat(opts);
     seedOption(opts.seed);
     const sets = parseOverrides(opts);
     const base = loadScenario(file, sets);
     const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
-    const fromFile = (base.sweep?.vary ?? []).map((v): Axis => {
+    const fromFile = (base.sweep?.vary ?? []).map((v): SweepAxis => {
       const where = `${v.origin.source}${v.origin.line ? `:${v.origin.line}` : ''}`;
-      return { path: v.path, values: values(v.values, where, `sweep.vary.${v.path}`), option: `sweep.vary.${v.path} (${where})` };
+      return { path: v.path, values: values(v.values, where, `sweep.vary.${v.path}`), option: `sweep.vary.${v.path} (${where})`, log: isLogRange(v.values) };
     });
     const fromOptions = (opts.vary ?? []).map(axisFromOption);
     const axes = [...fromFile.filter((a) => !fromOptions.some((o) => o.path === a.path)), ...fromOptions];
@@ -139,16 +153,17 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
       '--seed', seed, ...(opts.metric !== undefined ? ['--metric', opts.metric] : []), ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
       ...(opts.precisionMetric !== undefined ? ['--precision-metric', opts.precisionMetric] : []),
       ...(opts.maxActions !== undefined ? ['--max-actions', opts.maxActions] : [])];
+    const logPaths = axes.filter((a) => a.log).map((a) => a.path);
     let text: string;
     if (shard) {
       text = `${JSON.stringify({
         idem_sim_partial: PARTIAL_FORMAT, kind: 'sweep', version: toolVersion(), shard, replay_args: args,
-        sweep: { scenario: file, fingerprint: scenarioFingerprint(base.scenario), paths: axes.map((a) => a.path), points: size, seed, metric },
+        sweep: { scenario: file, fingerprint: scenarioFingerprint(base.scenario), paths: axes.map((a) => a.path), points: size, seed, metric, log_paths: logPaths },
         points: results.map(({ index, params, scenario, fingerprint, grid_step, state }) => ({ index, params, scenario, fingerprint, grid_step, state })),
       })}\n`;
     } else {
-      const report: SweepReport = { scenario: file, paths: axes.map((a) => a.path), seed, version: toolVersion(), replay: args.map(shellQuote).join(' '), points: results.map(({ params, metrics, precision: p }) => ({ params, metrics, ...(p ? { precision: p } : {}) })) };
-      text = renderSweep(report, format, metric, chalkFor(out ? {} : io.stdout, io.env));
+      const report: SweepReport = { scenario: file, paths: axes.map((a) => a.path), seed, version: toolVersion(), replay: args.map(shellQuote).join(' '), points: results.map(({ params, metrics, precision: p }) => ({ params, metrics, ...(p ? { precision: p } : {}) })), logPaths };
+      text = await renderSweep(report, format, metric, chalkFor(out ? {} : io.stdout, io.env));
     }
     if (out) out.commit(text, io.stdout);
     else io.stdout.write(text);
@@ -158,8 +173,12 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
   }
 }
 
-export function renderSweep(report: SweepReport, format: string, metric: MetricPath, chalk: ReturnType<typeof chalkFor>): string {
+export async function renderSweep(report: SweepReport, format: string, metric: MetricPath, chalk: ReturnType<typeof chalkFor>): Promise<string> {
   if (format === 'csv') return renderCsv(report);
   if (format === 'json') return renderSweepJson(report);
+  if (format === 'html' || format === 'svg') {
+    const { renderSweepHtml, renderSweepSvg } = await import('./report/sweep-html.js'); // loads vega only for charts
+    return format === 'html' ? renderSweepHtml(report, metric) : renderSweepSvg(report, metric);
+  }
   return renderSweepTable(report, metric, chalk);
 }

@@ -16,18 +16,20 @@ import { Rng, uniform } from './rng.js';
 import type { Scenario } from './types.js';
 
 /** Kinds of tool call (index into the duplicate split). */
-const ORIGINAL = 0, REPLAN = 1, REPLAY = 2;
+export const ORIGINAL = 0, REPLAN = 1, REPLAY = 2;
 /** Key-store writes. */
 const CLAIM = 1, DONE_OK = 2, DONE_ERR = 3, RELEASE = 4;
 /** What a lookup finds. */
 const NONE = 0, RUNNING = 1;
 /** Replies a client can receive. */
-const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
+export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
+/** Who answered an attempt: nobody (the request was lost), the key store, or the handler. */
+export const LOST_REQUEST = 0, FROM_STORE = 1, HANDLER = 2;
 /** Key scopes, by index. */
 const SCOPES = ['none', 'attempt', 'call', 'intent', 'business', 'text'] as const;
 const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4;
 /** Special keys: no key at all, or a fresh key nobody will ever look up. */
-const NO_KEY = -1, FRESH_KEY = -2;
+export const NO_KEY = -1, FRESH_KEY = -2;
 /** Counter of the duplicates made by each kind of call. */
 const DUPLICATES_BY_KIND = [C.duplicates_transport, C.duplicates_replan, C.duplicates_replay];
 /** Per-action tallies kept while an action runs (the other counters derive from executions). */
@@ -108,7 +110,7 @@ function compile(s: Scenario): Params {
 
 /** Simulates chunks of one scenario; reuse one instance for many chunks. */
 export class ChunkSimulator {
-  private readonly p: Params;
+  protected readonly p: Params;
   private rng: Rng = new Rng({ a: 0, b: 0, c: 0, d: 0 });
 
   // Actor (action) state, index 0 = primary, 1 = twin.
@@ -120,8 +122,8 @@ export class ChunkSimulator {
   private readonly attempt = new Int32Array(2);
   private readonly replans = new Int32Array(2);
   private readonly replays = new Int32Array(2);
-  private readonly text = new Int32Array(2);
-  private readonly callId = new Int32Array(2);
+  protected readonly text = new Int32Array(2);
+  protected readonly callId = new Int32Array(2);
   private readonly execCount = new Int32Array(2);
   private readonly execFirst = new Float64Array(2);
   private readonly execFirstKind = new Int8Array(2);
@@ -228,6 +230,7 @@ export class ChunkSimulator {
     this.groupRecords = this.recLen;
     this.nextCall = 0;
     this.nextText = 0;
+    this.onGroup(arrival);
     const twin = p.twinP > 0 && this.rng.next() < p.twinP;
     this.startAction(0, arrival);
     if (twin) this.startAction(1, arrival + uniform(this.rng, p.twinMin, p.twinMax));
@@ -265,9 +268,10 @@ export class ChunkSimulator {
     this.attempt[i] = 0;
     this.callStart[i] = at;
     this.sendAt[i] = at;
+    this.onCall(i, kind, at);
   }
 
-  private keyOf(i: number): number {
+  protected keyOf(i: number): number {
     const scope = this.p.scope;
     if (scope === S_NONE) return NO_KEY;
     if (scope === S_ATTEMPT) return FRESH_KEY;
@@ -285,7 +289,9 @@ export class ChunkSimulator {
     this.tally[base + T_ATTEMPTS]!++;
     let status = NO_REPLY;
     let delay = 0;
+    let answeredBy = LOST_REQUEST;
     if (!(p.requestLoss > 0 && rng.next() < p.requestLoss)) {
+      answeredBy = FROM_STORE;
       const key = this.keyOf(i);
       const fp = p.fingerprint === 2 ? (this.text[i] as number) : 0;
       const found = key >= 0 ? this.lookup(key, s) : NONE;
@@ -298,6 +304,7 @@ export class ChunkSimulator {
         if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
       } else {
         delay = p.latency.sample(rng);
+        answeredBy = HANDLER;
         this.handlerRuns++;
         if (delay > p.timeout) this.overTimeout++;
         status = this.execute(i, s, delay, key, fp);
@@ -305,6 +312,7 @@ export class ChunkSimulator {
     }
     const received = status !== NO_REPLY && delay <= p.timeout && !(p.replyLoss > 0 && rng.next() < p.replyLoss);
     if (!received) this.unknownAttempts++;
+    this.onAttempt(i, s, delay, status, answeredBy, received);
     this.afterAttempt(i, received ? s + delay : s + p.timeout, received ? status : NO_REPLY);
   }
 
@@ -351,6 +359,7 @@ export class ChunkSimulator {
 
   private execution(i: number, at: number): void {
     const kind = this.kind[i] as number;
+    this.onExecution(i, at);
     this.execCount[i]!++;
     this.execByKind[i * 3 + kind]!++;
     if (at < (this.execFirst[i] as number)) {
@@ -380,6 +389,7 @@ export class ChunkSimulator {
 
   private endCall(i: number, at: number, success: boolean, unknown: boolean): void {
     const p = this.p;
+    this.onCallEnd(i, at, success, unknown);
     const latency = at - (this.callStart[i] as number);
     const key = binKey(latency);
     if (this.callKeysLen === this.callKeys.length) this.callKeys = grownInt(this.callKeys);
@@ -437,6 +447,22 @@ export class ChunkSimulator {
     this.sum[k] = (this.sum[k] as number) + v;
     this.sumSq[k] = (this.sumSq[k] as number) + v * v;
   }
+
+  // ---- hooks for the action timeline (trace.ts); empty here, so the optimiser drops the calls ----
+
+  /** A group (a primary action and its possible twin) arrives at `arrival` (ms in the chunk). */
+  protected onGroup(_arrival: number): void { /* empty */ }
+  /** Actor `i` starts a tool call of `kind` (ORIGINAL, REPLAN, REPLAY) at `at`. */
+  protected onCall(_i: number, _kind: number, _at: number): void { /* empty */ }
+  /**
+   * Actor `i`'s attempt sent at `s` was answered by `answeredBy` after `delay` ms with `status`;
+   * `received` is whether the client got that reply before its timeout.
+   */
+  protected onAttempt(_i: number, _s: number, _delay: number, _status: number, _answeredBy: number, _received: boolean): void { /* empty */ }
+  /** The handler's side effect for actor `i` happened at `at`. */
+  protected onExecution(_i: number, _at: number): void { /* empty */ }
+  /** Actor `i`'s tool call returned to the model at `at`. */
+  protected onCallEnd(_i: number, _at: number, _success: boolean, _unknown: boolean): void { /* empty */ }
 
   // ---- the group's key store ----
 

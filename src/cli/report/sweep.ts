@@ -23,6 +23,8 @@ export interface SweepReport {
   version: string;
   replay: string;
   points: SweepPointResult[];
+  /** Varied keys whose values come from a log range (`log:100ms..10s:9`): charts draw them on a log axis. */
+  logPaths?: string[];
 }
 
 /** Columns: `param_<path>` first, then each metric and its 95% bounds, then seed and version. */
@@ -53,18 +55,21 @@ export function renderSweepJson(r: SweepReport): string {
   }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
 }
 
-const SUMMARY: readonly [string, MetricPath][] = [
+/** The table's columns: the headline metrics, with their short headings. */
+export const SUMMARY: readonly [string, MetricPath][] = [
   ['dup/1000', 'duplicates_per_1000'], ['lost/1000', 'lost_per_1000'], ['unknown/1000', 'unknown_outcomes_per_1000'],
   ['409/1000', 'conflicts_409_per_1000'], ['attempts/action', 'attempts_per_action'], ['call p95', 'call_latency_ms.p95'],
   ['key store MB', 'key_store_mb'],
 ];
 
-function cell(m: Metrics, path: MetricPath): string {
+/** A metric as the table shows it: value ± CI half-width, or – for none. */
+export function cell(m: Metrics, path: MetricPath): string {
   const r = readMetric(m, path);
   return r.value === null ? '–' : describeReading(r, path);
 }
 
-const show = (v: string | number | boolean | null, path: string) =>
+/** A varied key's value as people read it: durations in their unit, null as none. */
+export const show = (v: string | number | boolean | null, path: string) =>
   v === null ? 'none' : typeof v === 'number' && isDurationKey(path) ? duration(v) : String(v);
 
 export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {

@@ -1,0 +1,144 @@
+/**
+ * `idem-sim report [SCENARIO]`: one self-contained HTML page (headline metrics, the
+ * duplicate breakdown, the action timeline), or with `--svg` the timeline alone.
+ */
+import { stringify } from 'yaml';
+import { runScenario } from '../exec/runner.js';
+import type { Metrics } from '../model/metrics.js';
+import { planChunks } from '../model/plan.js';
+import { chunkRng } from '../model/rng.js';
+import { traceChunk } from '../model/trace.js';
+import type { Scenario } from '../model/types.js';
+import { PendingOutput } from './files.js';
+import { shellQuote, toolVersion, type Io } from './io.js';
+import { positiveInteger, seedOption } from './options.js';
+import { progressBar } from './progress.js';
+import { breakdownChart, escapeHtml, htmlPage } from './report/charts.js';
+import { resolvedScenario } from './report/json.js';
+import { duration, num, withCi } from './report/table.js';
+import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
+import { timelineSvg } from './report/timeline-svg.js';
+import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides, scenarioName } from './run.js';
+
+export interface ReportOptions {
+  actions?: string;
+  seed?: string;
+  set?: string[];
+  threads?: string;
+  out?: string;
+  svg?: boolean;
+  rows?: string;
+}
+
+/** Rows of the headline table: label, and the value as text. */
+function headline(m: Metrics): [string, string][] {
+  const ci = (e: { value: number; ci95: [number, number] }) => withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2);
+  return [
+    ['duplicates per 1000 actions', ci(m.duplicates_per_1000)],
+    ['duplicates per day at load.rate_per_s', ci(m.duplicates_per_day)],
+    ['lost actions per 1000', ci(m.lost_per_1000)],
+    ['unknown outcomes per 1000', ci(m.unknown_outcomes_per_1000)],
+    ['409 conflicts per 1000', ci(m.conflicts_409_per_1000)],
+    ['422 mismatches per 1000', ci(m.mismatches_422_per_1000)],
+    ['answers from the key store per 1000', ci(m.dedup_hits_per_1000)],
+    ['attempts per action', ci(m.attempts_per_action)],
+    ['call latency p50 / p95 / p99', [m.call_latency_ms.p50, m.call_latency_ms.p95, m.call_latency_ms.p99].map(duration).join(' / ')],
+    ['action latency p95', duration(m.action_latency_ms.p95)],
+    ['keys per action', ci(m.keys_per_action)],
+    ['peak live keys', num(m.peak_live_keys)],
+    ['key store (steady state)', `${num(m.keys)} keys, ${num(m.key_store_mb)} MB`],
+  ];
+}
+
+/** Shows a row's story in the panel on hover or click; the story is the row's <title>. */
+const SCRIPT = `
+(function () {
+  var panel = document.getElementById('story');
+  var rows = document.querySelectorAll('svg.timeline g.row');
+  function show(row) {
+    for (var k = 0; k < rows.length; k++) rows[k].classList.remove('selected');
+    row.classList.add('selected');
+    panel.textContent = row.querySelector('title').textContent;
+  }
+  for (var k = 0; k < rows.length; k++) {
+    rows[k].addEventListener('mouseenter', function () { show(this); });
+    rows[k].addEventListener('click', function () { show(this); });
+  }
+})();`;
+
+const STYLE = `
+#story { position: sticky; top: 0; z-index: 1; height: 11.5em; overflow-y: auto; margin: 8px 0; padding: 8px 12px; background: #f6f8fa; border: 1px solid #d0d7de; white-space: pre-wrap; }
+table.headline td { padding: 2px 16px 2px 0; font-variant-numeric: tabular-nums; }
+table.headline td:first-child { color: #57606a; }
+.timeline-wrap { overflow-x: auto; }`;
+
+function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sample: TimelineSample, timeline: string, breakdown: string, replay: string): string {
+  const share = sample.simulated > 0 ? (100 * sample.eventful) / sample.simulated : 0;
+  return `<style>${STYLE}</style>
+<h1>idem-sim report: ${escapeHtml(name)}</h1>
+<dl class="facts">
+<dt>seed</dt><dd><code>${escapeHtml(seed)}</code></dd>
+<dt>actions</dt><dd>${num(m.primary_actions)} primary, ${num(m.actions)} with twins</dd>
+<dt>version</dt><dd>idem-sim ${escapeHtml(toolVersion())}</dd>
+<dt>reproduce</dt><dd><code>${escapeHtml(replay)}</code></dd>
+</dl>
+<h2>Headline metrics</h2>
+<div class="charts">
+<table class="headline">${headline(m).map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+<figure>${breakdown}</figure>
+</div>
+<p class="note">Values are means with their 95% confidence intervals over actions; every figure means what docs/model.md says.</p>
+<h2>Action timeline</h2>
+<p class="note">${sample.rows.length} of the ${num(sample.simulated)} actions of the run's first chunk. Actions that had anything happen to them
+(a retry, a duplicate, a 409 or 422, an answer from the key store, a re-plan, a crash replay, a twin) are
+<strong>over-represented</strong>: they are ${share.toFixed(1)}% of actions and ${sample.shownEventful} of these rows. Each kind of event
+(duplicates; 409s and 422s; answers from the key store; re-plans and replays; actions never executed; twins; other retries) gets
+an equal share of those rows, spread over the chunk; their labels say what happened. The ${sample.shownQuiet} rows labelled <em>quiet</em> (one attempt, one reply, one execution) are spread evenly over the chunk.
+Hover over or click a row for its story.</p>
+<pre id="story">Hover over or click a row of the timeline to read that action's story.</pre>
+<div class="timeline-wrap">${timeline}</div>
+<h2>Scenario</h2>
+<details><summary>The resolved scenario (every key, defaults filled in)</summary><pre>${escapeHtml(stringify(resolvedScenario(scenario)))}</pre></details>
+<footer>Made by idem-sim ${escapeHtml(toolVersion())}. Numbers come from a synthetic model (docs/model.md), not from measurements of a real service.</footer>
+<script>${SCRIPT}</script>`;
+}
+
+export async function reportCommand(file: string | undefined, opts: ReportOptions, io: Io, signal?: AbortSignal): Promise<number> {
+  const out = opts.out ? new PendingOutput(opts.out, file ? [file] : []) : null;
+  try {
+    const { scenario, seed } = loadScenario(file ?? null, parseOverrides(opts));
+    const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;
+    const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : positiveInteger('--threads', opts.threads);
+    const eventfulRows = opts.rows === undefined ? DEFAULT_LIMITS.eventfulRows : positiveInteger('--rows', opts.rows);
+    const name = scenarioName(file ?? null);
+
+    // The run's first chunk again, traced: its actions are the run's own.
+    const outcome = await (async () => {
+      const bar = progressBar(io.stderr, name);
+      try {
+        return await runScenario({ scenario, seed: useSeed, threads, onProgress: bar.update, ...(signal ? { signal } : {}) });
+      } finally { bar.stop(); }
+    })();
+    const plan = planChunks(useSeed, scenario.actions, scenario.load.rate_per_s, 0, 1)[0];
+    if (!plan) throw new Error('a run has at least one chunk');
+    const { actions } = traceChunk(scenario, outcome.gridStep, chunkRng(useSeed, 0), plan);
+    const sample = sampleRows(actions, plan.offset, scenario.client.timeout, { ...DEFAULT_LIMITS, eventfulRows });
+    const timeline = timelineSvg(sample.rows, scenario.client.timeout);
+
+    let text: string;
+    if (opts.svg) {
+      text = `${timeline}\n`;
+    } else {
+      const metrics = outcome.state.finish(scenario);
+      const replay = ['idem-sim', 'report', ...(file ? [file] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+        ...(opts.actions !== undefined ? ['--actions', opts.actions] : []), '--seed', useSeed,
+        ...(opts.rows !== undefined ? ['--rows', opts.rows] : [])].map(shellQuote).join(' ');
+      text = htmlPage(`idem-sim report: ${name}`, pageBody(name, useSeed, scenario, metrics, sample, timeline, await breakdownChart(metrics), replay));
+    }
+    if (out) out.commit(text, io.stdout);
+    else io.stdout.write(text);
+    return 0;
+  } finally {
+    out?.abort();
+  }
+}

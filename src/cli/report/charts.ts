@@ -1,0 +1,117 @@
+/**
+ * Vega-Lite specs rendered to static SVG strings in Node (no browser, no script in the
+ * output). vega and vega-lite are loaded on the first render only: `idem-sim run` never
+ * pays for them.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { Metrics } from '../../model/metrics.js';
+import { FONT_STACK } from './html.js';
+import { duration, num, withCi } from './table.js';
+
+export { escapeHtml, htmlPage } from './html.js';
+
+/** Shared look: system fonts, no frame around views, titles left-aligned. */
+const CONFIG = {
+  font: FONT_STACK,
+  customFormatTypes: true, // lets axes use formatType 'duration' and 'num' (registered below)
+  view: { stroke: null },
+  mark: { aria: false }, // no description per mark (most of a big chart's bytes); the page's table holds the values
+  axis: { labelFontSize: 11, titleFontSize: 12, titleFontWeight: 'normal', gridColor: '#eaeef2' },
+  legend: { labelFontSize: 11, titleFontSize: 11, titleFontWeight: 'normal' },
+  title: { fontSize: 13, anchor: 'start', subtitleColor: '#57606a', subtitleFontSize: 11 },
+} as const;
+
+type Engine = { vega: typeof import('vega'); compile: typeof import('vega-lite').compile };
+let engine: Promise<Engine> | undefined;
+
+function loadEngine(): Promise<Engine> {
+  engine ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => {
+    // Custom format types: `duration(value)` and `num(value)` in Vega expressions.
+    vega.expressionFunction('duration', (v: unknown) => (typeof v === 'number' ? duration(v) : String(v)));
+    vega.expressionFunction('num', (v: unknown) => (typeof v === 'number' ? num(v) : String(v)));
+    return { vega, compile: vl.compile };
+  });
+  return engine;
+}
+
+/**
+ * A Vega-Lite spec as one standalone SVG document (`<svg xmlns=...>`, white background).
+ * The spec's own `config` is laid over the shared one.
+ */
+export async function renderSvg(spec: TopLevelSpec): Promise<string> {
+  const { vega, compile } = await loadEngine();
+  const withConfig = { ...spec, config: { ...CONFIG, ...spec.config } } as TopLevelSpec;
+  const view = new vega.View(vega.parse(compile(withConfig).spec), { renderer: 'none' });
+  try {
+    return tidySvg(await view.toSVG());
+  } finally {
+    view.finalize();
+  }
+}
+
+/**
+ * Smaller SVG, drawn the same: coordinates to 2 decimals (1/100 px), no aria-hidden on the
+ * items of a mark (its group is hidden already), and no xlink namespace when nothing uses it
+ * (vega declares it for images).
+ */
+export function tidySvg(svg: string): string {
+  const rounded = unhideInHidden(svg).replace(/ (d|transform|x|y|x1|x2|y1|y2|width|height|points)="([^"]*)"/g,
+    (_m, name: string, value: string) => ` ${name}="${value.replace(/-?\d+\.\d{3,}(?:e-?\d+)?/g, (n) => String(Number(Number(n).toFixed(2))))}"`);
+  return rounded.includes('xlink:href') ? rounded : rounded.replace(/ xmlns:xlink="[^"]*"/, '');
+}
+
+/** Drops aria-hidden from elements inside a group hidden already. */
+function unhideInHidden(svg: string): string {
+  const hidden: boolean[] = [false]; // per open <g>: hidden itself or inside a hidden one
+  return svg.replace(/<(\/?)([a-zA-Z]+)([^>]*?)(\/?)>/g, (tag, close: string, name: string, attrs: string, selfClose: string) => {
+    const inHidden = hidden.at(-1) === true;
+    if (name === 'g' && close) hidden.pop();
+    else if (name === 'g' && !selfClose) hidden.push(inHidden || attrs.includes('aria-hidden="true"'));
+    return inHidden && name !== 'g' && !close ? tag.replace(' aria-hidden="true"', '') : tag;
+  });
+}
+
+/** The three sources of duplicates, in report order, with the labels the table uses. */
+export const DUPLICATE_SOURCES = [
+  ['transport', 'transport retries'],
+  ['replan', 'model re-plans'],
+  ['replay', 'crash replays'],
+] as const;
+
+export interface BreakdownOptions {
+  /** Chart title; default "Duplicates per 1000 actions, by source". */
+  title?: string;
+  /** Width of the bar area in px; default 280. */
+  width?: number;
+}
+
+/**
+ * A small horizontal bar chart, as SVG: duplicates per 1000 actions from transport retries,
+ * model re-plans and crash replays, each with its 95% CI as a whisker and its value as text.
+ */
+export function breakdownChart(metrics: Pick<Metrics, 'duplicates_per_1000'>, opts: BreakdownOptions = {}): Promise<string> {
+  return renderSvg(breakdownSpec(metrics, opts));
+}
+
+/** The spec behind breakdownChart (pure). */
+export function breakdownSpec(metrics: Pick<Metrics, 'duplicates_per_1000'>, opts: BreakdownOptions = {}): TopLevelSpec {
+  const rows = DUPLICATE_SOURCES.map(([key, source]) => {
+    const e = metrics.duplicates_per_1000[key];
+    return { source, value: e.value, lo: e.ci95[0], hi: e.ci95[1], text: withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2) };
+  });
+  const y = { field: 'source', type: 'nominal', sort: DUPLICATE_SOURCES.map(([, s]) => s), title: null } as const;
+  const none = rows.every((r) => r.hi <= 0); // no duplicates at all: an axis from 0 to 1, not a point
+  const x = { field: 'value', type: 'quantitative', title: 'duplicates per 1000 actions', scale: { zero: true, ...(none ? { domain: [0, 1] } : {}) } } as const;
+  return {
+    title: opts.title ?? 'Duplicates per 1000 actions, by source',
+    description: `Duplicates per 1000 actions by source: ${rows.map((r) => `${r.source} ${r.text}`).join('; ')}`,
+    width: opts.width ?? 280,
+    height: { step: 26 },
+    data: { values: rows },
+    layer: [
+      { name: 'breakdown_bars', mark: { type: 'bar', color: '#d1495b', height: { band: 0.7 } }, encoding: { x, y } },
+      { name: 'breakdown_ci', mark: { type: 'rule', color: '#1b1f24' }, encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y } },
+      { name: 'breakdown_values', mark: { type: 'text', align: 'left', dx: 4, fontSize: 11 }, encoding: { x: { ...x, field: 'hi' }, y, text: { field: 'text' } } },
+    ],
+  };
+}

@@ -1,0 +1,49 @@
+/** How a sweep's varied key is drawn on a chart axis: continuous or by category, log or linear, durations. */
+import { isDurationKey } from '../../scenario/schema.js';
+import { show, type SweepReport } from './sweep.js';
+
+export type ParamValue = string | number | boolean | null;
+
+export interface ParamAxis {
+  /** Dotted key path (`client.timeout`): the axis title. */
+  path: string;
+  /** Short name for point labels: the last part of the path, or the whole path when two keys share it. */
+  short: string;
+  /** The values the key took, in grid order (as given). */
+  values: ParamValue[];
+  /** Every value a number: a continuous axis; otherwise one category per value. */
+  numeric: boolean;
+  /** A log axis: the values came from a log range (and are all above 0). */
+  log: boolean;
+  /** Values in ms, labelled as durations (`1.5 s`). */
+  duration: boolean;
+}
+
+export function paramAxes(r: SweepReport): ParamAxis[] {
+  const last = (p: string) => p.split('.').pop() as string;
+  return r.paths.map((path) => {
+    const seen = new Map<string, ParamValue>();
+    for (const pt of r.points) {
+      const v = pt.params[path] ?? null;
+      seen.set(JSON.stringify(v), v);
+    }
+    const values = [...seen.values()];
+    const numeric = values.every((v) => typeof v === 'number');
+    const short = r.paths.filter((q) => last(q) === last(path)).length > 1 ? path : last(path);
+    return {
+      path, short, values, numeric,
+      log: numeric && (r.logPaths ?? []).includes(path) && values.every((v) => (v as number) > 0),
+      duration: isDurationKey(path),
+    };
+  });
+}
+
+/** A value as an axis category or a label shows it. */
+export function label(axis: ParamAxis, v: ParamValue): string {
+  return show(v, axis.path);
+}
+
+/** The value of a point on a chart axis: the number itself on a continuous axis, else its label. */
+export function position(axis: ParamAxis, v: ParamValue): string | number {
+  return axis.numeric ? (v as number) : label(axis, v);
+}

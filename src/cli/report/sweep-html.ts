@@ -1,0 +1,133 @@
+/**
+ * `sweep --format html`: one self-contained page (header, charts as inline SVG, a table of
+ * every point); `sweep --svg`: the main chart as one standalone SVG. See docs/charts.md.
+ */
+import type { TopLevelSpec } from 'vega-lite';
+import type { MetricPath } from '../../model/metric-paths.js';
+import { renderSvg } from './charts.js';
+import { escapeHtml, htmlPage } from './html.js';
+import { label, paramAxes, type ParamAxis } from './sweep-axes.js';
+import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, type ViewSpec } from './sweep-charts.js';
+import { frontierChart, frontierOf } from './sweep-frontier.js';
+import { cell, type SweepReport } from './sweep.js';
+import { num } from './table.js';
+
+interface ChartSection { heading: string; note: string; views: ViewSpec[] }
+
+/** The charts of the varied keys: a line chart per metric for one, heat maps for two, none for more. */
+export function keyCharts(r: SweepReport, metric: MetricPath): ChartSection | null {
+  const axes = paramAxes(r);
+  const metrics = chartMetrics(metric);
+  const [first, second] = axes;
+  if (axes.length === 1 && first) {
+    return {
+      heading: `Metrics against ${first.path}`,
+      note: `One chart per metric against ${first.path}${first.values.length <= DETAIL_LIMITS.lineDots ? ', a dot per value' : ''}${first.log ? ' (a log axis: the values are a log range)' : ''}. `
+        + `${first.numeric ? 'The band' : 'A whisker'} is the 95% confidence interval. Every point uses the same seed, so the differences between points are the settings', not noise.`,
+      views: metrics.map((m, i) => lineChart(r, first, m, `line${i}`)),
+    };
+  }
+  if (axes.length === 2 && first && second) {
+    const byPath = (p: MetricPath) => metrics.find((m) => m.path === p) as (typeof metrics)[number];
+    const maps = [heatMap(r, [first, second], byPath('duplicates_per_1000'), 'orangered', 'heat_dup'),
+      heatMap(r, [first, second], byPath('key_store_mb'), 'blues', 'heat_mb')];
+    if (metric !== 'duplicates_per_1000' && metric !== 'key_store_mb') maps.push(heatMap(r, [first, second], byPath(metric), 'purples', 'heat_metric'));
+    return {
+      heading: `${first.path} × ${second.path}`,
+      note: `A cell per point: ${first.path} across, ${second.path} down; darker is higher. The 95% intervals are in the table below.`,
+      views: maps,
+    };
+  }
+  return null;
+}
+
+/** The spec of `--svg`: the line charts in two columns (one key), the heat maps side by side (two), or the frontier (more). */
+export function sweepSvgSpec(r: SweepReport, metric: MetricPath): TopLevelSpec {
+  const subtitle = [`${r.replay} --svg`, ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : [])];
+  const title = { text: `idem-sim sweep ${r.scenario ?? ''}`.trimEnd(), subtitle, offset: 14 };
+  const section = keyCharts(r, metric);
+  if (!section) return { ...frontierChart(r, paramAxes(r)), title };
+  const resolve = { scale: { x: 'independent', y: 'independent', color: 'independent' } } as const;
+  return r.paths.length === 1
+    ? { title, concat: section.views, columns: 2, spacing: 24, resolve }
+    : { title, hconcat: section.views, spacing: 24, resolve };
+}
+
+export async function renderSweepSvg(r: SweepReport, metric: MetricPath): Promise<string> {
+  return `${await renderSvg(sweepSvgSpec(r, metric))}\n`;
+}
+
+export async function renderSweepHtml(r: SweepReport, metric: MetricPath): Promise<string> {
+  const section = keyCharts(r, metric);
+  const figures = async (views: ViewSpec[]) => {
+    const svgs: string[] = [];
+    for (const v of views) svgs.push(`<figure>${await renderSvg(v)}</figure>`); // one at a time: vega is single-threaded anyway
+    return `<div class="charts">${svgs.join('\n')}</div>`;
+  };
+  const body = [
+    header(r),
+    ...(section ? [`<h2>${escapeHtml(section.heading)}</h2>`, `<p class="note">${escapeHtml(section.note)}</p>`, await figures(section.views)] : []),
+    '<h2>Key-store memory against duplicates</h2>',
+    `<p class="note">${escapeHtml(FRONTIER_NOTE)}${r.points.length <= DETAIL_LIMITS.frontierWhiskers ? ` ${escapeHtml(WHISKERS_NOTE)}` : ''}</p>`,
+    await figures([frontierChart(r, paramAxes(r))]),
+    `<h2>${r.points.length <= TABLE_LIMIT ? 'Every point' : 'The frontier points'}</h2>`,
+    dataTable(r, metric),
+    `<footer>idem-sim ${escapeHtml(r.version)}; seed ${escapeHtml(r.seed)}. The same command, seed and version give this page byte for byte.</footer>`,
+  ];
+  return htmlPage(`idem-sim sweep ${r.scenario ?? ''}`.trimEnd(), body.join('\n'));
+}
+
+const FRONTIER_NOTE = 'A dot per point of the sweep. The red points are the frontier: no other point has both less key-store memory and fewer '
+  + 'duplicates. Choose along the red line the cheapest setting whose duplicates you can accept; the others cost more for nothing.';
+const WHISKERS_NOTE = 'Whiskers are the 95% intervals of duplicates: a frontier point whose whisker overlaps a cheaper point\'s may only be lucky.';
+
+/** Most rows in the table; a larger sweep lists its frontier points only (the page stays under 2 MB; CSV has every point). */
+export const TABLE_LIMIT = 2000;
+
+function header(r: SweepReport): string {
+  const axes = paramAxes(r);
+  const actions = r.points.map((p) => p.metrics.primary_actions);
+  const lo = Math.min(...actions);
+  const hi = Math.max(...actions);
+  const unreached = r.points.filter((p) => p.precision && !p.precision.reached).length;
+  const facts: [string, string][] = [
+    ['scenario', `<code>${escapeHtml(r.scenario ?? 'the lab defaults')}</code>`],
+    ['varied', axes.map(describeAxis).join('<br>')],
+    ['points', num(r.points.length)],
+    ['actions per point', `${lo === hi ? num(lo) : `${num(lo)} to ${num(hi)} (until --precision was reached)`}${unreached ? `; ${unreached} points stopped at --max-actions before it` : ''}`],
+    ['seed', `${escapeHtml(r.seed)} (every point: common random numbers)`],
+    ['idem-sim', escapeHtml(r.version)],
+  ];
+  return [
+    `<h1>Sweep of ${escapeHtml(r.scenario ?? 'the lab defaults')}</h1>`,
+    `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
+    '<p>Reproduce this page:</p>',
+    `<pre><code>${escapeHtml(`${r.replay} --format html`)}</code></pre>`,
+  ].join('\n');
+}
+
+function describeAxis(a: ParamAxis): string {
+  const shown = a.values.map((v) => label(a, v));
+  const values = shown.length <= 8 ? shown.join(', ') : `${shown.slice(0, 3).join(', ')}, … ${shown.at(-1) ?? ''}`;
+  return `<code>${escapeHtml(a.path)}</code>: ${shown.length} value${shown.length === 1 ? '' : 's'}${a.log ? ' (log range)' : ''}: ${escapeHtml(values)}`;
+}
+
+/** Every point: its settings, the headline metrics as the table shows them, and whether it is on the frontier. */
+function dataTable(r: SweepReport, metric: MetricPath): string {
+  const axes = paramAxes(r);
+  const metrics = chartMetrics(metric);
+  const front = frontierOf(r);
+  const head = [...axes.map((a) => `<th class="param">${escapeHtml(a.path)}</th>`), ...metrics.map((m) => `<th>${escapeHtml(m.heading)}</th>`), '<th>frontier</th>'];
+  const all = r.points.length <= TABLE_LIMIT;
+  const rows = r.points.flatMap((pt, k) => {
+    if (!all && !front[k]) return [];
+    const cells = [
+      ...axes.map((a) => `<td class="param">${escapeHtml(label(a, pt.params[a.path] ?? null))}</td>`),
+      ...metrics.map((m) => `<td>${escapeHtml(cell(pt.metrics, m.path))}</td>`),
+      `<td>${front[k] ? 'yes' : ''}</td>`,
+    ];
+    return [`<tr${front[k] ? ' class="front"' : ''}>${cells.join('')}</tr>`];
+  });
+  const note = all ? '' : `<p class="note">${num(r.points.length)} points, more than ${num(TABLE_LIMIT)}: the table lists the ${num(rows.length)} on the frontier. --format csv gives every point.</p>`;
+  return `${note}<div class="scroll"><table class="data"><thead><tr>${head.join('')}</tr></thead><tbody>\n${rows.join('\n')}\n</tbody></table></div>`;
+}

@@ -1,0 +1,169 @@
+/**
+ * Which traced actions the timeline shows, and each one's story in words. A chunk has
+ * thousands of actions and most are quiet (one attempt, one reply, one execution), so the
+ * sample keeps every action that had something happen to it, up to a limit, and a few
+ * quiet ones for scale; the page says how over-represented the eventful ones are.
+ */
+import type { TracedAction, TracedAttempt } from '../../model/trace.js';
+import { duration } from './table.js';
+
+export interface TimelineRow {
+  action: TracedAction;
+  /** "#12" or "#12 twin". */
+  label: string;
+  /** What happened, e.g. "duplicate", "409", "re-planned"; empty for a quiet action. */
+  tags: string[];
+  story: string;
+}
+
+export interface TimelineSample {
+  rows: TimelineRow[];
+  /** Actions traced, and how many of them were eventful. */
+  simulated: number;
+  eventful: number;
+  shownEventful: number;
+  shownQuiet: number;
+}
+
+export interface SampleLimits {
+  /** Most rows given to eventful actions (twins count as rows). */
+  eventfulRows: number;
+  /** Rows given to quiet actions, spread evenly over the chunk. */
+  quietRows: number;
+}
+
+export const DEFAULT_LIMITS: SampleLimits = { eventfulRows: 48, quietRows: 16 };
+
+export function actionTags(a: TracedAction): string[] {
+  const tags: string[] = [];
+  const count = (n: number, tag: string) => { if (n > 0) tags.push(n > 1 ? `${tag} ×${n}` : tag); };
+  count(a.executions.filter((e) => e.duplicate).length, 'duplicate');
+  if (a.executions.length === 0) tags.push('never executed');
+  count(a.attempts.filter((t) => t.status === '409').length, '409');
+  count(a.attempts.filter((t) => t.status === '422').length, '422');
+  count(a.attempts.filter((t) => t.answeredBy === 'store' && (t.status === 'ok' || t.status === '5xx')).length, 'from key store');
+  count(a.calls.filter((c) => c.kind === 'replan').length, 're-plan');
+  count(a.calls.filter((c) => c.kind === 'replay').length, 'crash replay');
+  if (tags.length === 0 && a.attempts.length > a.calls.length) tags.push('retried');
+  if (tags.length === 0 && a.attempts.some((t) => t.outcome !== 'ok')) tags.push('failed');
+  if (a.twin) tags.push('twin');
+  return tags;
+}
+
+/** What a group is shown for: the first that applies; each kind gets an equal share of the rows. */
+const CATEGORIES: ((a: TracedAction) => boolean)[] = [
+  (a) => a.executions.some((e) => e.duplicate),
+  (a) => a.attempts.some((t) => t.status === '409' || t.status === '422'),
+  (a) => a.attempts.some((t) => t.answeredBy === 'store'),
+  (a) => a.calls.length > 1,
+  (a) => a.executions.length === 0,
+  (a) => a.twin,
+  () => true,
+];
+
+/**
+ * The indices 0..n-1 in an order whose every prefix is spread over the range (the van der
+ * Corput sequence in base 2, scaled to n), so a category's first picks cover the whole chunk.
+ */
+export function spreadOrder(n: number): number[] {
+  if (n <= 0) return [];
+  const bits = Math.max(1, Math.ceil(Math.log2(Math.max(2, n))));
+  const seen = new Uint8Array(n);
+  const order: number[] = [];
+  for (let j = 0; j < 2 ** bits; j++) {
+    let r = 0;
+    for (let b = 0; b < bits; b++) r |= ((j >> b) & 1) << (bits - 1 - b);
+    const k = Math.floor((r * n) / 2 ** bits);
+    if (!seen[k]) { seen[k] = 1; order.push(k); }
+  }
+  return order;
+}
+
+/** Picks the rows of the timeline from a traced chunk; a group's twin is shown with its primary. */
+export function sampleRows(actions: readonly TracedAction[], runStart: number, timeout: number, limits: SampleLimits = DEFAULT_LIMITS): TimelineSample {
+  const groups = new Map<number, TracedAction[]>();
+  for (const a of actions) {
+    const g = groups.get(a.group);
+    if (g) g.push(a); else groups.set(a.group, [a]);
+  }
+  const buckets: TracedAction[][][] = CATEGORIES.map(() => []);
+  const quiet: TracedAction[][] = [];
+  for (const g of groups.values()) {
+    if (!g.some((a) => actionTags(a).length > 0)) { quiet.push(g); continue; }
+    buckets[CATEGORIES.findIndex((test) => g.some(test))]?.push(g);
+  }
+
+  // Round robin over the categories, each taking its next group in spread order.
+  const chosen: TracedAction[][] = [];
+  const orders = buckets.map((b) => spreadOrder(b.length));
+  const next = buckets.map(() => 0);
+  let rows = 0;
+  for (let progress = true; progress;) {
+    progress = false;
+    buckets.forEach((bucket, c) => {
+      const order = orders[c] as number[];
+      while ((next[c] as number) < order.length) {
+        const g = bucket[order[next[c]!++] as number] as TracedAction[];
+        if (rows + g.length > limits.eventfulRows) continue;
+        chosen.push(g);
+        rows += g.length;
+        progress = true;
+        break;
+      }
+    });
+  }
+  const shownEventful = rows;
+  const quietCount = Math.min(limits.quietRows, quiet.length);
+  for (let k = 0; k < quietCount; k++) chosen.push(quiet[Math.floor(((k + 0.5) * quiet.length) / quietCount)] as TracedAction[]);
+
+  chosen.sort((x, y) => (x[0] as TracedAction).group - (y[0] as TracedAction).group);
+  return {
+    rows: chosen.flatMap((group) => group.map((action) => {
+      const tags = actionTags(action);
+      if (tags.length === 0 && group.length > 1) tags.push('has a twin'); // a quiet primary is shown for its twin
+      return { action, label: `#${action.group + 1}${action.twin ? ' twin' : ''}`, tags, story: actionStory(action, runStart, timeout) };
+    })),
+    simulated: actions.length,
+    eventful: buckets.reduce((n, b) => n + b.reduce((m, g) => m + g.length, 0), 0),
+    shownEventful,
+    shownQuiet: quietCount,
+  };
+}
+
+const KIND_WORDS = { original: 'the original call', replan: 'a model re-plan', replay: 'a crash replay' } as const;
+const at = (ms: number) => duration(Math.max(0, ms));
+
+function attemptWords(t: TracedAttempt, timeout: number): string {
+  const waited = `; the client gave up waiting at ${at(t.ended)} (timeout ${duration(timeout)})`;
+  const lost = t.outcome === 'reply_lost' ? `, but the reply was lost${waited}` : '';
+  switch (t.answeredBy) {
+    case 'nobody': return `the request was lost on the way${waited}`;
+    case 'store':
+      if (t.status === '409') return `the key was still in progress: 409${lost || ` at ${at(t.ended)}`}`;
+      if (t.status === '422') return `the key came with different arguments: 422${lost || ` at ${at(t.ended)}`}`;
+      return `answered from the key store with the stored ${t.status === 'ok' ? 'success' : '5xx'}, no execution${lost || ` at ${at(t.ended)}`}`;
+    case 'handler': {
+      const ran = `the handler ran ${duration(t.handlerMs ?? 0)}`;
+      if (t.crashed) return `${ran} and crashed before replying${waited}`;
+      const reply = t.status === 'ok' ? 'success' : '5xx error';
+      if (t.outcome === 'timeout') return `${ran}, longer than the timeout${waited}`;
+      return `${ran} and replied ${reply}${lost || ` at ${at(t.ended)}`}`;
+    }
+  }
+}
+
+/** The action's events in words, times from the group's arrival. */
+export function actionStory(a: TracedAction, runStart: number, timeout: number): string {
+  const lines = [`Action #${a.group + 1}${a.twin ? ` (its twin, arriving ${at(a.arrival)} after it)` : ''}, arrived ${duration(runStart + a.groupArrival)} into the run. Times below are from the action's arrival.`];
+  a.calls.forEach((c, k) => {
+    lines.push(`Call ${k + 1}, ${KIND_WORDS[c.kind]}, at ${at(c.start)}:`);
+    for (const t of a.attempts.filter((x) => x.call === k)) {
+      lines.push(`  attempt ${t.number} at ${at(t.sent)}, ${t.key === null ? 'no key' : `key ${t.key}`}: ${attemptWords(t, timeout)}.`);
+    }
+    for (const e of a.executions.filter((x) => x.call === k)) lines.push(`  side effect at ${at(e.at)}${e.duplicate ? ': a DUPLICATE' : ''}.`);
+    lines.push(`  The tool returned ${c.result === 'success' ? 'success' : c.result === 'unknown' ? 'an unknown outcome (timed out or 409)' : 'a failure'} to the model at ${at(c.end)}.`);
+  });
+  const dups = a.executions.filter((e) => e.duplicate).length;
+  lines.push(a.executions.length === 0 ? 'The action never executed.' : `Executed ${a.executions.length} time${a.executions.length > 1 ? 's' : ''}${dups > 0 ? `: ${dups} duplicate${dups > 1 ? 's' : ''}` : ''}.`);
+  return lines.join('\n');
+}

@@ -1,0 +1,134 @@
+/**
+ * The action timeline as hand-drawn SVG, after the guide's lab: one row per action, one
+ * bar per attempt on a shared time axis, dots for executions, rings for answers from the
+ * key store, marks for re-plans and crash replays, and a legend. Each row carries its
+ * story as a <title> (a tooltip anywhere) and a data-row index (the HTML page's panel).
+ */
+import type { AttemptOutcome, TracedAction } from '../../model/trace.js';
+import { duration } from './table.js';
+import type { TimelineRow } from './timeline-rows.js';
+
+export const OUTCOME_COLOURS: Record<AttemptOutcome, string> = {
+  ok: '#3ccf6e', error: '#8b95a7', timeout: '#f5a524', reply_lost: '#e5484d', conflict_409: '#3b82f6', mismatch_422: '#b065f5',
+};
+const EXECUTION = '#ffffff', DUPLICATE = '#ff5fb8', RING = '#22d3ee', REPLAN = '#facc15', REPLAY = '#c084fc';
+const BG = '#131722', ROW_HOVER = '#1e2533', AXIS = '#8791a5', LIFE = '#2c3445';
+
+const LABEL_W = 270, PLOT_W = 790, RIGHT = 20, TOP = 36, ROW_H = 18, BAR_H = 8, LEGEND_H = 78;
+
+export function escapeXml(s: string): string {
+  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
+}
+
+export interface TimeAxis {
+  x: (ms: number) => number;
+  ticks: number[];
+  title: string;
+}
+
+const LOG_TICKS = [0, 10, 100, 1000, 10_000, 60_000, 600_000, 3_600_000, 21_600_000, 86_400_000, 604_800_000];
+const STEPS = [1, 2, 2.5, 5].flatMap((m) => [1, 10, 100, 1000, 10_000, 100_000, 1_000_000, 10_000_000].map((p) => m * p)).sort((u, v) => u - v);
+
+/**
+ * The shared time axis, `width` px for [0, maxMs]. Linear while the rows span at most 20
+ * timeouts (retries and re-plans); beyond that (crash replays minutes later) log-like,
+ * x ∝ log10(1 + t / (timeout/10)), so the attempts around the timeout stay readable.
+ */
+export function timeAxis(maxMs: number, timeout: number, width: number): TimeAxis {
+  if (maxMs <= 20 * timeout) {
+    const step = STEPS.find((s) => maxMs / s <= 10) ?? (STEPS.at(-1) as number);
+    const ticks = Array.from({ length: Math.floor(maxMs / step) + 1 }, (_, k) => k * step);
+    return { x: (ms) => (Math.max(0, ms) / maxMs) * width, ticks, title: 'time since the action arrived' };
+  }
+  const unit = timeout / 10;
+  const top = Math.log10(1 + maxMs / unit);
+  const x = (ms: number) => (Math.log10(1 + Math.max(0, ms) / unit) / top) * width;
+  const ticks: number[] = [];
+  for (const t of LOG_TICKS) if (t <= maxMs && (ticks.length === 0 || x(t) - x(ticks.at(-1) as number) >= 48)) ticks.push(t);
+  return { x, ticks, title: `time since the action arrived (log scale beyond ${duration(unit)})` };
+}
+
+function lastEvent(a: TracedAction): number {
+  return Math.max(a.arrival, ...a.calls.map((c) => c.end), ...a.executions.map((e) => e.at), ...a.attempts.map((t) => t.ended));
+}
+
+/** Tags longer than the label column holds are cut (the row's story has them all). */
+const TAGS_CHARS = 40;
+const clip = (text: string, n: number) => (text.length > n ? `${text.slice(0, n - 1)}…` : text);
+
+const f = (x: number) => (Math.round(x * 10) / 10).toString();
+
+function rowSvg(row: TimelineRow, index: number, y: number, x: (ms: number) => number): string {
+  const a = row.action;
+  const mid = y + ROW_H / 2;
+  const px = (ms: number) => f(LABEL_W + x(ms));
+  const parts: string[] = [
+    `<rect class="bg" x="0" y="${y}" width="${LABEL_W + PLOT_W + RIGHT}" height="${ROW_H}"/>`,
+    `<text class="label" x="8" y="${mid + 4}">${escapeXml(row.label)}<tspan class="tags" dx="6">${escapeXml(clip(row.tags.join(' · ') || 'quiet', TAGS_CHARS))}</tspan></text>`,
+    `<line x1="${px(a.arrival)}" x2="${px(lastEvent(a))}" y1="${mid}" y2="${mid}" stroke="${LIFE}"/>`,
+  ];
+  for (const t of a.attempts) {
+    const x0 = LABEL_W + x(t.sent);
+    const w = Math.max(1.5, LABEL_W + x(t.ended) - x0);
+    parts.push(`<rect class="attempt ${t.outcome}" x="${f(x0)}" y="${mid - BAR_H / 2}" width="${f(w)}" height="${BAR_H}" rx="2" fill="${OUTCOME_COLOURS[t.outcome]}"/>`);
+    if (t.answeredBy === 'store' && (t.status === 'ok' || t.status === '5xx')) {
+      parts.push(`<circle class="ring" cx="${f(x0 + w)}" cy="${mid}" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`);
+    }
+  }
+  for (const e of a.executions) {
+    parts.push(`<circle class="${e.duplicate ? 'execution duplicate' : 'execution'}" cx="${px(e.at)}" cy="${mid}" r="${e.duplicate ? 3.8 : 3}" fill="${e.duplicate ? DUPLICATE : EXECUTION}" stroke="${BG}" stroke-width="0.8"/>`);
+  }
+  // Re-plan and replay marks last, so rings and bars at the same instant do not hide them.
+  for (const c of a.calls) {
+    if (c.kind === 'replan') parts.push(`<path class="replan" d="M${px(c.start)} ${mid - 6}l5 6l-5 6l-5 -6z" fill="${REPLAN}"/>`);
+    if (c.kind === 'replay') parts.push(`<path class="replay" d="M${px(c.start)} ${y + 1}v${ROW_H - 2}" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`);
+  }
+  return `<g class="row${row.tags.length > 0 ? ' eventful' : ''}" data-row="${index}"><title>${escapeXml(row.story)}</title>${parts.join('')}</g>`;
+}
+
+function legendSvg(y: number): string {
+  const items: [string, string][] = [
+    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.ok}"/>`, 'got a reply'],
+    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.error}"/>`, 'got a 5xx reply'],
+    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.timeout}"/>`, 'timed out (slow, crashed or request lost)'],
+    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.reply_lost}"/>`, 'reply lost'],
+    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.conflict_409}"/>`, '409 still in progress'],
+    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.mismatch_422}"/>`, '422 different arguments'],
+    [`<circle cx="9" r="3" fill="${EXECUTION}"/>`, 'execution'],
+    [`<circle cx="9" r="3.8" fill="${DUPLICATE}"/>`, 'duplicate execution'],
+    [`<circle cx="9" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`, 'answered from the key store'],
+    [`<path d="M9 -6l5 6l-5 6l-5 -6z" fill="${REPLAN}"/>`, 'model re-plan'],
+    [`<path d="M9 -8v16" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`, 'crash replay'],
+  ];
+  const perLine = 4;
+  const cells = items.map(([glyph, text], k) => {
+    const gx = 8 + (k % perLine) * 265;
+    const gy = y + 18 + Math.floor(k / perLine) * 20;
+    return `<g class="item" transform="translate(${gx} ${gy})">${glyph}<text x="26" y="4">${escapeXml(text)}</text></g>`;
+  });
+  return `<g class="legend">${cells.join('')}</g>`;
+}
+
+/** The timeline of `rows`; `timeout` (ms) sets the axis (see timeAxis). A standalone SVG document. */
+export function timelineSvg(rows: readonly TimelineRow[], timeout: number): string {
+  const maxMs = Math.max(timeout, ...rows.map((r) => lastEvent(r.action))) * 1.05;
+  const axis = timeAxis(maxMs, timeout, PLOT_W);
+  const x = axis.x;
+  const width = LABEL_W + PLOT_W + RIGHT;
+  const bodyH = rows.length * ROW_H;
+  const height = TOP + bodyH + 12 + LEGEND_H;
+  const ticks = axis.ticks.map((t) => {
+    const tx = LABEL_W + x(t);
+    return (`<line x1="${f(tx)}" x2="${f(tx)}" y1="${TOP - 4}" y2="${TOP + bodyH}" stroke="${LIFE}" stroke-dasharray="2 3"/>`
+      + `<text class="tick" x="${f(tx)}" y="${TOP - 8}" text-anchor="middle">${t === 0 ? '0' : escapeXml(duration(t))}</text>`);
+  });
+  const body = rows.map((r, k) => rowSvg(r, k, TOP + k * ROW_H, x)).join('\n');
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11">
+<style>.timeline text{fill:#d6dbe6}.timeline .tags{fill:#8791a5;font-size:10px}.timeline .tick{fill:${AXIS}}.timeline .bg{fill:${BG}}.timeline .row:hover .bg,.timeline .row.selected .bg{fill:${ROW_HOVER}}.timeline .row{cursor:pointer}</style>
+<rect width="${width}" height="${height}" fill="${BG}"/>
+<text class="tick" x="8" y="${TOP - 8}">action</text><text class="tick" x="${width - RIGHT}" y="14" text-anchor="end">${escapeXml(axis.title)}</text>
+${ticks.join('')}
+${body}
+${legendSvg(TOP + bodyH + 6)}
+</svg>`;
+}

@@ -1,0 +1,154 @@
+/**
+ * The story of each action of one chunk, for the action timeline: every call, attempt and
+ * execution, as the engine simulated them. A subclass of the engine that fills in its
+ * hooks, so the chunk's numbers are exactly those of a run (the tests compare them).
+ */
+import {
+  ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
+} from './engine.js';
+import type { ChunkPlan } from './plan.js';
+import type { Rng } from './rng.js';
+import type { Scenario } from './types.js';
+
+export type CallKind = 'original' | 'replan' | 'replay';
+
+/**
+ * What the client saw of an attempt, which is the colour of its bar: a reply (`ok`, `error`
+ * for a 5xx, `conflict_409`, `mismatch_422`), `timeout` (no reply in time: slow handler,
+ * crash or lost request) or `reply_lost` (the server answered in time, the reply was lost).
+ */
+export type AttemptOutcome = 'ok' | 'error' | 'conflict_409' | 'mismatch_422' | 'timeout' | 'reply_lost';
+
+export interface TracedAttempt {
+  /** Index of the call (in `TracedAction.calls`) this attempt belongs to. */
+  call: number;
+  /** 1 for the first attempt of a call. */
+  number: number;
+  /** Send time and the time the client stopped waiting (reply or timeout), ms from the group's arrival. */
+  sent: number;
+  ended: number;
+  outcome: AttemptOutcome;
+  /** Who produced the server's answer; `store` for 409s, 422s and replayed results (cyan rings). */
+  answeredBy: 'nobody' | 'store' | 'handler';
+  /** The server's answer, whether or not it reached the client; null for a lost request or a crash. */
+  status: 'ok' | '5xx' | '409' | '422' | null;
+  /** Handler run time (ms) when the handler ran. */
+  handlerMs?: number;
+  /** The handler crashed: no reply was sent. */
+  crashed?: boolean;
+  /** The idempotency key sent, or null without one. */
+  key: string | null;
+}
+
+export interface TracedCall {
+  kind: CallKind;
+  /** First send and the tool's return to the model, ms from the group's arrival. */
+  start: number;
+  end: number;
+  result: 'success' | 'failure' | 'unknown';
+}
+
+export interface TracedExecution {
+  /** When the side effect happened, ms from the group's arrival. */
+  at: number;
+  call: number;
+  /** Every execution after an action's first (in time) is a duplicate, as in docs/model.md. */
+  duplicate: boolean;
+}
+
+export interface TracedAction {
+  /** Index of the group in the chunk (its primary action), and whether this is the twin. */
+  group: number;
+  twin: boolean;
+  /** Arrival of the group in the chunk (ms); the action's times are relative to it. */
+  groupArrival: number;
+  /** The action's own arrival, ms from the group's arrival (0 unless a twin). */
+  arrival: number;
+  calls: TracedCall[];
+  attempts: TracedAttempt[];
+  executions: TracedExecution[];
+}
+
+/** Engine reply codes (NO_REPLY = -1, OK, ERR_5XX, CONFLICT_409, MISMATCH_422) shifted by one. */
+const STATUS = [null, 'ok', '5xx', '409', '422'] as const;
+const KINDS: CallKind[] = ['original', 'replan', 'replay'];
+const SCOPE_TAG = ['', '', 'call', 'intent', 'order', 'text'];
+
+/** The engine with its hooks filled in: records every action of a chunk. */
+class TracingSimulator extends ChunkSimulator {
+  readonly traced: TracedAction[] = [];
+  private group = -1;
+  private groupArrival = 0;
+  private current: [TracedAction | null, TracedAction | null] = [null, null];
+  private readonly scopeIndex: number;
+
+  constructor(scenario: Scenario, gridStep: number) {
+    super(scenario, gridStep);
+    this.scopeIndex = ['none', 'attempt', 'call', 'intent', 'business', 'text'].indexOf(scenario.idempotency.scope);
+  }
+
+  protected override onGroup(arrival: number): void {
+    this.group++;
+    this.groupArrival = arrival;
+    this.current = [null, null];
+  }
+
+  protected override onCall(i: number, kind: number, at: number): void {
+    let action = this.current[i];
+    if (!action) {
+      action = { group: this.group, twin: i === 1, groupArrival: this.groupArrival, arrival: at - this.groupArrival, calls: [], attempts: [], executions: [] };
+      this.current[i] = action;
+      this.traced.push(action);
+    }
+    const t = at - this.groupArrival;
+    action.calls.push({ kind: KINDS[kind] as CallKind, start: t, end: t, result: 'unknown' });
+  }
+
+  protected override onAttempt(i: number, s: number, delay: number, status: number, answeredBy: number, received: boolean): void {
+    const action = this.current[i] as TracedAction;
+    const call = action.calls.length - 1;
+    const number = action.attempts.filter((a) => a.call === call).length + 1;
+    const sent = s - this.groupArrival;
+    const crashed = answeredBy === HANDLER && status === NO_REPLY;
+    let outcome: AttemptOutcome;
+    if (received) outcome = status === OK ? 'ok' : status === ERR_5XX ? 'error' : status === CONFLICT_409 ? 'conflict_409' : 'mismatch_422';
+    else outcome = status !== NO_REPLY && delay <= this.p.timeout ? 'reply_lost' : 'timeout';
+    action.attempts.push({
+      call, number, sent, ended: sent + (received ? delay : this.p.timeout), outcome,
+      answeredBy: answeredBy === HANDLER ? 'handler' : answeredBy === FROM_STORE ? 'store' : 'nobody',
+      status: STATUS[status + 1] ?? null,
+      ...(answeredBy === HANDLER ? { handlerMs: delay } : {}), ...(crashed ? { crashed } : {}),
+      key: this.keyName(i, `${call}.${number}`),
+    });
+  }
+
+  protected override onExecution(i: number, at: number): void {
+    const action = this.current[i] as TracedAction;
+    action.executions.push({ at: at - this.groupArrival, call: action.calls.length - 1, duplicate: false });
+  }
+
+  protected override onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void {
+    const call = (this.current[i] as TracedAction).calls.at(-1) as TracedCall;
+    call.end = at - this.groupArrival;
+    call.result = success ? 'success' : unknown ? 'unknown' : 'failure';
+  }
+
+  /** A readable key: scope, group, and the engine's key within the group. */
+  private keyName(i: number, attempt: string): string | null {
+    const key = this.keyOf(i);
+    if (key === NO_KEY) return null;
+    if (key === FRESH_KEY) return `attempt:${this.group}.${i}.${attempt}`;
+    return `${SCOPE_TAG[this.scopeIndex]}:${this.group}${this.scopeIndex === 4 ? '' : `.${key}`}`;
+  }
+}
+
+/** Simulates one chunk exactly as a run does, and returns its output with every action's story. */
+export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan): { output: ChunkOutput; actions: TracedAction[] } {
+  const sim = new TracingSimulator(scenario, gridStep);
+  const output = sim.run(rng, plan);
+  for (const action of sim.traced) {
+    const first = action.executions.reduce((best, e, k, all) => (e.at < (all[best] as TracedExecution).at ? k : best), 0);
+    action.executions.forEach((e, k) => { e.duplicate = k !== first; });
+  }
+  return { output, actions: sim.traced };
+}
