@@ -19,7 +19,10 @@ try {
   const page = await browser.newPage({ viewport: { width: Number(width), height: Number(height) } });
   await page.route((url) => url.protocol !== 'file:', (route) => route.abort());
   await page.goto(pathToFileURL(resolve(input)).href);
-  const row = page.locator('svg.timeline g.row.eventful').first();
+  // Show a story: of an action with a duplicate if there is one.
+  const rows = page.locator('svg.timeline g.row');
+  const duplicate = rows.filter({ has: page.locator('circle.duplicate') }).first();
+  const row = (await duplicate.count()) ? duplicate : page.locator('svg.timeline g.row.eventful').first();
   if (await row.count()) await row.hover();
   await page.screenshot({ path: output, fullPage: false });
 } finally {

@@ -67,7 +67,7 @@ const SCRIPT = `
 })();`;
 
 const STYLE = `
-#story { position: sticky; top: 0; z-index: 1; height: 11.5em; overflow-y: auto; margin: 8px 0; padding: 8px 12px; background: #f6f8fa; border: 1px solid #d0d7de; white-space: pre-wrap; }
+#story { position: sticky; top: 0; z-index: 1; height: 15em; overflow-y: auto; margin: 8px 0; padding: 8px 12px; background: #f6f8fa; border: 1px solid #d0d7de; white-space: pre-wrap; }
 table.headline td { padding: 2px 16px 2px 0; font-variant-numeric: tabular-nums; }
 table.headline td:first-child { color: #57606a; }
 .timeline-wrap { overflow-x: auto; }`;
@@ -78,7 +78,7 @@ function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sa
 <h1>idem-sim report: ${escapeHtml(name)}</h1>
 <dl class="facts">
 <dt>seed</dt><dd><code>${escapeHtml(seed)}</code></dd>
-<dt>actions</dt><dd>${num(m.primary_actions)} primary, ${num(m.actions)} with twins</dd>
+<dt>actions</dt><dd>${num(m.primary_actions)}${m.actions > m.primary_actions ? ` primary, ${num(m.actions)} with their twins` : ''}</dd>
 <dt>version</dt><dd>idem-sim ${escapeHtml(toolVersion())}</dd>
 <dt>reproduce</dt><dd><code>${escapeHtml(replay)}</code></dd>
 </dl>
