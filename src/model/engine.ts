@@ -574,6 +574,14 @@ export class ChunkSimulator {
 /** Records [start, end) of a chunk starting at `offset` as grid cell pairs (see KeyGrid). */
 function gridCells(start: Float64Array, end: Float64Array, n: number, offset: number, step: number): Int32Array {
   const cells = new Int32Array(2 * n);
+  // The loop apart: compiled on the stack while it runs (OSR) before the first `subarray`
+  // had type feedback, the loop's code deoptimised at it at the end of every chunk.
+  const m = fillCells(cells, start, end, n, offset, step);
+  return cells.subarray(0, m); // a view: its buffer is this array's own, so it can be transferred
+}
+
+/** Writes the cell pairs of records live at some grid instant; returns how many numbers it wrote. */
+function fillCells(cells: Int32Array, start: Float64Array, end: Float64Array, n: number, offset: number, step: number): number {
   let m = 0;
   for (let r = 0; r < n; r++) {
     const g0 = Math.ceil((offset + (start[r] as number)) / step);
@@ -582,7 +590,7 @@ function gridCells(start: Float64Array, end: Float64Array, n: number, offset: nu
     cells[m++] = g0;
     cells[m++] = g1;
   }
-  return cells.subarray(0, m); // a view: its buffer is this array's own, so it can be transferred
+  return m;
 }
 
 function grownInt(a: Int32Array): Int32Array<ArrayBuffer> {
