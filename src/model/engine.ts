@@ -162,6 +162,9 @@ export class ChunkSimulator {
   private unknownAttempts = 0;
   /** Groups run by the fast path (see simulateArrivals): their counters are added at the end of the chunk. */
   private simpleGroups = 0;
+  /** Whether this chunk tries the fast path, and the share of groups it ran in the last chunk that tried it. */
+  private tryFast = true;
+  private simpleShare = 1;
   // Latencies are kept as histogram bin keys, counted at the end of the chunk.
   private callKeys = new Int32Array(4096);
   private callKeysLen = 0;
@@ -189,7 +192,11 @@ export class ChunkSimulator {
     this.rng = rng;
     this.reset();
     this.drawArrivals(plan.actions, plan.span);
+    // Where few groups are simple (mission 2: most first attempts time out) the fast path
+    // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
+    this.tryFast = this.fastPath && this.simpleShare >= 0.5;
     this.simulateArrivals(plan.actions);
+    if (this.tryFast) this.simpleShare = this.simpleGroups / Math.max(1, plan.actions);
     return this.output(plan);
   }
 
@@ -209,7 +216,7 @@ export class ChunkSimulator {
   private simulateArrivals(n: number): void {
     const p = this.p;
     const rng = this.rng;
-    const fast = this.fastPath;
+    const fast = this.tryFast;
     for (let a = 0; a < n; a++) {
       if (!fast) { this.simulateGroup(a); continue; }
       rng.mark();
