@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { binKey, LatencyBins } from '../src/model/bins.js';
+import { binKey, binTable, LatencyBins, logKey } from '../src/model/bins.js';
 import { compileLatency } from '../src/model/latency.js';
 import { chunkRng } from '../src/model/rng.js';
 import { BIN, cli } from './helpers.js';
@@ -137,6 +137,24 @@ describe('bins', () => {
     const all = new LatencyBins();
     all.addKeys(Int32Array.from(xs, binKey), xs.length);
     expect(all.toData()).toEqual(one.toData());
+  });
+
+  it("binKey's table gives the formula's bin for the doubles around every bin boundary and at its edges", () => {
+    const { lowest, highest, boundaries } = binTable();
+    // 40 binary orders of magnitude at 69.3 bins each.
+    expect(boundaries.length).toBeGreaterThan(2700);
+    const f = new Float64Array(1);
+    const bits = new BigInt64Array(f.buffer);
+    const around = (x: number, ulps: number): number[] => {
+      f[0] = x;
+      const at = bits[0] as bigint;
+      return Array.from({ length: 2 * ulps + 1 }, (_, i) => { bits[0] = at + BigInt(i - ulps); return f[0] as number; });
+    };
+    // logKey's rounding can only move a boundary by a few doubles (a few ulps of log2(x) * 69.3).
+    const xs = [...boundaries.flatMap((x) => around(x, 64)), ...around(lowest, 4), ...around(highest, 4),
+      0, -0, -1, 1e-300, NaN, Infinity, -Infinity, Number.MAX_VALUE, Number.MIN_VALUE];
+    const wrong = xs.filter((x) => binKey(x) !== logKey(x));
+    expect(wrong).toEqual([]);
   });
 });
 

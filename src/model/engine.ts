@@ -77,6 +77,12 @@ interface Params {
   scope: number;
   atomic: boolean; fingerprint: 0 | 1 | 2; retention: number; runningLife: number;
   transactional: boolean; storeErrors: boolean;
+  /**
+   * For the fast path (see simulateArrivals): the chances, not zero, that the general model draws for a group
+   * before its first latency (a twin, a lost request) and after it (an error or crash, a
+   * lost reply, a replay), in its order. Any of them coming true makes the group not simple.
+   */
+  simpleBefore: Float64Array; simpleAfter: Float64Array;
 }
 
 function compile(s: Scenario): Params {
@@ -84,12 +90,14 @@ function compile(s: Scenario): Params {
   const backoff = new Float64Array(s.client.retries + 1);
   for (let j = 1; j <= s.client.retries; j++) backoff[j] = Math.min(b.max, b.base * b.multiplier ** (j - 1));
   const i = s.idempotency;
+  const crashCut = s.service.error_rate + s.service.crash_probability;
+  const chances = (...ps: number[]) => Float64Array.from(ps.filter((x) => x > 0));
   return {
     twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
     requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
     latency: compileLatency(s.service.latency),
     errorRate: s.service.error_rate,
-    crashCut: s.service.error_rate + s.service.crash_probability,
+    crashCut,
     crashAfter: s.service.crash_after_effect,
     fastReply: s.service.fast_reply,
     timeout: s.client.timeout, retries: s.client.retries, deadline: s.client.deadline ?? Infinity,
@@ -105,6 +113,8 @@ function compile(s: Scenario): Params {
     retention: i.retention,
     runningLife: i.lease ?? i.retention, // docs/model.md: until the lease lapses, without one until retention
     transactional: i.transactional, storeErrors: i.on_error === 'store',
+    simpleBefore: chances(s.workload.twin_probability, s.network.request_loss),
+    simpleAfter: chances(crashCut, s.network.reply_loss, s.runtime.max_replays > 0 ? s.runtime.crash_probability : 0),
   };
 }
 
@@ -152,6 +162,11 @@ export class ChunkSimulator {
   private handlerRuns = 0;
   private overTimeout = 0;
   private unknownAttempts = 0;
+  /** Groups run by the fast path (see simulateArrivals): their counters are added at the end of the chunk. */
+  private simpleGroups = 0;
+  /** Whether this chunk tries the fast path, and the share of groups it ran in the last chunk that tried it. */
+  private tryFast = true;
+  private simpleShare = 1;
   // Latencies are kept as histogram bin keys, counted at the end of the chunk.
   private callKeys = new Int32Array(4096);
   private callKeysLen = 0;
@@ -163,10 +178,14 @@ export class ChunkSimulator {
   private recLen = 0;
   /** First record of the current group: keys are local to a group. */
   private groupRecords = 0;
-  private gaps = new Float64Array(0);
+  /** Arrival times of the chunk's groups (ms from its start). */
+  private arrivals = new Float64Array(0);
 
-  /** `gridStep`: the run's peak grid step in ms (see `gridStepFor`). */
-  constructor(scenario: Scenario, private readonly gridStep: number) {
+  /**
+   * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
+   * every group through the general model; the outputs are the same (tests compare them).
+   */
+  constructor(scenario: Scenario, private readonly gridStep: number, private readonly fastPath = true) {
     this.p = compile(scenario);
   }
 
@@ -174,35 +193,87 @@ export class ChunkSimulator {
   run(rng: Rng, plan: ChunkPlan): ChunkOutput {
     this.rng = rng;
     this.reset();
-    this.simulateArrivals(plan.actions, plan.span);
+    this.drawArrivals(plan.actions, plan.span);
+    // Where few groups are simple (mission 2: most first attempts time out) the fast path
+    // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
+    this.tryFast = this.fastPath && this.simpleShare >= 0.5;
+    this.simulateArrivals(plan.actions);
+    if (this.tryFast) this.simpleShare = this.simpleGroups / Math.max(1, plan.actions);
     return this.output(plan);
   }
 
   /**
    * The hot loop, in a method of its own: code that runs once per chunk would reach the
    * optimiser without type feedback and throw the loop back to the interpreter each chunk.
+   *
+   * Most groups are simple: no twin, and the first attempt of the first call is executed and
+   * answered in time, with no replay after it (about 96% of the lab's). The loop runs those
+   * itself: it draws what `simulateGroup` would draw, in the same order, as far as it can
+   * tell the group is simple; when it is not, it rewinds the stream and `simulateGroup` runs
+   * the group from its start. test/fast-path.test.ts checks that chunks come out the same
+   * with and without this path. It is written out here rather than in methods because the
+   * optimiser inlines only so much into one function, and a double passed to or returned
+   * from a call it does not inline is boxed: an allocation per group.
    */
-  private simulateArrivals(n: number, span: number): void {
+  private simulateArrivals(n: number): void {
+    const p = this.p;
     const rng = this.rng;
-    // Exponential gaps scaled to the chunk's span: a Poisson process given its n-th arrival.
-    if (this.gaps.length < n) this.gaps = new Float64Array(n);
-    const gaps = this.gaps;
+    const fast = this.tryFast;
+    for (let a = 0; a < n; a++) {
+      if (!fast) { this.simulateGroup(a); continue; }
+      rng.mark();
+      let simple = true;
+      for (let k = 0; simple && k < p.simpleBefore.length; k++) simple = rng.next() >= (p.simpleBefore[k] as number);
+      const delay = simple ? p.latency.sample(rng) : 0;
+      simple &&= delay <= p.timeout;
+      for (let k = 0; simple && k < p.simpleAfter.length; k++) simple = rng.next() >= (p.simpleAfter[k] as number);
+      if (!simple) {
+        rng.rewind();
+        this.simulateGroup(a);
+        continue;
+      }
+      // One attempt, one execution, one key record unless unkeyed; the call's latency is the action's.
+      const s = this.arrivals[a] as number;
+      const done = s + delay;
+      this.handlerRuns++;
+      this.simpleGroups++;
+      if (p.scope !== S_NONE) this.appendRecord(FRESH_KEY, p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
+      const key = binKey(done - s);
+      if (this.callKeysLen === this.callKeys.length) this.callKeys = grownInt(this.callKeys);
+      this.callKeys[this.callKeysLen++] = key;
+      if (this.actionKeysLen === this.actionKeys.length) this.actionKeys = grownInt(this.actionKeys);
+      this.actionKeys[this.actionKeysLen++] = key;
+      this.actions++;
+    }
+  }
+
+  /** Exponential gaps scaled to the chunk's span: a Poisson process given its n-th arrival. */
+  private drawArrivals(n: number, span: number): void {
+    const rng = this.rng;
+    if (this.arrivals.length < n) this.arrivals = new Float64Array(n);
+    const arrivals = this.arrivals;
     let total = 0;
     for (let a = 0; a < n; a++) {
       const g = standardExponential(rng);
-      gaps[a] = g;
+      arrivals[a] = g;
       total += g;
     }
     const scale = span / total;
     let t = 0;
     for (let a = 0; a < n - 1; a++) {
-      t += (gaps[a] as number) * scale;
-      this.simulateGroup(t);
+      t += (arrivals[a] as number) * scale;
+      arrivals[a] = t;
     }
-    if (n > 0) this.simulateGroup(span);
+    if (n > 0) arrivals[n - 1] = span;
   }
 
   private output(plan: ChunkPlan): ChunkOutput {
+    // Simple groups' counts, added at once: sums of integers are exact in any order.
+    const simple = this.simpleGroups;
+    const keyed = this.p.scope !== S_NONE ? simple : 0;
+    for (const k of [C.attempts, C.executions]) { this.sum[k]! += simple; this.sumSq[k]! += simple; }
+    this.sum[C.keys]! += keyed;
+    this.sumSq[C.keys]! += keyed;
     return {
       index: plan.index, primaries: plan.actions, actions: this.actions,
       sum: this.sum, sumSq: this.sumSq,
@@ -222,10 +293,12 @@ export class ChunkSimulator {
     this.callKeysLen = 0;
     this.actionKeysLen = 0;
     this.recLen = 0;
+    this.simpleGroups = 0;
   }
 
-  private simulateGroup(arrival: number): void {
+  private simulateGroup(a: number): void {
     const p = this.p;
+    const arrival = this.arrivals[a] as number;
     this.wLen = 0;
     this.groupRecords = this.recLen;
     this.nextCall = 0;
@@ -513,21 +586,35 @@ export class ChunkSimulator {
         }
       }
     }
-    if (this.recLen === this.recStart.length) {
-      const n = this.recLen * 2;
-      const a = new Float64Array(n); a.set(this.recStart); this.recStart = a;
-      const b = new Float64Array(n); b.set(this.recEnd); this.recEnd = b;
-      const c = new Int32Array(n); c.set(this.recKey); this.recKey = c;
-    }
+    this.appendRecord(key, start, end);
+  }
+
+  private appendRecord(key: number, start: number, end: number): void {
+    if (this.recLen === this.recStart.length) this.growRecords(); // apart, to keep this small enough to inline
     this.recStart[this.recLen] = start;
     this.recEnd[this.recLen] = end;
     this.recKey[this.recLen++] = key;
+  }
+
+  private growRecords(): void {
+    const n = this.recLen * 2;
+    const a = new Float64Array(n); a.set(this.recStart); this.recStart = a;
+    const b = new Float64Array(n); b.set(this.recEnd); this.recEnd = b;
+    const c = new Int32Array(n); c.set(this.recKey); this.recKey = c;
   }
 }
 
 /** Records [start, end) of a chunk starting at `offset` as grid cell pairs (see KeyGrid). */
 function gridCells(start: Float64Array, end: Float64Array, n: number, offset: number, step: number): Int32Array {
   const cells = new Int32Array(2 * n);
+  // The loop apart: compiled on the stack while it runs (OSR) before the first `subarray`
+  // had type feedback, the loop's code deoptimised at it at the end of every chunk.
+  const m = fillCells(cells, start, end, n, offset, step);
+  return cells.subarray(0, m); // a view: its buffer is this array's own, so it can be transferred
+}
+
+/** Writes the cell pairs of records live at some grid instant; returns how many numbers it wrote. */
+function fillCells(cells: Int32Array, start: Float64Array, end: Float64Array, n: number, offset: number, step: number): number {
   let m = 0;
   for (let r = 0; r < n; r++) {
     const g0 = Math.ceil((offset + (start[r] as number)) / step);
@@ -536,7 +623,7 @@ function gridCells(start: Float64Array, end: Float64Array, n: number, offset: nu
     cells[m++] = g0;
     cells[m++] = g1;
   }
-  return cells.subarray(0, m); // a view: its buffer is this array's own, so it can be transferred
+  return m;
 }
 
 function grownInt(a: Int32Array): Int32Array<ArrayBuffer> {

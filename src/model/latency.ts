@@ -42,8 +42,12 @@ export class LatencySampler {
 
   /** One latency in ms. */
   sample(rng: Rng): number {
+    // The common case first, in a method small enough for the optimiser to inline into the hot loop.
+    return this.kind === LOGNORMAL ? Math.exp(this.a + this.b * normal(rng)) : this.sampleOther(rng);
+  }
+
+  private sampleOther(rng: Rng): number {
     switch (this.kind) {
-      case LOGNORMAL: return Math.exp(this.a + this.b * normal(rng));
       case CONSTANT: return this.a;
       case UNIFORM: return this.a + this.b * rng.next();
       case EXPONENTIAL: return exponential(rng, this.a);

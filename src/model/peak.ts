@@ -39,12 +39,19 @@ export class KeyGrid {
    * g·step with start <= g·step < end, that is cells ceil(start/step) .. ceil(end/step) - 1.
    */
   addCells(cells: Int32Array): void {
+    if (cells.length < 2) return;
+    // One reserve for the whole list (a call per record was a tenth of a chunk's summing).
+    let lo = cells[0] as number, hi = cells[1] as number;
+    for (let r = 2; r + 1 < cells.length; r += 2) {
+      if ((cells[r] as number) < lo) lo = cells[r] as number;
+      if ((cells[r + 1] as number) > hi) hi = cells[r + 1] as number;
+    }
+    this.reserve(lo, hi);
+    const diff = this.diff;
+    const base = this.base;
     for (let r = 0; r + 1 < cells.length; r += 2) {
-      const g0 = cells[r] as number;
-      const g1 = cells[r + 1] as number;
-      this.reserve(g0, g1);
-      this.diff[g0 - this.base]!++;
-      this.diff[g1 - this.base]!--;
+      diff[(cells[r] as number) - base]!++;
+      diff[(cells[r + 1] as number) - base]!--;
     }
   }
 
