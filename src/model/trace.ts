@@ -83,7 +83,7 @@ class TracingSimulator extends ChunkSimulator {
   private readonly scopeIndex: number;
 
   constructor(scenario: Scenario, gridStep: number) {
-    super(scenario, gridStep);
+    super(scenario, gridStep, false); // every group through the general model, where the hooks are
     this.scopeIndex = ['none', 'attempt', 'call', 'intent', 'business', 'text'].indexOf(scenario.idempotency.scope);
   }
 
