@@ -10,6 +10,7 @@ import { toolVersion, type Io } from './io.js';
 import type { CheckOptions } from './check.js';
 import type { ReportOptions } from './html-report.js';
 import type { MergeOptions } from './merge.js';
+import type { ProbeOptions } from './probe.js';
 import type { SizeOptions } from './size.js';
 import type { SweepOptions } from './sweep.js';
 import type { RunOptions } from './run.js';
@@ -91,6 +92,7 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .option('--rate <n>', 'actions per second')
     .option('--retention <duration>', 'how long keys are kept, such as 1h')
     .option('--record-bytes <n>', 'bytes per key record (default 200)')
+    .option('--from-probe <file>', 'bytes per record measured by `probe --json --out FILE` (and its rate and retention if not given)')
     .option('--json', 'print JSON')
     .action(async (files: string | undefined, opts: SizeOptions) => {
       const { sizeCommand } = await import('./size.js');
@@ -106,6 +108,25 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .action(async (file: string | undefined, opts: ReportOptions) => {
       const { reportCommand } = await import('./html-report.js');
       setCode(await reportCommand(file, opts, io, signal));
+    });
+
+  cmd.command('probe')
+    .description("run the scenario's requests against a real Redis or PostgreSQL key store: duplicates, 409s and bytes per record beside the model's")
+    .argument('[scenario]', 'the scenario file (its idempotency.scope must not be none)')
+    .option('--store <url>', 'the store: redis://host:6379 or postgres://user@host:5432/database')
+    .option('--actions <n>', `primary actions in the probe's stream (default ${200})`)
+    .option('--seed <seed>', 'random seed (overrides the file; default 1)')
+    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.claim=check_then_act (repeatable)').argParser(collect))
+    .option('--speedup <x>', 'scenario time per real time (default: up to 10, as fast as the store keeps up)')
+    .option('--connections <n>', 'connections to the store (default 8; transactional: enough for its running handlers)')
+    .option('--response-bytes <n>', 'size of the stored response (default: record_bytes less the key and fingerprint)')
+    .option('--records <n>', `records written to measure bytes per record (default ${1000})`)
+    .option('--keep', 'leave the keys (or schema) in the store for inspection')
+    .option('--json', 'print JSON with every count, latency and measurement (for size --from-probe)')
+    .option('--out <file>', 'write the report to a file instead of stdout')
+    .action(async (file: string | undefined, opts: ProbeOptions) => {
+      const { probeCommand } = await import('./probe.js');
+      setCode(await probeCommand(file ? [file] : [], opts, io, signal));
     });
 
   cmd.command('missions')

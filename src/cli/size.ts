@@ -13,6 +13,8 @@ export interface SizeOptions {
   rate?: string;
   retention?: string;
   recordBytes?: string;
+  /** A `probe --json` result whose measured bytes per record (and rate and retention) size the store. */
+  fromProbe?: string;
   actions?: string;
   seed?: string;
   set?: string[];
@@ -35,6 +37,11 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
       throw new InputError({ source: `--${given[0]}` }, '', 'only applies with a scenario to simulate', 'Name a scenario, or drop the option.');
     }
   }
+  if (opts.fromProbe !== undefined && opts.recordBytes !== undefined) {
+    throw new InputError({ source: `--from-probe ${opts.fromProbe}` }, '', 'and --record-bytes both give the bytes per record',
+      'Keep one: --from-probe for the measured size, or --record-bytes for an assumed one.');
+  }
+  const probed = opts.fromProbe === undefined ? undefined : (await import('./probe.js')).readProbeFile(opts.fromProbe);
   let keysPerAction = 1;
   let source = 'assumed: one key per action';
   let rate = opts.rate === undefined ? undefined : positiveNumber('--rate', opts.rate);
@@ -53,19 +60,28 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
     retention ??= scenario.idempotency.retention;
     recordBytes ??= scenario.idempotency.record_bytes;
   }
+  if (probed) {
+    recordBytes = probed.bytesPerRecord;
+    rate ??= probed.ratePerS;
+    retention ??= probed.retentionMs;
+  }
+  const recordSource = probed?.source ?? '';
   if (rate === undefined || retention === undefined) {
     throw new InputError({ source: 'size' }, '', `${rate === undefined ? '--rate' : '--retention'} is missing`,
       'Give --rate (actions per second) and --retention (such as 1h), or a scenario that has them.');
   }
   recordBytes ??= 200;
   const size = keyStoreSize(keysPerAction, rate, retention, recordBytes);
-  const result = { rate_per_s: rate, retention_ms: retention, record_bytes: recordBytes, keys_per_action: keysPerAction, keys_per_action_source: source, ...size };
+  const result = {
+    rate_per_s: rate, retention_ms: retention, record_bytes: recordBytes, ...(recordSource ? { record_bytes_source: recordSource } : {}),
+    keys_per_action: keysPerAction, keys_per_action_source: source, ...size,
+  };
   io.stdout.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : [
     `keys per action   ${keysPerAction.toFixed(4).replace(/\.?0+$/, '')} (${source})`,
     `rate              ${num(rate)} actions/s`,
     `retention         ${duration(retention)}`,
     `keys              ${num(Math.round(size.keys))}   = keys per action × rate × retention`,
-    `key store         ${num(size.key_store_mb)} MB   at ${num(recordBytes)} bytes a record`,
+    `key store         ${num(size.key_store_mb)} MB   at ${num(recordBytes)} bytes a record${recordSource ? ` (${recordSource})` : ''}`,
   ].join('\n') + '\n');
   return 0;
 }

@@ -1,0 +1,116 @@
+/** PostgreSQL for the probe: a pool that fails fast, a fresh schema, measurement and removal. */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { Claim } from '../../model/types.js';
+import { saturate, type Backend, type RecordShape, type RelationBytes } from '../backend.js';
+import { reasonOf, StoreError } from '../errors.js';
+import type { KeyStore, StoreOptions } from '../types.js';
+import type { StoreUrl } from '../url.js';
+import { PgAtomicStore } from './atomic.js';
+import { PgCheckThenActStore } from './check-then-act.js';
+import { effectsTableDdl, ident, KEYS_TABLE, keysTableDdl } from './schema.js';
+import { PgTransactionalStore } from './transactional.js';
+
+/** The table the measurement writes, next to the probe's own. */
+const SIZE_TABLE = 'size_probe';
+
+/** Opens a pool of `connections` and checks that it works, or throws a StoreError saying why not. */
+export async function connectPostgres(url: StoreUrl, connections: number, timeoutMs: number): Promise<PgBackend> {
+  const pool = new pg.Pool({
+    connectionString: url.url, max: connections, connectionTimeoutMillis: timeoutMs,
+    query_timeout: 30_000, application_name: 'idem-sim-probe',
+  });
+  pool.on('error', () => undefined); // an idle client lost: the next query reports it
+  try {
+    await pool.query('SELECT 1');
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    const code = (e as { code?: string }).code;
+    const fix = code === '3D000' ? 'Name a database that exists at the end of the URL (postgres://user@host:5432/DATABASE).'
+      : code === '28P01' || code === '28000' ? 'Give a user and password PostgreSQL accepts (postgres://user:password@host/database).'
+      : 'Start PostgreSQL there, or pass --store with the URL of a PostgreSQL you can reach.';
+    throw new StoreError(url.display, `cannot connect to PostgreSQL (${reasonOf(e)})`, fix);
+  }
+  return new PgBackend(url, pool, connections);
+}
+
+export class PgBackend implements Backend {
+  readonly kind = 'postgres';
+  readonly display: string;
+  /** `idem_sim_` and 8 random hex digits: a schema unique to this probe. */
+  readonly namespace = `idem_sim_${randomBytes(4).toString('hex')}`;
+
+  constructor(url: StoreUrl, private readonly pool: pg.Pool, readonly connections: number) {
+    this.display = url.display;
+  }
+
+  async create(): Promise<void> {
+    try {
+      // Not IF NOT EXISTS: an existing schema is someone's, and the probe never writes there.
+      await this.pool.query(`CREATE SCHEMA ${ident(this.namespace)}`);
+    } catch (e) {
+      throw new StoreError(this.display, `cannot create the schema ${this.namespace} (${reasonOf(e)})`,
+        'Connect as a user with the CREATE privilege on the database (GRANT CREATE ON DATABASE ... TO ...).');
+    }
+    await this.pool.query(keysTableDdl(this.namespace));
+    await this.pool.query(effectsTableDdl(this.namespace));
+  }
+
+  stores(claim: Claim, transactional: boolean, opts: StoreOptions, table = KEYS_TABLE): KeyStore[] {
+    const store = claim === 'check_then_act' ? new PgCheckThenActStore(this.pool, this.namespace, opts, transactional, table)
+      : transactional ? new PgTransactionalStore(this.pool, this.namespace, opts, table)
+      : new PgAtomicStore(this.pool, this.namespace, opts, table);
+    // One store over the pool; a copy per connection so that callers spread requests the same way as on Redis.
+    return Array.from({ length: this.connections }, () => store);
+  }
+
+  async measure(claim: Claim, transactional: boolean, opts: StoreOptions, shape: RecordShape, records: number) {
+    await this.pool.query(keysTableDdl(this.namespace, SIZE_TABLE));
+    try {
+      const empty = await this.sizes();
+      const saturation = await saturate((observe) => this.stores(claim, transactional, { ...opts, observe }, SIZE_TABLE), shape, records);
+      const written = await this.sizes();
+      await this.pool.query(`VACUUM FULL ${ident(this.namespace)}.${ident(SIZE_TABLE)}`);
+      const compact = await this.sizes();
+      const perRow = (after: RelationBytes): RelationBytes => ({
+        table: (after.table - empty.table) / records, toast: (after.toast - empty.toast) / records,
+        index: (after.index - empty.index) / records, total: (after.total - empty.total) / records,
+      });
+      const asWritten = perRow(written);
+      return {
+        bytes: {
+          records, bytes_per_record: asWritten.total,
+          method: 'pg_total_relation_size per row (heap, TOAST and primary-key index) as the protocol wrote them, before any vacuum',
+          postgres: { as_written: asWritten, after_vacuum_full: perRow(compact) },
+        },
+        saturation,
+      };
+    } finally {
+      await this.pool.query(`DROP TABLE IF EXISTS ${ident(this.namespace)}.${ident(SIZE_TABLE)}`);
+    }
+  }
+
+  async drop(): Promise<number> {
+    const r = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${ident(this.namespace)}.${ident(KEYS_TABLE)}`)
+      .catch(() => ({ rows: [{ n: '0' }] }));
+    await this.pool.query(`DROP SCHEMA IF EXISTS ${ident(this.namespace)} CASCADE`);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+
+  private async sizes(): Promise<RelationBytes> {
+    const name = `${ident(this.namespace)}.${ident(SIZE_TABLE)}`;
+    const r = await this.pool.query<{ table: string; toast: string; index: string; total: string }>(
+      `SELECT pg_relation_size(c.oid) AS table,
+              coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) AS toast,
+              pg_indexes_size(c.oid) AS index,
+              pg_total_relation_size(c.oid) AS total
+       FROM pg_class c WHERE c.oid = $1::regclass`, [name]);
+    const row = r.rows[0];
+    if (!row) throw new Error(`table ${name} not found`);
+    return { table: Number(row.table), toast: Number(row.toast), index: Number(row.index), total: Number(row.total) };
+  }
+}

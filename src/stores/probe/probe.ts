@@ -1,0 +1,197 @@
+/**
+ * The probe: one small stream of the scenario's actions, run three ways and compared.
+ *   - against the real store, in real time compressed by `speedup`, with real concurrency;
+ *   - against the model's key store (memory.ts) on a virtual clock: the model's prediction
+ *     for this very stream, so that any difference is the store's (or real timing's) doing;
+ *   - by the simulator (src/model) on many actions of the scenario: the expected counts and
+ *     their spread for a stream of this size.
+ * Then the bytes per record of the scenario's record shape are measured in the store.
+ */
+import { Interrupted } from '../../exec/interrupted.js';
+import type { Scenario } from '../../model/types.js';
+import { quantile, type Backend, type BytesMeasurement, type Saturation } from '../backend.js';
+import { reasonOf, StoreError } from '../errors.js';
+import { MemoryStore } from '../memory.js';
+import type { StoreVariant } from '../types.js';
+import { RealClock, VirtualClock } from './clock.js';
+import { expectedCounts, type SimulatorExpectation } from './expected.js';
+import { replayStream, type StreamCounts } from './replay.js';
+import { autoSpeedup, LATENCY_TARGET, LOAD_TARGET, recordShape, storeOptions, variantOf } from './setup.js';
+import { ProbeStream } from './stream.js';
+
+/** Longest TTL (ms) of the measurement's records: if the probe dies, Redis drops them soon. */
+const MEASURE_TTL_MS = 600_000;
+
+export interface ProbeRequest {
+  /** Resolved, with empirical data loaded. Its `idempotency.scope` must not be `none`. */
+  scenario: Scenario;
+  seed: string;
+  /** Primary actions in the stream. */
+  actions: number;
+  /**
+   * Scenario milliseconds per real millisecond. Undefined: the largest, up to
+   * MAX_AUTO_SPEEDUP, at which the stream asks at most LOAD_TARGET of the store's capacity
+   * and a request's store time stays within LATENCY_TARGET of the client timeout (setup.ts).
+   */
+  speedup?: number;
+  backend: Backend;
+  /** Size of the stored response body; default: what is left of `record_bytes` after the key and fingerprint. */
+  responseBytes?: number;
+  /** Records written to measure bytes per record. */
+  measureRecords: number;
+  /** Leave the namespace in the store. */
+  keep: boolean;
+  signal?: AbortSignal;
+  /** Before the real run: the stream, the speed-up and how long the run will take. */
+  onStart?: (info: StartInfo) => void;
+  onProgress?: (done: number, total: number) => void;
+}
+
+export interface StartInfo {
+  actions: number;
+  speedup: number;
+  /** The speed-up at which the stream asks LOAD_TARGET of the store's capacity. */
+  loadSpeedup: number;
+  /** The speed-up at which a request's store time is LATENCY_TARGET of the client timeout. */
+  latencySpeedup: number;
+  /** Requests per second the stream sends the store at `speedup`, and the store's measured capacity. */
+  offeredPerS: number;
+  capacityPerS: number;
+  scenarioMs: number;
+  wallMs: number;
+}
+
+export interface OpStats {
+  ops: number;
+  per_second: number;
+  p50_ms: number;
+  p99_ms: number;
+  by_op: Record<string, { ops: number; p50_ms: number; p99_ms: number }>;
+}
+
+export interface ProbeResult {
+  store: {
+    kind: Backend['kind'];
+    url: string;
+    variant: StoreVariant;
+    namespace: string;
+    connections: number;
+    /** Left in the store (--keep), else removed; `removed` counts keys (Redis) or key rows (PostgreSQL). */
+    kept: boolean;
+    removed: number;
+  };
+  stream: {
+    primary_actions: number;
+    actions: number;
+    speedup: number;
+    /** True when the probe chose the speed-up (no --speedup). */
+    speedup_auto: boolean;
+    /** The speed-up at which the stream would ask LOAD_TARGET of the store's measured capacity. */
+    load_speedup: number;
+    /** The speed-up at which a request's store time (unloaded) would be LATENCY_TARGET of client.timeout. */
+    latency_speedup: number;
+    /** Requests per second sent to the store during the replay, and as a share of its capacity. */
+    offered_requests_per_s: number;
+    load_fraction: number;
+    scenario_ms: number;
+    wall_ms: number;
+  };
+  counts: { probe: StreamCounts; model: StreamCounts };
+  simulator: SimulatorExpectation;
+  operations: { replay: OpStats; saturation: Saturation };
+  record: { key_bytes: number; fingerprint_bytes: number; response_bytes: number; content_bytes: number; assumed_record_bytes: number };
+  measurement: BytesMeasurement;
+}
+
+export async function probe(req: ProbeRequest): Promise<ProbeResult> {
+  const { scenario, seed, backend } = req;
+  const stream = new ProbeStream(scenario, seed, req.actions);
+  const shape = recordShape(scenario, seed, req.responseBytes);
+  const variant = variantOf(scenario);
+  const { claim, transactional } = scenario.idempotency;
+
+  const virtual = new VirtualClock();
+  const model = await virtual.run(replayStream(stream, [new MemoryStore(variant, storeOptions(scenario), virtual)], virtual, { body: shape.body }));
+  const simulator = expectedCounts(scenario, seed, stream.actions.length);
+
+  const wrapError = (e: unknown): unknown => (!(e instanceof StoreError) && isStoreFailure(e)
+    ? new StoreError(backend.display, `the store failed during the probe (${reasonOf(e)})`, 'Check that it stays up, and that the user has the permissions listed in docs/stores.md.')
+    : e);
+  await backend.create().catch((e: unknown) => { throw wrapError(e); });
+  try {
+    // Measure first: the capacity it finds sets the speed-up.
+    const measureOpts = storeOptions(scenario, Math.max(1, scenario.idempotency.retention / MEASURE_TTL_MS));
+    const { bytes, saturation } = await backend.measure(claim, transactional, measureOpts, shape, req.measureRecords)
+      .catch((e: unknown) => { throw wrapError(e); });
+    // Requests reaching the store per second of scenario time.
+    const requestsPerS = (scenario.load.rate_per_s * model.counts.attempts * (1 - scenario.network.request_loss)) / req.actions;
+    const loadSpeedup = (LOAD_TARGET * saturation.requests_per_second) / requestsPerS;
+    const latencySpeedup = (LATENCY_TARGET * scenario.client.timeout) / Math.max(saturation.unloaded_request_ms, 1e-3);
+    const speedup = req.speedup ?? autoSpeedup(loadSpeedup, latencySpeedup);
+    req.onStart?.({
+      actions: stream.actions.length, speedup, loadSpeedup, latencySpeedup, offeredPerS: requestsPerS * speedup,
+      capacityPerS: saturation.requests_per_second, scenarioMs: model.endedAt, wallMs: model.endedAt / speedup,
+    });
+
+    const latencies = new Map<string, number[]>();
+    const observe = (op: string, ms: number): void => {
+      let list = latencies.get(op);
+      if (!list) latencies.set(op, (list = []));
+      list.push(ms);
+    };
+    const stores = backend.stores(claim, transactional, { ...storeOptions(scenario, speedup), observe });
+    const started = performance.now();
+    const probed = await replayStream(stream, stores, new RealClock(speedup, req.signal), {
+      body: shape.body, wrapError, ...(req.signal ? { signal: req.signal } : {}), ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+    });
+    const wallMs = performance.now() - started;
+    if (req.signal?.aborted) throw new Interrupted();
+    const removed = req.keep ? 0 : await backend.drop().catch((e: unknown) => { throw dropError(backend, e); });
+    return {
+      store: { kind: backend.kind, url: backend.display, variant, namespace: backend.namespace, connections: backend.connections, kept: req.keep, removed },
+      stream: {
+        primary_actions: req.actions, actions: stream.actions.length, speedup, speedup_auto: req.speedup === undefined,
+        load_speedup: loadSpeedup, latency_speedup: latencySpeedup,
+        offered_requests_per_s: requestsPerS * speedup, load_fraction: (requestsPerS * speedup) / saturation.requests_per_second,
+        scenario_ms: probed.endedAt, wall_ms: wallMs,
+      },
+      counts: { probe: probed.counts, model: model.counts },
+      simulator,
+      operations: { replay: opStats(latencies, wallMs), saturation },
+      record: {
+        key_bytes: shape.keyLength, fingerprint_bytes: shape.fingerprint.length, response_bytes: shape.body.length,
+        content_bytes: shape.keyLength + shape.fingerprint.length + shape.body.length, assumed_record_bytes: scenario.idempotency.record_bytes,
+      },
+      measurement: bytes,
+    };
+  } catch (e) {
+    if (!req.keep && !(e instanceof StoreError && e.problem.startsWith('cannot remove'))) {
+      await backend.drop().catch((d: unknown) => { throw dropError(backend, d); });
+    }
+    throw e;
+  }
+}
+
+/** The probe could not remove what it created: say what is left and how to remove it. */
+function dropError(backend: Backend, e: unknown): StoreError {
+  const what = backend.kind === 'redis' ? `the keys under ${backend.namespace}` : `the schema ${backend.namespace}`;
+  const how = backend.kind === 'redis' ? `remove them (redis-cli --scan --pattern '${backend.namespace}*' | xargs redis-cli unlink)` : `remove it (DROP SCHEMA ${backend.namespace} CASCADE)`;
+  return new StoreError(backend.display, `cannot remove ${what} (${reasonOf(e)})`, `They are left in the store: ${how}, and give the user the permissions listed in docs/stores.md.`);
+}
+
+/** A driver's error (a lost connection, a refused command), as opposed to a bug here. */
+function isStoreFailure(e: unknown): boolean {
+  const err = e as { name?: unknown; code?: unknown; message?: unknown };
+  return typeof err?.code === 'string' || err?.name === 'ReplyError'
+    || (typeof err?.message === 'string' && /connection|timed out|terminat|closed/i.test(err.message));
+}
+
+function opStats(latencies: Map<string, number[]>, wallMs: number): OpStats {
+  const all = [...latencies.values()].flat();
+  const byOp: OpStats['by_op'] = {};
+  for (const [op, list] of [...latencies.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+    byOp[op] = { ops: list.length, p50_ms: quantile(list, 0.5), p99_ms: quantile(list, 0.99) };
+  }
+  return { ops: all.length, per_second: all.length / (wallMs / 1000), p50_ms: quantile(all, 0.5), p99_ms: quantile(all, 0.99), by_op: byOp };
+}
+

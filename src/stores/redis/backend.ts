@@ -1,0 +1,161 @@
+/** Redis for the probe: connections that fail fast, a fresh key prefix, measurement and removal. */
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Claim } from '../../model/types.js';
+import { measureKey, saturate, type Backend, type BytesMeasurement, type RecordShape } from '../backend.js';
+import { reasonOf, StoreError } from '../errors.js';
+import type { KeyStore, StoreOptions } from '../types.js';
+import type { StoreUrl } from '../url.js';
+import { RedisAtomicStore } from './atomic.js';
+import { RedisCheckThenActStore } from './check-then-act.js';
+import { px } from './records.js';
+
+/** Keys handled per pipeline when measuring or deleting. */
+const BATCH = 500;
+
+/** Connects `connections` clients, or throws a StoreError saying why not, within about `timeoutMs`. */
+export async function connectRedis(url: StoreUrl, connections: number, timeoutMs: number): Promise<RedisBackend> {
+  const clients: Redis[] = [];
+  try {
+    for (let i = 0; i < connections; i++) {
+      let last: unknown;
+      const client = new Redis(url.url, {
+        lazyConnect: true, connectTimeout: timeoutMs, commandTimeout: 30_000,
+        // Fail at once rather than reconnect or queue: the probe must never hang on a dead store.
+        retryStrategy: () => null, maxRetriesPerRequest: 0, enableOfflineQueue: false,
+        connectionName: 'idem-sim-probe',
+      });
+      client.on('error', (e: unknown) => { last = e; });
+      clients.push(client);
+      try {
+        await client.connect();
+        if (i === 0) await client.info('server');
+      } catch (e) {
+        const why = reasonOf(last ?? e);
+        const fix = /NOAUTH|WRONGPASS|invalid (username|password)/i.test(why)
+          ? 'Put the user and password in the URL: redis://user:password@host:6379.'
+          : 'Start redis-server there, or pass --store with the URL of a Redis you can reach.';
+        throw new StoreError(url.display, `cannot connect to Redis (${why === 'Connection is closed.' ? 'the connection was closed: is this a Redis server?' : why})`, fix);
+      }
+    }
+  } catch (e) {
+    // Not on a client whose connection already ended: ioredis would wait 2 s for a close that happened.
+    for (const c of clients) if (c.status !== 'end') c.disconnect();
+    throw e;
+  }
+  return new RedisBackend(url, clients);
+}
+
+export class RedisBackend implements Backend {
+  readonly kind = 'redis';
+  readonly display: string;
+  /** `idem-sim:` and 8 random hex digits: unique to this probe. */
+  readonly namespace = `idem-sim:${randomBytes(4).toString('hex')}:`;
+
+  constructor(url: StoreUrl, private readonly clients: Redis[]) {
+    this.display = url.display;
+  }
+
+  get connections(): number {
+    return this.clients.length;
+  }
+
+  private get main(): Redis {
+    return this.clients[0] as Redis;
+  }
+
+  async create(): Promise<void> {
+    const existing = await this.keysUnder(this.namespace, 1);
+    if (existing.length > 0) {
+      throw new StoreError(this.display, `keys under ${this.namespace} already exist`, 'Run the probe again: it picks a new random prefix.');
+    }
+  }
+
+  stores(claim: Claim, transactional: boolean, opts: StoreOptions, prefix = this.namespace): KeyStore[] {
+    if (transactional) {
+      throw new StoreError(this.display, 'idempotency.transactional: true needs a store that commits the side effect with the key',
+        'Probe it on PostgreSQL (--store postgres://...), or pass --set idempotency.transactional=false.');
+    }
+    return this.clients.map((c) => (claim === 'atomic' ? new RedisAtomicStore(c, prefix, opts) : new RedisCheckThenActStore(c, prefix, opts)));
+  }
+
+  async measure(claim: Claim, transactional: boolean, opts: StoreOptions, shape: RecordShape, records: number) {
+    const prefix = `${this.namespace}m:`;
+    const keys = Array.from({ length: records }, (_, i) => `${prefix}k:${measureKey(i, shape.keyLength)}`);
+    // Load the claim script before the baseline: it is memory Redis keeps once, not per record.
+    await this.stores(claim, transactional, opts, `${this.namespace}warm:`)[0]?.handle({ key: 'w', fingerprint: '' }, async () => ({ status: 200, body: '' }));
+    const before = await this.usedMemory();
+    const saturation = await saturate((observe) => this.stores(claim, transactional, { ...opts, observe }, prefix), shape, records);
+    const written = await this.usedMemory();
+    let usage = 0;
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const p = this.main.pipeline();
+      for (const k of keys.slice(i, i + BATCH)) p.memory('USAGE', k, 'SAMPLES', 0);
+      for (const [err, n] of (await p.exec()) ?? []) {
+        if (err) throw err;
+        usage += Number(n);
+      }
+    }
+    // What the TTLs cost: used_memory with them minus without them, three times over (PERSIST,
+    // PEXPIRE, PERSIST), and the median, so that another client's write in between moves one of them only.
+    const ttl = px(opts.retentionMs);
+    const persisted1 = await this.usedAfter(keys, (p, k) => p.persist(k));
+    const expiring = await this.usedAfter(keys, (p, k) => p.pexpire(k, ttl));
+    const persisted2 = await this.usedAfter(keys, (p, k) => p.persist(k));
+    await this.eachBatch(keys, (p, k) => p.del(k));
+    const memoryUsage = usage / records;
+    const deltas = [written - persisted1, expiring - persisted1, expiring - persisted2].sort((a, b) => a - b);
+    const expiry = (deltas[1] as number) / records;
+    const bytes: BytesMeasurement = {
+      records,
+      bytes_per_record: memoryUsage + expiry,
+      method: 'MEMORY USAGE (value, key name, keyspace entry) plus the expiry entry (used_memory with TTLs minus without, median of three)',
+      redis: { memory_usage: memoryUsage, expiry_overhead: expiry, info_delta: (written - before) / records },
+    };
+    return { bytes, saturation };
+  }
+
+  async drop(): Promise<number> {
+    const keys = await this.keysUnder(this.namespace);
+    await this.eachBatch(keys, (p, k) => p.unlink(k));
+    return keys.length;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.clients.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+
+  private async usedAfter(keys: readonly string[], add: (p: ReturnType<Redis['pipeline']>, key: string) => void): Promise<number> {
+    await this.eachBatch(keys, add);
+    return this.usedMemory();
+  }
+
+  /** `used_memory` from INFO memory, in bytes. */
+  private async usedMemory(): Promise<number> {
+    const info = await this.main.info('memory');
+    const m = /^used_memory:(\d+)/m.exec(info);
+    if (!m) throw new StoreError(this.display, 'INFO memory has no used_memory', 'Probe a Redis server (6.2 or later).');
+    return Number(m[1]);
+  }
+
+  /** Keys matching `prefix*` (SCAN, never KEYS), stopping after `limit`. */
+  private async keysUnder(prefix: string, limit = Infinity): Promise<string[]> {
+    const found: string[] = [];
+    const pattern = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
+    let cursor = '0';
+    do {
+      const [next, keys] = await this.main.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+      found.push(...keys);
+      cursor = next;
+    } while (cursor !== '0' && found.length < limit);
+    return found;
+  }
+
+  private async eachBatch(keys: readonly string[], add: (p: ReturnType<Redis['pipeline']>, key: string) => void): Promise<void> {
+    for (let i = 0; i < keys.length; i += BATCH) {
+      const p = this.main.pipeline();
+      for (const k of keys.slice(i, i + BATCH)) add(p, k);
+      for (const [err] of (await p.exec()) ?? []) if (err) throw err;
+    }
+  }
+}
