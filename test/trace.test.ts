@@ -12,6 +12,7 @@ import { traceChunk, type TracedAction } from '../src/model/trace.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { sampleRows, spreadOrder } from '../src/cli/report/timeline-rows.js';
 import { OUTCOME_COLOURS, timeAxis, timelineSvg } from '../src/cli/report/timeline-svg.js';
+import { sampleNote } from '../src/cli/html-report.js';
 
 /** Lab defaults with a per-call key, a slow service and re-plans: duplicates, 409s and store hits all occur. */
 const YAML = `
@@ -90,7 +91,7 @@ describe('the timeline drawing', () => {
   const { scenario, actions } = traced();
   const sample = sampleRows(actions, 0, scenario.client.timeout);
   const svg = timelineSvg(sample.rows, scenario.client.timeout);
-  const rowsSvg = [...svg.matchAll(/<g class="row[^"]*" data-row="(\d+)">([\s\S]*?)<\/g>/g)].map((m) => m[2] as string);
+  const rowsSvg = [...svg.matchAll(/<g class="row[^"]*" data-row="(\d+)"[^>]*>([\s\S]*?)<\/g>/g)].map((m) => m[2] as string);
   const count = (text: string, re: RegExp) => (text.match(re) ?? []).length;
 
   it('has one row per sampled action, eventful ones labelled with what happened', () => {
@@ -145,5 +146,20 @@ describe('the timeline drawing', () => {
     }
     const firstFour = spreadOrder(1000).slice(0, 4).sort((x, y) => x - y);
     expect(firstFour).toEqual([0, 250, 500, 750]);
+  });
+});
+
+describe("the sample's note", () => {
+  const { scenario, actions } = traced();
+  it('says over-represented only when eventful rows outnumber their share of the chunk, and says when all are shown', () => {
+    const few = sampleRows(actions, 0, scenario.client.timeout, { eventfulRows: 10, quietRows: 16 });
+    expect(sampleNote(few)).toContain('<strong>over-represented</strong>');
+    const all = sampleRows(actions, 0, scenario.client.timeout, { eventfulRows: 2000, quietRows: 0 });
+    expect(all.shownEventful).toBe(all.eventful);
+    expect(sampleNote(all)).toContain('all of them are shown');
+    const diluted = sampleRows(actions, 0, scenario.client.timeout, { eventfulRows: 1, quietRows: 2000 });
+    expect(sampleNote(diluted)).not.toContain('over-represented');
+    const quiet = sampleRows(actions.filter((a) => a.attempts.length === 1 && a.executions.length === 1 && !a.twin && a.attempts[0]!.outcome === 'ok'), 0, scenario.client.timeout);
+    expect(sampleNote(quiet)).toContain('None had anything happen');
   });
 });

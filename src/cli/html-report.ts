@@ -9,6 +9,7 @@ import { planChunks } from '../model/plan.js';
 import { chunkRng } from '../model/rng.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
+import { InputError } from '../scenario/errors.js';
 import { PendingOutput } from './files.js';
 import { shellQuote, toolVersion, type Io } from './io.js';
 import { positiveInteger, seedOption } from './options.js';
@@ -19,6 +20,9 @@ import { duration, num, withCi } from './report/table.js';
 import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides, scenarioName } from './run.js';
+
+/** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */
+const MAX_ROWS = 2000;
 
 export interface ReportOptions {
   actions?: string;
@@ -63,6 +67,7 @@ const SCRIPT = `
   for (var k = 0; k < rows.length; k++) {
     rows[k].addEventListener('mouseenter', function () { show(this); });
     rows[k].addEventListener('click', function () { show(this); });
+    rows[k].addEventListener('focus', function () { show(this); });
   }
 })();`;
 
@@ -70,10 +75,29 @@ const STYLE = `
 #story { position: sticky; top: 0; z-index: 1; height: 15em; overflow-y: auto; margin: 8px 0; padding: 8px 12px; background: #f6f8fa; border: 1px solid #d0d7de; white-space: pre-wrap; }
 table.headline td { padding: 2px 16px 2px 0; font-variant-numeric: tabular-nums; }
 table.headline td:first-child { color: #57606a; }
-.timeline-wrap { overflow-x: auto; }`;
+.timeline-wrap { overflow-x: auto; }
+.timeline-wrap svg { max-width: none; }`;
+
+/** What the sample is, and how far it over-represents eventful actions, in words that match the numbers. */
+export function sampleNote(sample: TimelineSample): string {
+  const shown = sample.rows.length;
+  const head = `${num(shown)} of the ${num(sample.simulated)} actions of the run's first chunk.`;
+  if (sample.eventful === 0) return `${head} None had anything happen to it beyond one attempt, one reply and one execution; the rows are spread evenly over the chunk.`;
+  const inChunk = sample.eventful / sample.simulated;
+  const inRows = shown > 0 ? sample.shownEventful / shown : 0;
+  const all = sample.shownEventful === sample.eventful;
+  const kinds = 'Actions that had anything happen to them (a retry, a duplicate, a 409 or 422, an answer from the key store, a re-plan, a crash replay, a twin) are labelled with what happened';
+  const weight = inRows > inChunk * 1.05
+    ? `<strong>over-represented</strong>: ${pct(inChunk)} of the chunk's actions, ${pct(inRows)} of these rows (${num(sample.shownEventful)})`
+    : `${pct(inChunk)} of the chunk's actions and ${pct(inRows)} of these rows (${num(sample.shownEventful)})`;
+  const choice = all ? 'all of them are shown' : 'each kind of event (duplicates; 409s and 422s; answers from the key store; re-plans and replays; actions never executed; twins; other retries) gets an equal share of their rows, spread over the chunk';
+  return `${head} ${kinds}; they are ${weight}, and ${choice}. The ${num(sample.shownQuiet)} rows labelled <em>quiet</em> (one attempt, one reply, one execution) are spread evenly over the chunk.`;
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sample: TimelineSample, timeline: string, breakdown: string, replay: string): string {
-  const share = sample.simulated > 0 ? (100 * sample.eventful) / sample.simulated : 0;
+  const note = sampleNote(sample);
   return `<style>${STYLE}</style>
 <h1>idem-sim report: ${escapeHtml(name)}</h1>
 <dl class="facts">
@@ -89,12 +113,7 @@ function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sa
 </div>
 <p class="note">Values are means with their 95% confidence intervals over actions; every figure means what docs/model.md says.</p>
 <h2>Action timeline</h2>
-<p class="note">${sample.rows.length} of the ${num(sample.simulated)} actions of the run's first chunk. Actions that had anything happen to them
-(a retry, a duplicate, a 409 or 422, an answer from the key store, a re-plan, a crash replay, a twin) are
-<strong>over-represented</strong>: they are ${share.toFixed(1)}% of actions and ${sample.shownEventful} of these rows. Each kind of event
-(duplicates; 409s and 422s; answers from the key store; re-plans and replays; actions never executed; twins; other retries) gets
-an equal share of those rows, spread over the chunk; their labels say what happened. The ${sample.shownQuiet} rows labelled <em>quiet</em> (one attempt, one reply, one execution) are spread evenly over the chunk.
-Hover over or click a row for its story.</p>
+<p class="note">${note} Hover over, click or tab to a row for its story.</p>
 <pre id="story">Hover over or click a row of the timeline to read that action's story.</pre>
 <div class="timeline-wrap">${timeline}</div>
 <h2>Scenario</h2>
@@ -110,6 +129,10 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
     const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;
     const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : positiveInteger('--threads', opts.threads);
     const eventfulRows = opts.rows === undefined ? DEFAULT_LIMITS.eventfulRows : positiveInteger('--rows', opts.rows);
+    if (eventfulRows > MAX_ROWS) {
+      throw new InputError({ source: `--rows ${opts.rows}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
+        `Give --rows ${MAX_ROWS} or fewer; the page then stays under about 2 MB.`);
+    }
     const name = scenarioName(file ?? null);
 
     // The run's first chunk again, traced: its actions are the run's own.
@@ -123,16 +146,17 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
     if (!plan) throw new Error('a run has at least one chunk');
     const { actions } = traceChunk(scenario, outcome.gridStep, chunkRng(useSeed, 0), plan);
     const sample = sampleRows(actions, plan.offset, scenario.client.timeout, { ...DEFAULT_LIMITS, eventfulRows });
-    const timeline = timelineSvg(sample.rows, scenario.client.timeout);
+    const replay = ['idem-sim', 'report', ...(file ? [file] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+      ...(opts.actions !== undefined ? ['--actions', opts.actions] : []), '--seed', useSeed,
+      ...(opts.rows !== undefined ? ['--rows', opts.rows] : [])].map(shellQuote).join(' ');
+    const caption = `${replay}${opts.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
+    const timeline = timelineSvg(sample.rows, scenario.client.timeout, caption);
 
     let text: string;
     if (opts.svg) {
       text = `${timeline}\n`;
     } else {
       const metrics = outcome.state.finish(scenario);
-      const replay = ['idem-sim', 'report', ...(file ? [file] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
-        ...(opts.actions !== undefined ? ['--actions', opts.actions] : []), '--seed', useSeed,
-        ...(opts.rows !== undefined ? ['--rows', opts.rows] : [])].map(shellQuote).join(' ');
       text = htmlPage(`idem-sim report: ${name}`, pageBody(name, useSeed, scenario, metrics, sample, timeline, await breakdownChart(metrics), replay));
     }
     if (out) out.commit(text, io.stdout);

@@ -34,6 +34,8 @@ export interface TracedAttempt {
   status: 'ok' | '5xx' | '409' | '422' | null;
   /** Handler run time (ms) when the handler ran. */
   handlerMs?: number;
+  /** When the server's answer left it (ms from the group's arrival), whether or not it arrived; absent without one. */
+  answeredAt?: number;
   /** The handler crashed: no reply was sent. */
   crashed?: boolean;
   /** The idempotency key sent, or null without one. */
@@ -118,6 +120,7 @@ class TracingSimulator extends ChunkSimulator {
       answeredBy: answeredBy === HANDLER ? 'handler' : answeredBy === FROM_STORE ? 'store' : 'nobody',
       status: STATUS[status + 1] ?? null,
       ...(answeredBy === HANDLER ? { handlerMs: delay } : {}), ...(crashed ? { crashed } : {}),
+      ...(status !== NO_REPLY ? { answeredAt: sent + delay } : {}),
       key: this.keyName(i, `${call}.${number}`),
     });
   }
@@ -133,12 +136,13 @@ class TracingSimulator extends ChunkSimulator {
     call.result = success ? 'success' : unknown ? 'unknown' : 'failure';
   }
 
-  /** A readable key: scope, group, and the engine's key within the group. */
+  /** A readable key: scope, action number (1-based, as the timeline's labels), and the engine's key within the group. */
   private keyName(i: number, attempt: string): string | null {
     const key = this.keyOf(i);
     if (key === NO_KEY) return null;
-    if (key === FRESH_KEY) return `attempt:${this.group}.${i}.${attempt}`;
-    return `${SCOPE_TAG[this.scopeIndex]}:${this.group}${this.scopeIndex === 4 ? '' : `.${key}`}`;
+    const action = this.group + 1;
+    if (key === FRESH_KEY) return `attempt:${action}.${i}.${attempt}`;
+    return `${SCOPE_TAG[this.scopeIndex]}:${action}${this.scopeIndex === 4 ? '' : `.${key}`}`;
   }
 }
 

@@ -131,7 +131,18 @@ export function sampleRows(actions: readonly TracedAction[], runStart: number, t
 }
 
 const KIND_WORDS = { original: 'the original call', replan: 'a model re-plan', replay: 'a crash replay' } as const;
-const at = (ms: number) => duration(Math.max(0, ms));
+/**
+ * A time in a story, to the millisecond: a replay's attempts minutes after arrival are
+ * seconds apart, which three significant digits would print as one instant.
+ */
+export function clock(ms: number): string {
+  const t = Math.max(0, Math.round(ms));
+  if (t < 1000) return `${t} ms`;
+  if (t < 60_000) return `${(t / 1000).toFixed(3)} s`;
+  const m = Math.floor(t / 60_000);
+  return `${m} min ${((t - m * 60_000) / 1000).toFixed(3)} s`;
+}
+const at = clock;
 
 function attemptWords(t: TracedAttempt, timeout: number): string {
   const waited = `; the client gave up waiting at ${at(t.ended)} (timeout ${duration(timeout)})`;
@@ -154,7 +165,10 @@ function attemptWords(t: TracedAttempt, timeout: number): string {
 
 /** The action's events in words, times from the group's arrival. */
 export function actionStory(a: TracedAction, runStart: number, timeout: number): string {
-  const lines = [`Action #${a.group + 1}${a.twin ? ` (its twin, arriving ${at(a.arrival)} after it)` : ''}, arrived ${duration(runStart + a.groupArrival)} into the run. Times below are from the action's arrival.`];
+  const arrived = clock(runStart + a.groupArrival + a.arrival);
+  const lines = [a.twin
+    ? `The twin of action #${a.group + 1} (the same business action, sent again): arrived ${arrived} into the run, ${at(a.arrival)} after its sibling. Times below are from its sibling's arrival.`
+    : `Action #${a.group + 1}, arrived ${arrived} into the run. Times below are from its arrival.`];
   a.calls.forEach((c, k) => {
     lines.push(`Call ${k + 1}, ${KIND_WORDS[c.kind]}, at ${at(c.start)}:`);
     for (const t of a.attempts.filter((x) => x.call === k)) {

@@ -14,11 +14,13 @@ export const OUTCOME_COLOURS: Record<AttemptOutcome, string> = {
 const EXECUTION = '#ffffff', DUPLICATE = '#ff5fb8', RING = '#22d3ee', REPLAN = '#facc15', REPLAY = '#c084fc';
 const BG = '#131722', ROW_HOVER = '#1e2533', AXIS = '#8791a5', LIFE = '#2c3445';
 
-const LABEL_W = 270, PLOT_W = 790, RIGHT = 20, TOP = 36, ROW_H = 18, BAR_H = 8, LEGEND_H = 78;
+const LABEL_W = 270, PLOT_W = 790, RIGHT = 20, TOP = 50, ROW_H = 18, BAR_H = 8, LEGEND_H = 78;
 
 export function escapeXml(s: string): string {
   return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
 }
+
+const AXIS_TITLE = "time since the action arrived (a twin's: since its sibling's)";
 
 export interface TimeAxis {
   x: (ms: number) => number;
@@ -38,14 +40,14 @@ export function timeAxis(maxMs: number, timeout: number, width: number): TimeAxi
   if (maxMs <= 20 * timeout) {
     const step = STEPS.find((s) => maxMs / s <= 10) ?? (STEPS.at(-1) as number);
     const ticks = Array.from({ length: Math.floor(maxMs / step) + 1 }, (_, k) => k * step);
-    return { x: (ms) => (Math.max(0, ms) / maxMs) * width, ticks, title: 'time since the action arrived' };
+    return { x: (ms) => (Math.max(0, ms) / maxMs) * width, ticks, title: AXIS_TITLE };
   }
   const unit = timeout / 10;
   const top = Math.log10(1 + maxMs / unit);
   const x = (ms: number) => (Math.log10(1 + Math.max(0, ms) / unit) / top) * width;
   const ticks: number[] = [];
   for (const t of LOG_TICKS) if (t <= maxMs && (ticks.length === 0 || x(t) - x(ticks.at(-1) as number) >= 48)) ticks.push(t);
-  return { x, ticks, title: `time since the action arrived (log scale beyond ${duration(unit)})` };
+  return { x, ticks, title: `${AXIS_TITLE} (log scale beyond ${duration(unit)})` };
 }
 
 function lastEvent(a: TracedAction): number {
@@ -67,23 +69,25 @@ function rowSvg(row: TimelineRow, index: number, y: number, x: (ms: number) => n
     `<text class="label" x="8" y="${mid + 4}">${escapeXml(row.label)}<tspan class="tags" dx="6">${escapeXml(clip(row.tags.join(' · ') || 'quiet', TAGS_CHARS))}</tspan></text>`,
     `<line x1="${px(a.arrival)}" x2="${px(lastEvent(a))}" y1="${mid}" y2="${mid}" stroke="${LIFE}"/>`,
   ];
+  // Call marks sit behind the bars (a replay's dashed line) or above them (a re-plan's
+  // triangle, in the row's top margin), so they never hide an attempt or an execution.
+  for (const c of a.calls) {
+    if (c.kind === 'replay') parts.push(`<path class="replay" d="M${px(c.start)} ${y + 1}v${ROW_H - 2}" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`);
+    if (c.kind === 'replan') parts.push(`<path class="replan" d="M${px(c.start)} ${mid - 4.5}l-4 -4.5h8z" fill="${REPLAN}"/>`);
+  }
   for (const t of a.attempts) {
     const x0 = LABEL_W + x(t.sent);
     const w = Math.max(1.5, LABEL_W + x(t.ended) - x0);
     parts.push(`<rect class="attempt ${t.outcome}" x="${f(x0)}" y="${mid - BAR_H / 2}" width="${f(w)}" height="${BAR_H}" rx="2" fill="${OUTCOME_COLOURS[t.outcome]}"/>`);
     if (t.answeredBy === 'store' && (t.status === 'ok' || t.status === '5xx')) {
-      parts.push(`<circle class="ring" cx="${f(x0 + w)}" cy="${mid}" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`);
+      // At the moment the store answered (a lost reply's bar runs on to the timeout).
+      parts.push(`<circle class="ring" cx="${px(t.answeredAt ?? t.ended)}" cy="${mid}" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`);
     }
   }
   for (const e of a.executions) {
     parts.push(`<circle class="${e.duplicate ? 'execution duplicate' : 'execution'}" cx="${px(e.at)}" cy="${mid}" r="${e.duplicate ? 3.8 : 3}" fill="${e.duplicate ? DUPLICATE : EXECUTION}" stroke="${BG}" stroke-width="0.8"/>`);
   }
-  // Re-plan and replay marks last, so rings and bars at the same instant do not hide them.
-  for (const c of a.calls) {
-    if (c.kind === 'replan') parts.push(`<path class="replan" d="M${px(c.start)} ${mid - 6}l5 6l-5 6l-5 -6z" fill="${REPLAN}"/>`);
-    if (c.kind === 'replay') parts.push(`<path class="replay" d="M${px(c.start)} ${y + 1}v${ROW_H - 2}" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`);
-  }
-  return `<g class="row${row.tags.length > 0 ? ' eventful' : ''}" data-row="${index}"><title>${escapeXml(row.story)}</title>${parts.join('')}</g>`;
+  return `<g class="row${row.tags.length > 0 ? ' eventful' : ''}" data-row="${index}" tabindex="0"><title>${escapeXml(row.story)}</title>${parts.join('')}</g>`;
 }
 
 function legendSvg(y: number): string {
@@ -97,7 +101,7 @@ function legendSvg(y: number): string {
     [`<circle cx="9" r="3" fill="${EXECUTION}"/>`, 'execution'],
     [`<circle cx="9" r="3.8" fill="${DUPLICATE}"/>`, 'duplicate execution'],
     [`<circle cx="9" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`, 'answered from the key store'],
-    [`<path d="M9 -6l5 6l-5 6l-5 -6z" fill="${REPLAN}"/>`, 'model re-plan'],
+    [`<path d="M9 2l-4 -4.5h8z" fill="${REPLAN}"/>`, 'model re-plan'],
     [`<path d="M9 -8v16" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`, 'crash replay'],
   ];
   const perLine = 4;
@@ -109,8 +113,11 @@ function legendSvg(y: number): string {
   return `<g class="legend">${cells.join('')}</g>`;
 }
 
-/** The timeline of `rows`; `timeout` (ms) sets the axis (see timeAxis). A standalone SVG document. */
-export function timelineSvg(rows: readonly TimelineRow[], timeout: number): string {
+/**
+ * The timeline of `rows`; `timeout` (ms) sets the axis (see timeAxis). A standalone SVG
+ * document; `caption` (what made it: scenario, seed, command) is its first line.
+ */
+export function timelineSvg(rows: readonly TimelineRow[], timeout: number, caption = ''): string {
   const maxMs = Math.max(timeout, ...rows.map((r) => lastEvent(r.action))) * 1.05;
   const axis = timeAxis(maxMs, timeout, PLOT_W);
   const x = axis.x;
@@ -124,9 +131,10 @@ export function timelineSvg(rows: readonly TimelineRow[], timeout: number): stri
   });
   const body = rows.map((r, k) => rowSvg(r, k, TOP + k * ROW_H, x)).join('\n');
   return `<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11">
-<style>.timeline text{fill:#d6dbe6}.timeline .tags{fill:#8791a5;font-size:10px}.timeline .tick{fill:${AXIS}}.timeline .bg{fill:${BG}}.timeline .row:hover .bg,.timeline .row.selected .bg{fill:${ROW_HOVER}}.timeline .row{cursor:pointer}</style>
+<style>.timeline text{fill:#d6dbe6}.timeline .tags{fill:#8791a5;font-size:10px}.timeline .tick{fill:${AXIS}}.timeline .bg{fill:${BG}}.timeline .row:hover .bg,.timeline .row.selected .bg{fill:${ROW_HOVER}}.timeline .row{cursor:pointer;outline:none}.timeline .row:focus .bg{fill:${ROW_HOVER}}.timeline .caption{fill:#aab3c5}</style>
 <rect width="${width}" height="${height}" fill="${BG}"/>
-<text class="tick" x="8" y="${TOP - 8}">action</text><text class="tick" x="${width - RIGHT}" y="14" text-anchor="end">${escapeXml(axis.title)}</text>
+<text class="caption" x="8" y="14">${escapeXml(caption)}</text>
+<text class="tick" x="8" y="${TOP - 8}">action</text><text class="tick" x="${width - RIGHT}" y="${TOP - 22}" text-anchor="end">${escapeXml(axis.title)}</text>
 ${ticks.join('')}
 ${body}
 ${legendSvg(TOP + bodyH + 6)}
