@@ -7,25 +7,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { POSTGRES_URL, REDIS_URL, redisKeys } from './store-helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { main } from '../src/cli/main.js';
 import { cli, type CliResult } from './helpers.js';
 
-const REDIS_URL = process.env['IDEM_SIM_TEST_REDIS'] ?? 'redis://127.0.0.1:6379';
-const POSTGRES_URL = process.env['IDEM_SIM_TEST_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
-/** Keys under a prefix (SCAN to the end). */
-async function redisKeys(redis: Redis, prefix: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 10_000);
-    found.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return found;
-}
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-probe-'));
 function scenarioFile(name: string, text: string): string {

@@ -5,6 +5,7 @@
  */
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { POSTGRES_URL, REDIS_URL, redisKeys } from './store-helpers.js';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Claim } from '../src/model/types.js';
 import type { Backend } from '../src/stores/backend.js';
@@ -14,8 +15,6 @@ import { openBackend } from '../src/stores/open.js';
 import { HandlerCrash, type Handler, type KeyStore, type Reply, type StoreOptions } from '../src/stores/types.js';
 import { parseStoreUrl } from '../src/stores/url.js';
 
-const REDIS_URL = process.env['IDEM_SIM_TEST_REDIS'] ?? 'redis://127.0.0.1:6379';
-const POSTGRES_URL = process.env['IDEM_SIM_TEST_POSTGRES'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /** Every namespace this file creates, to check at the end that none is left. */
 const created: { url: string; kind: Backend['kind']; namespace: string }[] = [];
@@ -276,17 +275,6 @@ describe('store URLs and unreachable stores', () => {
   });
 });
 
-/** Keys under a prefix (SCAN to the end). */
-async function redisKeys(redis: Redis, prefix: string): Promise<string[]> {
-  const found: string[] = [];
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 10_000);
-    found.push(...keys);
-    cursor = next;
-  } while (cursor !== '0');
-  return found;
-}
 
 // Nothing of this file stays behind in the stores.
 afterAll(async () => {
