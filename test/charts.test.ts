@@ -8,9 +8,10 @@ import { describe, expect, it } from 'vitest';
 import type { Metrics } from '../src/model/metrics.js';
 import { breakdownChart, htmlPage, renderSvg, tidySvg } from '../src/cli/report/charts.js';
 import { paretoFront, type XY } from '../src/cli/report/pareto.js';
-import { paramAxes, type ParamAxis } from '../src/cli/report/sweep-axes.js';
-import { chartMetrics, heatMap } from '../src/cli/report/sweep-charts.js';
-import { frontierChart, logTicks, tagOf } from '../src/cli/report/sweep-frontier.js';
+import { paramAxes, thinLabels, type ParamAxis } from '../src/cli/report/sweep-axes.js';
+import { chartMetrics, heatMap, RAMPS, valueLabels } from '../src/cli/report/sweep-charts.js';
+import { frontierChart, logTicks, niceTop, tagOf } from '../src/cli/report/sweep-frontier.js';
+import { renderSweepSvg, wrapCommand } from '../src/cli/report/sweep-html.js';
 import type { SweepReport } from '../src/cli/report/sweep.js';
 import { cli, sim } from './helpers.js';
 
@@ -77,7 +78,7 @@ describe('chart specs', () => {
     const dup = chartMetrics('duplicates_per_1000')[0] as ReturnType<typeof chartMetrics>[number];
     const layers = (n: number) => {
       const r = grid(n);
-      return heatMap(r, paramAxes(r) as [ParamAxis, ParamAxis], dup, 'orangered', 'h').layer.length;
+      return heatMap(r, paramAxes(r) as [ParamAxis, ParamAxis], dup, 'reds', 'h').layer.length;
     };
     expect(layers(4)).toBe(2);
     expect(layers(40)).toBe(1);
@@ -91,6 +92,66 @@ describe('chart specs', () => {
     const [a, b] = paramAxes(report([{ 'client.timeout': 1000, 'idempotency.scope': 'call' }])) as [ParamAxis, ParamAxis];
     expect(tagOf([a, b], [[1000, 'call'], [2000, 'call']])).toBe('timeout=1 s/2 s, scope=call');
     expect(tagOf([a, b], [[1000, 'call'], [2000, 'intent'], [500, 'call']])).toBe('timeout=1 s, scope=call (and 2 more here)');
+  });
+
+  it('heat maps run from white at 0 (zero duplicates read as none) to dark', () => {
+    const r = report([{ a: 1, b: 1 }, { a: 2, b: 1 }]);
+    const dup = chartMetrics('duplicates_per_1000')[0] as ReturnType<typeof chartMetrics>[number];
+    const [cells] = heatMap(r, paramAxes(r) as [ParamAxis, ParamAxis], dup, 'reds', 'h').layer;
+    const scale = (cells as { encoding: { color: { scale: { domain: number[]; range: string[] } } } }).encoding.color.scale;
+    expect(scale.domain[0]).toBe(0);
+    expect(scale.range[0]).toBe('#ffffff');
+    for (const ramp of Object.values(RAMPS)) expect(ramp[0]).toBe('#ffffff');
+  });
+
+  it('a log range of 6 values: a tick and a label at every value, the largest included', () => {
+    const [retention] = paramAxes(report([5, 9.44, 17.8, 33.7, 63.5, 120].map((m) => ({ 'idempotency.retention': m * 60_000 })), ['idempotency.retention']));
+    const axis = valueLabels(retention as ParamAxis);
+    expect(axis.values).toHaveLength(6);
+    expect(axis).not.toHaveProperty('labelExpr'); // no label hidden
+    expect(axis.labelOverlap).toBe(false);
+  });
+
+  it('many values: labels thinned evenly, both ends kept', () => {
+    const at = Array.from({ length: 50 }, (_, i) => i * 9); // 50 heat-map rows 9 px apart, labels 13 px high
+    const kept = thinLabels(at, () => 13);
+    expect(kept[0]).toBe(0);
+    expect(kept.at(-1)).toBe(49);
+    expect(kept.length).toBeGreaterThan(10);
+    const gaps = kept.slice(1, -1).map((k, i) => k - (kept[i] as number));
+    expect(new Set(gaps).size).toBe(1); // evenly
+    const [timeout] = paramAxes(report(Array.from({ length: 50 }, (_, i) => ({ 'client.timeout': 100 * (i + 1) }))));
+    const axis = valueLabels(timeout as ParamAxis);
+    expect(axis.values[0]).toBe(100);
+    expect(axis.values.at(-1)).toBe(5000);
+    expect(axis.values.length).toBeLessThan(12);
+  });
+
+  it('frontier labels: many values of one key summarised; a point at 0 duplicates labelled above it, off the axis', () => {
+    const [timeout] = paramAxes(report([{ 'client.timeout': 100 }]));
+    const values = [800, 1800, 2000, 2500, 3000, 3500, 4000, 4200, 4400, 4600, 4800, 5000];
+    expect(tagOf([timeout as ParamAxis], values.map((v) => [v]))).toBe('timeout=800 ms … 5 s (12 values)');
+    expect(tagOf([timeout as ParamAxis], [[500], [1000], [2000]])).toBe('timeout=500 ms/1 s/2 s');
+    const point = (mb: number, dup: number) => ({ ...metrics, key_store_mb: mb, duplicates_per_1000: { ...metrics.duplicates_per_1000, value: dup, ci95: [dup, dup] as [number, number] } });
+    const r: SweepReport = { ...report([]), paths: ['client.timeout'], points: [{ params: { 'client.timeout': 1 }, metrics: point(0, 40) }, { params: { 'client.timeout': 2 }, metrics: point(36, 0) }] };
+    const rows = (frontierChart(r, paramAxes(r)).data as { values: { tag: string; above: boolean; right: boolean }[] }).values;
+    expect(rows.map((row) => [row.tag, row.above, row.right])).toEqual([['timeout=1 ms', false, false], ['timeout=2 ms', true, true]]);
+    expect(niceTop(126)).toBe(150);
+    expect(niceTop(0)).toBe(1);
+  });
+
+  it('--svg: the command wraps under the title, so a long one does not widen the image; the frontier keeps its title', async () => {
+    const three = (replay: string) => ({ ...report([{ a: 1, b: 1, c: 1 }, { a: 2, b: 2, c: 2 }]), replay });
+    const width = (svg: string) => Number(/^<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1]);
+    const long = `idem-sim sweep s.yaml ${Array.from({ length: 12 }, (_, i) => `--vary client.key${i}=1,2,3,4,5`).join(' ')}`;
+    const [short, wide] = [await renderSweepSvg(three('idem-sim sweep s.yaml'), 'duplicates_per_1000'), await renderSweepSvg(three(long), 'duplicates_per_1000')];
+    expect(width(wide)).toBe(width(short));
+    expect(width(wide)).toBeLessThan(700);
+    expect(wide).toContain('>Key-store memory against duplicates</text>');
+    const lines = wrapCommand(long);
+    expect(lines.length).toBeGreaterThan(2);
+    expect(lines.slice(0, -1).every((line) => line.endsWith(' \\'))).toBe(true);
+    expect(lines.map((line) => line.replace(/ \\$/, '')).join(' ')).toBe(long);
   });
 
   it('--metric outside the headline ones gets a chart of its own', () => {
@@ -186,6 +247,22 @@ describe('sweep --format html through the CLI', () => {
   });
 });
 
+describe('merge of a run\'s parts', () => {
+  it('--format html is refused, pointing to idem-sim report', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-run-merge-'));
+    const parts = [1, 2].map((i) => {
+      const file = join(dir, `part-${i}.json`);
+      expect(cli(['run', S, '--actions', '200', '--shard', `${i}/2`, '--out', file]).status).toBe(0);
+      return file;
+    });
+    const r = cli(['merge', ...parts, '--format', 'html']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('--format html');
+    expect(r.stderr).toContain('idem-sim report');
+  });
+});
+
 describe('sweep --svg through the CLI', () => {
   const parse = (svg: string) => {
     expect(XMLValidator.validate(svg)).toBe(true);
@@ -211,6 +288,12 @@ describe('sweep --svg through the CLI', () => {
     const svg = readFileSync(file, 'utf8');
     parse(svg);
     for (let i = 0; i < 7; i++) expect(marks(svg, `line${i}_points`)).toBe(4);
+  });
+
+  it('a log range of 6 values: every value labelled on the key axis, 2 h included', () => {
+    const r = cli(['sweep', S, '--vary', 'idempotency.retention=log:5m..2h:6', '--actions', '200', '--svg']);
+    expect(r.status, r.stderr).toBe(0);
+    for (const v of ['5 min', '9.44 min', '17.8 min', '33.7 min', '1.06 h', '2 h']) expect(r.stdout).toContain(`>${v}</text>`);
   });
 
   it('--svg with --format csv or --json is bad input: exit 2, the fix, no file', () => {

@@ -36,6 +36,10 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
       text = await mergeSweep(parts.map((p, i) => ({ file: p.file, p: sweep[i] as SweepPartial })), opts, io, out !== null);
     } else {
       if (opts.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
+      if (!opts.json && opts.format === 'html') {
+        throw new InputError({ source: '--format html' }, '', 'applies to sweeps, and these are the parts of a run',
+          'Merge them with --format table or json; for an HTML page of a run, use `idem-sim report SCENARIO --out report.html` (it runs the scenario itself).');
+      }
       const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', ['table', 'json']);
       const { runs, version, replayArgs } = mergePartials(parts);
       text = renderRuns(runs, replayArgs, format === 'json', version, io, out !== null);

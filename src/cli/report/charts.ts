@@ -26,12 +26,43 @@ let engine: Promise<Engine> | undefined;
 
 function loadEngine(): Promise<Engine> {
   engine ??= Promise.all([import('vega'), import('vega-lite')]).then(([vega, vl]) => {
+    // Without a canvas, vega guesses every character 0.8 em wide: long labels then push the
+    // SVG wider and axes drop labels that would fit. Replacing textMetrics.width is vega's own
+    // hook for this (vl-convert does the same; see vega-scenegraph's textMetrics).
+    (vega as unknown as { textMetrics: { width: (item: TextItem, text: unknown) => number } }).textMetrics.width = itemTextWidth;
     // Custom format types: `duration(value)` and `num(value)` in Vega expressions.
     vega.expressionFunction('duration', (v: unknown) => (typeof v === 'number' ? duration(v) : String(v)));
     vega.expressionFunction('num', (v: unknown) => (typeof v === 'number' ? num(v) : String(v)));
     return { vega, compile: vl.compile };
   });
   return engine;
+}
+
+interface TextItem { text?: unknown; fontSize?: number; fontWeight?: string | number; limit?: number }
+
+/**
+ * Advance widths in em of DejaVu Sans (Debian's system-ui, wider than Helvetica, Segoe UI or
+ * San Francisco, so an estimate that errs on the wide side); other characters count 0.62 em.
+ */
+const EM: [string, number][] = [
+  ['iljI\'|!.,:; ', 0.31], ['ft()/[]', 0.37], ['r', 0.41], ['sz', 0.52], ['ckvxy', 0.57], ['_JL', 0.55],
+  ['0123456789abdeghnopqu', 0.635], ['FPTYZ', 0.62], ['EKSABRX', 0.68], ['CUVNHD', 0.74], ['GOQ', 0.79],
+  ['mw%MW…', 0.95], ['=+×±<>', 0.84],
+];
+const EM_OF = new Map(EM.flatMap(([chars, w]) => [...chars].map((c) => [c, w] as const)));
+
+/** Width in px of `text` at `fontSize` px, bold 8% wider. */
+export function textWidth(text: string, fontSize: number, bold = false): number {
+  let em = 0;
+  for (const c of text) em += EM_OF.get(c) ?? 0.62;
+  return em * fontSize * (bold ? 1.08 : 1);
+}
+
+/** vega's textMetrics.width: one line of an item (`text`), cut at the item's `limit` as vega cuts it. */
+function itemTextWidth(item: TextItem, text: unknown): number {
+  const w = item.fontWeight;
+  const width = textWidth(text == null ? '' : String(text).trim(), item.fontSize ?? 11, w === 'bold' || (typeof w === 'number' && w >= 600));
+  return item.limit !== undefined && item.limit > 0 ? Math.min(width, item.limit) : width;
 }
 
 /**

@@ -28,10 +28,10 @@ figure { margin: 0; }
 svg { max-width: 100%; height: auto; }
 table.data { border-collapse: collapse; font-size: 13px; font-variant-numeric: tabular-nums; }
 table.data th, table.data td { padding: 2px 8px; border-bottom: 1px solid var(--rule); text-align: right; white-space: nowrap; }
-table.data th { position: sticky; top: 0; background: #fff; }
+table.data th { position: sticky; top: 0; background: #fff; white-space: normal; vertical-align: bottom; }
 table.data .param { text-align: left; }
 table.data tr.front td { background: #fdecee; }
-.scroll { overflow-x: auto; }
+.scroll { overflow: auto; max-width: 100%; max-height: 85vh; border-bottom: 1px solid var(--rule); }
 footer { margin-top: 32px; color: var(--dim); font-size: 12px; }
 `;
 

@@ -47,3 +47,21 @@ export function label(axis: ParamAxis, v: ParamValue): string {
 export function position(axis: ParamAxis, v: ParamValue): string | number {
   return axis.numeric ? (v as number) : label(axis, v);
 }
+
+/** Least clear space in px between two labels shown on one axis. */
+const LABEL_GAP = 6;
+
+/**
+ * Which labels of an axis to show, when label `i` is centred `at[i]` px along the axis (ascending)
+ * and spans `size(i)` px along it: the first and the last always; in between, from the left, every
+ * one clear of the last shown and of the last label. Evenly spaced values come out evenly thinned.
+ */
+export function thinLabels(at: readonly number[], size: (i: number) => number, gap = LABEL_GAP): number[] {
+  const n = at.length;
+  if (n <= 2) return Array.from({ length: n }, (_, i) => i);
+  const clear = (i: number, j: number) => Math.abs((at[j] as number) - (at[i] as number)) >= (size(i) + size(j)) / 2 + gap;
+  const kept = [0];
+  for (let i = 1; i < n - 1; i++) if (clear(kept.at(-1) as number, i) && clear(i, n - 1)) kept.push(i);
+  kept.push(n - 1);
+  return kept;
+}

@@ -4,7 +4,8 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { isDurationMetric, readMetric, type MetricPath } from '../../model/metric-paths.js';
-import { label, position, type ParamAxis } from './sweep-axes.js';
+import { textWidth } from './charts.js';
+import { label, position, thinLabels, type ParamAxis } from './sweep-axes.js';
 import { SUMMARY, type SweepReport } from './sweep.js';
 import { duration, num } from './table.js';
 
@@ -46,17 +47,60 @@ export function chartMetrics(metric: MetricPath): ChartMetric[] {
 /** Axis and legend labels through the formatters charts.ts registers. */
 export const formatOf = (isDuration: boolean) => ({ formatType: isDuration ? 'duration' : 'num' });
 
-/** A varied key's values as categories, in grid order. */
-function categories(axis: ParamAxis, field: 'x' | 'y', labelAngle?: number) {
-  return { field, type: 'ordinal', title: axis.path, sort: axis.values.map((v) => label(axis, v)), ...(labelAngle === undefined ? {} : { axis: { labelAngle } }) } as const;
+/** Axis labels: the font size of CONFIG.axis in charts.ts, and the px a label takes across its line (upright, or tilted 45°). */
+const LABEL = { fontSize: 11, line: 13, tilted: 18 };
+
+/**
+ * Labels of categories `step` px apart: level when they all fit, else upright; on a vertical
+ * axis (`down`) one line each. Thinned (evenly, with both ends) when they still overlap.
+ */
+function bandLabels(texts: readonly string[], step: number, down: boolean) {
+  const at = texts.map((_, i) => i * step);
+  const subset = (kept: number[]) => (kept.length < texts.length ? { values: kept.map((i) => texts[i] as string) } : {});
+  if (down) return subset(thinLabels(at, () => LABEL.line));
+  if (thinLabels(at, (i) => textWidth(texts[i] as string, LABEL.fontSize)).length === texts.length) return { labelAngle: 0 };
+  return { labelAngle: -90, ...subset(thinLabels(at, () => LABEL.line)) };
 }
 
-/** A numeric varied key on a continuous axis (log for a log range), ticks at the grid's values when they are few. */
+/** A varied key's values as categories, in grid order, `step` px apart. */
+function categories(axis: ParamAxis, field: 'x' | 'y', step: number) {
+  const sort = axis.values.map((v) => label(axis, v));
+  return { field, type: 'ordinal', title: axis.path, sort, axis: bandLabels(sort, step, field === 'y') } as const;
+}
+
+/** Line charts: size in px, and the space kept at each end of a continuous x axis. */
+const LINE = { width: 300, height: 160, padding: 10 };
+
+/** Up to this many values, a continuous key's axis has a tick at each (see docs/charts.md). */
+export const TICK_EVERY_VALUE = 12;
+
+/**
+ * A continuous key's axis labels: a tick at each grid value (up to TICK_EVERY_VALUE), each one
+ * labelled, level when they fit, else tilted 45°; thinned evenly (both ends kept) when they still
+ * overlap. More values: ticks and labels at an evenly thinned subset of them, ends included.
+ */
+export function valueLabels(axis: ParamAxis, width = LINE.width) {
+  const sorted = [...new Set(axis.values as number[])].sort((a, b) => a - b);
+  const f = axis.log ? Math.log : (v: number) => v;
+  const [lo, hi] = [f(sorted[0] as number), f(sorted.at(-1) as number)];
+  const at = sorted.map((v) => (hi > lo ? LINE.padding + ((f(v) - lo) / (hi - lo)) * (width - 2 * LINE.padding) : width / 2));
+  const texts = sorted.map((v) => (axis.duration ? duration(v) : num(v)));
+  const level = thinLabels(at, (i) => textWidth(texts[i] as string, LABEL.fontSize));
+  const tilt = level.length < sorted.length && (sorted.length <= TICK_EVERY_VALUE || level.length < 4);
+  const shown = (tilt ? thinLabels(at, () => LABEL.tilted) : level).map((i) => sorted[i] as number);
+  const ticks = sorted.length <= TICK_EVERY_VALUE ? sorted : shown;
+  return {
+    values: ticks, labelOverlap: false, labelFlush: false, ...(tilt ? { labelAngle: -45 } : {}),
+    ...(ticks.length > shown.length ? { labelExpr: `indexof(${JSON.stringify(shown)}, datum.value) < 0 ? '' : datum.label` } : {}),
+  };
+}
+
+/** A numeric varied key on a continuous axis (log for a log range), labelled at the grid's values. */
 function continuous(axis: ParamAxis) {
   return {
     field: 'x', type: 'quantitative', title: axis.path,
-    scale: { ...(axis.log ? { type: 'log' as const } : { type: 'linear' as const, zero: false }), nice: false, padding: 10 },
-    axis: { ...formatOf(axis.duration), ...(axis.values.length <= 12 ? { values: axis.values as number[] } : {}), labelOverlap: true },
+    scale: { ...(axis.log ? { type: 'log' as const } : { type: 'linear' as const, zero: false }), nice: false, padding: LINE.padding },
+    axis: { ...formatOf(axis.duration), ...valueLabels(axis) },
   } as const;
 }
 
@@ -70,7 +114,7 @@ export function lineChart(r: SweepReport, axis: ParamAxis, m: ChartMetric, name:
     const v = readMetric(pt.metrics, m.path);
     return { x: position(axis, pt.params[axis.path] ?? null), value: v.value, lo: v.ci95?.[0] ?? null, hi: v.ci95?.[1] ?? null };
   }).filter((row) => row.value !== null);
-  const x = axis.numeric ? continuous(axis) : categories(axis, 'x', axis.values.length <= 10 ? 0 : undefined);
+  const x = axis.numeric ? continuous(axis) : categories(axis, 'x', LINE.width / axis.values.length);
   const y = { field: 'value', type: 'quantitative', title: m.heading, axis: formatOf(m.duration) } as const;
   const ci = { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' } } as const;
   const hasCi = rows.some((row) => row.lo !== null && row.hi !== row.lo);
@@ -82,17 +126,29 @@ export function lineChart(r: SweepReport, axis: ParamAxis, m: ChartMetric, name:
       ...(rows.length <= DETAIL_LIMITS.lineDots ? [dots] : []),
     ]
     : [...(hasCi ? [{ name: `${name}_ci`, mark: { type: 'rule', color: ACCENT, opacity: 0.6 }, encoding: ci } as const] : []), dots];
-  return { title: m.title, description: `${m.title} against ${axis.path}`, width: 300, height: 160, data: { values: rows }, layer };
+  return { title: m.title, description: `${m.title} against ${axis.path}`, width: LINE.width, height: LINE.height, data: { values: rows }, layer };
 }
 
 /** Cells wide enough for their value as text: one row of up to 16 columns, 30 rows. */
 const TEXT_LIMIT = { columns: 16, rows: 30 };
 
-/** Metric `m` over two varied keys: x the first, y the second, a cell per point coloured low to high, with its value as text when cells are large enough. */
-export function heatMap(r: SweepReport, [xa, ya]: [ParamAxis, ParamAxis], m: ChartMetric, scheme: 'orangered' | 'blues' | 'purples', name: string): ViewSpec {
+/** Colour ramps of the heat maps, from white (the scale's least: 0 unless said otherwise) through a middle to the darkest. */
+export const RAMPS = {
+  reds: ['#ffffff', '#fb6a4a', '#67000d'],
+  blues: ['#ffffff', '#6baed6', '#08306b'],
+  purples: ['#ffffff', '#9e9ac8', '#3f007d'],
+} as const;
+
+/**
+ * Metric `m` over two varied keys: x the first, y the second, a cell per point coloured from white
+ * (0, or the least value when `fromZero` is false) to dark, with its value as text when cells are
+ * large enough.
+ */
+export function heatMap(r: SweepReport, [xa, ya]: [ParamAxis, ParamAxis], m: ChartMetric, ramp: keyof typeof RAMPS, name: string, fromZero = true): ViewSpec {
   const values = r.points.map((pt) => readMetric(pt.metrics, m.path).value);
   const known = values.filter((v): v is number => v !== null);
-  const lo = known.length ? Math.min(...known) : 0;
+  const least = known.length ? Math.min(...known) : 0;
+  const lo = fromZero ? Math.min(0, least) : least;
   const hi = known.length ? Math.max(...known) : 1;
   const top = hi > lo ? hi : lo + 1;
   const rows = r.points.map((pt, k) => {
@@ -100,21 +156,22 @@ export function heatMap(r: SweepReport, [xa, ya]: [ParamAxis, ParamAxis], m: Cha
     return {
       x: label(xa, pt.params[xa.path] ?? null), y: label(ya, pt.params[ya.path] ?? null), value: v,
       text: v === null ? '–' : m.duration ? duration(v) : num(v),
-      dark: v !== null && (v - lo) / (top - lo) > 0.55, // the darker half of the scheme: white text
+      dark: v !== null && (v - lo) / (top - lo) > 0.55, // the darker half of the ramp: white text
     };
   });
   const withText = xa.values.length <= TEXT_LIMIT.columns && ya.values.length <= TEXT_LIMIT.rows;
-  const x = categories(xa, 'x', withText ? 0 : undefined); // wide cells: labels fit level
-  const y = categories(ya, 'y');
+  const step = { x: withText ? 56 : Math.max(6, Math.floor(640 / xa.values.length)), y: withText ? 24 : Math.max(6, Math.floor(480 / ya.values.length)) };
+  const x = categories(xa, 'x', step.x);
+  const y = categories(ya, 'y', step.y);
+  const scale = { type: 'linear' as const, domain: [lo, (lo + top) / 2, top], range: [...RAMPS[ramp]], interpolate: 'lab' as const };
   return {
     title: m.title, description: `${m.title} for each ${xa.path} and ${ya.path}`,
-    width: { step: withText ? 56 : Math.max(6, Math.floor(640 / xa.values.length)) },
-    height: { step: withText ? 24 : Math.max(6, Math.floor(480 / ya.values.length)) },
+    width: { step: step.x }, height: { step: step.y },
     data: { values: rows },
     layer: [
       {
         name: `${name}_cells`, mark: { type: 'rect' },
-        encoding: { x, y, color: { field: 'value', type: 'quantitative', title: m.heading, scale: { scheme, domain: [lo, top] }, legend: formatOf(m.duration) } },
+        encoding: { x, y, color: { field: 'value', type: 'quantitative', title: m.heading, scale, legend: formatOf(m.duration) } },
       },
       ...(withText ? [{
         name: `${name}_text`, mark: { type: 'text', fontSize: 11 },

@@ -2,6 +2,7 @@
  * The frontier chart (pure): key-store memory against duplicates for every point of a sweep,
  * the Pareto-optimal points highlighted, joined and labelled.
  */
+import { textWidth } from './charts.js';
 import { paretoFront } from './pareto.js';
 import { label, type ParamAxis, type ParamValue } from './sweep-axes.js';
 import { ACCENT, DETAIL_LIMITS, formatOf, MUTED, type ViewSpec } from './sweep-charts.js';
@@ -19,14 +20,84 @@ export function logTicks(lo: number, hi: number): number[] {
   return ticks.flatMap((t) => [t, 2 * t, 5 * t]).map((t) => Number(t.toPrecision(12))).filter(inside);
 }
 
+/** The plot area in px. */
+const PLOT = { width: 520, height: 300 };
+
+/** Labels of the frontier: font size in px, gap from the point, and the least a label keeps apart from another. */
+const TAG = { fontSize: 10, dx: 6, above: -8, below: 12, margin: 2 };
+
+interface Scale { type: 'log' | 'linear'; domain: [number, number] }
+
 /** The memory axis: log when memory spans two orders of magnitude, else linear from a little below the least. */
-function memoryScale(mbs: readonly number[]) {
+function memoryScale(mbs: readonly number[]): { scale: Scale; ticks: number[] | undefined } {
   const lo = Math.min(...mbs);
   const hi = Math.max(...mbs);
-  if (lo > 0 && hi / lo >= LOG_SPAN) return { scale: { type: 'log' as const, domain: [lo / 1.25, hi * 1.25] }, ticks: logTicks(lo, hi) };
+  if (lo > 0 && hi / lo >= LOG_SPAN) return { scale: { type: 'log', domain: [lo / 1.25, hi * 1.25] }, ticks: logTicks(lo, hi) };
   const pad = (hi - lo || Math.abs(hi) || 1) * 0.08;
-  return { scale: { type: 'linear' as const, zero: false, nice: true, domain: [Math.max(0, lo - pad), hi + pad] }, ticks: undefined };
+  return { scale: { type: 'linear', domain: [Math.max(0, lo - pad), hi + pad] }, ticks: undefined };
 }
+
+/** The least of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at or above `v`: the top of the duplicates axis (1 when there are none). */
+export function niceTop(v: number): number {
+  if (!(v > 0)) return 1;
+  const p = 10 ** Math.floor(Math.log10(v));
+  return Number(([1, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10].map((m) => m * p).find((t) => t >= v * (1 - 1e-12)) as number).toPrecision(12));
+}
+
+/** Where a value falls on a scale, from 0 to 1. */
+function fraction(s: Scale, v: number): number {
+  const f = s.type === 'log' ? Math.log : (x: number) => x;
+  const [a, b] = [f(s.domain[0]), f(s.domain[1])];
+  return b > a ? (f(v) - a) / (b - a) : 0.5;
+}
+
+interface Box { x0: number; x1: number; y0: number; y1: number }
+const overlaps = (a: Box, b: Box) => a.x0 < b.x1 + TAG.margin && b.x0 < a.x1 + TAG.margin && a.y0 < b.y1 + TAG.margin && b.y0 < a.y1 + TAG.margin;
+
+/** `text` cut with … to at most `px` wide at the labels' size. */
+function cut(text: string, px: number): string {
+  if (textWidth(text, TAG.fontSize) <= px) return text;
+  let t = text;
+  while (t.length > 1 && textWidth(`${t}…`, TAG.fontSize) > px) t = t.slice(0, -1);
+  return `${t.trimEnd()}…`;
+}
+
+/**
+ * Places each label beside its point, in order of memory: above or below (alternating, so
+ * neighbours overlap less), right of the point or, near the right edge, left of it; inside the plot
+ * (clear of the axes) and clear of the labels and frontier points placed before. A label with no
+ * such place is left out: its point stays red, and the table lists it.
+ */
+function placeTags(rows: FrontierRow[], at: (row: FrontierRow) => { x: number; y: number }): void {
+  const placed: Box[] = rows.filter((row) => row.front).map((row) => {
+    const p = at(row);
+    return { x0: p.x - 4, x1: p.x + 4, y0: p.y - 4, y1: p.y + 4 };
+  });
+  let up = false;
+  for (const row of rows.filter((r) => r.tag !== '').sort((a, b) => a.mb - b.mb)) {
+    const p = at(row);
+    row.tag = cut(row.tag, Math.max(PLOT.width - p.x, p.x) - TAG.dx - 2);
+    const w = textWidth(row.tag, TAG.fontSize);
+    up = !up;
+    const spots: { above: boolean; right: boolean; box: Box }[] = [up, !up].flatMap((above) => [false, true].map((right) => {
+      const base = p.y + (above ? TAG.above : TAG.below);
+      const x0 = right ? p.x - TAG.dx - w : p.x + TAG.dx;
+      return { above, right, box: { x0, x1: x0 + w, y0: base - TAG.fontSize, y1: base + 2 } };
+    }));
+    const inside = (b: Box) => b.x0 >= 0 && b.x1 <= PLOT.width && b.y0 >= 0 && b.y1 <= PLOT.height - 2;
+    const spot = spots.find((s): boolean => inside(s.box) && !placed.some((b) => overlaps(b, s.box)));
+    if (!spot) {
+      row.tag = '';
+      continue;
+    }
+    placed.push(spot.box);
+    row.above = spot.above;
+    row.right = spot.right;
+    up = spot.above;
+  }
+}
+
+interface FrontierRow { mb: number; dup: number; lo: number; hi: number; front: boolean; tag: string; above: boolean; right: boolean }
 
 /**
  * Key-store memory (x) against duplicates per 1000 (y) for every point, each with its 95% CI
@@ -35,10 +106,10 @@ function memoryScale(mbs: readonly number[]) {
  */
 export function frontierChart(r: SweepReport, axes: readonly ParamAxis[], name = 'frontier'): ViewSpec {
   const front = frontierOf(r);
-  const rows = r.points.map((pt, k) => ({
+  const rows: FrontierRow[] = r.points.map((pt, k) => ({
     mb: pt.metrics.key_store_mb, dup: pt.metrics.duplicates_per_1000.value,
     lo: pt.metrics.duplicates_per_1000.ci95[0], hi: pt.metrics.duplicates_per_1000.ci95[1],
-    front: front[k] === true, tag: '', above: true,
+    front: front[k] === true, tag: '', above: true, right: false,
   }));
   const tags = new Map<string, ParamValue[][]>(); // the settings of the frontier points at each place on the chart
   r.points.forEach((pt, k) => {
@@ -46,36 +117,43 @@ export function frontierChart(r: SweepReport, axes: readonly ParamAxis[], name =
     const where = `${rows[k]?.mb} ${rows[k]?.dup}`;
     tags.set(where, [...(tags.get(where) ?? []), axes.map((a) => pt.params[a.path] ?? null)]);
   });
-  let above = false; // labels alternate above and below along the frontier, so neighbours overlap less
   for (const row of [...rows].sort((a, b) => a.mb - b.mb)) {
     const where = `${row.mb} ${row.dup}`;
     row.tag = tagOf(axes, tags.get(where) ?? []);
     tags.delete(where);
-    if (row.tag) row.above = above = !above;
   }
+  const whiskers = rows.length <= DETAIL_LIMITS.frontierWhiskers;
   const memory = memoryScale(rows.map((row) => row.mb));
+  const dupTop = niceTop(Math.max(0, ...rows.flatMap((row) => (whiskers ? [row.dup, row.hi] : [row.dup])).filter(Number.isFinite)));
+  placeTags(rows, (row) => ({
+    x: fraction(memory.scale, row.mb) * PLOT.width,
+    y: (1 - fraction({ type: 'linear', domain: [0, dupTop] }, row.dup)) * PLOT.height,
+  }));
   const x = {
-    field: 'mb', type: 'quantitative', title: 'steady-state key store (MB)', scale: memory.scale,
-    axis: { ...formatOf(false), ...(memory.ticks ? { values: memory.ticks } : {}) },
+    field: 'mb', type: 'quantitative', title: 'steady-state key store (MB)', scale: { ...memory.scale, nice: false, ...(memory.scale.type === 'linear' ? { zero: false } : {}) },
+    axis: { ...formatOf(false), ...(memory.ticks ? { values: memory.ticks } : { tickCount: 8 }) },
   } as const;
-  const y = { field: 'dup', type: 'quantitative', title: 'duplicates per 1000 actions', axis: formatOf(false) } as const;
+  const dupDomain: number[] = [0, dupTop];
+  const y = { field: 'dup', type: 'quantitative', title: 'duplicates per 1000 actions', scale: { domain: dupDomain, nice: false }, axis: formatOf(false) } as const;
   const onFront = [{ filter: 'datum.front' }];
   return {
     title: {
       text: 'Key-store memory against duplicates',
-      subtitle: `red: the frontier (no other point has both less memory and fewer duplicates)${rows.length <= DETAIL_LIMITS.frontierWhiskers ? '; whiskers: 95% CI' : ''}`,
+      subtitle: `red: the frontier (no other point has both less memory and fewer duplicates)${whiskers ? '; whiskers: 95% CI' : ''}`,
     },
     description: `Key-store memory against duplicates per 1000 for ${rows.length} points; ${front.filter(Boolean).length} on the frontier`,
-    width: 520, height: 300, data: { values: rows },
+    width: PLOT.width, height: PLOT.height, data: { values: rows },
     layer: [
-      ...(rows.length <= DETAIL_LIMITS.frontierWhiskers ? [{ name: `${name}_ci`, mark: { type: 'rule', color: MUTED, opacity: 0.5 }, encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' } } } as const] : []),
+      ...(whiskers ? [{ name: `${name}_ci`, mark: { type: 'rule', color: MUTED, opacity: 0.5 }, encoding: { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' } } } as const] : []),
       { name: `${name}_all`, mark: { type: 'point', filled: true, color: MUTED, size: 28 }, encoding: { x, y } },
       { name: `${name}_line`, transform: onFront, mark: { type: 'line', color: ACCENT }, encoding: { x, y, order: { field: 'mb' } } },
       { name: `${name}_front`, transform: onFront, mark: { type: 'point', filled: true, color: ACCENT, size: 60 }, encoding: { x, y } },
-      ...([[true, -8], [false, 12]] as const).map(([up, dy]) => ({
-        name: `${name}_labels${up ? '' : '_below'}`, transform: [{ filter: `datum.tag !== "" && ${up ? '' : '!'}datum.above` }],
-        mark: { type: 'text' as const, align: 'left' as const, dx: 6, dy, fontSize: 10 }, encoding: { x, y, text: { field: 'tag' } },
-      })),
+      ...([true, false] as const).flatMap((up) => ([false, true] as const).map((right) => ({
+        name: `${name}_labels_${up ? 'above' : 'below'}_${right ? 'left' : 'right'}`,
+        transform: [{ filter: `datum.tag !== "" && ${up ? '' : '!'}datum.above && ${right ? '' : '!'}datum.right` }],
+        mark: { type: 'text' as const, align: right ? 'right' as const : 'left' as const, dx: right ? -TAG.dx : TAG.dx, dy: up ? TAG.above : TAG.below, fontSize: TAG.fontSize },
+        encoding: { x, y, text: { field: 'tag' } },
+      }))),
     ],
   };
 }
@@ -91,7 +169,18 @@ export function tagOf(axes: readonly ParamAxis[], settings: readonly ParamValue[
   if (distinct.filter((d) => d.length > 1).length > 1) {
     return `${axes.map((a, i) => `${a.short}=${label(a, first[i] ?? null)}`).join(', ')} (and ${settings.length - 1} more here)`;
   }
-  return axes.map((a, i) => `${a.short}=${(distinct[i] ?? []).join('/')}`).join(', ');
+  return axes.map((a, i) => `${a.short}=${listed(a, settings.map((st) => st[i] ?? null))}`).join(', ');
+}
+
+/** Most values of one key listed in a label; more are summarised: `800 ms … 5 s (12 values)`. */
+const LISTED = 3;
+
+/** The distinct values of one key among coinciding points, as a label shows them. */
+function listed(axis: ParamAxis, values: readonly ParamValue[]): string {
+  const distinct = [...new Map(values.map((v) => [label(axis, v), v])).entries()];
+  if (distinct.length <= LISTED) return distinct.map(([text]) => text).join('/');
+  if (axis.numeric) distinct.sort((a, b) => (a[1] as number) - (b[1] as number));
+  return `${distinct[0]?.[0] ?? ''} … ${distinct.at(-1)?.[0] ?? ''} (${distinct.length} values)`;
 }
 
 /** Which points are on the frontier of key-store MB against duplicates per 1000 (both lower is better). */

@@ -4,7 +4,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { MetricPath } from '../../model/metric-paths.js';
-import { renderSvg } from './charts.js';
+import { renderSvg, textWidth } from './charts.js';
 import { escapeHtml, htmlPage } from './html.js';
 import { label, paramAxes, type ParamAxis } from './sweep-axes.js';
 import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, type ViewSpec } from './sweep-charts.js';
@@ -29,9 +29,9 @@ export function keyCharts(r: SweepReport, metric: MetricPath): ChartSection | nu
   }
   if (axes.length === 2 && first && second) {
     const byPath = (p: MetricPath) => metrics.find((m) => m.path === p) as (typeof metrics)[number];
-    const maps = [heatMap(r, [first, second], byPath('duplicates_per_1000'), 'orangered', 'heat_dup'),
+    const maps = [heatMap(r, [first, second], byPath('duplicates_per_1000'), 'reds', 'heat_dup'),
       heatMap(r, [first, second], byPath('key_store_mb'), 'blues', 'heat_mb')];
-    if (metric !== 'duplicates_per_1000' && metric !== 'key_store_mb') maps.push(heatMap(r, [first, second], byPath(metric), 'purples', 'heat_metric'));
+    if (metric !== 'duplicates_per_1000' && metric !== 'key_store_mb') maps.push(heatMap(r, [first, second], byPath(metric), 'purples', 'heat_metric', false));
     return {
       heading: `${first.path} × ${second.path}`,
       note: `A cell per point: ${first.path} across, ${second.path} down; darker is higher. The 95% intervals are in the table below.`,
@@ -43,14 +43,39 @@ export function keyCharts(r: SweepReport, metric: MetricPath): ChartSection | nu
 
 /** The spec of `--svg`: the line charts in two columns (one key), the heat maps side by side (two), or the frontier (more). */
 export function sweepSvgSpec(r: SweepReport, metric: MetricPath): TopLevelSpec {
-  const subtitle = [`${r.replay} --svg`, ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : [])];
+  const subtitle = [...wrapCommand(`${r.replay} --svg`), ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : [])];
   const title = { text: `idem-sim sweep ${r.scenario ?? ''}`.trimEnd(), subtitle, offset: 14 };
   const section = keyCharts(r, metric);
-  if (!section) return { ...frontierChart(r, paramAxes(r)), title };
+  if (!section) return { title, vconcat: [frontierChart(r, paramAxes(r))] }; // the chart keeps its own title
   const resolve = { scale: { x: 'independent', y: 'independent', color: 'independent' } } as const;
   return r.paths.length === 1
     ? { title, concat: section.views, columns: 2, spacing: 24, resolve }
     : { title, hconcat: section.views, spacing: 24, resolve };
+}
+
+/** Widest line of the command under the SVG's title, in px (the frontier chart is 520 px wide). */
+const COMMAND_WIDTH = 480;
+
+/**
+ * A shell command in lines of at most `px` (at the subtitle's 11 px), broken between arguments
+ * (a flag stays with its value), each line but the last ending in ` \` so that it pastes as one.
+ */
+export function wrapCommand(command: string, px = COMMAND_WIDTH): string[] {
+  const words = command.match(/(?:'[^']*'|[^\s'])+/g) ?? [];
+  const args: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const [w, next] = [words[i] as string, words[i + 1]];
+    const paired = w.startsWith('--') && !w.includes('=') && next !== undefined && !next.startsWith('-');
+    args.push(paired ? `${w} ${next}` : w);
+    if (paired) i++;
+  }
+  const lines: string[] = [];
+  for (const arg of args) {
+    const last = lines.at(-1);
+    if (last !== undefined && textWidth(`${last} ${arg} \\`, 11) <= px) lines[lines.length - 1] = `${last} ${arg}`;
+    else lines.push(arg);
+  }
+  return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
 
 export async function renderSweepSvg(r: SweepReport, metric: MetricPath): Promise<string> {
@@ -117,7 +142,8 @@ function dataTable(r: SweepReport, metric: MetricPath): string {
   const axes = paramAxes(r);
   const metrics = chartMetrics(metric);
   const front = frontierOf(r);
-  const head = [...axes.map((a) => `<th class="param">${escapeHtml(a.path)}</th>`), ...metrics.map((m) => `<th>${escapeHtml(m.heading)}</th>`), '<th>frontier</th>'];
+  const breakable = (text: string) => escapeHtml(text).replace(/[./]/g, '$&<wbr>'); // headings wrap after a dot or slash: a narrower table
+  const head = [...axes.map((a) => `<th class="param">${breakable(a.path)}</th>`), ...metrics.map((m) => `<th>${breakable(m.heading)}</th>`), '<th>frontier</th>'];
   const all = r.points.length <= TABLE_LIMIT;
   const rows = r.points.flatMap((pt, k) => {
     if (!all && !front[k]) return [];
