@@ -11,7 +11,7 @@ import { RunState } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, chunkPlans, shardRange, type ChunkPlan } from '../model/plan.js';
 import { precisionReached, type PrecisionTarget } from '../model/precision.js';
 import { chunkRng } from '../model/rng.js';
-import { gridStepFor } from '../model/simulate.js';
+import { gridCellsFor, gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
 
 /**
@@ -56,7 +56,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   // Plans are made as chunks are sent, so a run of any length needs no list of them.
   const plans = chunkPlans(seed, total, scenario.load.rate_per_s, from, to);
   const gridStep = gridStepFor(scenario, total);
-  const state = new RunState(gridStep);
+  const state = new RunState(gridStep, gridCellsFor(scenario, total, gridStep));
   const most = Math.min(to * CHUNK_ACTIONS, total) - Math.min(from * CHUNK_ACTIONS, total);
 
   let reached = false;

@@ -10,7 +10,7 @@ const sim = new ChunkSimulator(scenario, gridStep);
 
 parentPort?.on('message', (plan: ChunkPlan) => {
   const view = sim.run(chunkRng(seed, plan.index), plan);
-  // The counter sums are views of the simulator's buffers: send copies. The cells are fresh: hand them over.
-  const out = { ...view, sum: view.sum.slice(), sumSq: view.sumSq.slice() };
+  // The arrays are views of the simulator's buffers: send copies, handing the cells' over.
+  const out = { ...view, sum: view.sum.slice(), sumSq: view.sumSq.slice(), cells: view.cells.slice() };
   parentPort?.postMessage(out, [out.cells.buffer as ArrayBuffer]);
 });
