@@ -66,6 +66,11 @@ export interface ChunkOutput {
   cellsHigh: number;
 }
 
+/** A chunk output that stays valid after the simulator's next run: copies of its views. */
+export function detachedOutput(out: ChunkOutput): ChunkOutput {
+  return { ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice() };
+}
+
 /** Scenario numbers in the form the hot loop wants them. */
 interface Params {
   twinP: number; twinMin: number; twinMax: number;
