@@ -172,9 +172,15 @@ export class ChunkSimulator {
   private unknownAttempts = 0;
   /** Groups run by the fast path (see simulateArrivals): their counters are added at the end of the chunk. */
   private simpleGroups = 0;
-  /** Whether this chunk tries the fast path, and the share of groups it ran in the last chunk that tried it. */
+  /** Whether this chunk tries the fast path. */
   private tryFast = true;
-  private simpleShare = 1;
+  /**
+   * Whether the fast path ran at least half the groups of the last chunk that tried it. A
+   * boolean, not the share itself: a field that starts as a small integer and is later set to
+   * a fraction changes the object's shape, which threw the optimised engine away in every
+   * thread's first chunks.
+   */
+  private fastPaidOff = true;
   // Latency histograms, counted as the chunk runs. A simple group's call and action have the
   // same latency: its key is counted once, in simpleLatency, and added to both at the end.
   private readonly callLatency = new LatencyBins();
@@ -207,9 +213,9 @@ export class ChunkSimulator {
     this.drawArrivals(plan.actions, plan.span);
     // Where few groups are simple (mission 2: most first attempts time out) the fast path
     // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
-    this.tryFast = this.fastPath && this.simpleShare >= 0.5;
+    this.tryFast = this.fastPath && this.fastPaidOff;
     this.simulateArrivals(plan.actions);
-    if (this.tryFast) this.simpleShare = this.simpleGroups / Math.max(1, plan.actions);
+    if (this.tryFast) this.fastPaidOff = this.simpleGroups / Math.max(1, plan.actions) >= 0.5;
     return this.output(plan);
   }
 
