@@ -134,7 +134,9 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
     const loaded = sources.map((file) => ({ file, ...loadScenario(file, overrides) }));
     const names = columnNames(sources);
 
-    const runs: (ScenarioRun & { fingerprint: string; gridStep: number; state: RunStateData })[] = [];
+    // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
+    // long run's grid into base64 took tens of ms at the end of every run.
+    const runs: (ScenarioRun & { fingerprint: string; gridStep: number; state?: RunStateData })[] = [];
     for (const [k, { file, scenario, seed }] of loaded.entries()) {
       const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
       const name = names[k] as string;
@@ -145,7 +147,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
       }).finally(() => bar.stop());
       runs.push({
         name, file, seed: useSeed, scenario: resolvedScenario(scenario), metrics: outcome.state.finish(scenario),
-        fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, state: outcome.state.toData(),
+        fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, ...(shard ? { state: outcome.state.toData() } : {}),
         ...(precision ? { precision: { metric: precision.metric, half_width: precision.halfWidth, max_actions: precision.maxActions, reached: outcome.precisionReached === true } } : {}),
       });
     }
@@ -153,7 +155,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
     const text = shard
       ? renderPartial({
         idem_sim_partial: PARTIAL_FORMAT, version: toolVersion(), shard, replay_args: args,
-        runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state })),
+        runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state as RunStateData })),
       })
       : renderRuns(runs, args, opts.json === true, toolVersion(), io, out !== null);
     if (out) out.commit(text, io.stdout);

@@ -5,13 +5,13 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { ChunkSimulator, type ChunkOutput } from '../model/engine.js';
+import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../model/engine.js';
 import { Interrupted } from './interrupted.js';
 import { RunState } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, chunkPlans, shardRange, type ChunkPlan } from '../model/plan.js';
 import { precisionReached, type PrecisionTarget } from '../model/precision.js';
 import { chunkRng } from '../model/rng.js';
-import { gridStepFor } from '../model/simulate.js';
+import { gridCellsFor, gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
 
 /**
@@ -27,7 +27,7 @@ const AHEAD = 8;
 export interface RunRequest {
   scenario: Scenario;
   seed: string;
-  /** Worker threads; 1 simulates on this thread. */
+  /** Threads that simulate: this one and `threads - 1` workers. */
   threads: number;
   /** Run only shard `index` (1-based) of `count`: a contiguous range of chunks. */
   shard?: { index: number; count: number };
@@ -56,7 +56,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   // Plans are made as chunks are sent, so a run of any length needs no list of them.
   const plans = chunkPlans(seed, total, scenario.load.rate_per_s, from, to);
   const gridStep = gridStepFor(scenario, total);
-  const state = new RunState(gridStep);
+  const state = new RunState(gridStep, gridCellsFor(scenario, total, gridStep));
   const most = Math.min(to * CHUNK_ACTIONS, total) - Math.min(from * CHUNK_ACTIONS, total);
 
   let reached = false;
@@ -83,59 +83,90 @@ async function runHere(req: RunRequest, plans: Iterable<ChunkPlan>, gridStep: nu
   }
 }
 
-function runOnWorkers(req: RunRequest, plans: Iterator<ChunkPlan>, gridStep: number, threads: number,
+/**
+ * This thread and `threads - 1` workers simulate chunks, handed out in chunk order, and
+ * their outputs are summed in chunk order. This thread simulates too: a worker costs about
+ * 0.2 s to start and warm up (loading the engine, then chunks run unoptimised), and
+ * summing a chunk is a small part of simulating one, so a run on 2 threads starts one
+ * worker, not two that compete with this thread for 2 cores.
+ */
+async function runOnWorkers(req: RunRequest, plans: Iterator<ChunkPlan>, gridStep: number, threads: number,
   take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
   const workerUrl = new URL('./worker.js', import.meta.url);
-  const workers = Array.from({ length: threads }, () =>
+  const workers = Array.from({ length: threads - 1 }, () =>
     new Worker(workerUrl, { workerData: { scenario: req.scenario, seed: req.seed, gridStep }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } }));
+  const sim = new ChunkSimulator(req.scenario, gridStep);
   const done = new Map<number, ChunkOutput>(); // finished, waiting for their turn
-  const sent: ChunkPlan[] = []; // sent and not yet summed, in chunk order
+  const sent: ChunkPlan[] = []; // handed out and not yet summed, in chunk order
   const busy = workers.map(() => 0); // chunks sent to each worker and not yet back
   let exhausted = false;
-  return new Promise<void>((resolve, reject) => {
-    let finished = false;
-    const finish = (error?: Error) => {
-      if (finished) return;
-      finished = true;
-      req.signal?.removeEventListener('abort', onAbort);
-      void Promise.all(workers.map((w) => w.terminate())).then(() => (error ? reject(error) : resolve()));
-    };
-    const onAbort = () => finish(new Interrupted());
-    req.signal?.addEventListener('abort', onAbort);
-    /**
-     * Keeps every worker two chunks deep (one running, one queued) so none waits for the
-     * main thread, while at most AHEAD chunks per worker sit finished but not yet summed.
-     */
-    const feed = () => {
-      for (let w = 0; w < workers.length; w++) {
-        while (!exhausted && (busy[w] as number) < 2 && sent.length < AHEAD * threads) {
-          const next = plans.next();
-          if (next.done) { exhausted = true; break; }
-          sent.push(next.value);
-          (workers[w] as Worker).postMessage(next.value);
-          busy[w]!++;
-        }
+  let failure: Error | undefined;
+  let wake: (() => void) | undefined; // set while this thread waits for a worker's message
+  const nextPlan = (): ChunkPlan | undefined => {
+    if (exhausted || sent.length >= AHEAD * threads) return undefined;
+    const next = plans.next();
+    if (next.done) { exhausted = true; return undefined; }
+    sent.push(next.value);
+    return next.value;
+  };
+  /** Keeps every worker two chunks deep (one running, one queued) so none waits for this thread. */
+  const feed = () => {
+    for (let w = 0; w < workers.length; w++) {
+      while ((busy[w] as number) < 2) {
+        const plan = nextPlan();
+        if (!plan) return;
+        (workers[w] as Worker).postMessage(plan);
+        busy[w]!++;
       }
-    };
-    workers.forEach((worker, w) => {
-      worker.on('message', (out: ChunkOutput) => {
-        if (finished) return;
-        busy[w]!--;
-        done.set(out.index, out);
-        while (sent.length > 0) {
-          const plan = sent[0] as ChunkPlan;
-          const ready = done.get(plan.index);
-          if (!ready) break;
-          done.delete(plan.index);
-          sent.shift();
-          if (take(ready, plan)) return finish();
-        }
-        if (exhausted && sent.length === 0) return finish();
-        feed();
-      });
-      worker.on('error', (e) => finish(e));
+    }
+  };
+  /** Sums the finished chunks whose turn it is; returns true to stop. */
+  const drain = (): boolean => {
+    while (sent.length > 0) {
+      const plan = sent[0] as ChunkPlan;
+      const ready = done.get(plan.index);
+      if (!ready) return false;
+      done.delete(plan.index);
+      sent.shift();
+      if (take(ready, plan)) return true;
+    }
+    return false;
+  };
+  workers.forEach((worker, w) => {
+    worker.on('message', (out: ChunkOutput) => {
+      busy[w]!--;
+      done.set(out.index, out);
+      wake?.();
     });
-    if (req.signal?.aborted) return finish(new Interrupted());
-    feed();
+    worker.on('error', (e) => { failure ??= e; wake?.(); });
   });
+  const onAbort = () => wake?.();
+  req.signal?.addEventListener('abort', onAbort);
+  try {
+    for (;;) {
+      if (failure) throw failure;
+      if (req.signal?.aborted) throw new Interrupted();
+      if (drain()) return;
+      if (exhausted && sent.length === 0) return;
+      feed();
+      const plan = nextPlan();
+      if (plan) {
+        const out = sim.run(chunkRng(req.seed, plan.index), plan);
+        // Summed at once when its turn has come; otherwise kept as a copy (the views are reused by the next run).
+        if (sent[0] === plan) {
+          sent.shift();
+          if (take(out, plan)) return;
+        } else {
+          done.set(plan.index, detachedOutput(out));
+        }
+        await yieldToEventLoop(); // workers' messages, Ctrl-C and progress come through between chunks
+      } else {
+        await new Promise<void>((resolve) => { wake = resolve; });
+        wake = undefined;
+      }
+    }
+  } finally {
+    req.signal?.removeEventListener('abort', onAbort);
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
 }

@@ -1,6 +1,6 @@
 /** A worker thread: simulates the chunks it is sent, one message each, and returns their sums. */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ChunkSimulator } from '../model/engine.js';
+import { ChunkSimulator, detachedOutput } from '../model/engine.js';
 import type { ChunkPlan } from '../model/plan.js';
 import { chunkRng } from '../model/rng.js';
 import type { Scenario } from '../model/types.js';
@@ -9,8 +9,7 @@ const { scenario, seed, gridStep } = workerData as { scenario: Scenario; seed: s
 const sim = new ChunkSimulator(scenario, gridStep);
 
 parentPort?.on('message', (plan: ChunkPlan) => {
-  const view = sim.run(chunkRng(seed, plan.index), plan);
-  // The counter sums are views of the simulator's buffers: send copies. The cells are fresh: hand them over.
-  const out = { ...view, sum: view.sum.slice(), sumSq: view.sumSq.slice() };
+  // The arrays are views of the simulator's buffers: send copies, handing the cells' over.
+  const out = detachedOutput(sim.run(chunkRng(seed, plan.index), plan));
   parentPort?.postMessage(out, [out.cells.buffer as ArrayBuffer]);
 });

@@ -58,9 +58,17 @@ export interface ChunkOutput {
   actionLatency: BinsData;
   /**
    * Key records on the run's peak grid (see peak.ts): pairs of cells (first live, first not
-   * live), records that are never live at a grid instant left out. A fresh array.
+   * live), records that are never live at a grid instant left out.
    */
   cells: Int32Array;
+  /** The lowest and the highest cell in `cells`, so the grid makes room at once (0 when empty). */
+  cellsLow: number;
+  cellsHigh: number;
+}
+
+/** A chunk output that stays valid after the simulator's next run: copies of its views. */
+export function detachedOutput(out: ChunkOutput): ChunkOutput {
+  return { ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice() };
 }
 
 /** Scenario numbers in the form the hot loop wants them. */
@@ -164,18 +172,27 @@ export class ChunkSimulator {
   private unknownAttempts = 0;
   /** Groups run by the fast path (see simulateArrivals): their counters are added at the end of the chunk. */
   private simpleGroups = 0;
-  /** Whether this chunk tries the fast path, and the share of groups it ran in the last chunk that tried it. */
+  /** Whether this chunk tries the fast path. */
   private tryFast = true;
-  private simpleShare = 1;
-  // Latencies are kept as histogram bin keys, counted at the end of the chunk.
-  private callKeys = new Int32Array(4096);
-  private callKeysLen = 0;
-  private actionKeys = new Int32Array(4096);
-  private actionKeysLen = 0;
+  /**
+   * Whether the fast path ran at least half the groups of the last chunk that tried it. A
+   * boolean, not the share itself: a field that starts as a small integer and is later set to
+   * a fraction changes the object's shape, which threw the optimised engine away in every
+   * thread's first chunks.
+   */
+  private fastPaidOff = true;
+  // Latency histograms, counted as the chunk runs. A simple group's call and action have the
+  // same latency: its key is counted once, in simpleLatency, and added to both at the end.
+  private readonly callLatency = new LatencyBins();
+  private readonly actionLatency = new LatencyBins();
+  private readonly simpleLatency = new LatencyBins();
   private recStart = new Float64Array(1024);
   private recEnd = new Float64Array(1024);
   private recKey = new Int32Array(1024);
   private recLen = 0;
+  /** The chunk's grid cells (reused: a fresh 128 kB array per chunk cost page faults and GC) and their range. */
+  private cells = new Int32Array(2048);
+  private readonly cellRange = new Int32Array(2);
   /** First record of the current group: keys are local to a group. */
   private groupRecords = 0;
   /** Arrival times of the chunk's groups (ms from its start). */
@@ -196,9 +213,9 @@ export class ChunkSimulator {
     this.drawArrivals(plan.actions, plan.span);
     // Where few groups are simple (mission 2: most first attempts time out) the fast path
     // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
-    this.tryFast = this.fastPath && this.simpleShare >= 0.5;
+    this.tryFast = this.fastPath && this.fastPaidOff;
     this.simulateArrivals(plan.actions);
-    if (this.tryFast) this.simpleShare = this.simpleGroups / Math.max(1, plan.actions);
+    if (this.tryFast) this.fastPaidOff = this.simpleGroups / Math.max(1, plan.actions) >= 0.5;
     return this.output(plan);
   }
 
@@ -238,11 +255,7 @@ export class ChunkSimulator {
       this.handlerRuns++;
       this.simpleGroups++;
       if (p.scope !== S_NONE) this.appendRecord(FRESH_KEY, p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
-      const key = binKey(done - s);
-      if (this.callKeysLen === this.callKeys.length) this.callKeys = grownInt(this.callKeys);
-      this.callKeys[this.callKeysLen++] = key;
-      if (this.actionKeysLen === this.actionKeys.length) this.actionKeys = grownInt(this.actionKeys);
-      this.actionKeys[this.actionKeysLen++] = key;
+      this.simpleLatency.countKey(binKey(done - s));
       this.actions++;
     }
   }
@@ -274,12 +287,14 @@ export class ChunkSimulator {
     for (const k of [C.attempts, C.executions]) { this.sum[k]! += simple; this.sumSq[k]! += simple; }
     this.sum[C.keys]! += keyed;
     this.sumSq[C.keys]! += keyed;
+    this.callLatency.addBins(this.simpleLatency);
+    this.actionLatency.addBins(this.simpleLatency);
     return {
       index: plan.index, primaries: plan.actions, actions: this.actions,
       sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
-      callLatency: binned(this.callKeys, this.callKeysLen), actionLatency: binned(this.actionKeys, this.actionKeysLen),
-      cells: gridCells(this.recStart, this.recEnd, this.recLen, plan.offset, this.gridStep),
+      callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
+      ...this.gridCells(plan.offset),
     };
   }
 
@@ -290,8 +305,9 @@ export class ChunkSimulator {
     this.handlerRuns = 0;
     this.overTimeout = 0;
     this.unknownAttempts = 0;
-    this.callKeysLen = 0;
-    this.actionKeysLen = 0;
+    this.callLatency.reset();
+    this.actionLatency.reset();
+    this.simpleLatency.reset();
     this.recLen = 0;
     this.simpleGroups = 0;
   }
@@ -465,8 +481,7 @@ export class ChunkSimulator {
     this.onCallEnd(i, at, success, unknown);
     const latency = at - (this.callStart[i] as number);
     const key = binKey(latency);
-    if (this.callKeysLen === this.callKeys.length) this.callKeys = grownInt(this.callKeys);
-    this.callKeys[this.callKeysLen++] = key;
+    this.callLatency.countKey(key);
     this.lastCallLatency[i] = latency;
     this.lastCallKey[i] = key;
     this.lastReturn[i] = at;
@@ -509,8 +524,7 @@ export class ChunkSimulator {
     }
     // Most actions make one call, whose latency is the action's: reuse its bin key.
     const latency = (this.lastReturn[i] as number) - (this.arrival[i] as number);
-    if (this.actionKeysLen === this.actionKeys.length) this.actionKeys = grownInt(this.actionKeys);
-    this.actionKeys[this.actionKeysLen++] = latency === this.lastCallLatency[i] ? (this.lastCallKey[i] as number) : binKey(latency);
+    this.actionLatency.countKey(latency === this.lastCallLatency[i] ? (this.lastCallKey[i] as number) : binKey(latency));
     this.actions++;
   }
 
@@ -596,6 +610,15 @@ export class ChunkSimulator {
     this.recKey[this.recLen++] = key;
   }
 
+  /** The chunk's records [start, end) as grid cell pairs (see KeyGrid), in this simulator's buffer. */
+  private gridCells(offset: number): Pick<ChunkOutput, 'cells' | 'cellsLow' | 'cellsHigh'> {
+    if (this.cells.length < 2 * this.recLen) this.cells = new Int32Array(4 * this.recLen);
+    // The loop apart: compiled on the stack while it runs (OSR) before the first `subarray`
+    // had type feedback, the loop's code deoptimised at it at the end of every chunk.
+    const m = fillCells(this.cells, this.cellRange, this.recStart, this.recEnd, this.recLen, offset, this.gridStep);
+    return { cells: this.cells.subarray(0, m), cellsLow: this.cellRange[0] as number, cellsHigh: this.cellRange[1] as number };
+  }
+
   private growRecords(): void {
     const n = this.recLen * 2;
     const a = new Float64Array(n); a.set(this.recStart); this.recStart = a;
@@ -604,36 +627,23 @@ export class ChunkSimulator {
   }
 }
 
-/** Records [start, end) of a chunk starting at `offset` as grid cell pairs (see KeyGrid). */
-function gridCells(start: Float64Array, end: Float64Array, n: number, offset: number, step: number): Int32Array {
-  const cells = new Int32Array(2 * n);
-  // The loop apart: compiled on the stack while it runs (OSR) before the first `subarray`
-  // had type feedback, the loop's code deoptimised at it at the end of every chunk.
-  const m = fillCells(cells, start, end, n, offset, step);
-  return cells.subarray(0, m); // a view: its buffer is this array's own, so it can be transferred
-}
-
-/** Writes the cell pairs of records live at some grid instant; returns how many numbers it wrote. */
-function fillCells(cells: Int32Array, start: Float64Array, end: Float64Array, n: number, offset: number, step: number): number {
+/**
+ * Writes the cell pairs of records live at some grid instant of a chunk starting at `offset`;
+ * returns how many numbers it wrote, and their lowest and highest in `range`.
+ */
+function fillCells(cells: Int32Array, range: Int32Array, start: Float64Array, end: Float64Array, n: number, offset: number, step: number): number {
   let m = 0;
+  let low = Infinity, high = -Infinity;
   for (let r = 0; r < n; r++) {
     const g0 = Math.ceil((offset + (start[r] as number)) / step);
     const g1 = Math.ceil((offset + (end[r] as number)) / step);
     if (g1 <= g0) continue; // never live at a grid instant
+    if (g0 < low) low = g0;
+    if (g1 > high) high = g1;
     cells[m++] = g0;
     cells[m++] = g1;
   }
+  range[0] = m > 0 ? low : 0;
+  range[1] = m > 0 ? high : 0;
   return m;
-}
-
-function grownInt(a: Int32Array): Int32Array<ArrayBuffer> {
-  const b = new Int32Array(a.length * 2);
-  b.set(a);
-  return b;
-}
-
-function binned(keys: Int32Array, n: number): BinsData {
-  const bins = new LatencyBins();
-  bins.addKeys(keys, n);
-  return bins.toData();
 }

@@ -95,14 +95,15 @@ export class RunState {
   private readonly actionLatency = new LatencyBins();
   private readonly grid: KeyGrid;
 
-  constructor(gridStep: number) {
-    this.grid = new KeyGrid(gridStep);
+  /** `gridCells`: how many grid cells the run is expected to span, if known (see KeyGrid). */
+  constructor(gridStep: number, gridCells = 0) {
+    this.grid = new KeyGrid(gridStep, gridCells);
   }
 
   /** Adds one chunk. */
   addChunk(c: ChunkOutput): void {
     this.addTotals(c);
-    this.grid.addCells(c.cells);
+    this.grid.addCells(c.cells, c.cellsLow, c.cellsHigh);
   }
 
   /** Adds a part summed elsewhere (another shard). */

@@ -14,9 +14,12 @@ const MAX_RUN_CELLS = 2 ** 20;
  * The peak can be short by the records created within one step before it.
  */
 export function peakGridStep(retentionMs: number, ratePerS: number, maxActions: number, longestDelayMs = 0): number {
-  // The grid spans the run plus the longest an action can keep creating records after it arrives.
-  const horizon = (maxActions * 1000) / ratePerS + longestDelayMs + retentionMs;
-  return Math.max(100, retentionMs / 65_536, horizon / MAX_RUN_CELLS);
+  return Math.max(100, retentionMs / 65_536, runHorizon(retentionMs, ratePerS, maxActions, longestDelayMs) / MAX_RUN_CELLS);
+}
+
+/** The time (ms) a run's grid is expected to span: the run plus the longest an action can keep creating records after it arrives. */
+export function runHorizon(retentionMs: number, ratePerS: number, maxActions: number, longestDelayMs = 0): number {
+  return (maxActions * 1000) / ratePerS + longestDelayMs + retentionMs;
 }
 
 /** The grid of one run (or part of one), in plain serialisable form. */
@@ -32,21 +35,21 @@ export class KeyGrid {
   private diff = new Int32Array(0);
   private base = 0;
 
-  constructor(readonly step: number) {}
+  /**
+   * `expectedCells`: cells 0 .. expectedCells - 1 are made room for at the first record, so
+   * the grid is not grown (allocated, copied and paged in again) every few chunks of a long
+   * run. Pages of it no record touches cost nothing.
+   */
+  constructor(readonly step: number, private readonly expectedCells = 0) {}
 
   /**
    * Adds records given as cell pairs: a record [start, end) is live at the grid instants
    * g·step with start <= g·step < end, that is cells ceil(start/step) .. ceil(end/step) - 1.
+   * `lo` and `hi`: the lowest and highest cell in the list (the engine has them at no cost).
    */
-  addCells(cells: Int32Array): void {
+  addCells(cells: Int32Array, lo: number, hi: number): void {
     if (cells.length < 2) return;
-    // One reserve for the whole list (a call per record was a tenth of a chunk's summing).
-    let lo = cells[0] as number, hi = cells[1] as number;
-    for (let r = 2; r + 1 < cells.length; r += 2) {
-      if ((cells[r] as number) < lo) lo = cells[r] as number;
-      if ((cells[r + 1] as number) > hi) hi = cells[r + 1] as number;
-    }
-    this.reserve(lo, hi);
+    this.reserve(lo, hi); // one reserve for the whole list (a call per record was a tenth of a chunk's summing)
     const diff = this.diff;
     const base = this.base;
     for (let r = 0; r + 1 < cells.length; r += 2) {
@@ -88,7 +91,7 @@ export class KeyGrid {
   private reserve(lo: number, hi: number): void {
     if (this.diff.length === 0) {
       this.base = lo;
-      this.diff = new Int32Array(Math.max(1024, 2 * (hi - lo + 1)));
+      this.diff = new Int32Array(Math.max(1024, 2 * (hi - lo + 1), this.expectedCells - lo));
       return;
     }
     if (lo >= this.base && hi < this.base + this.diff.length) return;
