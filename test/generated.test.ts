@@ -9,4 +9,9 @@ describe('generated files', () => {
   it('src/scenario/validate.generated.js matches the schema (npm run generate)', () => {
     expect(readFileSync(join(ROOT, 'src/scenario/validate.generated.js'), 'utf8')).toBe(validatorSource());
   });
+
+  it('accepts an empty scenario, which the parser therefore does not validate (the built-in defaults start faster)', async () => {
+    const { validate } = await import('../src/scenario/validate.generated.js');
+    expect(validate({})).toBe(true);
+  });
 });
