@@ -14,9 +14,10 @@ import { PendingOutput } from './files.js';
 import { shellQuote, toolVersion, type Io } from './io.js';
 import { positiveInteger, seedOption } from './options.js';
 import { progressBar } from './progress.js';
-import { breakdownChart, escapeHtml, htmlPage } from './report/charts.js';
+import { breakdownChart } from './report/charts.js';
+import { escapeHtml, htmlPage } from './report/html.js';
 import { resolvedScenario } from './report/json.js';
-import { duration, num, withCi } from './report/table.js';
+import { duration, estimateText as ci, num } from './report/table.js';
 import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides, scenarioName } from './run.js';
@@ -36,7 +37,6 @@ export interface ReportOptions {
 
 /** Rows of the headline table: label, and the value as text. */
 function headline(m: Metrics): [string, string][] {
-  const ci = (e: { value: number; ci95: [number, number] }) => withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2);
   return [
     ['duplicates per 1000 actions', ci(m.duplicates_per_1000)],
     ['duplicates per day at load.rate_per_s', ci(m.duplicates_per_day)],
@@ -135,7 +135,8 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
     }
     const name = scenarioName(file ?? null);
 
-    // The run's first chunk again, traced: its actions are the run's own.
+    // The timeline simulates the run's first chunk again, traced (same stream, same plan):
+    // its actions are the run's own, without slowing the run's hot loop with recording.
     const outcome = await (async () => {
       const bar = progressBar(io.stderr, name);
       try {

@@ -15,7 +15,7 @@ import { PendingOutput, readUserFile } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { progressBar } from './progress.js';
-import { resolvedScenario } from './report/json.js';
+import { resolvedScenario, roundNoise } from './report/json.js';
 import { duration, num } from './report/table.js';
 import { DEFAULT_SEED, loadScenario, parseOverrides } from './run.js';
 
@@ -110,7 +110,9 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
     }
     const replay = ['idem-sim', 'probe', ...files, '--store', url.display, '--seed', useSeed, '--actions', String(actions),
       ...(opts.set ?? []).flatMap((s) => ['--set', s]), ...(opts.speedup !== undefined ? ['--speedup', opts.speedup] : []),
-      ...(opts.responseBytes !== undefined ? ['--response-bytes', opts.responseBytes] : []), ...(opts.json ? ['--json'] : [])]
+      ...(opts.responseBytes !== undefined ? ['--response-bytes', opts.responseBytes] : []),
+      ...(opts.connections !== undefined ? ['--connections', opts.connections] : []),
+      ...(opts.records !== undefined ? ['--records', opts.records] : []), ...(opts.json ? ['--json'] : [])]
       .map(shellQuote).join(' ');
     const text = opts.json
       ? renderProbeJson(result, { file, seed: useSeed, scenario, replay })
@@ -142,11 +144,6 @@ function checkProbeable(s: Scenario, file: string | null, kind: 'redis' | 'postg
     throw new InputError({ source }, 'idempotency.transactional', 'is true, and Redis cannot commit the side effect with the key',
       'Probe it on PostgreSQL (--store postgres://...), or add --set idempotency.transactional=false.');
   }
-}
-
-/** 12 significant digits: drops float noise and keeps every real digit (as `run --json`). */
-function roundNoise(_key: string, value: unknown): unknown {
-  return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toPrecision(12)) : value;
 }
 
 export function renderProbeJson(r: ProbeResult, info: { file: string | null; seed: string; scenario: Scenario; replay: string }): string {

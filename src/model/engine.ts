@@ -27,7 +27,7 @@ export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY =
 export const LOST_REQUEST = 0, FROM_STORE = 1, HANDLER = 2;
 /** Key scopes, by index. */
 const SCOPES = ['none', 'attempt', 'call', 'intent', 'business', 'text'] as const;
-const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4;
+export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4;
 /** Special keys: no key at all, or a fresh key nobody will ever look up. */
 export const NO_KEY = -1, FRESH_KEY = -2;
 /** Counter of the duplicates made by each kind of call. */
@@ -137,7 +137,7 @@ export class ChunkSimulator {
   private readonly callStart = new Float64Array(2);
   private readonly arrival = new Float64Array(2);
   private readonly lastReturn = new Float64Array(2);
-  private readonly attempt = new Int32Array(2);
+  protected readonly attempt = new Int32Array(2);
   private readonly replans = new Int32Array(2);
   private readonly replays = new Int32Array(2);
   protected readonly text = new Int32Array(2);

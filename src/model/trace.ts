@@ -4,7 +4,7 @@
  * hooks, so the chunk's numbers are exactly those of a run (the tests compare them).
  */
 import {
-  ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
+  ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, S_BUSINESS, type ChunkOutput,
 } from './engine.js';
 import type { ChunkPlan } from './plan.js';
 import type { Rng } from './rng.js';
@@ -74,6 +74,7 @@ export interface TracedAction {
 /** Engine reply codes (NO_REPLY = -1, OK, ERR_5XX, CONFLICT_409, MISMATCH_422) shifted by one. */
 const STATUS = [null, 'ok', '5xx', '409', '422'] as const;
 const KINDS: CallKind[] = ['original', 'replan', 'replay'];
+/** Key names by scope index (engine.ts SCOPES): none and attempt have none of their own. */
 const SCOPE_TAG = ['', '', 'call', 'intent', 'order', 'text'];
 
 /** The engine with its hooks filled in: records every action of a chunk. */
@@ -82,11 +83,8 @@ class TracingSimulator extends ChunkSimulator {
   private group = -1;
   private groupArrival = 0;
   private current: [TracedAction | null, TracedAction | null] = [null, null];
-  private readonly scopeIndex: number;
-
   constructor(scenario: Scenario, gridStep: number) {
     super(scenario, gridStep, false); // every group through the general model, where the hooks are
-    this.scopeIndex = ['none', 'attempt', 'call', 'intent', 'business', 'text'].indexOf(scenario.idempotency.scope);
   }
 
   protected override onGroup(arrival: number): void {
@@ -109,7 +107,7 @@ class TracingSimulator extends ChunkSimulator {
   protected override onAttempt(i: number, s: number, delay: number, status: number, answeredBy: number, received: boolean): void {
     const action = this.current[i] as TracedAction;
     const call = action.calls.length - 1;
-    const number = action.attempts.filter((a) => a.call === call).length + 1;
+    const number = this.attempt[i]! + 1;
     const sent = s - this.groupArrival;
     const crashed = answeredBy === HANDLER && status === NO_REPLY;
     let outcome: AttemptOutcome;
@@ -142,7 +140,7 @@ class TracingSimulator extends ChunkSimulator {
     if (key === NO_KEY) return null;
     const action = this.group + 1;
     if (key === FRESH_KEY) return `attempt:${action}.${i}.${attempt}`;
-    return `${SCOPE_TAG[this.scopeIndex]}:${action}${this.scopeIndex === 4 ? '' : `.${key}`}`;
+    return `${SCOPE_TAG[this.p.scope]}:${action}${this.p.scope === S_BUSINESS ? '' : `.${key}`}`;
   }
 }
 

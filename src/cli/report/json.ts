@@ -14,7 +14,7 @@ export function resolvedScenario(s: Scenario): Scenario {
 }
 
 /** 12 significant digits: drops float noise (16334.999999999998) and keeps every real digit. */
-function roundNoise(_key: string, value: unknown): unknown {
+export function roundNoise(_key: string, value: unknown): unknown {
   return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toPrecision(12)) : value;
 }
 

@@ -43,10 +43,12 @@ export function duration(ms: number | null): string {
   return `${num(ms)} ms`;
 }
 
-const est = (pick: (m: Metrics) => Estimate): Cell => (m) => {
-  const e = pick(m);
+/** An estimate as "value ± half-width" (its 95% CI). */
+export function estimateText(e: Estimate): string {
   return withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2);
-};
+}
+
+const est = (pick: (m: Metrics) => Estimate): Cell => (m) => estimateText(pick(m));
 const q = (pick: (m: Metrics) => Quantiles, k: keyof Quantiles): Cell => (m) => duration(pick(m)[k]);
 const pct = (pick: (m: Metrics) => number): Cell => (m) => `${(pick(m) * 100).toFixed(2)}%`;
 

@@ -5,6 +5,7 @@
  * story as a <title> (a tooltip anywhere) and a data-row index (the HTML page's panel).
  */
 import type { AttemptOutcome, TracedAction } from '../../model/trace.js';
+import { escapeHtml, FONT_STACK } from './html.js';
 import { duration } from './table.js';
 import type { TimelineRow } from './timeline-rows.js';
 
@@ -15,10 +16,6 @@ const EXECUTION = '#ffffff', DUPLICATE = '#ff5fb8', RING = '#22d3ee', REPLAN = '
 const BG = '#131722', ROW_HOVER = '#1e2533', AXIS = '#8791a5', LIFE = '#2c3445';
 
 const LABEL_W = 270, PLOT_W = 790, RIGHT = 20, TOP = 50, ROW_H = 18, BAR_H = 8, LEGEND_H = 78;
-
-export function escapeXml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] as string);
-}
 
 const AXIS_TITLE = "time since the action arrived (a twin's: since its sibling's)";
 
@@ -66,7 +63,7 @@ function rowSvg(row: TimelineRow, index: number, y: number, x: (ms: number) => n
   const px = (ms: number) => f(LABEL_W + x(ms));
   const parts: string[] = [
     `<rect class="bg" x="0" y="${y}" width="${LABEL_W + PLOT_W + RIGHT}" height="${ROW_H}"/>`,
-    `<text class="label" x="8" y="${mid + 4}">${escapeXml(row.label)}<tspan class="tags" dx="6">${escapeXml(clip(row.tags.join(' · ') || 'quiet', TAGS_CHARS))}</tspan></text>`,
+    `<text class="label" x="8" y="${mid + 4}">${escapeHtml(row.label)}<tspan class="tags" dx="6">${escapeHtml(clip(row.tags.join(' · ') || 'quiet', TAGS_CHARS))}</tspan></text>`,
     `<line x1="${px(a.arrival)}" x2="${px(lastEvent(a))}" y1="${mid}" y2="${mid}" stroke="${LIFE}"/>`,
   ];
   // Call marks sit behind the bars (a replay's dashed line) or above them (a re-plan's
@@ -87,7 +84,7 @@ function rowSvg(row: TimelineRow, index: number, y: number, x: (ms: number) => n
   for (const e of a.executions) {
     parts.push(`<circle class="${e.duplicate ? 'execution duplicate' : 'execution'}" cx="${px(e.at)}" cy="${mid}" r="${e.duplicate ? 3.8 : 3}" fill="${e.duplicate ? DUPLICATE : EXECUTION}" stroke="${BG}" stroke-width="0.8"/>`);
   }
-  return `<g class="row${row.tags.length > 0 ? ' eventful' : ''}" data-row="${index}" tabindex="0"><title>${escapeXml(row.story)}</title>${parts.join('')}</g>`;
+  return `<g class="row${row.tags.length > 0 ? ' eventful' : ''}" data-row="${index}" tabindex="0"><title>${escapeHtml(row.story)}</title>${parts.join('')}</g>`;
 }
 
 function legendSvg(y: number): string {
@@ -108,7 +105,7 @@ function legendSvg(y: number): string {
   const cells = items.map(([glyph, text], k) => {
     const gx = 8 + (k % perLine) * 265;
     const gy = y + 18 + Math.floor(k / perLine) * 20;
-    return `<g class="item" transform="translate(${gx} ${gy})">${glyph}<text x="26" y="4">${escapeXml(text)}</text></g>`;
+    return `<g class="item" transform="translate(${gx} ${gy})">${glyph}<text x="26" y="4">${escapeHtml(text)}</text></g>`;
   });
   return `<g class="legend">${cells.join('')}</g>`;
 }
@@ -127,14 +124,14 @@ export function timelineSvg(rows: readonly TimelineRow[], timeout: number, capti
   const ticks = axis.ticks.map((t) => {
     const tx = LABEL_W + x(t);
     return (`<line x1="${f(tx)}" x2="${f(tx)}" y1="${TOP - 4}" y2="${TOP + bodyH}" stroke="${LIFE}" stroke-dasharray="2 3"/>`
-      + `<text class="tick" x="${f(tx)}" y="${TOP - 8}" text-anchor="middle">${t === 0 ? '0' : escapeXml(duration(t))}</text>`);
+      + `<text class="tick" x="${f(tx)}" y="${TOP - 8}" text-anchor="middle">${t === 0 ? '0' : escapeHtml(duration(t))}</text>`);
   });
   const body = rows.map((r, k) => rowSvg(r, k, TOP + k * ROW_H, x)).join('\n');
-  return `<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, -apple-system, 'Segoe UI', sans-serif" font-size="11">
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="timeline" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_STACK}" font-size="11">
 <style>.timeline text{fill:#d6dbe6}.timeline .tags{fill:#8791a5;font-size:10px}.timeline .tick{fill:${AXIS}}.timeline .bg{fill:${BG}}.timeline .row:hover .bg,.timeline .row.selected .bg{fill:${ROW_HOVER}}.timeline .row{cursor:pointer;outline:none}.timeline .row:focus .bg{fill:${ROW_HOVER}}.timeline .caption{fill:#aab3c5}</style>
 <rect width="${width}" height="${height}" fill="${BG}"/>
-<text class="caption" x="8" y="14">${escapeXml(caption)}</text>
-<text class="tick" x="8" y="${TOP - 8}">action</text><text class="tick" x="${width - RIGHT}" y="${TOP - 22}" text-anchor="end">${escapeXml(axis.title)}</text>
+<text class="caption" x="8" y="14">${escapeHtml(caption)}</text>
+<text class="tick" x="8" y="${TOP - 8}">action</text><text class="tick" x="${width - RIGHT}" y="${TOP - 22}" text-anchor="end">${escapeHtml(axis.title)}</text>
 ${ticks.join('')}
 ${body}
 ${legendSvg(TOP + bodyH + 6)}

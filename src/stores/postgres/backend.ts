@@ -52,8 +52,14 @@ export class PgBackend implements Backend {
       throw new StoreError(this.display, `cannot create the schema ${this.namespace} (${reasonOf(e)})`,
         'Connect as a user with the CREATE privilege on the database (GRANT CREATE ON DATABASE ... TO ...).');
     }
-    await this.pool.query(keysTableDdl(this.namespace));
-    await this.pool.query(effectsTableDdl(this.namespace));
+    try {
+      await this.pool.query(keysTableDdl(this.namespace));
+      await this.pool.query(effectsTableDdl(this.namespace));
+    } catch (e) {
+      // Created here, so removed here: the caller's clean-up only covers a complete namespace.
+      await this.pool.query(`DROP SCHEMA IF EXISTS ${ident(this.namespace)} CASCADE`).catch(() => undefined);
+      throw e;
+    }
   }
 
   stores(claim: Claim, transactional: boolean, opts: StoreOptions, table = KEYS_TABLE): KeyStore[] {

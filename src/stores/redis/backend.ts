@@ -8,7 +8,7 @@ import type { KeyStore, StoreOptions } from '../types.js';
 import type { StoreUrl } from '../url.js';
 import { RedisAtomicStore } from './atomic.js';
 import { RedisCheckThenActStore } from './check-then-act.js';
-import { px } from './records.js';
+import { px, RedisNamespace } from './records.js';
 
 /** Keys handled per pipeline when measuring or deleting. */
 const BATCH = 500;
@@ -81,7 +81,9 @@ export class RedisBackend implements Backend {
 
   async measure(claim: Claim, transactional: boolean, opts: StoreOptions, shape: RecordShape, records: number) {
     const prefix = `${this.namespace}m:`;
-    const keys = Array.from({ length: records }, (_, i) => `${prefix}k:${measureKey(i, shape.keyLength)}`);
+    // The names the stores write, from the stores' own naming (RedisNamespace.keyOf).
+    const naming = new RedisNamespace(this.main, prefix, opts);
+    const keys = Array.from({ length: records }, (_, i) => naming.keyOf(measureKey(i, shape.keyLength)));
     // Load the claim script before the baseline: it is memory Redis keeps once, not per record.
     await this.stores(claim, transactional, opts, `${this.namespace}warm:`)[0]?.handle({ key: 'w', fingerprint: '' }, async () => ({ status: 200, body: '' }));
     const before = await this.usedMemory();
@@ -93,6 +95,8 @@ export class RedisBackend implements Backend {
       for (const k of keys.slice(i, i + BATCH)) p.memory('USAGE', k, 'SAMPLES', 0);
       for (const [err, n] of (await p.exec()) ?? []) {
         if (err) throw err;
+        // A missing key would read as 0 bytes and understate the record: a bug, not a measurement.
+        if (n === null) throw new Error('MEMORY USAGE found no key where the measurement wrote one');
         usage += Number(n);
       }
     }
