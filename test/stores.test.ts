@@ -228,11 +228,13 @@ describe('the model\'s store in memory answers like the real ones', () => {
       }
       await wait(400); // c's lease lapses
       out.push((await store.handle({ key: 'c', fingerprint: '1' }, ok())).kind);
+      // The read tool's question, one effect at a time, agrees with the whole log.
+      out.push(`${await store.effectCount('e')}/${(await store.effects()).get('e') ?? 0}/${await store.effectCount('never')}`);
       return out;
     };
     const opts = { ...OPTS, leaseMs: 300 };
     const memory = await script(new MemoryStore('atomic', opts, { now: () => now }), async (ms) => { now += ms; });
-    expect(memory).toEqual(['executed', 'replayed', 'mismatch', 'failed', 'executed', 'crashed', 'conflict', 'executed']);
+    expect(memory).toEqual(['executed', 'replayed', 'mismatch', 'failed', 'executed', 'crashed', 'conflict', 'executed', '3/3/0']);
     for (const url of [REDIS_URL, POSTGRES_URL]) {
       const backend = await open(url, 1);
       try {

@@ -27,6 +27,10 @@ export class MemoryStore implements KeyStore {
     return { status: r.status, fingerprint: r.fingerprint, response: r.response };
   }
 
+  async effectCount(effectId: string): Promise<number> {
+    return this.committed.get(effectId) ?? 0;
+  }
+
   async effects(): Promise<Map<string, number>> {
     return new Map(this.committed);
   }

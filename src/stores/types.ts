@@ -104,6 +104,8 @@ export interface KeyStore {
   lookup(key: string): Promise<KeyRecord | null>;
   /** Committed side effects: how many times each effect id was executed. */
   effects(): Promise<Map<string, number>>;
+  /** How many times one effect id was executed (what a `verify_before_replan` read tool asks). */
+  effectCount(effectId: string): Promise<number>;
 }
 
 /** Calls `fn` and reports its duration to `observe`. */

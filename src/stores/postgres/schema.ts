@@ -85,6 +85,11 @@ export class PgNamespace {
     await timed(this.opts.observe, 'effect', () => via.query(`INSERT INTO ${this.effectsTable} (effect_id) VALUES ($1)`, [id]));
   }
 
+  async effectCount(effectId: string): Promise<number> {
+    const r = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.effectsTable} WHERE effect_id = $1`, [effectId]);
+    return Number(r.rows[0]?.n ?? 0);
+  }
+
   async effects(): Promise<Map<string, number>> {
     const r = await this.pool.query<{ effect_id: string; n: string }>(`SELECT effect_id, count(*) AS n FROM ${this.effectsTable} GROUP BY effect_id`);
     return new Map(r.rows.map((row) => [row.effect_id, Number(row.n)]));

@@ -52,7 +52,7 @@ export class ProbeService implements ToolServer {
 
   async executed(action: StreamAction): Promise<boolean> {
     try {
-      return ((await (this.stores[0] as KeyStore).effects()).get(`${action.id}`) ?? 0) > 0;
+      return (await (this.stores[0] as KeyStore).effectCount(`${action.id}`)) > 0;
     } catch (e) {
       this.failure ??= this.wrapError(e);
       return false;

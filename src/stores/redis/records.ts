@@ -54,6 +54,10 @@ export class RedisNamespace {
     await timed(this.opts.observe, 'effect', () => this.client.hincrby(this.effectsKey, id, 1));
   }
 
+  async effectCount(effectId: string): Promise<number> {
+    return Number((await this.client.hget(this.effectsKey, effectId)) ?? 0);
+  }
+
   async effects(): Promise<Map<string, number>> {
     const all = await this.client.hgetall(this.effectsKey);
     return new Map(Object.entries(all).map(([k, v]) => [k, Number(v)]));
