@@ -10,8 +10,13 @@ describe('generated files', () => {
     expect(readFileSync(join(ROOT, 'src/scenario/validate.generated.js'), 'utf8')).toBe(validatorSource());
   });
 
-  it('accepts an empty scenario, which the parser therefore does not validate (the built-in defaults start faster)', async () => {
+  it('accepts an empty scenario: the parser returns the built-in defaults without the validator or yaml, and relies on this', async () => {
     const { validate } = await import('../src/scenario/validate.generated.js');
     expect(validate({})).toBe(true);
+  });
+
+  it('the shortcut for an empty file gives what the full path gives for a file with nothing but a comment', async () => {
+    const { parseScenario } = await import('../src/scenario/parse.js');
+    expect(parseScenario('', 'empty.yaml')).toEqual(parseScenario('# nothing here\n', 'comment.yaml'));
   });
 });

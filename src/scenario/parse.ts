@@ -3,7 +3,8 @@
  * fully resolved `Scenario` out. Pure: reading files is the CLI's job.
  */
 import type { ErrorObject } from 'ajv';
-import { LineCounter, isMap, isScalar, isSeq, parseDocument, type Document, type Node } from 'yaml';
+import { createRequire } from 'node:module';
+import type { Document, LineCounter, Node } from 'yaml';
 import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
 import { isDurationMetric, type MetricPath } from '../model/metric-paths.js';
 import { DURATION_PATTERN, parseDuration } from './duration.js';
@@ -46,8 +47,17 @@ type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
 
 
+/**
+ * The yaml package, loaded when there is text to read: the built-in defaults (no file, no
+ * --set) never need it, and loading it is a sizeable share of `idem-sim run`'s start-up.
+ */
+let yamlPackage: typeof import('yaml') | undefined;
+const yaml = (): typeof import('yaml') => (yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
+
 /** Parses and validates a scenario; `source` names the file in error messages. */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
+  if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [] };
+  const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   const locate = locator(doc, lineCounter, source, overrides);
@@ -80,10 +90,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   for (const o of overrides) applyOverride(document, o);
   const raw = applyPresets(document);
 
-  // An empty mapping (the built-in lab defaults) has nothing to check, and the schema allows
-  // it (a test says so): skipping the first call of the generated validator, which compiles
-  // its 420 kB of code, saves about a tenth of `idem-sim run`'s start-up.
-  if (Object.keys(raw).length > 0 && !validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
+  if (!validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
   const scenario = resolve(raw);
   checkCrossField(scenario, locate);
 
@@ -147,7 +154,7 @@ function isPlainObject(v: unknown): v is Raw {
 }
 
 function applyOverride(raw: Raw, o: Override): void {
-  const valueDoc = parseDocument(o.text);
+  const valueDoc = yaml().parseDocument(o.text);
   const value: unknown = valueDoc.errors.length > 0 ? o.text : valueDoc.toJS();
   let node: Raw | unknown[] = raw;
   o.path.forEach((key, i) => {
@@ -166,6 +173,7 @@ function applyOverride(raw: Raw, o: Override): void {
 
 /** Maps a key path to where the user wrote it: an override, or a line and column in the file. */
 function locator(doc: Document, lines: LineCounter, source: string, overrides: readonly Override[]) {
+  const { isMap, isScalar, isSeq } = yaml();
   return (path: Path, keyNode = false): Origin => {
     // An override is to blame when it set this key, a key inside it, or the mapping holding it.
     const related = (o: Override) => path.length > 0 && o.path.every((k, i) => i >= path.length || String(path[i]) === String(k));
