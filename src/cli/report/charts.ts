@@ -8,7 +8,6 @@ import type { Metrics } from '../../model/metrics.js';
 import { FONT_STACK } from './html.js';
 import { duration, num, withCi } from './table.js';
 
-export { escapeHtml, htmlPage } from './html.js';
 
 /** Shared look: system fonts, no frame around views, titles left-aligned. */
 const CONFIG = {
@@ -102,7 +101,7 @@ function unhideInHidden(svg: string): string {
   });
 }
 
-/** The three sources of duplicates, in report order, with the labels the table uses. */
+/** The three sources of duplicates, in report order, with their chart labels. */
 export const DUPLICATE_SOURCES = [
   ['transport', 'transport retries'],
   ['replan', 'model re-plans'],
