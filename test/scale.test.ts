@@ -3,12 +3,14 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { binKey, binTable, LatencyBins, logKey } from '../src/model/bins.js';
 import { compileLatency } from '../src/model/latency.js';
 import { chunkRng } from '../src/model/rng.js';
-import { BIN, cli } from './helpers.js';
+import { parseScenario } from '../src/scenario/parse.js';
+import { BIN, cli, ROOT } from './helpers.js';
 
 const SCENARIO = 'scenarios/mission-3-crash-replays.yaml';
 const ACTIONS = '50000'; // 4 chunks of 16,384
@@ -19,6 +21,35 @@ describe('threads', () => {
     const two = cli(['run', SCENARIO, '--actions', ACTIONS, '--threads', '2', '--json']);
     expect(one.status, one.stderr).toBe(0);
     expect(two.stdout).toBe(one.stdout);
+  });
+
+  // The built runner (its worker is a built file), on runs long enough that the worker, which
+  // takes about 0.2 s to start, simulates a good share of the chunks.
+  const built = async () => (await import(pathToFileURL(join(ROOT, 'dist/exec/runner.js')).href)) as typeof import('../src/exec/runner.js');
+  const scenario = parseScenario('idempotency: {scope: intent}', 'x.yaml').scenario;
+
+  it('a worker that takes chunks changes no count: the sums are the same on 1, 2 and 3 threads', async () => {
+    const { runScenario } = await built();
+    const run = (threads: number) => runScenario({ scenario: { ...scenario, actions: 5_000_000 }, seed: '7', threads });
+    const one = await run(1);
+    for (const threads of [2, 3]) {
+      const more = await run(threads);
+      expect(more.chunksPerThread.slice(1).some((c) => c > 0)).toBe(true);
+      expect(more.chunksPerThread.reduce((a, b) => a + b)).toBe(one.chunksPerThread[0]);
+      expect(JSON.stringify(more.state.toData())).toBe(JSON.stringify(one.state.toData()));
+    }
+  });
+
+  it('a precision run stops at the same chunk with the same sums on 1 and 2 threads', async () => {
+    const { runScenario } = await built();
+    const precision = { metric: 'duplicates_per_1000', halfWidth: 0.2, maxActions: 100_000_000 };
+    const run = (threads: number) => runScenario({ scenario: { ...scenario, idempotency: { ...scenario.idempotency, scope: 'none' } }, seed: '7', threads, precision });
+    const one = await run(1);
+    const two = await run(2);
+    expect(one.precisionReached).toBe(true);
+    expect(two.precisionReached).toBe(true);
+    expect(two.chunksPerThread[1]).toBeGreaterThan(0);
+    expect(JSON.stringify(two.state.toData())).toBe(JSON.stringify(one.state.toData()));
   });
 });
 

@@ -1,18 +1,24 @@
 /**
- * Runs a scenario's chunks on this thread or on worker threads and sums them in chunk
- * order. Which thread simulated a chunk never changes its numbers (each chunk has its own
+ * Runs a scenario on this thread and `threads - 1` worker threads, each a lane (lane.ts)
+ * that takes chunks from a shared counter and sums them itself; the lanes' sums are added at
+ * the end. Which thread simulated a chunk never changes its numbers (each chunk has its own
  * stream), and sums are integer counts, so any thread count gives the same bytes.
+ *
+ * This thread simulates too: a worker costs about 0.1 to 0.2 s to start and warm up, during
+ * which this thread takes the chunks, and a run on 2 threads starts one worker, not two that
+ * compete with this thread for 2 cores. With a precision target this thread also decides,
+ * chunk by chunk in order, where the run stops (see `Confirmer`).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
-import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../model/engine.js';
-import { Interrupted } from './interrupted.js';
-import { RunState } from '../model/metrics.js';
-import { CHUNK_ACTIONS, chunkCount, chunkPlans, shardRange, type ChunkPlan } from '../model/plan.js';
-import { precisionReached, type PrecisionTarget } from '../model/precision.js';
-import { chunkRng } from '../model/rng.js';
+import type { RunState, RunStateData } from '../model/metrics.js';
+import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
+import type { PrecisionTarget } from '../model/precision.js';
 import { gridCellsFor, gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
+import { Interrupted } from './interrupted.js';
+import { Confirmer } from './confirmer.js';
+import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type LaneSpec, type WorkerMessage } from './lane.js';
 
 /**
  * Young-generation size of a worker's heap (MB). A worker's live data is a few MB; V8's
@@ -21,8 +27,12 @@ import type { Scenario } from '../model/types.js';
  */
 const YOUNG_MB = 8;
 
-/** Finished-but-unsummed chunks allowed per worker: bounds memory if one worker lags. */
-const AHEAD = 8;
+/**
+ * With a precision target, how many chunks per thread a lane may run past the last one
+ * confirmed: each held chunk is a copy of its output (about 150 KB), and this thread
+ * confirms between its own chunks, so a few per thread keep the workers from waiting.
+ */
+const WINDOW_PER_THREAD = 8;
 
 export interface RunRequest {
   scenario: Scenario;
@@ -33,7 +43,7 @@ export interface RunRequest {
   shard?: { index: number; count: number };
   /** Keep simulating until the target is reached, up to `maxActions` primary actions. */
   precision?: PrecisionTarget;
-  /** Called after each chunk is summed, with primary actions done and the most there can be. */
+  /** Called after each chunk this thread simulates, with the primary actions all threads have simulated and the most there can be. */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -44,129 +54,112 @@ export interface RunOutcome {
   gridStep: number;
   /** With a precision target: whether it was reached before the action limit. */
   precisionReached?: boolean;
+  /** Chunks each thread simulated, this one first (for the benchmark and tests; never part of the results). */
+  chunksPerThread: number[];
 }
 
 export async function runScenario(req: RunRequest): Promise<RunOutcome> {
-  const { scenario, seed } = req;
+  const { scenario } = req;
   const total = req.precision?.maxActions ?? scenario.actions;
   const chunks = chunkCount(total);
-  const [from, to] = req.shard
-    ? shardRange(chunks, req.shard)
-    : [0, chunks];
-  // Plans are made as chunks are sent, so a run of any length needs no list of them.
-  const plans = chunkPlans(seed, total, scenario.load.rate_per_s, from, to);
-  const gridStep = gridStepFor(scenario, total);
-  const state = new RunState(gridStep, gridCellsFor(scenario, total, gridStep));
-  const most = Math.min(to * CHUNK_ACTIONS, total) - Math.min(from * CHUNK_ACTIONS, total);
-
-  let reached = false;
-  /** Sums one chunk; returns true to stop. */
-  const take = (out: ChunkOutput, plan: ChunkPlan): boolean => {
-    state.addChunk(out);
-    req.onProgress?.(state.primaries, most);
-    if (req.precision && precisionReached(state, req.precision)) reached = true;
-    return reached;
-  };
-
+  const [from, to] = req.shard ? shardRange(chunks, req.shard) : [0, chunks];
   const threads = Math.max(1, Math.min(req.threads, to - from));
-  if (threads === 1) await runHere(req, plans, gridStep, take);
-  else await runOnWorkers(req, plans, gridStep, threads, take);
-  return { state, gridStep, ...(req.precision ? { precisionReached: reached } : {}) };
-}
-
-async function runHere(req: RunRequest, plans: Iterable<ChunkPlan>, gridStep: number, take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
-  const sim = new ChunkSimulator(req.scenario, gridStep);
-  for (const plan of plans) {
-    if (req.signal?.aborted) throw new Interrupted();
-    if (take(sim.run(chunkRng(req.seed, plan.index), plan), plan)) return;
-    await yieldToEventLoop(); // lets Ctrl-C and progress through between chunks
-  }
-}
-
-/**
- * This thread and `threads - 1` workers simulate chunks, handed out in chunk order, and
- * their outputs are summed in chunk order. This thread simulates too: a worker costs about
- * 0.2 s to start and warm up (loading the engine, then chunks run unoptimised), and
- * summing a chunk is a small part of simulating one, so a run on 2 threads starts one
- * worker, not two that compete with this thread for 2 cores.
- */
-async function runOnWorkers(req: RunRequest, plans: Iterator<ChunkPlan>, gridStep: number, threads: number,
-  take: (o: ChunkOutput, p: ChunkPlan) => boolean): Promise<void> {
-  const workerUrl = new URL('./worker.js', import.meta.url);
-  const workers = Array.from({ length: threads - 1 }, () =>
-    new Worker(workerUrl, { workerData: { scenario: req.scenario, seed: req.seed, gridStep }, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } }));
-  const sim = new ChunkSimulator(req.scenario, gridStep);
-  const done = new Map<number, ChunkOutput>(); // finished, waiting for their turn
-  const sent: ChunkPlan[] = []; // handed out and not yet summed, in chunk order
-  const busy = workers.map(() => 0); // chunks sent to each worker and not yet back
-  let exhausted = false;
-  let failure: Error | undefined;
-  let wake: (() => void) | undefined; // set while this thread waits for a worker's message
-  const nextPlan = (): ChunkPlan | undefined => {
-    if (exhausted || sent.length >= AHEAD * threads) return undefined;
-    const next = plans.next();
-    if (next.done) { exhausted = true; return undefined; }
-    sent.push(next.value);
-    return next.value;
+  const gridStep = gridStepFor(scenario, total);
+  const spec: LaneSpec = {
+    scenario, seed: req.seed, total, from, to, gridStep, gridCells: gridCellsFor(scenario, total, gridStep),
+    window: req.precision ? WINDOW_PER_THREAD * threads : 0,
+    control: controlBlock(from, to, !req.precision),
   };
-  /** Keeps every worker two chunks deep (one running, one queued) so none waits for this thread. */
-  const feed = () => {
-    for (let w = 0; w < workers.length; w++) {
-      while ((busy[w] as number) < 2) {
-        const plan = nextPlan();
-        if (!plan) return;
-        (workers[w] as Worker).postMessage(plan);
-        busy[w]!++;
-      }
-    }
-  };
-  /** Sums the finished chunks whose turn it is; returns true to stop. */
-  const drain = (): boolean => {
-    while (sent.length > 0) {
-      const plan = sent[0] as ChunkPlan;
-      const ready = done.get(plan.index);
-      if (!ready) return false;
-      done.delete(plan.index);
-      sent.shift();
-      if (take(ready, plan)) return true;
-    }
-    return false;
-  };
-  workers.forEach((worker, w) => {
-    worker.on('message', (out: ChunkOutput) => {
-      busy[w]!--;
-      done.set(out.index, out);
-      wake?.();
-    });
-    worker.on('error', (e) => { failure ??= e; wake?.(); });
-  });
-  const onAbort = () => wake?.();
+  const most = Math.min(to * CHUNK_ACTIONS, total) - Math.min(from * CHUNK_ACTIONS, total);
+  const confirmer = req.precision ? new Confirmer(spec.control, from, to, req.precision) : undefined;
+  const lane = new Lane(spec);
+  const crew = new Crew(spec, threads - 1, (totals) => confirmer?.take(totals));
+  const onAbort = () => crew.wakeUp();
   req.signal?.addEventListener('abort', onAbort);
+  const progress = () => req.onProgress?.(Math.min(most, Atomics.load(spec.control, FINISHED) * CHUNK_ACTIONS), most);
   try {
+    let plan = lane.claim();
     for (;;) {
-      if (failure) throw failure;
+      crew.check();
       if (req.signal?.aborted) throw new Interrupted();
-      if (drain()) return;
-      if (exhausted && sent.length === 0) return;
-      feed();
-      const plan = nextPlan();
-      if (plan) {
-        const out = sim.run(chunkRng(req.seed, plan.index), plan);
-        // Summed at once when its turn has come; otherwise kept as a copy (the views are reused by the next run).
-        if (sent[0] === plan) {
-          sent.shift();
-          if (take(out, plan)) return;
-        } else {
-          done.set(plan.index, detachedOutput(out));
-        }
+      confirmer?.confirm();
+      lane.settle();
+      if (plan && lane.mustWait(plan)) {
+        await crew.message(); // chunk sums that let this thread confirm further
+      } else if (plan) {
+        const totals = lane.run(plan);
+        if (totals) confirmer?.take(totals);
+        progress();
+        plan = lane.claim();
         await yieldToEventLoop(); // workers' messages, Ctrl-C and progress come through between chunks
+      } else if (lane.settle() > 0 || !crew.allDone()) {
+        await crew.message();
       } else {
-        await new Promise<void>((resolve) => { wake = resolve; });
-        wake = undefined;
+        break;
       }
     }
   } finally {
     req.signal?.removeEventListener('abort', onAbort);
-    await Promise.all(workers.map((w) => w.terminate()));
+    await crew.stop();
+  }
+  for (const data of crew.sums) lane.state.addData(data);
+  return {
+    state: lane.state, gridStep, chunksPerThread: [lane.chunks, ...crew.chunks],
+    ...(confirmer ? { precisionReached: confirmer.reached } : {}),
+  };
+}
+
+/** The worker threads of one run, and what they have sent. */
+class Crew {
+  /** The sums of the workers that have finished, and how many chunks each simulated. */
+  readonly sums: RunStateData[] = [];
+  readonly chunks: number[] = [];
+  private readonly workers: Worker[];
+  private failure: Error | undefined;
+  private wake: (() => void) | undefined; // set while this thread waits for a message
+
+  constructor(private readonly spec: LaneSpec, count: number, onChunk: (totals: ChunkTotals) => void) {
+    this.workers = Array.from({ length: count }, () => new Worker(new URL('./worker.js', import.meta.url), {
+      workerData: spec, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
+    }));
+    for (const worker of this.workers) {
+      worker.on('message', (m: WorkerMessage) => {
+        if (m.kind === 'chunk') onChunk(m.totals);
+        else { this.sums.push(m.state); this.chunks.push(m.chunks); }
+        this.wakeUp();
+      });
+      worker.on('error', (e) => this.fail(e));
+      worker.on('exit', (code) => { if (code !== 0) this.fail(new Error(`a worker thread exited with code ${code}`)); });
+    }
+  }
+
+  /** Throws what went wrong in a worker, if anything did. */
+  check(): void {
+    if (this.failure) throw this.failure;
+  }
+
+  allDone(): boolean {
+    return this.sums.length === this.workers.length;
+  }
+
+  /** Resolves at the next message from a worker (or failure, or `wakeUp`). */
+  message(): Promise<void> {
+    return new Promise<void>((resolve) => { this.wake = resolve; }).finally(() => { this.wake = undefined; });
+  }
+
+  wakeUp(): void {
+    this.wake?.();
+  }
+
+  /** Ends the workers; any still simulating (the run failed or was interrupted) stop at their next chunk. */
+  async stop(): Promise<void> {
+    if (!this.allDone()) Atomics.store(this.spec.control, ABORT, 1);
+    Atomics.notify(this.spec.control, CONFIRMED); // wakes those waiting on the control block
+    await Promise.all(this.workers.map((w) => w.terminate()));
+  }
+
+  private fail(e: Error): void {
+    this.failure ??= e;
+    this.wakeUp();
   }
 }

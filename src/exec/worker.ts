@@ -1,15 +1,27 @@
-/** A worker thread: simulates the chunks it is sent, one message each, and returns their sums. */
+/**
+ * A worker thread: one lane of a run (see lane.ts). It simulates chunks until none is left,
+ * waits until every chunk it holds is confirmed or dropped, and sends its sums once.
+ * With a precision target it also sends each chunk's counter sums as it goes.
+ */
 import { parentPort, workerData } from 'node:worker_threads';
-import { ChunkSimulator, detachedOutput } from '../model/engine.js';
-import type { ChunkPlan } from '../model/plan.js';
-import { chunkRng } from '../model/rng.js';
-import type { Scenario } from '../model/types.js';
+import { ABORT, CONFIRMED, Lane, type LaneSpec, type WorkerMessage } from './lane.js';
 
-const { scenario, seed, gridStep } = workerData as { scenario: Scenario; seed: string; gridStep: number };
-const sim = new ChunkSimulator(scenario, gridStep);
+/** The longest a blocked worker sleeps before looking at the control block again (ms). */
+const NAP_MS = 50;
 
-parentPort?.on('message', (plan: ChunkPlan) => {
-  // The arrays are views of the simulator's buffers: send copies, handing the cells' over.
-  const out = detachedOutput(sim.run(chunkRng(seed, plan.index), plan));
-  parentPort?.postMessage(out, [out.cells.buffer as ArrayBuffer]);
-});
+const spec = workerData as LaneSpec;
+const control = spec.control;
+const lane = new Lane(spec);
+const post = (m: WorkerMessage) => parentPort?.postMessage(m);
+/** Sleeps until the first thread moves the confirmed point or the stop (it wakes this slot then). */
+const nap = () => Atomics.wait(control, CONFIRMED, Atomics.load(control, CONFIRMED), NAP_MS);
+const aborted = () => Atomics.load(control, ABORT) !== 0;
+
+for (let plan = lane.claim(); plan && !aborted(); plan = lane.claim()) {
+  while (lane.mustWait(plan) && !aborted()) nap();
+  const totals = lane.run(plan);
+  if (totals && spec.window > 0) post({ kind: 'chunk', totals });
+  lane.settle();
+}
+while (lane.settle() > 0 && !aborted()) nap();
+if (!aborted()) post({ kind: 'done', state: lane.state.toData(), chunks: lane.chunks });

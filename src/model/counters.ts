@@ -21,3 +21,25 @@ export function meanCi(sum: number, sumSq: number, n: number): { mean: number; h
   const variance = Math.max(0, (sumSq - (sum * sum) / n) / (n - 1));
   return { mean, half: (1.96 * Math.sqrt(variance)) / Math.sqrt(n) };
 }
+
+/** Per-action counter sums over some actions (a run's `RunState` is one, with histograms and grid besides). */
+export class CounterTally {
+  actions = 0;
+  protected readonly sum = new Float64Array(NUM_COUNTERS);
+  protected readonly sumSq = new Float64Array(NUM_COUNTERS);
+
+  /** Adds the sums over `actions` more actions. */
+  add(actions: number, sum: ArrayLike<number>, sumSq: ArrayLike<number>): void {
+    this.actions += actions;
+    for (let k = 0; k < NUM_COUNTERS; k++) {
+      this.sum[k]! += sum[k] as number;
+      this.sumSq[k]! += sumSq[k] as number;
+    }
+  }
+
+  /** Mean per action of a counter with the half-width of its 95% CI. */
+  counter(name: CounterName): { mean: number; half: number } {
+    const k = C[name];
+    return meanCi(this.sum[k] as number, this.sumSq[k] as number, this.actions);
+  }
+}

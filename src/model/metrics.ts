@@ -3,7 +3,7 @@
  * Every field name is the one docs/model.md uses; units are in the name.
  */
 import { LatencyBins, type BinsData } from './bins.js';
-import { C, NUM_COUNTERS, meanCi, type CounterName } from './counters.js';
+import { C, CounterTally, type CounterName } from './counters.js';
 import type { ChunkOutput } from './engine.js';
 import { KeyGrid, type GridData } from './peak.js';
 import type { Scenario } from './types.js';
@@ -83,20 +83,18 @@ export interface RunStateData {
  * The sums of a run. Every part is an integer count (counters, histogram bins, grid
  * differences), so chunks, threads and shards add up to the same numbers in any order.
  */
-export class RunState {
+export class RunState extends CounterTally {
   primaries = 0;
-  actions = 0;
   private handlerRuns = 0;
   private overTimeout = 0;
   private unknownAttempts = 0;
-  private readonly sum = new Float64Array(NUM_COUNTERS);
-  private readonly sumSq = new Float64Array(NUM_COUNTERS);
   private readonly callLatency = new LatencyBins();
   private readonly actionLatency = new LatencyBins();
   private readonly grid: KeyGrid;
 
   /** `gridCells`: how many grid cells the run is expected to span, if known (see KeyGrid). */
   constructor(gridStep: number, gridCells = 0) {
+    super();
     this.grid = new KeyGrid(gridStep, gridCells);
   }
 
@@ -115,11 +113,10 @@ export class RunState {
   /** The parts a chunk's output and a run's data share. */
   private addTotals(t: Pick<RunStateData, 'primaries' | 'actions' | 'handlerRuns' | 'handlerRunsOverTimeout' | 'attemptsUnknown' | 'callLatency' | 'actionLatency'> & { sum: ArrayLike<number>; sumSq: ArrayLike<number> }): void {
     this.primaries += t.primaries;
-    this.actions += t.actions;
     this.handlerRuns += t.handlerRuns;
     this.overTimeout += t.handlerRunsOverTimeout;
     this.unknownAttempts += t.attemptsUnknown;
-    this.addCounters(t.sum, t.sumSq);
+    this.add(t.actions, t.sum, t.sumSq);
     this.callLatency.addData(t.callLatency);
     this.actionLatency.addData(t.actionLatency);
   }
@@ -131,12 +128,6 @@ export class RunState {
       sum: Array.from(this.sum), sumSq: Array.from(this.sumSq),
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(), grid: this.grid.toData(),
     };
-  }
-
-  /** Mean per action of a counter with the half-width of its 95% CI. */
-  counter(name: CounterName): { mean: number; half: number } {
-    const k = C[name];
-    return meanCi(this.sum[k] as number, this.sumSq[k] as number, this.actions);
   }
 
   finish(s: Scenario): Metrics {
@@ -184,12 +175,6 @@ export class RunState {
     };
   }
 
-  private addCounters(sum: ArrayLike<number>, sumSq: ArrayLike<number>): void {
-    for (let k = 0; k < NUM_COUNTERS; k++) {
-      this.sum[k] = (this.sum[k] as number) + (sum[k] as number);
-      this.sumSq[k] = (this.sumSq[k] as number) + (sumSq[k] as number);
-    }
-  }
 }
 
 function quantiles(bins: LatencyBins): Quantiles {

@@ -1,6 +1,5 @@
 /** `--precision`: simulate until a metric's 95% confidence interval is narrow enough. */
-import type { CounterName } from './counters.js';
-import type { RunState } from './metrics.js';
+import type { CounterName, CounterTally } from './counters.js';
 
 /** Metrics a precision target can be set on: their counter and the scale of their unit. */
 export const PRECISION_METRICS: Readonly<Record<string, readonly [CounterName, number]>> = {
@@ -33,7 +32,7 @@ export interface PrecisionTarget {
  * that the "rule of three" bound for a count of zero (3 events per n actions, 95%) is
  * within the target: n >= 3 × scale / halfWidth.
  */
-export function precisionReached(state: RunState, target: PrecisionTarget): boolean {
+export function precisionReached(state: CounterTally, target: PrecisionTarget): boolean {
   const [counter, scale] = PRECISION_METRICS[target.metric] ?? ['duplicates', 1000];
   if (state.actions < (3 * scale) / target.halfWidth) return false;
   return state.counter(counter).half * scale <= target.halfWidth;
