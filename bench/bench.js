@@ -7,18 +7,21 @@
 //   samplers, as a run consumed, and the run's time over that floor (timed right after it);
 // - the speed-up on all cores: the same run (10 M actions per thread; a quarter of that for
 //   the slow mission 2) timed on 1 thread and on all cores, each in a fresh process as an
-//   `idem-sim run` is (JIT warm-up and worker start included); RUNS rounds, the order of the
-//   two runs alternating, and the median of the rounds' own ratios, because this shared
-//   machine's speed drifts by tens of percent within a minute;
+//   `idem-sim run` is (JIT warm-up and worker start included), and, as the machine's own
+//   ceiling, one process per core, each with its share; ROUNDS rounds in rotating order and
+//   the median of the rounds' own ratios, because this shared machine's speed drifts by tens
+//   of percent within a minute;
 // - the numpy baseline: the guide's simplest case (blind retries) vectorised in numpy, if
 //   `python3 -c "import numpy"` works, and our full-model rate over it;
 // - peak RSS (the largest of the measuring processes; workers are threads, so included) and the machine.
 // Each measurement runs in a process of its own (bench/case.js).
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 
 const RUNS = 5;
+const ROUNDS = 7; // speed-up rounds: its spread here is wide
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 4_000_000); // one-thread throughput runs
 const PER_THREAD = 10_000_000; // speed-up runs: actions per thread, enough to amortise starting the workers
 const json = process.argv.includes('--json');
@@ -30,27 +33,40 @@ const CASES = [
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const threadsAll = os.availableParallelism();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const childAsync = async (mode, args) => JSON.parse((await promisify(execFile)(process.execPath, [here('case.js'), mode, JSON.stringify(args)], { encoding: 'utf8' })).stdout);
 const child = (mode, args) => JSON.parse(execFileSync(process.execPath, [here('case.js'), mode, JSON.stringify(args)], { encoding: 'utf8' }));
 
-/** RUNS rounds of the same run on 1 thread and on all cores, each cold; the order alternates. */
-function speedup(c) {
+/**
+ * ROUNDS rounds of the same run three ways, each cold, in an order that rotates: on 1 thread;
+ * on all cores through the runner; and as the machine's own ceiling, one 1-thread process per
+ * core at once, each with its share of the actions (no runner involved: what the cores give
+ * when nothing is shared but the hardware).
+ */
+async function speedup(c) {
   const actions = Math.round(PER_THREAD * c.scale) * threadsAll;
   const rounds = [];
-  for (let r = 0; r < RUNS; r++) {
-    const cold = (threads) => child('cold', [c.yaml, actions, threads, String(r)]);
-    if (r % 2 === 0) {
-      const one = cold(1);
-      rounds.push({ one, all: cold(threadsAll) });
-    } else {
-      const all = cold(threadsAll);
-      rounds.push({ one: cold(1), all });
-    }
+  for (let r = 0; r < ROUNDS; r++) {
+    const cold = (n, threads, seed = String(r)) => childAsync('cold', [c.yaml, n, threads, seed]);
+    const ways = [
+      async () => ({ one: await cold(actions, 1) }),
+      async () => ({ all: await cold(actions, threadsAll) }),
+      async () => {
+        const parts = await Promise.all(Array.from({ length: threadsAll }, (_, k) => cold(actions / threadsAll, 1, `${r}/${k}`)));
+        return { processes: Math.max(...parts.map((p) => p.seconds)) };
+      },
+    ];
+    const round = {};
+    for (let k = 0; k < ways.length; k++) Object.assign(round, await ways[(r + k) % ways.length]());
+    rounds.push(round);
   }
   const all = rounds.map((x) => x.all);
   return {
     actions,
     rate: actions / median(all.map((x) => x.seconds)),
     ratio: median(rounds.map((x) => x.one.seconds / x.all.seconds)),
+    ratios: rounds.map((x) => x.one.seconds / x.all.seconds).sort((a, b) => a - b),
+    ceiling: median(rounds.map((x) => x.one.seconds / x.processes)),
+    ofCeiling: median(rounds.map((x) => x.processes / x.all.seconds)),
     workerShare: median(all.map((x) => 1 - x.chunks[0] / x.chunks.reduce((a, b) => a + b, 0))),
     peakRssMb: Math.max(...all.map((x) => x.peakRssMb)),
   };
@@ -67,12 +83,13 @@ function numpyBaseline() {
 const results = [];
 for (const c of CASES) {
   const warm = child('warm', [c.yaml, RUNS, ACTIONS]);
-  const all = threadsAll > 1 ? speedup(c) : null;
+  const all = threadsAll > 1 ? await speedup(c) : null;
   results.push({
     case: c.name, runs: RUNS, actions_per_run: ACTIONS, one_thread_actions_per_s: Math.round(warm.rate),
     random_numbers_per_action: warm.drawsPerAction, rng_floor_ratio: warm.floorRatio,
     threads: threadsAll, ...(all && {
-      speedup_actions: all.actions, all_threads_actions_per_s: Math.round(all.rate), speedup: all.ratio, worker_chunk_share: all.workerShare,
+      speedup_actions: all.actions, speedup_rounds: ROUNDS, all_threads_actions_per_s: Math.round(all.rate), speedup: all.ratio, speedup_each_round: all.ratios,
+      processes_speedup: all.ceiling, speedup_over_processes: all.ofCeiling, worker_chunk_share: all.workerShare,
     }),
     peak_rss_mb: Math.max(warm.peakRssMb, all?.peakRssMb ?? 0),
   });
@@ -91,8 +108,9 @@ if (json) {
 } else {
   const m = (x) => `${(x / 1e6).toFixed(2)} M/s`;
   const rows = results.map((r) => [r.case, m(r.one_thread_actions_per_s), r.random_numbers_per_action.toFixed(1), `${r.rng_floor_ratio.toFixed(2)}x`,
-    r.speedup ? `${(r.speedup_actions / 1e6).toFixed(0)} M` : '-', r.speedup ? m(r.all_threads_actions_per_s) : '-', r.speedup ? `${r.speedup.toFixed(2)}x` : '-']);
-  const head = ['case', '1 thread', 'draws/action', 'time / RNG floor', 'run', `${threadsAll} threads`, 'speed-up'];
+    ...(r.speedup ? [`${(r.speedup_actions / 1e6).toFixed(0)} M`, m(r.all_threads_actions_per_s), `${r.speedup.toFixed(2)}x`,
+      `${r.speedup_each_round[0].toFixed(2)}-${r.speedup_each_round.at(-1).toFixed(2)}`, `${r.processes_speedup.toFixed(2)}x`] : ['-', '-', '-', '-', '-'])]);
+  const head = ['case', '1 thread', 'draws/action', 'time / RNG floor', 'run', `${threadsAll} threads`, 'speed-up', 'range', `${threadsAll} processes`];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(head));
@@ -100,5 +118,5 @@ if (json) {
   console.log(numpy
     ? `numpy ${numpy.numpy}, blind retries only: ${m(numpy.median_actions_per_s)} (${numpy.duplicates_per_1000.toFixed(1)} duplicates/1000); idem-sim full model, scope intent, 1 thread: ${report.numpy.idem_sim_intent_over_numpy.toFixed(2)}x of it`
     : 'numpy baseline skipped: python3 with numpy not found');
-  console.log(`peak RSS ${report.peak_rss_mb} MB; ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; medians of ${RUNS}; speed-up: median of ${RUNS} rounds' own ratios, cold processes`);
+  console.log(`peak RSS ${report.peak_rss_mb} MB; ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; medians of ${RUNS}; speed-ups: medians of ${ROUNDS} rounds' own ratios, each run a cold process`);
 }

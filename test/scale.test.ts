@@ -40,6 +40,17 @@ describe('threads', () => {
     }
   });
 
+  it('an interrupted run ends its workers, and the next run on new ones gives the same sums', async () => {
+    const { runScenario } = await built();
+    const stop = new AbortController();
+    const long = runScenario({ scenario: { ...scenario, actions: 1e9 }, seed: '7', threads: 2, signal: stop.signal });
+    setTimeout(() => stop.abort(), 500);
+    await expect(long).rejects.toThrow('interrupted');
+    const run = (threads: number) => runScenario({ scenario: { ...scenario, actions: 3_000_000 }, seed: '7', threads });
+    const [one, two] = [await run(1), await run(2)];
+    expect(JSON.stringify(two.state.toData())).toBe(JSON.stringify(one.state.toData()));
+  });
+
   it('a precision run stops at the same chunk with the same sums on 1 and 2 threads', async () => {
     const { runScenario } = await built();
     const precision = { metric: 'duplicates_per_1000', halfWidth: 0.2, maxActions: 100_000_000 };

@@ -45,11 +45,12 @@ export async function checkCommand(files: string[], opts: CheckOptions, io: Io, 
     for (const l of all) if (l.expectations.length === 0) io.stderr.write(`idem-sim: skipped ${l.file}: it has no expect: block\n`);
     const names = columnNames(loaded.map((l) => l.file));
     const checked: CheckedScenario[] = [];
+    const commandActions = loaded.reduce((sum, l) => sum + l.scenario.actions, 0);
     for (const [k, l] of loaded.entries()) {
       const seed = opts.seed ?? l.seed ?? DEFAULT_SEED;
       const bar = progressBar(io.stderr, names[k] as string);
       const outcome = await runScenario({
-        scenario: l.scenario, seed, threads: threads ?? defaultThreads(l.scenario.actions), onProgress: bar.update,
+        scenario: l.scenario, seed, threads: threads ?? defaultThreads(commandActions), onProgress: bar.update,
         ...(signal ? { signal } : {}),
       }).finally(() => bar.stop());
       const metrics = outcome.state.finish(l.scenario);

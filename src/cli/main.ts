@@ -26,7 +26,7 @@ function simulationOptions(cmd: Command, large: boolean): Command {
   cmd.option('--actions <n>', 'primary actions to simulate (overrides the file)')
     .option('--seed <seed>', 'random seed (overrides the file; default 1)')
     .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
-    .option('--threads <n>', 'threads: this one and n-1 workers (default: all cores, one per 4 M actions at most); results do not depend on it');
+    .option('--threads <n>', 'threads: this one and n-1 workers (default: all cores, one per 2 M actions at most); results do not depend on it');
   if (!large) return cmd;
   return cmd.option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
     .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)

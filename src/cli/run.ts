@@ -34,13 +34,14 @@ export const DEFAULT_SEED = '1';
 export const DEFAULT_MAX_ACTIONS = 100_000_000;
 
 /**
- * Threads when --threads is not given: every core, but no more than one per 4 million
- * actions. Starting a worker costs about a quarter of a second (loading and warming up the
- * engine), which a smaller share of the run does not pay back (measured: 4 M actions took
- * 0.79 s on 1 thread and on 2). Results are the same for any thread count.
+ * Threads when --threads is not given: every core, but no more than one per 2 million of the
+ * actions the command simulates (all its runs: the workers are started once per process and
+ * kept). Starting and warming up a worker costs 0.1 to 0.2 s, which a smaller share does not
+ * pay back (measured on 2 cores, cold processes: 2 M actions took 0.42 s on 1 thread and
+ * 0.44 s on 2; 4 M took 0.82 s and 0.65 s). Results are the same for any thread count.
  */
 export function defaultThreads(actions: number): number {
-  return Math.max(1, Math.min(availableParallelism(), Math.floor(actions / 4_000_000)));
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(actions / 2_000_000)));
 }
 
 /** `--set a.b=c` and `--actions N` as overrides, validated later with the scenario. */
@@ -136,13 +137,14 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
 
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
     // long run's grid into base64 took tens of ms at the end of every run.
+    const commandActions = loaded.reduce((sum, l) => sum + (precision?.maxActions ?? l.scenario.actions), 0);
     const runs: (ScenarioRun & { fingerprint: string; gridStep: number; state?: RunStateData })[] = [];
     for (const [k, { file, scenario, seed }] of loaded.entries()) {
       const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
       const name = names[k] as string;
       const bar = progressBar(io.stderr, name);
       const outcome = await runScenario({
-        scenario, seed: useSeed, threads: threads ?? defaultThreads(precision?.maxActions ?? scenario.actions), onProgress: bar.update,
+        scenario, seed: useSeed, threads: threads ?? defaultThreads(commandActions), onProgress: bar.update,
         ...(shard ? { shard } : {}), ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
       }).finally(() => bar.stop());
       runs.push({

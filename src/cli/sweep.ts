@@ -128,12 +128,13 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
 
     const seed = opts.seed ?? base.seed ?? DEFAULT_SEED;
     const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
+    const commandActions = loaded.reduce((sum, l) => sum + (precision?.maxActions ?? l.scenario.actions), 0);
     const bar = progressBar(io.stderr, 'sweep', 'points');
     const results: (SweepPointResult & PartialPoint)[] = [];
     try {
       for (const [k, l] of loaded.entries()) {
         const outcome = await runScenario({
-          scenario: l.scenario, seed, threads: threads ?? defaultThreads(precision?.maxActions ?? l.scenario.actions),
+          scenario: l.scenario, seed, threads: threads ?? defaultThreads(commandActions),
           ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
         });
         bar.update(k + 1, loaded.length);

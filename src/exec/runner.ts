@@ -4,28 +4,22 @@
  * the end. Which thread simulated a chunk never changes its numbers (each chunk has its own
  * stream), and sums are integer counts, so any thread count gives the same bytes.
  *
- * This thread simulates too: a worker costs about 0.1 to 0.2 s to start and warm up, during
- * which this thread takes the chunks, and a run on 2 threads starts one worker, not two that
- * compete with this thread for 2 cores. With a precision target this thread also decides,
+ * This thread simulates too: a worker costs about 0.1 to 0.2 s to start and warm up (once per
+ * process: pool.ts keeps them), during which this thread takes the chunks, and a run on 2
+ * threads uses one worker, not two that compete with this thread for 2 cores. With a precision target this thread also decides,
  * chunk by chunk in order, where the run stops (see `Confirmer`).
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { RunState, RunStateData } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
 import type { PrecisionTarget } from '../model/precision.js';
 import { gridCellsFor, gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
 import { Interrupted } from './interrupted.js';
+import { hire, release } from './pool.js';
 import { Confirmer } from './confirmer.js';
 import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type LaneSpec, type WorkerMessage } from './lane.js';
-
-/**
- * Young-generation size of a worker's heap (MB). A worker's live data is a few MB; V8's
- * default young generation is larger than it needs and made most of the resident size of
- * a two-thread run of 10^9 actions (209 MB measured with the default).
- */
-const YOUNG_MB = 8;
 
 /**
  * With a precision target, how many chunks per thread a lane may run past the last one
@@ -118,18 +112,21 @@ class Crew {
   private failure: Error | undefined;
   private wake: (() => void) | undefined; // set while this thread waits for a message
 
-  constructor(private readonly spec: LaneSpec, count: number, onChunk: (totals: ChunkTotals) => void) {
-    this.workers = Array.from({ length: count }, () => new Worker(new URL('./worker.js', import.meta.url), {
-      workerData: spec, resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB },
-    }));
+  private readonly listeners = {
+    message: (m: WorkerMessage) => {
+      if (m.kind === 'chunk') this.onChunk(m.totals);
+      else { this.sums.push(m.state); this.chunks.push(m.chunks); }
+      this.wakeUp();
+    },
+    error: (e: Error) => this.fail(e),
+    exit: (code: number) => this.fail(new Error(`a worker thread exited with code ${code}`)),
+  };
+
+  constructor(private readonly spec: LaneSpec, count: number, private readonly onChunk: (totals: ChunkTotals) => void) {
+    this.workers = hire(count);
     for (const worker of this.workers) {
-      worker.on('message', (m: WorkerMessage) => {
-        if (m.kind === 'chunk') onChunk(m.totals);
-        else { this.sums.push(m.state); this.chunks.push(m.chunks); }
-        this.wakeUp();
-      });
-      worker.on('error', (e) => this.fail(e));
-      worker.on('exit', (code) => { if (code !== 0) this.fail(new Error(`a worker thread exited with code ${code}`)); });
+      for (const [event, listener] of Object.entries(this.listeners)) worker.on(event, listener);
+      worker.postMessage(spec);
     }
   }
 
@@ -151,9 +148,19 @@ class Crew {
     this.wake?.();
   }
 
-  /** Ends the workers; any still simulating (the run failed or was interrupted) stop at their next chunk. */
+  /**
+   * After a clean run, gives the workers back to the pool; otherwise (the run failed or was
+   * interrupted) tells them to stop and ends them.
+   */
   async stop(): Promise<void> {
-    if (!this.allDone()) Atomics.store(this.spec.control, ABORT, 1);
+    for (const worker of this.workers) {
+      for (const [event, listener] of Object.entries(this.listeners)) worker.off(event, listener);
+    }
+    if (this.allDone() && !this.failure) {
+      release(this.workers);
+      return;
+    }
+    Atomics.store(this.spec.control, ABORT, 1);
     Atomics.notify(this.spec.control, CONFIRMED); // wakes those waiting on the control block
     await Promise.all(this.workers.map((w) => w.terminate()));
   }

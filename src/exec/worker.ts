@@ -1,27 +1,30 @@
 /**
- * A worker thread: one lane of a run (see lane.ts). It simulates chunks until none is left,
- * waits until every chunk it holds is confirmed or dropped, and sends its sums once.
- * With a precision target it also sends each chunk's counter sums as it goes.
+ * A worker thread (see pool.ts): for each run it is sent, one lane of that run (lane.ts). It
+ * simulates chunks until none is left, waits until every chunk it holds is confirmed or
+ * dropped, and sends its sums once. With a precision target it also sends each chunk's
+ * counter sums as it goes. An aborted run sends nothing (the first thread ends the worker).
  */
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { ABORT, CONFIRMED, Lane, type LaneSpec, type WorkerMessage } from './lane.js';
 
 /** The longest a blocked worker sleeps before looking at the control block again (ms). */
 const NAP_MS = 50;
 
-const spec = workerData as LaneSpec;
-const control = spec.control;
-const lane = new Lane(spec);
-const post = (m: WorkerMessage) => parentPort?.postMessage(m);
-/** Sleeps until the first thread moves the confirmed point or the stop (it wakes this slot then). */
-const nap = () => Atomics.wait(control, CONFIRMED, Atomics.load(control, CONFIRMED), NAP_MS);
-const aborted = () => Atomics.load(control, ABORT) !== 0;
-
-for (let plan = lane.claim(); plan && !aborted(); plan = lane.claim()) {
-  while (lane.mustWait(plan) && !aborted()) nap();
-  const totals = lane.run(plan);
-  if (totals && spec.window > 0) post({ kind: 'chunk', totals });
-  lane.settle();
+function runLane(spec: LaneSpec, post: (m: WorkerMessage) => void): void {
+  const control = spec.control;
+  const lane = new Lane(spec);
+  /** Sleeps until the first thread moves the confirmed point or the stop (it wakes this slot then). */
+  const nap = () => Atomics.wait(control, CONFIRMED, Atomics.load(control, CONFIRMED), NAP_MS);
+  const aborted = () => Atomics.load(control, ABORT) !== 0;
+  for (let plan = lane.claim(); plan && !aborted(); plan = lane.claim()) {
+    while (lane.mustWait(plan) && !aborted()) nap();
+    const totals = lane.run(plan);
+    if (totals && spec.window > 0) post({ kind: 'chunk', totals });
+    lane.settle();
+  }
+  while (lane.settle() > 0 && !aborted()) nap();
+  if (!aborted()) post({ kind: 'done', state: lane.state.toData(), chunks: lane.chunks });
 }
-while (lane.settle() > 0 && !aborted()) nap();
-if (!aborted()) post({ kind: 'done', state: lane.state.toData(), chunks: lane.chunks });
+
+const port = parentPort;
+port?.on('message', (spec: LaneSpec) => runLane(spec, (m) => port.postMessage(m)));
