@@ -137,6 +137,9 @@ export class ChunkSimulator {
   private readonly callStart = new Float64Array(2);
   private readonly arrival = new Float64Array(2);
   private readonly lastReturn = new Float64Array(2);
+  /** Each actor's current attempt: the handler's time (set before `execute`), and when the client has its outcome (before `endCall`). */
+  private readonly handlerDelay = new Float64Array(2);
+  private readonly attemptEnd = new Float64Array(2);
   protected readonly attempt = new Int32Array(2);
   private readonly replans = new Int32Array(2);
   private readonly replays = new Int32Array(2);
@@ -328,7 +331,7 @@ export class ChunkSimulator {
       const i = (this.sendAt[0] as number) <= (this.sendAt[1] as number) ? 0 : 1;
       const s = this.sendAt[i] as number;
       if (s === Infinity) break;
-      this.sendAttempt(i, s);
+      this.sendAttempt(i);
     }
     this.finishAction(0);
     if (twin) this.finishAction(1);
@@ -370,9 +373,14 @@ export class ChunkSimulator {
     return this.text[i] as number; // text
   }
 
-  /** One attempt sent at `s`: the server's answer, then the client's next move. */
-  private sendAttempt(i: number, s: number): void {
+  /**
+   * Actor `i`'s attempt sent at `sendAt[i]`: the server's answer, then the client's next move.
+   * (Times go between these methods in typed arrays, not as arguments: a call the optimiser
+   * does not inline boxes each double argument, megabytes a chunk where most actions retry.)
+   */
+  private sendAttempt(i: number): void {
     const p = this.p;
+    const s = this.sendAt[i] as number;
     const rng = this.rng;
     const base = i * TALLIES;
     this.tally[base + T_ATTEMPTS]!++;
@@ -396,7 +404,8 @@ export class ChunkSimulator {
         answeredBy = HANDLER;
         this.handlerRuns++;
         if (delay > p.timeout) this.overTimeout++;
-        status = this.execute(i, s, delay, key, fp);
+        this.handlerDelay[i] = delay;
+        status = this.execute(i, key, fp);
       }
     }
     const received = status !== NO_REPLY && delay <= p.timeout && !(p.replyLoss > 0 && rng.next() < p.replyLoss);
@@ -405,10 +414,11 @@ export class ChunkSimulator {
     this.afterAttempt(i, received ? s + delay : s + p.timeout, received ? status : NO_REPLY);
   }
 
-  /** The server runs the handler; returns the reply status (or NO_REPLY for a crash). */
-  private execute(i: number, s: number, latency: number, key: number, fp: number): number {
+  /** The server runs the handler for the attempt sent at `sendAt[i]`, taking `handlerDelay[i]`; returns the reply status (or NO_REPLY for a crash). */
+  private execute(i: number, key: number, fp: number): number {
     const p = this.p;
-    const done = s + latency;
+    const s = this.sendAt[i] as number;
+    const done = s + (this.handlerDelay[i] as number);
     const keyed = key !== NO_KEY;
     const claims = keyed && p.atomic;
     const u = p.crashCut > 0 ? this.rng.next() : 1;
@@ -459,8 +469,9 @@ export class ChunkSimulator {
 
   private afterAttempt(i: number, end: number, status: number): void {
     const p = this.p;
-    if (status === OK) return this.endCall(i, end, true, false);
-    if (status === MISMATCH_422) return this.endCall(i, end, false, false);
+    this.attemptEnd[i] = end;
+    if (status === OK) return this.endCall(i, true, false);
+    if (status === MISMATCH_422) return this.endCall(i, false, false);
     const retry = (this.attempt[i] as number) + 1;
     if (retry <= p.retries) {
       const d = p.backoff[retry] as number;
@@ -473,11 +484,13 @@ export class ChunkSimulator {
         return;
       }
     }
-    this.endCall(i, end, false, status === NO_REPLY || status === CONFLICT_409);
+    this.endCall(i, false, status === NO_REPLY || status === CONFLICT_409);
   }
 
-  private endCall(i: number, at: number, success: boolean, unknown: boolean): void {
+  /** Actor `i`'s tool call returns to the model at `attemptEnd[i]`, the end of its last attempt. */
+  private endCall(i: number, success: boolean, unknown: boolean): void {
     const p = this.p;
+    const at = this.attemptEnd[i] as number;
     this.onCallEnd(i, at, success, unknown);
     const latency = at - (this.callStart[i] as number);
     const key = binKey(latency);
