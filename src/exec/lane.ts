@@ -6,7 +6,7 @@
  *
  * With `--precision` the run stops at the first chunk, in chunk order, after which the
  * target is met; that is decided by the first thread from each chunk's counter sums (see
- * runner.ts). A lane may run ahead of that decision by a bounded window: chunks not yet
+ * confirmer.ts). A lane may run ahead of that decision by a bounded window: chunks not yet
  * confirmed are held apart and added once confirmed, or dropped if the run stopped before them.
  */
 import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../model/engine.js';

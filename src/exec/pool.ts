@@ -17,6 +17,9 @@ const idle: Worker[] = [];
 
 function spawn(): Worker {
   const worker = new Worker(new URL('./worker.js', import.meta.url), { resourceLimits: { maxYoungGenerationSizeMb: YOUNG_MB } });
+  // A run listens for errors while it uses the worker; this keeps one that comes after the
+  // run stopped listening (a second worker failing while the first is ended) from being thrown.
+  worker.on('error', () => { /* the run that used it has already failed */ });
   worker.on('exit', () => {
     const k = idle.indexOf(worker);
     if (k >= 0) idle.splice(k, 1);

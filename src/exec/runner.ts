@@ -48,7 +48,7 @@ export interface RunOutcome {
   gridStep: number;
   /** With a precision target: whether it was reached before the action limit. */
   precisionReached?: boolean;
-  /** Chunks each thread simulated, this one first (for the benchmark and tests; never part of the results). */
+  /** Chunks each thread simulated: this one first, then the workers in the order they finished (for the benchmark and tests; never part of the results). */
   chunksPerThread: number[];
 }
 
@@ -72,6 +72,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   req.signal?.addEventListener('abort', onAbort);
   const progress = () => req.onProgress?.(Math.min(most, Atomics.load(spec.control, FINISHED) * CHUNK_ACTIONS), most);
   try {
+    crew.start();
     let plan = lane.claim();
     for (;;) {
       crew.check();
@@ -80,6 +81,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
       lane.settle();
       if (plan && lane.mustWait(plan)) {
         await crew.message(); // chunk sums that let this thread confirm further
+        progress();
       } else if (plan) {
         const totals = lane.run(plan);
         if (totals) confirmer?.take(totals);
@@ -88,6 +90,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
         await yieldToEventLoop(); // workers' messages, Ctrl-C and progress come through between chunks
       } else if (lane.settle() > 0 || !crew.allDone()) {
         await crew.message();
+        progress();
       } else {
         break;
       }
@@ -105,7 +108,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
 
 /** The worker threads of one run, and what they have sent. */
 class Crew {
-  /** The sums of the workers that have finished, and how many chunks each simulated. */
+  /** The sums of the workers that have finished, and how many chunks each simulated (in the order they finished). */
   readonly sums: RunStateData[] = [];
   readonly chunks: number[] = [];
   private readonly workers: Worker[];
@@ -126,8 +129,12 @@ class Crew {
     this.workers = hire(count);
     for (const worker of this.workers) {
       for (const [event, listener] of Object.entries(this.listeners)) worker.on(event, listener);
-      worker.postMessage(spec);
     }
+  }
+
+  /** Sends each worker the run (inside the caller's try, so that `stop` ends them if this throws). */
+  start(): void {
+    for (const worker of this.workers) worker.postMessage(this.spec);
   }
 
   /** Throws what went wrong in a worker, if anything did. */
