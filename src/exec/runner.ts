@@ -78,7 +78,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
       crew.check();
       if (req.signal?.aborted) throw new Interrupted();
       confirmer?.confirm();
-      lane.settle();
+      const held = lane.settle();
       if (plan && lane.mustWait(plan)) {
         await crew.message(); // chunk sums that let this thread confirm further
         progress();
@@ -88,7 +88,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
         progress();
         plan = lane.claim();
         await yieldToEventLoop(); // workers' messages, Ctrl-C and progress come through between chunks
-      } else if (lane.settle() > 0 || !crew.allDone()) {
+      } else if (held > 0 || !crew.allDone()) {
         await crew.message();
         progress();
       } else {
