@@ -176,6 +176,11 @@ describe('outputs, sizing and cleanup', () => {
     const pgKept = await probeJson([race, '--store', POSTGRES_URL, '--actions', '5', '--speedup', '2', '--keep']);
     const rows = await pool.query(`SELECT status FROM "${pgKept.store.namespace}".idempotency_keys`);
     expect(rows.rowCount).toBe(5);
+    // The bytes-per-record measurement wrote to tables of its own, dropped afterwards: the probe's effects are the actions' alone.
+    const measured = await pool.query(`SELECT count(*) AS n FROM "${pgKept.store.namespace}".effects WHERE effect_id = 'measure'`);
+    expect(Number(measured.rows[0].n)).toBe(0);
+    const tables = await pool.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY 1', [pgKept.store.namespace]);
+    expect(tables.rows.map((r) => r.table_name)).toEqual(['effects', 'idempotency_keys']);
     await pool.query(`DROP SCHEMA "${pgKept.store.namespace}" CASCADE`);
   });
 });

@@ -8,11 +8,11 @@ import type { KeyStore, StoreOptions } from '../types.js';
 import type { StoreUrl } from '../url.js';
 import { PgAtomicStore } from './atomic.js';
 import { PgCheckThenActStore } from './check-then-act.js';
-import { effectsTableDdl, ident, KEYS_TABLE, keysTableDdl } from './schema.js';
+import { effectsTableDdl, ident, keysTableDdl, TABLES, type PgTables } from './schema.js';
 import { PgTransactionalStore } from './transactional.js';
 
-/** The table the measurement writes, next to the probe's own. */
-const SIZE_TABLE = 'size_probe';
+/** The tables the measurement writes, next to the probe's own (whose effects it must not add to). */
+const SIZE_TABLES: PgTables = { keys: 'size_probe', effects: 'size_probe_effects' };
 
 /** Opens a pool of `connections` and checks that it works, or throws a StoreError saying why not. */
 export async function connectPostgres(url: StoreUrl, connections: number, timeoutMs: number): Promise<PgBackend> {
@@ -62,21 +62,22 @@ export class PgBackend implements Backend {
     }
   }
 
-  stores(claim: Claim, transactional: boolean, opts: StoreOptions, table = KEYS_TABLE): KeyStore[] {
-    const store = claim === 'check_then_act' ? new PgCheckThenActStore(this.pool, this.namespace, opts, transactional, table)
-      : transactional ? new PgTransactionalStore(this.pool, this.namespace, opts, table)
-      : new PgAtomicStore(this.pool, this.namespace, opts, table);
+  stores(claim: Claim, transactional: boolean, opts: StoreOptions, tables = TABLES): KeyStore[] {
+    const store = claim === 'check_then_act' ? new PgCheckThenActStore(this.pool, this.namespace, opts, transactional, tables)
+      : transactional ? new PgTransactionalStore(this.pool, this.namespace, opts, tables)
+      : new PgAtomicStore(this.pool, this.namespace, opts, tables);
     // One store over the pool; a copy per connection so that callers spread requests the same way as on Redis.
     return Array.from({ length: this.connections }, () => store);
   }
 
   async measure(claim: Claim, transactional: boolean, opts: StoreOptions, shape: RecordShape, records: number) {
-    await this.pool.query(keysTableDdl(this.namespace, SIZE_TABLE));
+    await this.pool.query(keysTableDdl(this.namespace, SIZE_TABLES.keys));
+    await this.pool.query(effectsTableDdl(this.namespace, SIZE_TABLES.effects));
     try {
       const empty = await this.sizes();
-      const saturation = await saturate((observe) => this.stores(claim, transactional, { ...opts, observe }, SIZE_TABLE), shape, records);
+      const saturation = await saturate((observe) => this.stores(claim, transactional, { ...opts, observe }, SIZE_TABLES), shape, records);
       const written = await this.sizes();
-      await this.pool.query(`VACUUM FULL ${ident(this.namespace)}.${ident(SIZE_TABLE)}`);
+      await this.pool.query(`VACUUM FULL ${ident(this.namespace)}.${ident(SIZE_TABLES.keys)}`);
       const compact = await this.sizes();
       const perRow = (after: RelationBytes): RelationBytes => ({
         table: (after.table - empty.table) / records, toast: (after.toast - empty.toast) / records,
@@ -92,12 +93,12 @@ export class PgBackend implements Backend {
         saturation,
       };
     } finally {
-      await this.pool.query(`DROP TABLE IF EXISTS ${ident(this.namespace)}.${ident(SIZE_TABLE)}`);
+      for (const table of [SIZE_TABLES.keys, SIZE_TABLES.effects]) await this.pool.query(`DROP TABLE IF EXISTS ${ident(this.namespace)}.${ident(table)}`);
     }
   }
 
   async drop(): Promise<number> {
-    const r = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${ident(this.namespace)}.${ident(KEYS_TABLE)}`)
+    const r = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${ident(this.namespace)}.${ident(TABLES.keys)}`)
       .catch(() => ({ rows: [{ n: '0' }] }));
     await this.pool.query(`DROP SCHEMA IF EXISTS ${ident(this.namespace)} CASCADE`);
     return Number(r.rows[0]?.n ?? 0);
@@ -108,7 +109,7 @@ export class PgBackend implements Backend {
   }
 
   private async sizes(): Promise<RelationBytes> {
-    const name = `${ident(this.namespace)}.${ident(SIZE_TABLE)}`;
+    const name = `${ident(this.namespace)}.${ident(SIZE_TABLES.keys)}`;
     const r = await this.pool.query<{ table: string; toast: string; index: string; total: string }>(
       `SELECT pg_relation_size(c.oid) AS table,
               coalesce(pg_total_relation_size(nullif(c.reltoastrelid, 0)), 0) AS toast,

@@ -9,13 +9,13 @@
 import type { Pool } from 'pg';
 import { answer, decide, finish, runHandler, type HandlerOutcome } from '../protocol.js';
 import { timed, type Handler, type KeyRecord, type KeyStore, type Reply, type StoreOptions, type StoreRequest } from '../types.js';
-import { KEYS_TABLE, PgNamespace } from './schema.js';
+import { PgNamespace, TABLES } from './schema.js';
 
 export class PgCheckThenActStore extends PgNamespace implements KeyStore {
   readonly variant = 'check_then_act';
 
-  constructor(pool: Pool, schema: string, opts: StoreOptions, private readonly transactional = false, table = KEYS_TABLE) {
-    super(pool, schema, opts, table);
+  constructor(pool: Pool, schema: string, opts: StoreOptions, private readonly transactional = false, tables = TABLES) {
+    super(pool, schema, opts, tables);
   }
 
   async handle(req: StoreRequest, handler: Handler): Promise<Reply> {

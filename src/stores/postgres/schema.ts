@@ -14,8 +14,9 @@ export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
-export const KEYS_TABLE = 'idempotency_keys';
-export const EFFECTS_TABLE = 'effects';
+/** The two tables a store writes: its keys and the side effects of the handlers it runs. */
+export interface PgTables { keys: string; effects: string }
+export const TABLES: PgTables = { keys: 'idempotency_keys', effects: 'effects' };
 
 /**
  * `locked_at` is the claim time of a running record (null once done): the lease runs from it.
@@ -23,7 +24,7 @@ export const EFFECTS_TABLE = 'effects';
  * nothing deletes expired rows by itself, so run `DELETE ... WHERE expires_at < now()` on a
  * schedule (the stores treat expired rows as absent and overwrite them).
  */
-export function keysTableDdl(schema: string, table = KEYS_TABLE): string {
+export function keysTableDdl(schema: string, table = TABLES.keys): string {
   return `CREATE TABLE ${ident(schema)}.${ident(table)} (
   key text PRIMARY KEY,
   fingerprint text NOT NULL,
@@ -35,8 +36,8 @@ export function keysTableDdl(schema: string, table = KEYS_TABLE): string {
 )`;
 }
 
-export function effectsTableDdl(schema: string): string {
-  return `CREATE TABLE ${ident(schema)}.${ident(EFFECTS_TABLE)} (
+export function effectsTableDdl(schema: string, table = TABLES.effects): string {
+  return `CREATE TABLE ${ident(schema)}.${ident(table)} (
   id bigserial PRIMARY KEY,
   effect_id text NOT NULL,
   committed_at timestamptz NOT NULL DEFAULT clock_timestamp()
@@ -53,9 +54,9 @@ export class PgNamespace {
   protected readonly keys: string;
   protected readonly effectsTable: string;
 
-  constructor(protected readonly pool: Pool, readonly schema: string, protected readonly opts: StoreOptions, table = KEYS_TABLE) {
-    this.keys = `${ident(schema)}.${ident(table)}`;
-    this.effectsTable = `${ident(schema)}.${ident(EFFECTS_TABLE)}`;
+  constructor(protected readonly pool: Pool, readonly schema: string, protected readonly opts: StoreOptions, tables = TABLES) {
+    this.keys = `${ident(schema)}.${ident(tables.keys)}`;
+    this.effectsTable = `${ident(schema)}.${ident(tables.effects)}`;
   }
 
   /** How long a running record counts after its claim (ms). */
