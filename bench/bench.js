@@ -33,8 +33,8 @@ const CASES = [
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const threadsAll = os.availableParallelism();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const childAsync = async (mode, args) => JSON.parse((await promisify(execFile)(process.execPath, [here('case.js'), mode, JSON.stringify(args)], { encoding: 'utf8' })).stdout);
-const child = (mode, args) => JSON.parse(execFileSync(process.execPath, [here('case.js'), mode, JSON.stringify(args)], { encoding: 'utf8' }));
+/** One measurement of bench/case.js in a process of its own (several may run at once). */
+const child = async (mode, args) => JSON.parse((await promisify(execFile)(process.execPath, [here('case.js'), mode, JSON.stringify(args)], { encoding: 'utf8' })).stdout);
 
 /**
  * ROUNDS rounds of the same run three ways, each cold, in an order that rotates: on 1 thread;
@@ -46,7 +46,7 @@ async function speedup(c) {
   const actions = Math.round(PER_THREAD * c.scale) * threadsAll;
   const rounds = [];
   for (let r = 0; r < ROUNDS; r++) {
-    const cold = (n, threads, seed = String(r)) => childAsync('cold', [c.yaml, n, threads, seed]);
+    const cold = (n, threads, seed = String(r)) => child('cold', [c.yaml, n, threads, seed]);
     const ways = [
       async () => ({ one: await cold(actions, 1) }),
       async () => ({ all: await cold(actions, threadsAll) }),
@@ -82,7 +82,7 @@ function numpyBaseline() {
 
 const results = [];
 for (const c of CASES) {
-  const warm = child('warm', [c.yaml, RUNS, ACTIONS]);
+  const warm = await child('warm', [c.yaml, RUNS, ACTIONS]);
   const all = threadsAll > 1 ? await speedup(c) : null;
   results.push({
     case: c.name, runs: RUNS, actions_per_run: ACTIONS, one_thread_actions_per_s: Math.round(warm.rate),
