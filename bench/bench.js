@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Benchmark (not a test): `npm run bench` (builds first). Prints a table; `-- --json` prints JSON.
+// Benchmark (not a test): `npm run bench` (builds first). Prints a table; `npm run --silent bench -- --json` prints JSON.
 //
 // - one-thread throughput: actions/s, median of RUNS runs of 4 M actions after a warm-up, on
 //   three scenarios, through the same runner as `idem-sim run` (chunks summed, grid and all);
@@ -13,7 +13,11 @@
 //   of percent within a minute;
 // - the numpy baseline: the guide's simplest case (blind retries) vectorised in numpy, if
 //   `python3 -c "import numpy"` works, and our full-model rate over it;
-// - peak RSS (the largest of the measuring processes; workers are threads, so included) and the machine.
+// - peak RSS (the largest of the measuring processes; workers are threads, so included) and the machine;
+// - flat memory: one run of 10^9 actions (scope intent, all cores), its time and peak RSS
+//   (skipped with `-- --quick`);
+// - start-up: the wall time of `idem-sim run` on the built-in defaults, median of STARTS runs,
+//   beside that of `node -e 0` (Node's own start), taken in turns.
 // Each measurement runs in a process of its own (bench/case.js).
 import { execFile, execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -24,7 +28,10 @@ const RUNS = 5;
 const ROUNDS = 7; // speed-up rounds: its spread here is wide
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 4_000_000); // one-thread throughput runs
 const PER_THREAD = 10_000_000; // speed-up runs: actions per thread, enough to amortise starting the workers
+const STARTS = 11;
+const BILLION = 1e9;
 const json = process.argv.includes('--json');
+const quick = process.argv.includes('--quick');
 const CASES = [
   { name: 'lab defaults, scope none', yaml: '', scale: 1 },
   { name: 'lab defaults, scope intent', yaml: 'idempotency: {scope: intent}', scale: 1 },
@@ -80,6 +87,21 @@ function numpyBaseline() {
   }
 }
 
+/** Wall seconds of `idem-sim run` (built-in defaults, output discarded) and of `node -e 0`, medians of STARTS, taken in turns. */
+function startup() {
+  const wall = (args) => {
+    const t0 = process.hrtime.bigint();
+    execFileSync(process.execPath, args, { stdio: 'ignore' });
+    return Number(process.hrtime.bigint() - t0) / 1e9;
+  };
+  const run = [], node = [];
+  for (let k = 0; k < STARTS; k++) {
+    node.push(wall(['-e', '0']));
+    run.push(wall([here('../bin/idem-sim.js'), 'run']));
+  }
+  return { runs: STARTS, idem_sim_run_s: median(run), idem_sim_run_range_s: [Math.min(...run), Math.max(...run)], node_e_0_s: median(node) };
+}
+
 const results = [];
 for (const c of CASES) {
   const warm = await child('warm', [c.yaml, RUNS, ACTIONS]);
@@ -95,12 +117,16 @@ for (const c of CASES) {
   });
 }
 const numpy = numpyBaseline();
+const billion = quick ? null : await child('cold', ['idempotency: {scope: intent}', BILLION, threadsAll, 'billion']);
+const start = startup();
 const intent = results[1];
 const report = {
   machine: { cores: threadsAll, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
   results,
   numpy: numpy && { ...numpy, idem_sim_intent_over_numpy: intent.one_thread_actions_per_s / numpy.median_actions_per_s },
   peak_rss_mb: Math.max(...results.map((r) => r.peak_rss_mb)),
+  billion: billion && { actions: BILLION, scope: 'intent', threads: threadsAll, seconds: billion.seconds, peak_rss_mb: billion.peakRssMb },
+  startup: start,
 };
 
 if (json) {
@@ -118,5 +144,7 @@ if (json) {
   console.log(numpy
     ? `numpy ${numpy.numpy}, blind retries only: ${m(numpy.median_actions_per_s)} (${numpy.duplicates_per_1000.toFixed(1)} duplicates/1000); idem-sim full model, scope intent, 1 thread: ${report.numpy.idem_sim_intent_over_numpy.toFixed(2)}x of it`
     : 'numpy baseline skipped: python3 with numpy not found');
+  if (billion) console.log(`10^9 actions, scope intent, ${threadsAll} threads: ${billion.seconds.toFixed(1)} s, peak RSS ${billion.peakRssMb} MB`);
+  console.log(`start-up: idem-sim run on the built-in defaults ${start.idem_sim_run_s.toFixed(2)} s (range ${start.idem_sim_run_range_s.map((x) => x.toFixed(2)).join('-')}; node -e 0: ${start.node_e_0_s.toFixed(2)} s), medians of ${STARTS}`);
   console.log(`peak RSS ${report.peak_rss_mb} MB; ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; medians of ${RUNS}; speed-ups: medians of ${ROUNDS} rounds' own ratios, each run a cold process`);
 }
