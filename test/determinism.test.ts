@@ -8,6 +8,7 @@ import { chunkRng } from '../src/model/rng.js';
 import { simulate } from '../src/model/simulate.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { parseScenario } from '../src/scenario/parse.js';
+import { arbScenario } from './arbitrary.js';
 import { sim } from './helpers.js';
 
 const BUSY = `
@@ -66,41 +67,10 @@ describe('reproducibility', () => {
   });
 });
 
-/** Scenarios drawn across the whole parameter space, small enough to run many. */
-const arbScenario: fc.Arbitrary<Scenario> = fc.record({
-  twin: fc.double({ min: 0, max: 1, noNaN: true }),
-  err: fc.double({ min: 0, max: 0.5, noNaN: true }),
-  crash: fc.double({ min: 0, max: 0.5, noNaN: true }),
-  loss: fc.double({ min: 0, max: 0.5, noNaN: true }),
-  timeout: fc.integer({ min: 50, max: 3000 }),
-  retries: fc.integer({ min: 0, max: 5 }),
-  scope: fc.constantFrom('none', 'attempt', 'call', 'intent', 'business', 'text' as const),
-  claim: fc.constantFrom('atomic', 'check_then_act' as const),
-  fingerprint: fc.constantFrom('full', 'business', 'none' as const),
-  lease: fc.option(fc.integer({ min: 0, max: 60_000 }), { nil: null }),
-  transactional: fc.boolean(),
-  store: fc.boolean(),
-  verify: fc.boolean(),
-  rtCrash: fc.double({ min: 0, max: 1, noNaN: true }),
-  retention: fc.integer({ min: 0, max: 3_600_000 }),
-}).map((r) => ({
-  ...DEFAULT_SCENARIO,
-  actions: 300,
-  workload: { ...DEFAULT_SCENARIO.workload, twin_probability: r.twin },
-  service: { ...DEFAULT_SCENARIO.service, error_rate: r.err, crash_probability: r.crash },
-  network: { request_loss: r.loss, reply_loss: r.loss },
-  client: { ...DEFAULT_SCENARIO.client, timeout: r.timeout, retries: r.retries },
-  agent: { ...DEFAULT_SCENARIO.agent, verify_before_replan: r.verify },
-  runtime: { ...DEFAULT_SCENARIO.runtime, crash_probability: r.rtCrash },
-  idempotency: {
-    ...DEFAULT_SCENARIO.idempotency, scope: r.scope, claim: r.claim, fingerprint: r.fingerprint,
-    lease: r.lease, transactional: r.transactional, on_error: r.store ? 'store' : 'release', retention: r.retention,
-  },
-}) as Scenario);
 
 describe('invariants over random scenarios', () => {
   it('counts are never negative and add up', () => {
-    fc.assert(fc.property(arbScenario, fc.integer(), (scenario, seed) => {
+    fc.assert(fc.property(arbScenario(300), fc.integer(), (scenario, seed) => {
       const m = simulate(scenario, String(seed)).metrics;
       const d = m.duplicates_per_1000;
       const rates = [d, d.transport, d.replan, d.replay, m.lost_per_1000, m.merged_per_1000, m.unknown_outcomes_per_1000,
