@@ -1,9 +1,10 @@
 /** The real binary, as a user meets it: exit codes, messages, outputs. */
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli, ROOT } from './helpers.js';
+import { BIN, cli, ROOT } from './helpers.js';
 
 function scenarioFile(text: string): string {
   const dir = mkdtempSync(join(tmpdir(), 'idem-sim-'));
@@ -100,6 +101,32 @@ describe('bad input exits 2 with a message a person can act on', () => {
     expect(readFileSync(f, 'utf8')).toBe('actions: 100\n');
   });
 
+  it('--out and --junit refuse a data file the scenario reads, and an empty path', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+    const data = join(dir, 'observed.txt');
+    writeFileSync(data, '120\n340\n');
+    const f = join(dir, 'empirical.yaml');
+    writeFileSync(f, 'actions: 100\nservice: {latency: {dist: empirical, file: observed.txt}}\nexpect: {duplicates_per_1000: "<= 1000"}\n');
+    expectBadInput(['run', f, '--out', data], 'the empirical latency file of service.latency', "one of this run's inputs");
+    expectBadInput(['check', f, '--junit', data], '--junit', "one of this run's inputs");
+    expect(readFileSync(data, 'utf8')).toBe('120\n340\n');
+    expect(readdirSync(dir).sort()).toEqual(['empirical.yaml', 'observed.txt']); // no temporary file left
+    expectBadInput(['run', '--out', ''], "--out '': the path is empty");
+  });
+
+  it('check: a bad --out leaves no --junit file behind', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+    expectBadInput(['check', 'scenarios/solutions/mission-1-blind-retries.yaml', '--junit', join(dir, 'j.xml'), '--out', dir], 'is a directory');
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('standard output that cannot be written (a full device): one line, exit 2', () => {
+    const r = spawnSync(`${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} run --actions 100 --json > /dev/full`, { shell: '/bin/sh', encoding: 'utf8', cwd: ROOT });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/^idem-sim: error: cannot write to standard output \(no space left on the device, ENOSPC\)/);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+  });
+
   it('YAML that expands without bound, and several documents in one file', () => {
     const bomb = scenarioFile('a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n');
     expectBadInput(['run', bomb], 'cannot be read');
@@ -131,6 +158,10 @@ describe('outputs', () => {
     expect(cli(['run', '--actions', '100', '--json', '--out', join(dir, 'link.json')]).status).toBe(0);
     expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
     expect(JSON.parse(readFileSync(join(dir, 'real.json'), 'utf8')).tool).toBe('idem-sim');
+    symlinkSync('not-yet.json', join(dir, 'dangling.json')); // a link to a file not made yet: written through too
+    expect(cli(['run', '--actions', '100', '--json', '--out', join(dir, 'dangling.json')]).status).toBe(0);
+    expect(lstatSync(join(dir, 'dangling.json')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'not-yet.json'), 'utf8')).tool).toBe('idem-sim');
     expect(JSON.parse(cli(['run', '--actions', '100', '--json', '--out', '-']).stdout).tool).toBe('idem-sim');
   });
 

@@ -29,9 +29,10 @@ export async function checkCommand(files: string[], opts: CheckOptions, io: Io, 
     throw new InputError({ source: '--junit -' }, '', 'the JUnit XML and the table would both go to standard output',
       'Write the table elsewhere with --out FILE, or the XML with --junit FILE.');
   }
-  const junit = opts.junit ? new PendingOutput(opts.junit, files, '--junit') : null;
-  const out = opts.out ? new PendingOutput(opts.out, files) : null;
+  const junit = opts.junit !== undefined ? new PendingOutput(opts.junit, files, '--junit') : null;
+  let out: PendingOutput | null = null;
   try {
+    out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null; // in the try: a bad --out gives back the --junit file
     const overrides = parseOverrides(opts);
     seedOption(opts.seed);
     const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);

@@ -1,5 +1,5 @@
 /** Everything that touches the file system for the CLI: scenario files, data files, outputs. */
-import { chmodSync, closeSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
+import { chmodSync, closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { LatencySpec, Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
@@ -27,6 +27,7 @@ export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | und
     }
     if (spec.dist !== 'empirical') return spec;
     const path = resolve(baseDir, spec.file);
+    for (const out of pending) out.refuseInput(path, `the empirical latency file of ${keyPath}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
     return { ...spec, values: parseLatencies(readUserFile(path, 'the empirical latency file', `${keyPath}.file`), path, `${keyPath}.file`) };
   };
   return { ...scenario, service: { ...scenario.service, latency: load(scenario.service.latency, 'service.latency') } };
@@ -62,6 +63,25 @@ function reason(e: unknown): string {
   return code ? `${known[code] ?? 'system error'}, ${code}` : String(e);
 }
 
+/** Outputs opened and not yet written or given up: a data file read meanwhile must be none of them. */
+const pending = new Set<PendingOutput>();
+
+/** Where writing `path` lands: the end of its chain of symbolic links, even one that points at no file yet. */
+function linkTarget(path: string): string {
+  let p = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let link: string;
+    try {
+      if (!lstatSync(p).isSymbolicLink()) return p;
+      link = readlinkSync(p);
+    } catch {
+      return p; // nothing there yet
+    }
+    p = resolve(dirname(p), link);
+  }
+  return p; // a loop of links: creating the temporary file next to it fails with a clear reason
+}
+
 /**
  * An output file checked and opened before the work starts (so a bad path fails at once) and
  * written whole at the end: a regular file through a temporary file and a rename (so it is
@@ -75,15 +95,16 @@ export class PendingOutput {
 
   constructor(readonly path: string, inputs: readonly string[] = [], readonly flag = '--out') {
     const fail = (problem: string, fix = `Choose another path with ${flag}.`): never => {
-      throw new InputError({ source: `${flag} ${path}` }, '', problem, fix);
+      throw new InputError({ source: `${flag} ${path === '' ? "''" : path}` }, '', problem, fix);
     };
     this.target = path;
+    if (path === '') fail('the path is empty', `Give a file name, such as ${flag} report.json, or drop ${flag} to write to standard output.`);
     if (path === '-') return;
     let st: Stats | undefined;
     try { st = statSync(path); } catch { st = undefined; }
     if (st?.isDirectory()) fail(`${path} is a directory`, `Give a file name, such as ${flag} report.json.`);
     if (st && !st.isFile()) return; // a device or a pipe: written directly at the end
-    this.target = st ? realpathSync(path) : resolve(path);
+    this.target = st ? realpathSync(path) : linkTarget(path);
     if (st && (st.mode & 0o222) === 0) fail(`${path} is read-only`, 'Make it writable or choose another path.');
     if (inputs.some((f) => { try { return realpathSync(f) === this.target; } catch { return false; } })) {
       fail(`${path} is one of this run's inputs and would be overwritten`);
@@ -95,9 +116,23 @@ export class PendingOutput {
     } catch (e) {
       fail(`cannot create ${path} (${reason(e)})`, 'Choose a path in an existing directory you can write to.');
     }
+    pending.add(this);
+  }
+
+  /** Refuses to go on when this output would overwrite `input`, a file the run reads (`what` it is). */
+  refuseInput(input: string, what: string): void {
+    if (this.tmp === null) return;
+    let real: string;
+    try { real = realpathSync(input); } catch { return; } // a missing input is reported when it is read
+    if (real === this.target) {
+      this.abort();
+      throw new InputError({ source: `${this.flag} ${this.path}` }, '', `${this.path} is ${what}, one of this run's inputs, and would be overwritten`,
+        `Choose another path with ${this.flag}.`);
+    }
   }
 
   commit(content: string, stdout: NodeJS.WritableStream): void {
+    pending.delete(this);
     try {
       if (this.path === '-') stdout.write(content);
       else if (this.tmp === null) writeFileSync(this.target, content);
@@ -113,6 +148,7 @@ export class PendingOutput {
   }
 
   abort(): void {
+    pending.delete(this);
     if (this.tmp !== null) rmSync(this.tmp, { force: true });
   }
 }

@@ -123,7 +123,7 @@ function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sa
 }
 
 export async function reportCommand(file: string | undefined, opts: ReportOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  const out = opts.out ? new PendingOutput(opts.out, file ? [file] : []) : null;
+  const out = opts.out !== undefined ? new PendingOutput(opts.out, file ? [file] : []) : null;
   try {
     const { scenario, seed } = loadScenario(file ?? null, parseOverrides(opts));
     const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;

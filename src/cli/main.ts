@@ -154,7 +154,7 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .action(async (opts: { out?: string }) => {
       const [{ SCENARIO_SCHEMA }, { PendingOutput }] = await Promise.all([import('../scenario/schema.js'), import('./files.js')]);
       const text = `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`;
-      if (opts.out) new PendingOutput(opts.out).commit(text, io.stdout);
+      if (opts.out !== undefined) new PendingOutput(opts.out).commit(text, io.stdout);
       else io.stdout.write(text);
       setCode(EXIT_OK);
     });

@@ -22,7 +22,7 @@ interface SweepPartial {
 }
 
 export async function mergeCommand(files: string[], opts: MergeOptions, io: Io): Promise<number> {
-  const out = opts.out ? new PendingOutput(opts.out, files) : null;
+  const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
   try {
     const parts = files.map((file) => ({ file, text: readUserFile(file, 'the partial result') }));
     const sweep = parts.map((p) => { try { return JSON.parse(p.text) as { kind?: string }; } catch { return {}; } });

@@ -49,7 +49,7 @@ function asInputError(e: unknown): unknown {
 
 export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, signal?: AbortSignal): Promise<number> {
   if (files.length > 1) throw new InputError(undefined, '', 'probe takes one scenario at most', 'Probe one scenario at a time.');
-  const out = opts.out ? new PendingOutput(opts.out, files) : null;
+  const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
   try {
     if (opts.store === undefined) {
       throw new InputError({ source: 'probe' }, '', '--store is missing',

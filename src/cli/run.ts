@@ -120,7 +120,7 @@ export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[]
 }
 
 export async function runCommand(files: string[], opts: RunOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  const out = opts.out ? new PendingOutput(opts.out, files) : null;
+  const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
   try {
     const overrides = parseOverrides(opts);
     seedOption(opts.seed);

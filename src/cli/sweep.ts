@@ -79,7 +79,7 @@ function valueAt(s: Scenario, path: string): string | number | boolean | null {
 }
 
 export async function sweepCommand(file: string, opts: SweepOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  const out = opts.out ? new PendingOutput(opts.out, [file]) : null;
+  const out = opts.out !== undefined ? new PendingOutput(opts.out, [file]) : null;
   try {
     const format = outputFormat(opts);
     seedOption(opts.seed);
