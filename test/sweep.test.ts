@@ -82,6 +82,22 @@ describe('sweep through the CLI', () => {
     expect(JSON.parse(r.stdout).points.map((p: { params: Record<string, number> }) => p.params['idempotency.retention'])).toEqual([300_000, 3_600_000]);
   });
 
+  it('whole mappings as a list in a sweep: block: each point is the run with that mapping --set', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sweep-'));
+    const file = join(dir, 'latencies.yaml');
+    writeFileSync(file, 'actions: 300\nsweep:\n  vary:\n    service.latency:\n      - {dist: constant, value: 2s}\n      - {dist: uniform, min: 100ms, max: 400ms}\n');
+    const r = cli(['sweep', file, '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const points = JSON.parse(r.stdout).points as { params: Record<string, string>; metrics: unknown }[];
+    expect(points.map((p) => JSON.parse(p.params['service.latency'] as string))).toEqual([{ dist: 'constant', value: 2000 }, { dist: 'uniform', min: 100, max: 400 }]);
+    const alone = JSON.parse(cli(['run', file, '--set', 'service.latency={dist: uniform, min: 100ms, max: 400ms}', '--json']).stdout);
+    expect(points[1]?.metrics).toEqual(alone.results[0].metrics);
+    writeFileSync(file, 'sweep: {vary: {service.latency: [{dist: constant, valeu: 2s}]}}\n');
+    const bad = cli(['sweep', file]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('key service.latency.valeu: unknown key "valeu". Did you mean `value`?');
+  });
+
   it('shards over points merge into exactly the unsharded sweep', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sweep-'));
     const parts = [1, 2, 3].map((i) => {

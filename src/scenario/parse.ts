@@ -27,6 +27,7 @@ export interface Override {
 /** One `sweep.vary` entry of the file: a key path and its values as written. */
 export interface FileVary {
   path: string;
+  /** A mapping in a list is given as its JSON text, which a `--set` value reads as a YAML flow mapping. */
   values: string | readonly (string | number | boolean)[];
   origin: Origin;
 }
@@ -102,7 +103,8 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   if (sweep?.vary) {
     parsed.sweep = {
       vary: Object.entries(sweep.vary).map(([path, values]) => ({
-        path, values: values as FileVary['values'], origin: locate(['sweep', 'vary', path], true),
+        path, values: Array.isArray(values) ? values.map((v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v as string | number | boolean)) : values as string,
+        origin: locate(['sweep', 'vary', path], true),
       })),
       ...(sweep.metric ? { metric: sweep.metric } : {}),
     };

@@ -135,7 +135,7 @@ const SWEEP: Json = {
           { type: 'string', pattern: NON_EMPTY },
           {
             type: 'array', minItems: 1,
-            items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }], description: 'a value: a string, a number or true/false (for a mapping value, vary its keys one by one)' },
+            items: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'object' }], description: 'a value: a string, a number, true/false, or a whole mapping (such as a latency distribution)' },
           },
         ],
         description: 'a list of values, or a range such as "200ms..2s:10" or "log:100ms..10s:9"',
