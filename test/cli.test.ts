@@ -27,7 +27,31 @@ function expectBadInput(args: string[], ...fragments: (string | RegExp)[]) {
 describe('bad input exits 2 with a message a person can act on', () => {
   it('malformed YAML: file and line', () => {
     const f = scenarioFile('client:\n  timeout: [1s\n');
-    expectBadInput(['run', f], `${f}:3:`, 'not valid YAML');
+    expectBadInput(['run', f], `${f}:2:12`, 'not valid YAML', 'the [ opened here is never closed');
+  });
+
+  it('an unclosed flow mapping: the line where it was opened, not where the parser gave up', () => {
+    const f = scenarioFile('service:\n  latency: {median: 300ms, sigma: 0.6\nclient: {timeout: 2s}\n');
+    expectBadInput(['run', f], `${f}:2:12`, 'the { opened here is never closed', 'Close it with }');
+  });
+
+  it('a .json scenario must be JSON (no trailing comma), with the line and column', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-'));
+    const f = join(dir, 'scenario.json');
+    writeFileSync(f, '{\n  "client": {"timeout": "2s",}\n}\n');
+    expectBadInput(['run', f], `${f}:2:30`, 'is not valid JSON', 'trailing comma');
+    writeFileSync(f, '{\n  "client": {"timeout": "2s"}, "actions": 100\n}\n');
+    expect(cli(['run', f]).status).toBe(0);
+  });
+
+  it('an empirical latency file that is missing: the scenario line that names it', () => {
+    const f = scenarioFile('actions: 10\nservice:\n  latency: {dist: empirical, file: no-such-file.txt}\n');
+    expectBadInput(['run', f], `${f}:3:30, key service.latency.file`, 'no-such-file.txt does not exist');
+  });
+
+  it('--set into a list past its end names the index and the length', () => {
+    expectBadInput(['run', '--set', 'service.latency={dist: mixture, components: [{weight: 1, median: 1s}, {weight: 1, dist: constant, value: 5ms}]}',
+      '--set', 'service.latency.components[5].weight=3'], 'index 5 is out of range: service.latency.components holds 2 items', 'or [2] to add an item');
   });
 
   it('misspelt key: file, line, column, key path and "did you mean"', () => {

@@ -2,35 +2,42 @@
 import { chmodSync, closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import type { LatencySpec, Scenario } from '../model/types.js';
-import { InputError } from '../scenario/errors.js';
+import { InputError, type Origin } from '../scenario/errors.js';
+import { formatPath } from '../scenario/parse.js';
 
-/** Reads a file the user named, turning system errors into an InputError. */
-export function readUserFile(path: string, what: string, keyPath = ''): string {
+/**
+ * Reads a file the user named, turning system errors into an InputError. `origin`: where the
+ * path was written (a scenario's line), when not on the command line.
+ */
+export function readUserFile(path: string, what: string, keyPath = '', origin?: Origin): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const problem = code === 'ENOENT' ? `${what} does not exist`
-      : code === 'EISDIR' ? `${what} is a directory, not a file`
-      : code === 'EACCES' ? `${what} cannot be read (permission denied)`
-      : `${what} cannot be read (${code ?? String(e)})`;
-    throw new InputError({ source: path }, keyPath, problem, 'Check the path (it is relative to the current directory for scenarios, to the scenario file for data).');
+    const named = origin ? `${what} ${path}` : what;
+    const problem = code === 'ENOENT' ? `${named} does not exist`
+      : code === 'EISDIR' ? `${named} is a directory, not a file`
+      : code === 'EACCES' ? `${named} cannot be read (permission denied)`
+      : `${named} cannot be read (${code ?? String(e)})`;
+    throw new InputError(origin ?? { source: path }, keyPath, problem, 'Check the path (it is relative to the current directory for scenarios, to the scenario file for data).');
   }
 }
 
 /** Loads the observed latencies of every `empirical` distribution, relative to the scenario file. */
-export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | undefined): Scenario {
+export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin): Scenario {
   const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
-  const load = (spec: LatencySpec, keyPath: string): LatencySpec => {
+  const load = (spec: LatencySpec, keyPath: (string | number)[]): LatencySpec => {
     if (spec.dist === 'mixture') {
-      return { ...spec, components: spec.components.map((c, i) => ({ ...load(c, `${keyPath}.components[${i}]`), weight: c.weight })) };
+      return { ...spec, components: spec.components.map((c, i) => ({ ...load(c, [...keyPath, 'components', i]), weight: c.weight })) };
     }
     if (spec.dist !== 'empirical') return spec;
     const path = resolve(baseDir, spec.file);
-    for (const out of pending) out.refuseInput(path, `the empirical latency file of ${keyPath}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
-    return { ...spec, values: parseLatencies(readUserFile(path, 'the empirical latency file', `${keyPath}.file`), path, `${keyPath}.file`) };
+    const key = formatPath([...keyPath, 'file']);
+    for (const out of pending) out.refuseInput(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
+    const text = readUserFile(path, 'the empirical latency file', key, locate?.([...keyPath, 'file']));
+    return { ...spec, values: parseLatencies(text, path, key) };
   };
-  return { ...scenario, service: { ...scenario.service, latency: load(scenario.service.latency, 'service.latency') } };
+  return { ...scenario, service: { ...scenario.service, latency: load(scenario.service.latency, ['service', 'latency']) } };
 }
 
 /** One latency in ms per line; blank lines and `#` comments are skipped. */

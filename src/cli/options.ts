@@ -2,10 +2,16 @@
 import { InputError } from '../scenario/errors.js';
 import { didYouMean } from '../scenario/suggest.js';
 
+/** A sensible value of each whole-number option, for error messages. */
+const EXAMPLES: Record<string, string> = {
+  '--actions': '100000 or 1e6', '--max-actions': '1e7', '--threads': '2 or 4', '--connections': '16',
+  '--max-points': '20000', '--record-bytes': '200', '--records': '1000', '--rows': '200',
+};
+
 export function positiveInteger(flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 1) {
-    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 1, got "${text}"`, `Give ${flag} a value such as 4 or 1e6.`);
+    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 1, got "${text}"`, `Give ${flag} a value such as ${EXAMPLES[flag] ?? '4'}.`);
   }
   return n;
 }

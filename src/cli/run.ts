@@ -75,7 +75,7 @@ export function parseKeyPath(text: string): (string | number)[] | undefined {
 export function loadScenario(file: string | null, overrides: readonly Override[]) {
   const text = file === null ? '' : readUserFile(file, 'the scenario file');
   const parsed = parseScenario(text, file ?? '(built-in lab defaults)', overrides);
-  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined) };
+  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate) };
 }
 
 export function scenarioName(file: string | null): string {

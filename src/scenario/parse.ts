@@ -42,6 +42,8 @@ export interface ParsedScenario {
   expectations: Expectation[];
   /** `sweep:`, for `idem-sim sweep`. */
   sweep?: { vary: FileVary[]; metric?: MetricPath };
+  /** Where a key path was written (the file's line, or the `--set` that gave it), for errors found later. */
+  locate?: (path: readonly (string | number)[]) => Origin;
 }
 
 type Path = readonly (string | number)[];
@@ -55,6 +57,43 @@ type Raw = Record<string, unknown>;
 let yamlPackage: typeof import('yaml') | undefined;
 const yaml = (): typeof import('yaml') => (yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
+/**
+ * The last `{` or `[` before `end` that no bracket closes (outside quotes and comments), as an
+ * offset into `text`: where a flow collection the parser found unterminated was opened.
+ */
+function unclosedBracket(text: string, end: number): number | undefined {
+  const open: number[] = [];
+  let quote = '';
+  for (let i = 0; i < end && i < text.length; i++) {
+    const c = text[i] as string;
+    if (quote) {
+      if (c === quote && !(quote === '"' && text[i - 1] === '\\')) quote = '';
+      else if (c === '\n') quote = ''; // a quoted flow scalar does not span lines in a scenario
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] as string))) while (i + 1 < end && text[i + 1] !== '\n') i++;
+    else if (c === '{' || c === '[') open.push(i);
+    else if (c === '}' || c === ']') open.pop();
+  }
+  return open.at(-1);
+}
+
+/**
+ * A `.json` scenario must be JSON: YAML would also take a trailing comma or a comment, which
+ * another JSON tool reading the same file would refuse.
+ */
+function strictJson(text: string, source: string, lineCounter: import('yaml').LineCounter): void {
+  try {
+    JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    const message = (e as Error).message;
+    const at = /position (\d+)/.exec(message);
+    const pos = at ? lineCounter.linePos(Number(at[1])) : undefined;
+    throw new InputError({ source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
+      `is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
+      'Fix the JSON there (a trailing comma or a comment are the usual causes), or rename the file to .yaml to write YAML.');
+  }
+}
+
 /** Parses and validates a scenario; `source` names the file in error messages. */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
   if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [] };
@@ -63,10 +102,18 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   const locate = locator(doc, lineCounter, source, overrides);
 
+  if (/\.json$/i.test(source)) strictJson(text, source, lineCounter);
   const yamlError = doc.errors[0];
   if (yamlError) {
     const pos = yamlError.linePos?.[0];
     const first = yamlError.message.split('\n')[0] ?? yamlError.message;
+    const open = /end with an? [}\]]/.test(first) ? unclosedBracket(text, yamlError.pos[0]) : undefined;
+    if (open !== undefined) {
+      const at = lineCounter.linePos(open);
+      throw new InputError({ source, line: at.line, col: at.col }, '',
+        `is not valid YAML or JSON: the ${text[open]} opened here is never closed${pos ? ` (the parser gave up at line ${pos.line})` : ''}`,
+        `Close it with ${text[open] === '{' ? '}' : ']'}, or write the collection as indented lines.`);
+    }
     throw new InputError(
       { source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
       yamlError.code === 'MULTIPLE_DOCS'
@@ -95,7 +142,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   const scenario = resolve(raw);
   checkCrossField(scenario, locate);
 
-  const parsed: ParsedScenario = { scenario, expectations: expectations(raw, locate) };
+  const parsed: ParsedScenario = { scenario, expectations: expectations(raw, locate), locate: (path) => locate(path, true) };
   if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
   if (typeof raw['description'] === 'string') parsed.description = raw['description'];
   if (typeof raw['hint'] === 'string') parsed.hint = raw['hint'];
@@ -161,6 +208,12 @@ function applyOverride(raw: Raw, o: Override): void {
   let node: Raw | unknown[] = raw;
   o.path.forEach((key, i) => {
     const container = node as Record<string | number, unknown>;
+    if (Array.isArray(node) && typeof key === 'number' && key > node.length) {
+      const n = node.length;
+      throw new InputError({ source: o.option }, formatPath(o.path.slice(0, i + 1)),
+        `index ${key} is out of range: ${formatPath(o.path.slice(0, i))} holds ${n} item${n === 1 ? '' : 's'}`,
+        n === 0 ? 'Use [0] to add the first item.' : `Use an index from 0 to ${n - 1}, or [${n}] to add an item.`);
+    }
     if (i === o.path.length - 1) { container[key] = value; return; }
     const next = container[key];
     if (next === undefined) node = container[key] = typeof o.path[i + 1] === 'number' ? [] : {};
