@@ -206,6 +206,27 @@ describe('bad input exits 2 before anything is written', async () => {
     expect(Date.now() - start).toBeLessThan(15_000);
   });
 
+  it('a Redis database the server does not have: the URL, the range and the fix, not a silent fall-back to database 0', async () => {
+    // ioredis reports a failed SELECT while connecting as an 'error' event only, and carries on in database 0.
+    const reply = await redis.config('GET', 'databases');
+    const count = Number(Array.isArray(reply) ? reply[1] : (reply as Record<string, string>)['databases']);
+    expect(count).toBeGreaterThan(1);
+    const at = (db: number, password = '') => {
+      const u = new URL(REDIS_URL);
+      u.pathname = `/${db}`;
+      if (password) u.password = password;
+      return u.toString();
+    };
+    for (const db of [count, 99 + count]) {
+      await expectBadInput(['probe', keyed, '--store', at(db), '--keep'], `--store ${at(db)}`, `database ${db} is out of range`,
+        `the server has ${count} databases`, /ERR DB index is out of range|invalid DB index/, `Use a database from 0 to ${count - 1} in the URL path`);
+    }
+    const r = await idem(['probe', keyed, '--store', at(count, 'hunter2')]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain(':****@');
+    expect(r.stderr).not.toContain('hunter2');
+  });
+
   it('a malformed URL, a missing --store, and a password never echoed', async () => {
     await expectBadInput(['probe', keyed, '--store', '127.0.0.1:6379'], 'no scheme', 'Write redis://127.0.0.1:6379');
     await expectBadInput(['probe', keyed, '--store', 'mongodb://h/db'], '"mongodb"');

@@ -3,7 +3,7 @@ import { runScenario } from '../exec/runner.js';
 import { keyStoreSize } from '../model/metrics.js';
 import { DURATION_PATTERN, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
-import type { Io } from './io.js';
+import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './run.js';
 import { duration, num } from './report/table.js';
@@ -21,9 +21,22 @@ export interface SizeOptions {
   json?: boolean;
 }
 
+/** The arguments that give the same numbers again (not --threads, which never changes one). */
+function replayArgs(file: string | undefined, opts: SizeOptions, seed: string | undefined): string[] {
+  const flag = (name: string, value: string | undefined): string[] => (value === undefined ? [] : [name, value]);
+  return ['idem-sim', 'size', ...(file ? [file] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+    ...flag('--actions', opts.actions), ...flag('--seed', seed), ...flag('--rate', opts.rate), ...flag('--retention', opts.retention),
+    ...flag('--record-bytes', opts.recordBytes), ...flag('--from-probe', opts.fromProbe), ...(opts.json ? ['--json'] : [])];
+}
+
 function retentionMs(text: string): number {
   if (!new RegExp(DURATION_PATTERN).test(text)) {
     throw new InputError({ source: `--retention ${text}` }, '', `"${text}" is not a duration`, 'Write it as 5m, 1h, 24h or 7d.');
+  }
+  // In a scenario a bare number is ms; here, where retentions are hours, `24` is far likelier a slip.
+  if (/^\s*[0-9.]+\s*$/.test(text)) {
+    throw new InputError({ source: `--retention ${text}` }, '', 'the duration has no unit',
+      `Write the unit: ${text.trim()}h for hours, ${text.trim()}m for minutes (or ${text.trim()}ms if you mean milliseconds).`);
   }
   return parseDuration(text);
 }
@@ -47,6 +60,8 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
   let rate = opts.rate === undefined ? undefined : positiveNumber('--rate', opts.rate);
   let retention = opts.retention === undefined ? undefined : retentionMs(opts.retention);
   let recordBytes = opts.recordBytes === undefined ? undefined : positiveInteger('--record-bytes', opts.recordBytes);
+  /** The seed and actions of the simulation behind keys per action; none without a scenario. */
+  let simulated: { seed: string; actions: string } | undefined;
   if (file) {
     const { scenario, seed } = loadScenario(file, parseOverrides(opts));
     const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;
@@ -56,6 +71,7 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
     // Twins arrive on top of rate_per_s: count keys per primary action.
     keysPerAction = (m.keys_per_action.value * m.actions) / m.primary_actions;
     source = `simulated: ${file}, ${num(m.primary_actions)} actions, seed ${useSeed}`;
+    simulated = { seed: useSeed, actions: `${num(m.actions)}${m.actions !== m.primary_actions ? ` (${num(m.primary_actions)} primary)` : ''}` };
     rate ??= scenario.load.rate_per_s;
     retention ??= scenario.idempotency.retention;
     recordBytes ??= scenario.idempotency.record_bytes;
@@ -72,7 +88,12 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
   }
   recordBytes ??= 200;
   const size = keyStoreSize(keysPerAction, rate, retention, recordBytes);
+  // As run reports them: the version, and a command that gives these numbers again.
+  const replay = replayArgs(file, opts, simulated?.seed).map(shellQuote).join(' ');
   const result = {
+    tool: 'idem-sim', version: toolVersion(), replay,
+    // The seed of the simulation behind keys_per_action; null when nothing was simulated (no scenario).
+    seed: simulated?.seed ?? null,
     rate_per_s: rate, retention_ms: retention, record_bytes: recordBytes, ...(recordSource ? { record_bytes_source: recordSource } : {}),
     keys_per_action: keysPerAction, keys_per_action_source: source, ...size,
   };
@@ -82,6 +103,10 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
     `retention         ${duration(retention)}`,
     `keys              ${num(Math.round(size.keys))}   = keys per action × rate × retention`,
     `key store         ${num(size.key_store_mb)} MB   at ${num(recordBytes)} bytes a record${recordSource ? ` (${recordSource})` : ''}`,
+    chalkFor(io.stdout, io.env).dim([
+      `${simulated ? `actions simulated: ${simulated.actions}; seed ${simulated.seed}` : 'nothing simulated (no scenario), so no seed'}; idem-sim ${toolVersion()}`,
+      `replay: ${replay}`,
+    ].join('\n')),
   ].join('\n') + '\n');
   return 0;
 }

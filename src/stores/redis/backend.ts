@@ -37,6 +37,7 @@ export async function connectRedis(url: StoreUrl, connections: number, timeoutMs
           : 'Start redis-server there, or pass --store with the URL of a Redis you can reach.';
         throw new StoreError(url.display, `cannot connect to Redis (${why === 'Connection is closed.' ? 'the connection was closed: is this a Redis server?' : why})`, fix);
       }
+      await checkDatabase(client, url);
     }
   } catch (e) {
     // Not on a client whose connection already ended: ioredis would wait 2 s for a close that happened.
@@ -44,6 +45,46 @@ export async function connectRedis(url: StoreUrl, connections: number, timeoutMs
     throw e;
   }
   return new RedisBackend(url, clients);
+}
+
+/**
+ * Throws a StoreError unless the client is on the database the URL names. ioredis sends the
+ * URL's `SELECT db` while connecting, but a failure there only emits 'error' (the handshake
+ * goes on), and connect() resolves on database 0: the probe would write there. So SELECT it
+ * again, whose rejection does reach us.
+ */
+async function checkDatabase(client: Redis, url: StoreUrl): Promise<void> {
+  const db = client.options.db ?? 0;
+  if (db === 0) return; // every server has database 0; ioredis sends no SELECT for it
+  try {
+    await client.select(db);
+  } catch (e) {
+    const why = reasonOf(e);
+    if (!/out of range|invalid DB index/i.test(why)) {
+      throw new StoreError(url.display, `cannot select database ${db} (${why})`,
+        'Give the user the SELECT command, or use database 0 (a URL without a path; a Redis Cluster has database 0 only).');
+    }
+    const count = await databaseCount(client);
+    throw count === undefined
+      ? new StoreError(url.display, `database ${db} is out of range (${why})`,
+        'Use a database the server has in the URL path: 0 to one less than its databases setting (16 by default: 0 to 15).')
+      : new StoreError(url.display, `database ${db} is out of range: the server has ${count === 1 ? '1 database' : `${count} databases`} (${why})`,
+        count === 1 ? 'Use database 0 (a URL ending in /0, or with no path).' : `Use a database from 0 to ${count - 1} in the URL path.`);
+  }
+}
+
+/** The server's `databases` setting, or undefined where CONFIG GET is refused (ACL, renamed, managed services). */
+async function databaseCount(client: Redis): Promise<number | undefined> {
+  try {
+    const reply: unknown = await client.config('GET', 'databases');
+    // RESP2 gives [name, value]; a RESP3 map may come as an object.
+    const at = Array.isArray(reply) ? reply.indexOf('databases') : -1;
+    const value = Array.isArray(reply) ? (at < 0 ? undefined : reply[at + 1]) : (reply as Record<string, unknown> | null)?.['databases'];
+    const n = Number(value);
+    return Number.isInteger(n) && n > 0 ? n : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export class RedisBackend implements Backend {

@@ -1,0 +1,96 @@
+/**
+ * `idem-sim size` carries the version and a replay command as `run` does (text footer and
+ * --json), and the replay gives the same output again. Through the real binary.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { shellQuote } from '../src/cli/io.js';
+import { BIN, cli, ROOT } from './helpers.js';
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+const SCENARIO = 'scenarios/mission-2-slow-downstream.yaml';
+
+/** Runs a `replay:` command line as a shell would, with `idem-sim` being the built binary. */
+function replay(command: string): string {
+  expect(command).toMatch(/^idem-sim size /);
+  const r = spawnSync('sh', ['-c', `"$NODE" "$BIN" ${command.slice('idem-sim '.length)}`], {
+    cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', NODE: process.execPath, BIN },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  return r.stdout;
+}
+
+function footer(stdout: string): string[] {
+  return stdout.trimEnd().split('\n').slice(-2);
+}
+
+describe('size reports its version and a replay command, as run does', () => {
+  it('without a scenario: nothing simulated, so no seed; the replay gives the same text', () => {
+    const r = cli(['size', '--rate', '50', '--retention', '24h', '--record-bytes', '300']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(footer(r.stdout)).toEqual([
+      `nothing simulated (no scenario), so no seed; idem-sim ${VERSION}`,
+      'replay: idem-sim size --rate 50 --retention 24h --record-bytes 300',
+    ]);
+    expect(replay('idem-sim size --rate 50 --retention 24h --record-bytes 300')).toBe(r.stdout);
+  });
+
+  it('--json: tool, version, replay (with --json) and a null seed, next to the figures', () => {
+    const r = cli(['size', '--rate', '50', '--retention', '24h', '--json']);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({
+      tool: 'idem-sim', version: VERSION, replay: 'idem-sim size --rate 50 --retention 24h --json', seed: null,
+      keys: 4_320_000, key_store_mb: 864,
+    });
+    expect(replay(doc.replay)).toBe(r.stdout);
+  });
+
+  it('with a scenario: the seed it simulated with (the default when not given) is in the footer, the JSON and the replay', () => {
+    const text = cli(['size', SCENARIO, '--actions', '3000', '--set', 'idempotency.retention=2h', '--threads', '2']);
+    expect(text.status, text.stderr).toBe(0);
+    expect(footer(text.stdout)).toEqual([
+      `actions simulated: 3,000; seed 1; idem-sim ${VERSION}`,
+      // --threads never changes a number, so the replay leaves it out, as run's does.
+      `replay: idem-sim size ${SCENARIO} --set idempotency.retention=2h --actions 3000 --seed 1`,
+    ]);
+    expect(replay(footer(text.stdout)[1]?.replace(/^replay: /, '') as string)).toBe(text.stdout);
+
+    const json = cli(['size', SCENARIO, '--actions', '3000', '--seed', 'nightly run', '--json']);
+    expect(json.status, json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    expect(doc).toMatchObject({ version: VERSION, seed: 'nightly run', replay: `idem-sim size ${SCENARIO} --actions 3000 --seed 'nightly run' --json` });
+    expect(doc.keys_per_action_source).toContain('seed nightly run');
+    expect(replay(doc.replay)).toBe(json.stdout);
+  });
+
+  it('--from-probe: the replay names the probe file, and the figures come from it again', () => {
+    // The fields size takes from a `probe --json` result (a real one is tested in probe.test.ts).
+    const file = join(mkdtempSync(join(tmpdir(), 'idem-sim-size-')), 'probe.json');
+    writeFileSync(file, JSON.stringify({
+      kind: 'probe', store: { kind: 'redis' }, measurement: { bytes_per_record: 250 },
+      scenario: { load: { rate_per_s: 20 }, idempotency: { retention: 3_600_000 } },
+    }));
+    const r = cli(['size', '--from-probe', file]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain('at 250 bytes a record (measured by idem-sim probe on redis');
+    expect(footer(r.stdout)).toEqual([
+      `nothing simulated (no scenario), so no seed; idem-sim ${VERSION}`,
+      `replay: idem-sim size --from-probe ${shellQuote(file)}`,
+    ]);
+    expect(replay(`idem-sim size --from-probe ${shellQuote(file)}`)).toBe(r.stdout);
+  });
+});
+
+describe('size --retention', () => {
+  it('a bare number is refused with the units to choose from (24 would be 24 ms, surely meant as hours)', () => {
+    const r = cli(['size', '--rate', '5', '--retention', '24']);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe('idem-sim: error: --retention 24: the duration has no unit. Write the unit: 24h for hours, 24m for minutes (or 24ms if you mean milliseconds).\n');
+    expect(cli(['size', '--rate', '5', '--retention', '24ms']).status).toBe(0);
+  });
+});
