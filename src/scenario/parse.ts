@@ -96,7 +96,7 @@ function strictJson(text: string, source: string, lineCounter: import('yaml').Li
 
 /** Parses and validates a scenario; `source` names the file in error messages. */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
-  if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [] };
+  if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], locate: () => ({ source, line: 1, col: 1 }) };
   const { LineCounter, parseDocument } = yaml();
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
