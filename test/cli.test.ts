@@ -326,4 +326,14 @@ describe('README', () => {
     const out = cli(['run']).stdout;
     expect(readme).toContain(out.trimEnd());
   });
+
+  it('every YAML block in it parses (workflow and job snippets are copied as they are)', async () => {
+    const { parseAllDocuments } = await import('yaml');
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const blocks = [...readme.matchAll(/^( *)```yaml\n([\s\S]*?)^\1```/gm)].map((m) => (m[2] as string).replace(new RegExp(`^${m[1]}`, 'gm'), ''));
+    expect(blocks.length).toBeGreaterThanOrEqual(2);
+    for (const block of blocks) {
+      for (const doc of parseAllDocuments(block)) expect(doc.errors.map((e) => e.message), block).toEqual([]);
+    }
+  });
 });

@@ -32,6 +32,8 @@ export interface RunOptions {
 export const DEFAULT_SEED = '1';
 /** `--max-actions` when `--precision` is given without it. */
 export const DEFAULT_MAX_ACTIONS = 100_000_000;
+/** The most actions one run may take, as for `actions` in a scenario (chunk indices stay well inside 32 bits). */
+const MAX_ACTIONS = 1e13;
 
 /**
  * Threads when --threads is not given: every core, but no more than one per 2 million of the
@@ -88,7 +90,7 @@ export function columnNames(files: readonly (string | null)[]): string[] {
   return short.map((n, i) => (short.indexOf(n) !== short.lastIndexOf(n) ? files[i] ?? n : n));
 }
 
-export function precisionTarget(opts: Pick<RunOptions, 'precision' | 'precisionMetric' | 'maxActions'>): PrecisionTarget | undefined {
+export function precisionTarget(opts: Pick<RunOptions, 'precision' | 'precisionMetric' | 'maxActions' | 'actions'>): PrecisionTarget | undefined {
   if (opts.precision === undefined) {
     if (opts.precisionMetric !== undefined || opts.maxActions !== undefined) {
       throw new InputError({ source: opts.precisionMetric !== undefined ? '--precision-metric' : '--max-actions' }, '',
@@ -96,10 +98,19 @@ export function precisionTarget(opts: Pick<RunOptions, 'precision' | 'precisionM
     }
     return undefined;
   }
+  if (opts.actions !== undefined) {
+    throw new InputError({ source: `--actions ${opts.actions}` }, '', 'has no effect with --precision, which simulates until its target is met',
+      'Drop --actions; to bound the run, give --max-actions N.');
+  }
+  const maxActions = opts.maxActions === undefined ? DEFAULT_MAX_ACTIONS : positiveInteger('--max-actions', opts.maxActions);
+  if (maxActions > MAX_ACTIONS) {
+    throw new InputError({ source: `--max-actions ${opts.maxActions}` }, '', `is over the limit of 10^13 actions`,
+      'Give at most 1e13 (about 12 days of simulation at 10 million actions a second).');
+  }
   return {
     halfWidth: positiveNumber('--precision', opts.precision),
     metric: opts.precisionMetric === undefined ? 'duplicates_per_1000' : oneOf('--precision-metric', opts.precisionMetric, Object.keys(PRECISION_METRICS)),
-    maxActions: opts.maxActions === undefined ? DEFAULT_MAX_ACTIONS : positiveInteger('--max-actions', opts.maxActions),
+    maxActions,
   };
 }
 

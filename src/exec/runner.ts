@@ -28,6 +28,9 @@ import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type 
  */
 const WINDOW_PER_THREAD = 8;
 
+/** With a precision target, the peak grid's step is sized for this many actions at most (the grid grows past it). */
+const PRECISION_GRID_ACTIONS = 1e9;
+
 export interface RunRequest {
   scenario: Scenario;
   seed: string;
@@ -58,9 +61,12 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const chunks = chunkCount(total);
   const [from, to] = req.shard ? shardRange(chunks, req.shard) : [0, chunks];
   const threads = Math.max(1, Math.min(req.threads, to - from));
-  const gridStep = gridStepFor(scenario, total);
+  // A precision run stops where its target is met, often far below its limit: a grid sized
+  // for the limit could leave no grid instant inside the run (docs/model-decisions.md).
+  const gridActions = req.precision ? Math.min(total, PRECISION_GRID_ACTIONS) : total;
+  const gridStep = gridStepFor(scenario, gridActions);
   const spec: LaneSpec = {
-    scenario, seed: req.seed, total, from, to, gridStep, gridCells: gridCellsFor(scenario, total, gridStep),
+    scenario, seed: req.seed, total, from, to, gridStep, gridCells: gridCellsFor(scenario, gridActions, gridStep),
     window: req.precision ? WINDOW_PER_THREAD * threads : 0,
     control: controlBlock(from, to, !req.precision),
   };
