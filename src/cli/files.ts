@@ -19,7 +19,9 @@ export function readUserFile(path: string, what: string, keyPath = '', origin?: 
       : code === 'EISDIR' ? `${named} is a directory, not a file`
       : code === 'EACCES' ? `${named} cannot be read (permission denied)`
       : `${named} cannot be read (${code ?? String(e)})`;
-    throw new InputError(origin ?? { source: path }, keyPath, problem, 'Check the path (it is relative to the current directory for scenarios, to the scenario file for data).');
+    throw new InputError(origin ?? { source: path }, keyPath, problem, origin
+      ? 'Check the path: in a scenario it is relative to the scenario file\'s directory.'
+      : 'Check the path: a relative one starts from the current directory.');
   }
 }
 
