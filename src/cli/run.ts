@@ -4,6 +4,7 @@ import { basename, extname } from 'node:path';
 import { runScenario } from '../exec/runner.js';
 import type { RunStateData } from '../model/metrics.js';
 import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
+import { MAX_ACTIONS } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { parseScenario, type Override } from '../scenario/parse.js';
 import { PendingOutput, loadEmpiricalData, readUserFile } from './files.js';
@@ -32,8 +33,6 @@ export interface RunOptions {
 export const DEFAULT_SEED = '1';
 /** `--max-actions` when `--precision` is given without it. */
 export const DEFAULT_MAX_ACTIONS = 100_000_000;
-/** The most actions one run may take, as for `actions` in a scenario (chunk indices stay well inside 32 bits). */
-const MAX_ACTIONS = 1e13;
 
 /**
  * Threads when --threads is not given: every core, but no more than one per 2 million of the

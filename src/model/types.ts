@@ -68,6 +68,9 @@ export interface Scenario {
   };
 }
 
+/** The most primary actions one run may take (`actions`, `--max-actions`): chunk indices stay well inside 32 bits. */
+export const MAX_ACTIONS = 1e13;
+
 /** The guide's lab, as docs/model.md lists it under "Defaults". */
 export const DEFAULT_SCENARIO: Scenario = {
   actions: 4000,

@@ -3,7 +3,7 @@
  * what a file may contain: the loader validates against it, `idem-sim schema` prints it,
  * and each leaf's `description` is the "expected ..." phrase of error messages.
  */
-import { DEFAULT_SCENARIO as D } from '../model/types.js';
+import { DEFAULT_SCENARIO as D, MAX_ACTIONS } from '../model/types.js';
 import { METRIC_PATHS } from '../model/metric-paths.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
 import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
@@ -188,7 +188,7 @@ export const SCENARIO_SCHEMA: Json = {
   },
   properties: {
     ...META_KEYS,
-    actions: { ...count(D.actions, 'primary actions to simulate, at most 10^13; twins come on top', 1), maximum: 1e13 },
+    actions: { ...count(D.actions, 'primary actions to simulate, at most 10^13; twins come on top', 1), maximum: MAX_ACTIONS },
     load: section('arrival process', {
       rate_per_s: { type: 'number', exclusiveMinimum: 0, default: D.load.rate_per_s, description: 'a number > 0 (primary actions per second)' },
     }),
