@@ -1,6 +1,6 @@
 /** The real binary, as a user meets it: exit codes, messages, outputs. */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, lstatSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -33,6 +33,12 @@ describe('bad input exits 2 with a message a person can act on', () => {
   it('an unclosed flow mapping: the line where it was opened, not where the parser gave up', () => {
     const f = scenarioFile('service:\n  latency: {median: 300ms, sigma: 0.6\nclient: {timeout: 2s}\n');
     expectBadInput(['run', f], `${f}:2:12`, 'the { opened here is never closed', 'Close it with }');
+    // Not misled by an apostrophe in a word, an escaped backslash before a closing quote, or
+    // a comment that makes the parser's first complaint another one.
+    const words = scenarioFile('service:\n  latency: {median: 300ms\ndescription: [don\'t, "a\\\\"]\n');
+    expectBadInput(['run', words], `${words}:2:12`, 'the { opened here is never closed');
+    const comment = scenarioFile('service:\n  latency: {median: 300ms,\n# the default [retry policy\nclient: {timeout: 2s}\n');
+    expectBadInput(['run', comment], `${comment}:2:12`, 'the { opened here is never closed');
   });
 
   it('a .json scenario must be JSON (no trailing comma), with the line and column', () => {
@@ -42,6 +48,10 @@ describe('bad input exits 2 with a message a person can act on', () => {
     expectBadInput(['run', f], `${f}:2:30`, 'is not valid JSON', 'trailing comma');
     writeFileSync(f, '{\n  "client": {"timeout": "2s"}, "actions": 100\n}\n');
     expect(cli(['run', f]).status).toBe(0);
+    writeFileSync(f, '\uFEFF{\n  "client": {"timeout": "2s",}\n}\n'); // a byte-order mark does not shift the column
+    expectBadInput(['run', f], `${f}:2:30`, 'is not valid JSON');
+    writeFileSync(f, '');
+    expect(cli(['run', f, '--set', 'actions=100']).status).toBe(0); // empty is the lab, as for YAML
   });
 
   it('an empirical latency file that is missing: the scenario line that names it', () => {
@@ -136,6 +146,24 @@ describe('bad input exits 2 with a message a person can act on', () => {
     expect(readFileSync(data, 'utf8')).toBe('120\n340\n');
     expect(readdirSync(dir).sort()).toEqual(['empirical.yaml', 'observed.txt']); // no temporary file left
     expectBadInput(['run', '--out', ''], "--out '': the path is empty");
+  });
+
+  it('--out through a link in a linked directory lands where the link points; a loop of links and one file for two outputs are refused', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+    mkdirSync(join(dir, 'real'));
+    mkdirSync(join(dir, 'a'));
+    symlinkSync(join(dir, 'real'), join(dir, 'a', 'linked'));
+    symlinkSync('../x.json', join(dir, 'real', 'out.json')); // '..' climbs from real/, not from a/linked/
+    expect(cli(['run', '--actions', '100', '--json', '--out', join(dir, 'a', 'linked', 'out.json')]).status).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'x.json'), 'utf8')).tool).toBe('idem-sim');
+    expect(existsSync(join(dir, 'a', 'x.json'))).toBe(false);
+    symlinkSync('loop-b', join(dir, 'loop-a'));
+    symlinkSync('loop-a', join(dir, 'loop-b'));
+    expectBadInput(['run', '--out', join(dir, 'loop-a')], 'is a loop of symbolic links');
+    expect(lstatSync(join(dir, 'loop-a')).isSymbolicLink()).toBe(true);
+    const same = join(dir, 'same.txt');
+    expectBadInput(['check', 'scenarios/solutions/mission-1-blind-retries.yaml', '--junit', same, '--out', same], 'is also where --junit writes');
+    expect(existsSync(same)).toBe(false);
   });
 
   it('check: a bad --out leaves no --junit file behind', () => {

@@ -260,6 +260,8 @@ describe('store URLs and unreachable stores', () => {
     refuse('localhost:6379', 'no scheme', 'redis://localhost:6379');
     refuse('mysql://db/x', '"mysql"', 'postgres://');
     refuse('redis://127.0.0.1:6379/abc', 'not a Redis database number');
+    refuse('redis://127.0.0.1:6379/?db=abc', 'db=abc is not a Redis database number', '?db=1'); // ioredis would send SELECT NaN
+    refuse('redis://127.0.0.1:6379/?db=1.5', 'db=1.5 is not a Redis database number');
     refuse('redis://127.0.0.1:99999', 'not a URL');
     refuse('redis://:secret@127.0.0.1:6379/x', '****');
     expect(parseStoreUrl('postgresql://u:pw@h/db')).toMatchObject({ kind: 'postgres', display: 'postgresql://u:****@h/db' });

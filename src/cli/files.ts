@@ -7,9 +7,10 @@ import { formatPath } from '../scenario/parse.js';
 
 /**
  * Reads a file the user named, turning system errors into an InputError. `origin`: where the
- * path was written (a scenario's line), when not on the command line.
+ * path was written (a scenario's line), when not on the command line; `base`: what a relative
+ * path was read from.
  */
-export function readUserFile(path: string, what: string, keyPath = '', origin?: Origin): string {
+export function readUserFile(path: string, what: string, keyPath = '', origin?: Origin, base = 'the current directory'): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (e) {
@@ -19,9 +20,7 @@ export function readUserFile(path: string, what: string, keyPath = '', origin?: 
       : code === 'EISDIR' ? `${named} is a directory, not a file`
       : code === 'EACCES' ? `${named} cannot be read (permission denied)`
       : `${named} cannot be read (${code ?? String(e)})`;
-    throw new InputError(origin ?? { source: path }, keyPath, problem, origin
-      ? 'Check the path: in a scenario it is relative to the scenario file\'s directory.'
-      : 'Check the path: a relative one starts from the current directory.');
+    throw new InputError(origin ?? { source: path }, keyPath, problem, `Check the path: a relative one is read from ${base}.`);
   }
 }
 
@@ -36,7 +35,7 @@ export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | und
     const path = resolve(baseDir, spec.file);
     const key = formatPath([...keyPath, 'file']);
     for (const out of pending) out.refuseInput(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
-    const text = readUserFile(path, 'the empirical latency file', key, locate?.([...keyPath, 'file']));
+    const text = readUserFile(path, 'the empirical latency file', key, locate?.([...keyPath, 'file']), scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory');
     return { ...spec, values: parseLatencies(text, path, key) };
   };
   return { ...scenario, service: { ...scenario.service, latency: load(scenario.service.latency, ['service', 'latency']) } };
@@ -75,8 +74,12 @@ function reason(e: unknown): string {
 /** Outputs opened and not yet written or given up: a data file read meanwhile must be none of them. */
 const pending = new Set<PendingOutput>();
 
-/** Where writing `path` lands: the end of its chain of symbolic links, even one that points at no file yet. */
-function linkTarget(path: string): string {
+/**
+ * Where writing `path` lands: the end of its chain of symbolic links, even one that points at
+ * no file yet (undefined for a loop of links). A link is read from its directory's real path,
+ * as the system does: `..` in it climbs from there, not from the path as written.
+ */
+function linkTarget(path: string): string | undefined {
   let p = resolve(path);
   for (let hops = 0; hops < 40; hops++) {
     let link: string;
@@ -86,9 +89,11 @@ function linkTarget(path: string): string {
     } catch {
       return p; // nothing there yet
     }
-    p = resolve(dirname(p), link);
+    let dir = dirname(p);
+    try { dir = realpathSync(dir); } catch { /* a missing directory: creating the temporary file says so */ }
+    p = resolve(dir, link);
   }
-  return p; // a loop of links: creating the temporary file next to it fails with a clear reason
+  return undefined;
 }
 
 /**
@@ -113,11 +118,15 @@ export class PendingOutput {
     try { st = statSync(path); } catch { st = undefined; }
     if (st?.isDirectory()) fail(`${path} is a directory`, `Give a file name, such as ${flag} report.json.`);
     if (st && !st.isFile()) return; // a device or a pipe: written directly at the end
-    this.target = st ? realpathSync(path) : linkTarget(path);
+    const target = st ? realpathSync(path) : linkTarget(path);
+    if (target === undefined) fail(`${path} is a loop of symbolic links`, 'Remove the loop, or choose another path.');
+    this.target = target as string;
     if (st && (st.mode & 0o222) === 0) fail(`${path} is read-only`, 'Make it writable or choose another path.');
     if (inputs.some((f) => { try { return realpathSync(f) === this.target; } catch { return false; } })) {
       fail(`${path} is one of this run's inputs and would be overwritten`);
     }
+    const other = [...pending].find((o) => o.tmp !== null && o.target === this.target);
+    if (other) fail(`${path} is also where ${other.flag} writes`, `Give ${flag} and ${other.flag} different files.`);
     this.mode = st?.mode;
     this.tmp = join(dirname(this.target), `.${basename(this.target)}.${process.pid}.tmp`);
     try {

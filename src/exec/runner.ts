@@ -28,8 +28,14 @@ import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type 
  */
 const WINDOW_PER_THREAD = 8;
 
-/** With a precision target, the peak grid's step is sized for this many actions at most (the grid grows past it). */
+/**
+ * With a precision target, the peak grid's step is sized for this many actions, or for
+ * 1/PRECISION_GRID_SHARE of --max-actions if more; the grid grows past it as the run goes on,
+ * to at most PRECISION_GRID_SHARE times its planned cells (about 2.7·10^8: 1 GB, 2 while it doubles; cell
+ * indices well inside 32 bits).
+ */
 const PRECISION_GRID_ACTIONS = 1e9;
+const PRECISION_GRID_SHARE = 256;
 
 export interface RunRequest {
   scenario: Scenario;
@@ -63,7 +69,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const threads = Math.max(1, Math.min(req.threads, to - from));
   // A precision run stops where its target is met, often far below its limit: a grid sized
   // for the limit could leave no grid instant inside the run (docs/model-decisions.md).
-  const gridActions = req.precision ? Math.min(total, PRECISION_GRID_ACTIONS) : total;
+  const gridActions = req.precision ? Math.min(total, Math.max(PRECISION_GRID_ACTIONS, total / PRECISION_GRID_SHARE)) : total;
   const gridStep = gridStepFor(scenario, gridActions);
   const spec: LaneSpec = {
     scenario, seed: req.seed, total, from, to, gridStep, gridCells: gridCellsFor(scenario, gridActions, gridStep),

@@ -66,10 +66,14 @@ function unclosedBracket(text: string, end: number): number | undefined {
   let quote = '';
   for (let i = 0; i < end && i < text.length; i++) {
     const c = text[i] as string;
-    if (quote) {
-      if (c === quote && !(quote === '"' && text[i - 1] === '\\')) quote = '';
-      else if (c === '\n') quote = ''; // a quoted flow scalar does not span lines in a scenario
-    } else if (c === '"' || c === "'") quote = c;
+    const tokenStart = i === 0 || /[\s[{,:]/.test(text[i - 1] as string);
+    if (quote === '"') {
+      if (c === '\\') i++; // an escape: the next character is taken as it is
+      else if (c === '"' || c === '\n') quote = ''; // a quoted scalar spanning lines is rare in a scenario
+    } else if (quote === "'") {
+      if (c === "'" && text[i + 1] === "'") i++; // '' is a quote inside single quotes
+      else if (c === "'" || c === '\n') quote = '';
+    } else if ((c === '"' || c === "'") && tokenStart) quote = c; // not the ' of don't
     else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] as string))) while (i + 1 < end && text[i + 1] !== '\n') i++;
     else if (c === '{' || c === '[') open.push(i);
     else if (c === '}' || c === ']') open.pop();
@@ -82,12 +86,14 @@ function unclosedBracket(text: string, end: number): number | undefined {
  * another JSON tool reading the same file would refuse.
  */
 function strictJson(text: string, source: string, lineCounter: import('yaml').LineCounter): void {
+  const bom = text.startsWith('\uFEFF') ? 1 : 0;
+  if (text.trim() === '') return; // an empty file (a BOM is white space to trim) is the lab, as in YAML
   try {
-    JSON.parse(text.replace(/^\uFEFF/, ''));
+    JSON.parse(text.slice(bom));
   } catch (e) {
     const message = (e as Error).message;
     const at = /position (\d+)/.exec(message);
-    const pos = at ? lineCounter.linePos(Number(at[1])) : undefined;
+    const pos = at ? lineCounter.linePos(Number(at[1]) + bom) : undefined;
     throw new InputError({ source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
       `is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
       'Fix the JSON there (a trailing comma or a comment are the usual causes), or rename the file to .yaml to write YAML.');
@@ -102,18 +108,21 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
   const locate = locator(doc, lineCounter, source, overrides);
 
+  // An unterminated { or [ is reported where it opens, whichever of the parser's errors says so.
+  const unterminated = doc.errors.find((e) => /end with an? [}\]]/.test(e.message));
+  const open = unterminated ? unclosedBracket(text, unterminated.pos[0]) : undefined;
+  if (unterminated && open !== undefined) {
+    const at = lineCounter.linePos(open);
+    const gaveUp = unterminated.linePos?.[0];
+    throw new InputError({ source, line: at.line, col: at.col }, '',
+      `is not valid YAML or JSON: the ${text[open]} opened here is never closed${gaveUp ? ` (the parser gave up at line ${gaveUp.line})` : ''}`,
+      `Close it with ${text[open] === '{' ? '}' : ']'}, or write the collection as indented lines.`);
+  }
   if (/\.json$/i.test(source)) strictJson(text, source, lineCounter);
   const yamlError = doc.errors[0];
   if (yamlError) {
     const pos = yamlError.linePos?.[0];
     const first = yamlError.message.split('\n')[0] ?? yamlError.message;
-    const open = /end with an? [}\]]/.test(first) ? unclosedBracket(text, yamlError.pos[0]) : undefined;
-    if (open !== undefined) {
-      const at = lineCounter.linePos(open);
-      throw new InputError({ source, line: at.line, col: at.col }, '',
-        `is not valid YAML or JSON: the ${text[open]} opened here is never closed${pos ? ` (the parser gave up at line ${pos.line})` : ''}`,
-        `Close it with ${text[open] === '{' ? '}' : ']'}, or write the collection as indented lines.`);
-    }
     throw new InputError(
       { source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
       yamlError.code === 'MULTIPLE_DOCS'

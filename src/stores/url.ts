@@ -38,6 +38,10 @@ export function parseStoreUrl(text: string): StoreUrl {
   if (kind === 'redis' && !/^\/?(\d+)?$/.test(u.pathname)) {
     bad(`"${u.pathname}" is not a Redis database number`, 'End a redis:// URL with the database number, such as redis://127.0.0.1:6379/0, or with nothing.');
   }
+  const db = u.searchParams.get('db'); // ioredis reads ?db= too: a non-number would have it send SELECT NaN
+  if (kind === 'redis' && db !== null && !/^\d+$/.test(db)) {
+    bad(`db=${db} is not a Redis database number`, 'Give the database as a whole number, such as ?db=1, or in the path: redis://127.0.0.1:6379/1.');
+  }
   if (kind === 'postgres' && u.host === '' && u.pathname.replace(/^\//, '') === '') {
     bad('names no host and no database', 'Write it as postgres://user@host:5432/database.');
   }
