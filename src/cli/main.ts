@@ -30,7 +30,7 @@ function simulationOptions(cmd: Command, large: boolean): Command {
   if (!large) return cmd;
   return cmd.option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
     .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
-    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8)')
+    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8, at most 1e13)')
     .option('--shard <i/n>', 'simulate only shard i of n and write a partial result for `idem-sim merge`');
 }
 
