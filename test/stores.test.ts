@@ -24,6 +24,20 @@ async function open(url: string, connections: number): Promise<Backend> {
   return backend;
 }
 
+/** A fresh namespace on `url` for each test of the calling describe block, dropped after it; the getter gives the current one. */
+function freshBackend(url: string): () => Backend {
+  let backend: Backend | undefined;
+  beforeEach(async () => {
+    backend = await open(url, 4);
+    await backend.create();
+  });
+  afterEach(async () => {
+    await backend?.drop();
+    await backend?.close();
+  });
+  return () => backend as Backend;
+}
+
 const OPTS: StoreOptions = { retentionMs: 60_000, leaseMs: null, onError: 'release', checkFingerprint: true };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const ok = (body = 'done'): Handler => async (ctx) => {
@@ -55,18 +69,9 @@ async function concurrently(stores: KeyStore[], n: number, handler: Handler): Pr
 
 for (const [kind, url] of [['redis', REDIS_URL], ['postgres', POSTGRES_URL]] as const) {
   describe(`${kind}: the protocol on the real store`, () => {
-    let backend: Backend;
+    const backend = freshBackend(url);
     const stores = (claim: Claim, opts: Partial<StoreOptions> = {}, transactional = false) =>
-      backend.stores(claim, transactional, { ...OPTS, ...opts });
-
-    beforeEach(async () => {
-      backend = await open(url, 4);
-      await backend.create();
-    });
-    afterEach(async () => {
-      await backend.drop();
-      await backend.close();
-    });
+      backend().stores(claim, transactional, { ...OPTS, ...opts });
 
     it('atomic: 20 concurrent requests for one key execute once; the others get 409', async () => {
       const replies = await concurrently(stores('atomic'), 20, slow(300));
@@ -139,8 +144,8 @@ for (const [kind, url] of [['redis', REDIS_URL], ['postgres', POSTGRES_URL]] as 
 
     it('measured bytes per record are positive and grow with the stored response size', async () => {
       const shape = (n: number) => ({ keyLength: 36, fingerprint: 'f'.repeat(64), body: 'x'.repeat(n).replace(/x/g, (_c, i: number) => 'abcdefghijklmnopqrstuvwxyz0123456789'[(i * 7919) % 36] as string) });
-      const small = await backend.measure('atomic', false, OPTS, shape(50), 300);
-      const large = await backend.measure('atomic', false, OPTS, shape(1500), 300);
+      const small = await backend().measure('atomic', false, OPTS, shape(50), 300);
+      const large = await backend().measure('atomic', false, OPTS, shape(1500), 300);
       expect(small.bytes.bytes_per_record).toBeGreaterThan(50 + 36 + 64);
       // 1450 more bytes of response: the record grows by at least that (Redis strings and PostgreSQL text are stored as is).
       expect(large.bytes.bytes_per_record - small.bytes.bytes_per_record).toBeGreaterThan(1400);
@@ -153,13 +158,13 @@ for (const [kind, url] of [['redis', REDIS_URL], ['postgres', POSTGRES_URL]] as 
     it('create refuses a namespace already in use; drop removes only its own', async () => {
       const [store] = stores('atomic');
       await store!.handle({ key: 'mine', fingerprint: 'fp' }, ok());
-      await expect(backend.create()).rejects.toBeInstanceOf(StoreError);
+      await expect(backend().create()).rejects.toBeInstanceOf(StoreError);
       const other = await open(url, 1);
       try {
         await other.create();
         const [theirs] = other.stores('atomic', false, OPTS);
         await theirs!.handle({ key: 'theirs', fingerprint: 'fp' }, ok());
-        await backend.drop();
+        await backend().drop();
         expect((await theirs!.lookup('theirs'))?.status).toBe('done');
       } finally {
         await other.drop();
@@ -170,22 +175,14 @@ for (const [kind, url] of [['redis', REDIS_URL], ['postgres', POSTGRES_URL]] as 
 }
 
 describe('postgres: transactional', () => {
-  let backend: Backend;
-  beforeEach(async () => {
-    backend = await open(POSTGRES_URL, 4);
-    await backend.create();
-  });
-  afterEach(async () => {
-    await backend.drop();
-    await backend.close();
-  });
+  const backend = freshBackend(POSTGRES_URL);
   const crashAfterEffect: Handler = async (ctx) => {
     await ctx.effect('e');
     throw new HandlerCrash();
   };
 
   it('a crash after the side effect leaves no key without its effect, and no effect without its key', async () => {
-    const [tx] = backend.stores('atomic', true, OPTS);
+    const [tx] = backend().stores('atomic', true, OPTS);
     expect(tx!.variant).toBe('transactional');
     expect((await tx!.handle({ key: 'k', fingerprint: 'fp' }, crashAfterEffect)).kind).toBe('crashed');
     expect(await tx!.lookup('k')).toBeNull();
@@ -197,22 +194,22 @@ describe('postgres: transactional', () => {
   });
 
   it('the same crash without a transaction leaves the effect and a running key (until its lease)', async () => {
-    const [plain] = backend.stores('atomic', false, OPTS);
+    const [plain] = backend().stores('atomic', false, OPTS);
     await plain!.handle({ key: 'k', fingerprint: 'fp' }, crashAfterEffect);
     expect(await effectsOf(plain!)).toBe(1);
     expect((await plain!.lookup('k'))?.status).toBe('running');
   });
 
   it('20 concurrent requests for one key execute once; the others get 409 while the transaction runs', async () => {
-    const replies = await concurrently(backend.stores('atomic', true, OPTS), 20, slow(300));
+    const replies = await concurrently(backend().stores('atomic', true, OPTS), 20, slow(300));
     expectOnce(replies);
-    expect(await effectsOf(backend.stores('atomic', true, OPTS)[0] as KeyStore)).toBe(1);
+    expect(await effectsOf(backend().stores('atomic', true, OPTS)[0] as KeyStore)).toBe(1);
   });
 
   it('check_then_act in a transaction still executes more than once under the same load', async () => {
-    const replies = await concurrently(backend.stores('check_then_act', true, OPTS), 20, slow(300));
+    const replies = await concurrently(backend().stores('check_then_act', true, OPTS), 20, slow(300));
     expect(replies.some((r) => r.kind === 'conflict')).toBe(false);
-    expect(await effectsOf(backend.stores('check_then_act', true, OPTS)[0] as KeyStore)).toBeGreaterThan(1);
+    expect(await effectsOf(backend().stores('check_then_act', true, OPTS)[0] as KeyStore)).toBeGreaterThan(1);
   });
 });
 
