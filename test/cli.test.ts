@@ -115,7 +115,7 @@ describe('bad input exits 2 with a message a person can act on', () => {
   });
 
   it('bad empirical data: the data file and its line', () => {
-    expectBadInput(['run', 'test/fixtures/bad-empirical.yaml'], /bad-latencies\.txt:2:1/, '"fast" is not a latency');
+    expectBadInput(['run', 'test/fixtures/bad-empirical.yaml'], /bad-latencies\.txt:2:1/, 'line 2 (4 characters) is not a latency');
   });
 
   it('unwritable output path, and no file left behind', () => {

@@ -232,7 +232,7 @@ describe('Ctrl-C', () => {
       child.kill('SIGINT');
       const code = await new Promise<number | null>((r) => child.on('close', r));
       expect(code).toBe(130);
-      expect(stderr).toContain('interrupted; nothing was written');
+      expect(stderr).toContain('interrupted by SIGINT; nothing was written');
       expect(readdirSync(dir)).toEqual([]);
     });
   }

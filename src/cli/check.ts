@@ -4,7 +4,7 @@ import { check } from '../scenario/expect.js';
 import { InputError } from '../scenario/errors.js';
 import { PendingOutput } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { positiveInteger, seedOption } from './options.js';
+import { threadCount, positiveInteger, seedOption } from './options.js';
 import { progressBar } from './progress.js';
 import { renderJunit, type CheckedScenario } from './report/junit.js';
 import { renderVerdicts } from './report/verdicts.js';
@@ -17,6 +17,8 @@ export interface CheckOptions {
   seed?: string;
   set?: string[];
   threads?: string;
+  /** Read data files outside the scenario file's directory. */
+  allowOutside?: boolean;
   junit?: string;
   out?: string;
 }
@@ -35,8 +37,8 @@ export async function checkCommand(files: string[], opts: CheckOptions, io: Io, 
     out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null; // in the try: a bad --out gives back the --junit file
     const overrides = parseOverrides(opts);
     seedOption(opts.seed);
-    const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
-    const all = files.map((file) => ({ file, ...loadScenario(file, overrides) }));
+    const threads = opts.threads === undefined ? undefined : threadCount(opts.threads, io);
+    const all = files.map((file) => ({ file, ...loadScenario(file, overrides, { allowOutside: opts.allowOutside === true }) }));
     // A glob such as scenarios/*.yaml takes in scenarios without goals: skip them, say so.
     const loaded = all.filter((l) => l.expectations.length > 0);
     if (loaded.length === 0) {
@@ -57,7 +59,7 @@ export async function checkCommand(files: string[], opts: CheckOptions, io: Io, 
       const metrics = outcome.state.finish(l.scenario);
       checked.push({ name: names[k] as string, file: l.file, seed, verdicts: l.expectations.map((e) => check(e, metrics)) });
     }
-    const replay = ['idem-sim', 'check', ...files, ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+    const replay = ['idem-sim', 'check', ...files, ...(opts.allowOutside ? ['--allow-outside'] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
       ...(opts.actions !== undefined ? ['--actions', opts.actions] : []), ...(opts.seed !== undefined ? ['--seed', opts.seed] : [])];
     const footer = `seed ${[...new Set(checked.map((c) => c.seed))].join(', ')}; idem-sim ${toolVersion()}; replay: ${replay.map(shellQuote).join(' ')}`;
     const text = renderVerdicts(checked, chalkFor(out ? {} : io.stdout, io.env), footer);

@@ -1,31 +1,90 @@
 /** Everything that touches the file system for the CLI: scenario files, data files, outputs. */
-import { chmodSync, closeSync, lstatSync, openSync, readFileSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, type Stats } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, constants, fchmodSync, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { LatencySpec, Scenario } from '../model/types.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { formatPath } from '../scenario/parse.js';
 
+/** Sizes past which a file is refused before it is read (see README, Security and limits). */
+export const MAX_SCENARIO_BYTES = 4 * 1024 * 1024;
+/** An empirical latency file: a million observations of about 16 characters a line. */
+export const MAX_DATA_BYTES = 16 * 1024 * 1024;
+export const MAX_EMPIRICAL_VALUES = 1_000_000;
+
+const mib = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(bytes < 1024 * 1024 ? 2 : 0)} MiB`;
+
+/** Paths that are views of the running system, never data: /proc/self/environ holds secrets. */
+const SYSTEM_DIRS = ['/proc', '/sys', '/dev'];
+
 /**
  * Reads a file the user named, turning system errors into an InputError. `origin`: where the
  * path was written (a scenario's line), when not on the command line; `base`: what a relative
- * path was read from.
+ * path was read from. Only a regular file of at most `maxBytes` is read: a device, pipe or
+ * socket is refused before anything is read from it (it is opened non-blocking, so a FIFO
+ * cannot hang the run), and no more than the size the file had when it was opened is read.
  */
-export function readUserFile(path: string, what: string, keyPath = '', origin?: Origin, base = 'the current directory'): string {
+export function readUserFile(path: string, what: string, keyPath = '', origin?: Origin, base = 'the current directory', maxBytes = MAX_SCENARIO_BYTES): string {
+  const named = origin ? `${what} ${path}` : what;
+  const refuse = (problem: string, fix = `Check the path: a relative one is read from ${base}.`): never => {
+    throw new InputError(origin ?? { source: path }, keyPath, problem, fix);
+  };
+  let real: string | undefined;
+  try { real = realpathSync(path); } catch { /* reported when it is opened */ }
+  if (real !== undefined && SYSTEM_DIRS.some((d) => real === d || real.startsWith(`${d}/`))) {
+    refuse(`${named} is in ${SYSTEM_DIRS.find((d) => real === d || real.startsWith(`${d}/`))}, a view of the system, not a file of data`, 'Name a regular file.');
+  }
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    const named = origin ? `${what} ${path}` : what;
-    const problem = code === 'ENOENT' ? `${named} does not exist`
+    return refuse(code === 'ENOENT' ? `${named} does not exist`
       : code === 'EISDIR' ? `${named} is a directory, not a file`
       : code === 'EACCES' ? `${named} cannot be read (permission denied)`
-      : `${named} cannot be read (${code ?? String(e)})`;
-    throw new InputError(origin ?? { source: path }, keyPath, problem, `Check the path: a relative one is read from ${base}.`);
+      : `${named} cannot be read (${code ?? String(e)})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (st.isDirectory()) refuse(`${named} is a directory, not a file`);
+    if (!st.isFile()) refuse(`${named} is not a regular file (a device, pipe or socket)`, 'Name a regular file.');
+    if (st.size > maxBytes) {
+      refuse(`${named} is ${mib(st.size)}, over the limit of ${mib(maxBytes)} for ${what.replace(/^the /, '')}s`, 'Check that this is the file you meant.');
+    }
+    const buf = Buffer.allocUnsafe(st.size);
+    let got = 0;
+    for (let n = -1; got < buf.length && n !== 0; got += n) n = readSync(fd, buf, got, buf.length - got, got);
+    return buf.toString('utf8', 0, got);
+  } catch (e) {
+    if (e instanceof InputError) throw e;
+    return refuse(`${named} cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  } finally {
+    closeSync(fd);
   }
 }
 
-/** Loads the observed latencies of every `empirical` distribution, relative to the scenario file. */
-export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin): Scenario {
+/** Whether data files may lie outside the scenario file's directory (`--allow-outside`). */
+export interface DataAccess { allowOutside?: boolean }
+
+/** Refuses a data file that resolves (through links) outside `baseDir`, unless allowed. */
+function checkInside(path: string, baseDir: string, key: string, origin: Origin | undefined, access: DataAccess): void {
+  if (access.allowOutside) return;
+  let real: string, root: string;
+  try { real = realpathSync(path); root = realpathSync(baseDir); } catch { return; } // a missing file is reported when it is read
+  const rel = relative(root, real);
+  if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
+    throw new InputError(origin ?? { source: path }, key, `the data file ${path} lies outside the scenario file's directory, ${root}`,
+      'Keep data files in the scenario\'s directory or below it; to read this one anyway, pass --allow-outside (only for scenarios you trust).');
+  }
+}
+
+/**
+ * Loads the observed latencies of every `empirical` distribution, relative to the scenario file
+ * (or the current directory for the built-in defaults). A data file must lie in that directory
+ * or below it, unless `access.allowOutside`: a scenario from a pull request cannot read the CI
+ * machine's files.
+ */
+export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin, access: DataAccess = {}): Scenario {
   const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
   const load = (spec: LatencySpec, keyPath: (string | number)[]): LatencySpec => {
     if (spec.dist === 'mixture') {
@@ -34,26 +93,41 @@ export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | und
     if (spec.dist !== 'empirical') return spec;
     const path = resolve(baseDir, spec.file);
     const key = formatPath([...keyPath, 'file']);
+    const origin = locate?.([...keyPath, 'file']);
     for (const out of pending) out.refuseInput(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
-    const text = readUserFile(path, 'the empirical latency file', key, locate?.([...keyPath, 'file']), scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory');
+    checkInside(path, baseDir, key, origin, access);
+    const text = readUserFile(path, 'the empirical latency file', key, origin, scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES);
     return { ...spec, values: parseLatencies(text, path, key) };
   };
   return { ...scenario, service: { ...scenario.service, latency: load(scenario.service.latency, ['service', 'latency']) } };
 }
 
-/** One latency in ms per line; blank lines and `#` comments are skipped. */
+/**
+ * One latency in ms per line; blank lines and `#` comments are skipped. An error gives the
+ * line's number and length, never its text: a data file named by a hostile scenario may hold
+ * secrets, and errors go into CI logs.
+ */
 export function parseLatencies(text: string, source: string, keyPath: string): number[] {
   const values: number[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
-    const t = line.replace(/#.*/, '').trim();
-    if (t === '') return;
+  let line = 0;
+  for (let at = 0; at <= text.length; line++) {
+    let end = text.indexOf('\n', at);
+    if (end < 0) end = text.length;
+    const raw = text.slice(at, end);
+    at = end + 1;
+    const t = raw.replace(/#.*/, '').trim();
+    if (t === '') continue;
     const v = Number(t);
     if (!Number.isFinite(v) || v < 0) {
-      throw new InputError({ source, line: i + 1, col: 1 }, keyPath, `"${t}" is not a latency in ms`,
-        'Write one number >= 0 per line (milliseconds), nothing else.');
+      throw new InputError({ source, line: line + 1, col: 1 }, keyPath, `line ${line + 1} (${raw.replace(/\r$/, '').length} characters) is not a latency in ms`,
+        'Write one number >= 0 per line (milliseconds), nothing else; a # starts a comment.');
+    }
+    if (values.length === MAX_EMPIRICAL_VALUES) {
+      throw new InputError({ source, line: line + 1, col: 1 }, keyPath, `the empirical latency file holds more than ${MAX_EMPIRICAL_VALUES.toLocaleString('en-US')} values, the limit`,
+        'Sample the observations down to at most a million; the distribution needs far fewer.');
     }
     values.push(v);
-  });
+  }
   if (values.length === 0) {
     throw new InputError({ source }, keyPath, 'the empirical latency file holds no values', 'Put at least one latency in ms per line.');
   }
@@ -96,14 +170,32 @@ function linkTarget(path: string): string | undefined {
   return undefined;
 }
 
+/** The mode a new file gets: 0666 less the umask (read once: reading it sets it for a moment). */
+let newFileMode: number | undefined;
+function modeForNewFile(): number {
+  if (newFileMode === undefined) {
+    const mask = process.umask(0o022);
+    process.umask(mask);
+    newFileMode = 0o666 & ~mask;
+  }
+  return newFileMode;
+}
+
 /**
  * An output file checked and opened before the work starts (so a bad path fails at once) and
- * written whole at the end: a regular file through a temporary file and a rename (so it is
- * never half-written, and a symbolic link is written through), a device or pipe directly,
- * `-` to standard output. It refuses a directory, a read-only file and the run's own inputs.
+ * written whole at the end: a regular file through a temporary file beside it and a rename (so
+ * it is never half-written, a symbolic link is written through, and nothing is truncated before
+ * the work has succeeded), a device or pipe directly, `-` to standard output. It refuses a
+ * directory, a read-only file and the run's own inputs.
+ *
+ * The temporary file has an unpredictable name and is created exclusively (O_CREAT|O_EXCL|
+ * O_NOFOLLOW, mode 0600) and written through its descriptor, so a link planted in the
+ * directory cannot redirect the write; it takes the target's mode (or 0666 less the umask) just
+ * before the rename.
  */
 export class PendingOutput {
   private readonly tmp: string | null = null;
+  private fd: number | null = null;
   private readonly target: string;
   private readonly mode: number | undefined;
 
@@ -128,9 +220,9 @@ export class PendingOutput {
     const other = [...pending].find((o) => o.tmp !== null && o.target === this.target);
     if (other) fail(`${path} is also where ${other.flag} writes`, `Give ${flag} and ${other.flag} different files.`);
     this.mode = st?.mode;
-    this.tmp = join(dirname(this.target), `.${basename(this.target)}.${process.pid}.tmp`);
+    this.tmp = join(dirname(this.target), `.${basename(this.target)}.${randomBytes(8).toString('hex')}.tmp`);
     try {
-      closeSync(openSync(this.tmp, 'w'));
+      this.fd = openSync(this.tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
     } catch (e) {
       fail(`cannot create ${path} (${reason(e)})`, 'Choose a path in an existing directory you can write to.');
     }
@@ -153,10 +245,13 @@ export class PendingOutput {
     pending.delete(this);
     try {
       if (this.path === '-') stdout.write(content);
-      else if (this.tmp === null) writeFileSync(this.target, content);
+      else if (this.tmp === null || this.fd === null) writeFileSync(this.target, content);
       else {
-        writeFileSync(this.tmp, content);
-        if (this.mode !== undefined) chmodSync(this.tmp, this.mode & 0o7777);
+        const bytes = Buffer.from(content, 'utf8');
+        for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done);
+        fchmodSync(this.fd, this.mode !== undefined ? this.mode & 0o7777 : modeForNewFile());
+        closeSync(this.fd);
+        this.fd = null;
         renameSync(this.tmp, this.target);
       }
     } catch (e) {
@@ -167,6 +262,15 @@ export class PendingOutput {
 
   abort(): void {
     pending.delete(this);
+    if (this.fd !== null) {
+      try { closeSync(this.fd); } catch { /* already closed */ }
+      this.fd = null;
+    }
     if (this.tmp !== null) rmSync(this.tmp, { force: true });
   }
+}
+
+/** Gives up every output not yet written (the process is about to end without writing them). */
+export function abortPendingOutputs(): void {
+  for (const out of [...pending]) out.abort();
 }

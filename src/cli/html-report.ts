@@ -12,7 +12,7 @@ import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { PendingOutput } from './files.js';
 import { shellQuote, toolVersion, type Io } from './io.js';
-import { positiveInteger, seedOption } from './options.js';
+import { threadCount, positiveInteger, seedOption } from './options.js';
 import { progressBar } from './progress.js';
 import { breakdownChart } from './report/charts.js';
 import { escapeHtml, htmlPage } from './report/html.js';
@@ -30,6 +30,8 @@ export interface ReportOptions {
   seed?: string;
   set?: string[];
   threads?: string;
+  /** Read data files outside the scenario file's directory. */
+  allowOutside?: boolean;
   out?: string;
   svg?: boolean;
   rows?: string;
@@ -125,9 +127,9 @@ function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sa
 export async function reportCommand(file: string | undefined, opts: ReportOptions, io: Io, signal?: AbortSignal): Promise<number> {
   const out = opts.out !== undefined ? new PendingOutput(opts.out, file ? [file] : []) : null;
   try {
-    const { scenario, seed } = loadScenario(file ?? null, parseOverrides(opts));
+    const { scenario, seed } = loadScenario(file ?? null, parseOverrides(opts), { allowOutside: opts.allowOutside === true });
     const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;
-    const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : positiveInteger('--threads', opts.threads);
+    const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : threadCount(opts.threads, io);
     const eventfulRows = opts.rows === undefined ? DEFAULT_LIMITS.eventfulRows : positiveInteger('--rows', opts.rows);
     if (eventfulRows > MAX_ROWS) {
       throw new InputError({ source: `--rows ${opts.rows}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
@@ -147,7 +149,7 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
     if (!plan) throw new Error('a run has at least one chunk');
     const { actions } = traceChunk(scenario, outcome.gridStep, chunkRng(useSeed, 0), plan);
     const sample = sampleRows(actions, plan.offset, scenario.client.timeout, { ...DEFAULT_LIMITS, eventfulRows });
-    const replay = ['idem-sim', 'report', ...(file ? [file] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+    const replay = ['idem-sim', 'report', ...(file ? [file] : []), ...(opts.allowOutside ? ['--allow-outside'] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
       ...(opts.actions !== undefined ? ['--actions', opts.actions] : []), '--seed', useSeed,
       ...(opts.rows !== undefined ? ['--rows', opts.rows] : [])].map(shellQuote).join(' ');
     const caption = `${replay}${opts.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;

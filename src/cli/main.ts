@@ -1,6 +1,7 @@
 /**
  * The command line: parse, dispatch, and map errors to exit codes
- * (0 ok, 1 expectations failed, 2 bad input, 70 internal error, 130 interrupted).
+ * (0 ok, 1 expectations failed, 2 bad input, 70 internal error, 128 + the signal's number when
+ * stopped by SIGINT, SIGTERM or SIGHUP).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { Interrupted } from '../exec/interrupted.js';
@@ -19,6 +20,15 @@ import type { RunOptions } from './run.js';
 
 export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70, EXIT_INTERRUPTED = 130;
 
+/**
+ * The signals that stop a command cleanly, and their exit statuses (128 + the signal's number, as
+ * shells report a process the signal killed): Ctrl-C, `timeout`/CI cancellation/`docker stop`, a
+ * closed terminal. Each aborts the command's AbortSignal; the command removes its temporary files
+ * and store objects and writes no output.
+ */
+export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const satisfies Record<string, number>;
+export type StopSignal = keyof typeof STOP_SIGNALS;
+
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
 
 /** Options every simulating command shares; `large` adds --precision and --shard. */
@@ -26,7 +36,8 @@ function simulationOptions(cmd: Command, large: boolean): Command {
   cmd.option('--actions <n>', 'primary actions to simulate (overrides the file)')
     .option('--seed <seed>', 'random seed (overrides the file; default 1)')
     .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
-    .option('--threads <n>', 'threads: this one and n-1 workers (default: all cores, one per 2 M actions at most); results do not depend on it');
+    .option('--threads <n>', 'threads: this one and n-1 workers (default: all cores, one per 2 M actions at most; at most 4 per core); results do not depend on it')
+    .option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust");
   if (!large) return cmd;
   return cmd.option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
     .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
@@ -49,7 +60,7 @@ Scenario durations are written 250ms, 2s, 5m, 1h or 7d (a bare number means ms);
 probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md.
 
 Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
-70 internal error (a bug), 130 interrupted.`);
+70 internal error (a bug), 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP.`);
 
   simulationOptions(cmd.command('run')
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
@@ -96,7 +107,7 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .option('--json', 'print JSON')
     .action(async (files: string | undefined, opts: SizeOptions) => {
       const { sizeCommand } = await import('./size.js');
-      setCode(await sizeCommand(files ? [files] : [], opts, io));
+      setCode(await sizeCommand(files ? [files] : [], opts, io, signal));
     });
 
   simulationOptions(cmd.command('report')
@@ -164,8 +175,12 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
 export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
   let code = EXIT_OK;
   const interrupt = new AbortController();
-  const onSigint = () => interrupt.abort();
-  process.once('SIGINT', onSigint);
+  let stoppedBy: StopSignal = 'SIGINT';
+  const handlers = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((sig) => {
+    const handler = () => { if (!interrupt.signal.aborted) stoppedBy = sig; interrupt.abort(); };
+    process.once(sig, handler);
+    return [sig, handler] as const;
+  });
   try {
     const cli = program(io, interrupt.signal, (c) => { code = c; });
     if (argv.length <= 2) {
@@ -181,13 +196,18 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     }
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     if (e instanceof Interrupted) {
-      io.stderr.write('idem-sim: interrupted; nothing was written\n');
-      return EXIT_INTERRUPTED;
+      io.stderr.write(`idem-sim: interrupted by ${stoppedBy}; nothing was written\n`);
+      return STOP_SIGNALS[stoppedBy];
+    }
+    if (e instanceof RangeError && /allocation|Array buffer|Invalid (typed )?array length|Invalid string length/i.test(e.message)) {
+      // The input asked for more memory than this process can have: bad input, not a bug.
+      io.stderr.write(`idem-sim: error: the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see README, Security and limits.\n`);
+      return EXIT_BAD_INPUT;
     }
     io.stderr.write(`idem-sim: internal error: ${(e as Error).message ?? String(e)}\nThis is a bug in idem-sim; please report it with the command you ran.\n`);
     if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${(e as Error).stack ?? ''}\n`);
     return EXIT_INTERNAL;
   } finally {
-    process.off('SIGINT', onSigint);
+    for (const [sig, handler] of handlers) process.off(sig, handler);
   }
 }

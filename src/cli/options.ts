@@ -1,4 +1,5 @@
 /** Parsing of numeric and structured command-line options, with errors that name the flag. */
+import { availableParallelism } from 'node:os';
 import { InputError } from '../scenario/errors.js';
 import { didYouMean } from '../scenario/suggest.js';
 
@@ -24,7 +25,10 @@ export function positiveNumber(flag: string, text: string): number {
   return n;
 }
 
-/** `i/n` with 1 <= i <= n. */
+/** Most shards of one run or sweep: each writes a part file that `merge` reads. */
+export const MAX_SHARDS = 10_000;
+
+/** `i/n` with 1 <= i <= n <= MAX_SHARDS. */
 export function shard(text: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());
   const index = Number(m?.[1]);
@@ -33,7 +37,31 @@ export function shard(text: string): { index: number; count: number } {
     throw new InputError({ source: `--shard ${text}` }, '', 'expected i/n with 1 <= i <= n',
       'Number the shards from 1: --shard 1/4, --shard 2/4, ... --shard 4/4.');
   }
+  if (count > MAX_SHARDS) {
+    throw new InputError({ source: `--shard ${text}` }, '', `${count.toLocaleString('en-US')} shards is over the limit of ${MAX_SHARDS.toLocaleString('en-US')}`,
+      'Give each machine a larger share: a shard of 10^8 actions takes about 10 s a thread.');
+  }
   return { index, count };
+}
+
+/** Threads past this many per core are refused: each is a V8 isolate of 20-40 MB that only waits. */
+export const MAX_THREADS_PER_CORE = 4;
+
+/**
+ * `--threads`: at most MAX_THREADS_PER_CORE x the cores, with a warning above the core count
+ * (results do not depend on it; threads beyond the cores only share them, and run slower).
+ */
+export function threadCount(text: string, io: { stderr: NodeJS.WritableStream }, cores = availableParallelism()): number {
+  const n = positiveInteger('--threads', text);
+  const max = MAX_THREADS_PER_CORE * cores;
+  if (n > max) {
+    throw new InputError({ source: `--threads ${text}` }, '', `is over the limit of ${max} (${MAX_THREADS_PER_CORE} per core; this machine has ${cores})`,
+      `Drop --threads to use every core, or give at most ${cores}.`);
+  }
+  if (n > cores) {
+    io.stderr.write(`idem-sim: warning: --threads ${n} is more than this machine's ${cores} cores; the extra threads share them and the run is slower. The results are the same for any --threads.\n`);
+  }
+  return n;
 }
 
 /** `--seed`, which must not be empty. */

@@ -7,9 +7,9 @@ import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
 import { MAX_ACTIONS } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { parseScenario, type Override } from '../scenario/parse.js';
-import { PendingOutput, loadEmpiricalData, readUserFile } from './files.js';
+import { PendingOutput, loadEmpiricalData, readUserFile, type DataAccess } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { oneOf, positiveInteger, positiveNumber, seedOption, shard as parseShard } from './options.js';
+import { oneOf, positiveInteger, positiveNumber, seedOption, shard as parseShard, threadCount } from './options.js';
 import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from './partial.js';
 import { progressBar } from './progress.js';
 import { renderJson, resolvedScenario } from './report/json.js';
@@ -27,6 +27,8 @@ export interface RunOptions {
   precisionMetric?: string;
   maxActions?: string;
   shard?: string;
+  /** Read data files outside the scenario file's directory. */
+  allowOutside?: boolean;
 }
 
 /** The seed used when neither --seed nor the file gives one. */
@@ -73,10 +75,10 @@ export function parseKeyPath(text: string): (string | number)[] | undefined {
 }
 
 /** Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario. */
-export function loadScenario(file: string | null, overrides: readonly Override[]) {
+export function loadScenario(file: string | null, overrides: readonly Override[], access: DataAccess = {}) {
   const text = file === null ? '' : readUserFile(file, 'the scenario file');
   const parsed = parseScenario(text, file ?? '(built-in lab defaults)', overrides);
-  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate) };
+  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate, access) };
 }
 
 export function scenarioName(file: string | null): string {
@@ -115,7 +117,7 @@ export function precisionTarget(opts: Pick<RunOptions, 'precision' | 'precisionM
 
 /** The arguments that reproduce a run's numbers (not how it was executed: threads, shards, output). */
 function replayArgs(files: string[], opts: RunOptions, seeds: string[]): string[] {
-  return ['idem-sim', 'run', ...files, ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+  return ['idem-sim', 'run', ...files, ...(opts.allowOutside ? ['--allow-outside'] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
     ...(opts.actions !== undefined ? ['--actions', opts.actions] : []),
     ...(seeds.length === 1 ? ['--seed', seeds[0] as string] : []),
     ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
@@ -134,7 +136,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
   try {
     const overrides = parseOverrides(opts);
     seedOption(opts.seed);
-    const threads = opts.threads === undefined ? undefined : positiveInteger('--threads', opts.threads);
+    const threads = opts.threads === undefined ? undefined : threadCount(opts.threads, io);
     const precision = precisionTarget(opts);
     const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
     if (shard && precision) {
@@ -142,7 +144,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
         'Shard a run of fixed --actions, or run --precision on one machine.');
     }
     const sources = files.length > 0 ? files : [null];
-    const loaded = sources.map((file) => ({ file, ...loadScenario(file, overrides) }));
+    const loaded = sources.map((file) => ({ file, ...loadScenario(file, overrides, { allowOutside: opts.allowOutside === true }) }));
     const names = columnNames(sources);
 
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a

@@ -4,12 +4,14 @@ import { keyStoreSize } from '../model/metrics.js';
 import { DURATION_PATTERN, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { positiveInteger, positiveNumber, seedOption } from './options.js';
+import { threadCount, positiveInteger, positiveNumber, seedOption } from './options.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './run.js';
 import { duration, num } from './report/table.js';
 
 export interface SizeOptions {
   threads?: string;
+  /** Read data files outside the scenario file's directory. */
+  allowOutside?: boolean;
   rate?: string;
   retention?: string;
   recordBytes?: string;
@@ -24,7 +26,7 @@ export interface SizeOptions {
 /** The arguments that give the same numbers again (not --threads, which never changes one). */
 function replayArgs(file: string | undefined, opts: SizeOptions, seed: string | undefined): string[] {
   const flag = (name: string, value: string | undefined): string[] => (value === undefined ? [] : [name, value]);
-  return ['idem-sim', 'size', ...(file ? [file] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
+  return ['idem-sim', 'size', ...(file ? [file] : []), ...(opts.allowOutside ? ['--allow-outside'] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
     ...flag('--actions', opts.actions), ...flag('--seed', seed), ...flag('--rate', opts.rate), ...flag('--retention', opts.retention),
     ...flag('--record-bytes', opts.recordBytes), ...flag('--from-probe', opts.fromProbe), ...(opts.json ? ['--json'] : [])];
 }
@@ -41,7 +43,7 @@ function retentionMs(text: string): number {
   return parseDuration(text);
 }
 
-export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): Promise<number> {
+export async function sizeCommand(files: string[], opts: SizeOptions, io: Io, signal?: AbortSignal): Promise<number> {
   if (files.length > 1) throw new InputError(undefined, '', 'size takes one scenario at most', 'Size one scenario at a time.');
   const file = files[0];
   if (!file) {
@@ -63,10 +65,10 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io): P
   /** The seed and actions of the simulation behind keys per action; none without a scenario. */
   let simulated: { seed: string; actions: string } | undefined;
   if (file) {
-    const { scenario, seed } = loadScenario(file, parseOverrides(opts));
+    const { scenario, seed } = loadScenario(file, parseOverrides(opts), { allowOutside: opts.allowOutside === true });
     const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;
-    const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : positiveInteger('--threads', opts.threads);
-    const outcome = await runScenario({ scenario, seed: useSeed, threads });
+    const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : threadCount(opts.threads, io);
+    const outcome = await runScenario({ scenario, seed: useSeed, threads, ...(signal ? { signal } : {}) });
     const m = outcome.state.finish(scenario);
     // Twins arrive on top of rate_per_s: count keys per primary action.
     keysPerAction = (m.keys_per_action.value * m.actions) / m.primary_actions;

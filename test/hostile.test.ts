@@ -1,0 +1,83 @@
+/**
+ * The hostile corpus: every file in test/hostile/ is one input an attacker (or a careless pull
+ * request) could hand idem-sim. Each must be refused with its exit status (2 unless the case
+ * says otherwise) and a one-paragraph error, within 20 s and a 512 MB heap (an input that makes
+ * idem-sim allocate more aborts V8, which fails the case), leaving no file behind and echoing
+ * no secret.
+ *
+ * A case: { note, args, files?, links?, fifos?, generated?, status?, stderr? } (see test/hostile/README.md).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT } from './helpers.js';
+
+interface HostileCase {
+  note: string;
+  args: string[];
+  files?: Record<string, string>;
+  /** Symbolic links to make: name -> where it points. */
+  links?: Record<string, string>;
+  /** FIFOs to make (reading one blocks until a writer comes). */
+  fifos?: string[];
+  /** Files too large to write out: name -> one line repeated `times` times. */
+  generated?: Record<string, { line: string; times: number }>;
+  status?: number;
+  stderr?: string;
+}
+
+const CORPUS = join(ROOT, 'test', 'hostile');
+const TIME_LIMIT_MS = 20_000;
+const HEAP_MB = 512;
+/** Data files of the cases hold this; no output may. */
+const CANARY = 'SECRET_CANARY';
+
+const cases = readdirSync(CORPUS).filter((f) => f.endsWith('.json')).sort();
+const scratch = mkdtempSync(join(tmpdir(), 'idem-sim-hostile-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Every file under `dir`, as paths relative to it (hidden ones too: a leftover temp file is one). */
+function listAll(dir: string, prefix = ''): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? listAll(join(dir, e.name), `${prefix}${e.name}/`) : [`${prefix}${e.name}`]);
+}
+
+describe('the hostile corpus', () => {
+  it('has cases', () => {
+    expect(cases.length).toBeGreaterThan(10);
+  });
+
+  for (const name of cases) {
+    const c = JSON.parse(readFileSync(join(CORPUS, name), 'utf8')) as HostileCase;
+    it(`${name.replace(/\.json$/, '')}: ${c.note}`, () => {
+      const dir = join(scratch, name.replace(/\.json$/, ''));
+      mkdirSync(dir);
+      const at = (file: string) => { mkdirSync(dirname(join(dir, file)), { recursive: true }); return join(dir, file); };
+      for (const [file, text] of Object.entries(c.files ?? {})) writeFileSync(at(file), text);
+      for (const [file, { line, times }] of Object.entries(c.generated ?? {})) writeFileSync(at(file), `${line}\n`.repeat(times));
+      for (const [file, target] of Object.entries(c.links ?? {})) symlinkSync(target, at(file));
+      for (const file of c.fifos ?? []) execFileSync('mkfifo', [at(file)]);
+      const before = listAll(dir).sort();
+      const started = Date.now();
+      const r = spawnSync(process.execPath, [`--max-old-space-size=${HEAP_MB}`, BIN, ...c.args.map((a) => a.replaceAll('{dir}', dir))], {
+        cwd: dir, encoding: 'utf8', timeout: TIME_LIMIT_MS, env: { ...process.env, NO_COLOR: '1' }, maxBuffer: 64 * 1024 * 1024,
+      });
+      const took = Date.now() - started;
+      expect(r.signal, `killed by ${r.signal} after ${took} ms`).toBeNull();
+      expect(r.status, r.stderr).toBe(c.status ?? 2);
+      if ((c.status ?? 2) === 2) {
+        expect(r.stderr).toMatch(/^idem-sim: error: /);
+        // One paragraph: no blank line inside, no stack frame.
+        expect(r.stderr.trimEnd()).not.toMatch(/\n\s*\n/);
+        expect(r.stderr).not.toMatch(/^\s+at .+[:(]/m);
+        expect(r.stdout).toBe('');
+      }
+      if (c.stderr !== undefined) expect(r.stderr).toMatch(new RegExp(c.stderr));
+      expect(r.stderr).not.toContain(CANARY);
+      expect(r.stdout).not.toContain(CANARY);
+      expect(listAll(dir).sort()).toEqual(before);
+    });
+  }
+});

@@ -1,0 +1,132 @@
+/**
+ * Output files and signals (hardening): a planted link cannot redirect a write, nothing is
+ * truncated before the work succeeded, and SIGINT, SIGTERM and SIGHUP stop every long command
+ * with 130 / 143 / 129, nothing written and no temporary file left.
+ */
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PendingOutput } from '../src/cli/files.js';
+import { InputError } from '../src/scenario/errors.js';
+import { BIN } from './helpers.js';
+
+const dirs: string[] = [];
+function scratch(): string {
+  const d = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+  dirs.push(d);
+  return d;
+}
+afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+
+const sink = { write: () => true } as unknown as NodeJS.WritableStream;
+
+describe('PendingOutput', () => {
+  it('never writes through a link planted at any predictable temporary name', () => {
+    const dir = scratch();
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    // The names the old code used, and a few guesses more: none is the name used now.
+    for (const name of [`.report.json.${process.pid}.tmp`, '.report.json.tmp', '.report.json.0.tmp']) symlinkSync(victim, join(dir, name));
+    const out = new PendingOutput(join(dir, 'report.json'));
+    out.commit('{"ok":true}\n', sink);
+    expect(readFileSync(victim, 'utf8')).toBe('precious');
+    expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe('{"ok":true}\n');
+    // Only the output and the planted links: the temporary file is gone.
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') && !f.includes(String(process.pid)) && f !== '.report.json.tmp' && f !== '.report.json.0.tmp')).toEqual([]);
+  });
+
+  it('creates its temporary file exclusively with mode 0600 and an unpredictable name', () => {
+    const dir = scratch();
+    const a = new PendingOutput(join(dir, 'a.json'));
+    const b = new PendingOutput(join(dir, 'b.json'));
+    const tmps = readdirSync(dir).filter((f) => f.endsWith('.tmp'));
+    expect(tmps).toHaveLength(2);
+    for (const t of tmps) {
+      expect(t).toMatch(/^\.[ab]\.json\.[0-9a-f]{16}\.tmp$/);
+      expect(statSync(join(dir, t)).mode & 0o777).toBe(0o600);
+    }
+    a.abort();
+    b.abort();
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('truncates nothing before commit, and keeps an existing file when given up', () => {
+    const dir = scratch();
+    const target = join(dir, 'out.json');
+    writeFileSync(target, 'old');
+    const out = new PendingOutput(target);
+    expect(readFileSync(target, 'utf8')).toBe('old');
+    out.abort();
+    expect(readFileSync(target, 'utf8')).toBe('old');
+    expect(readdirSync(dir)).toEqual(['out.json']);
+  });
+
+  it("gives a new file the umask's mode and keeps an existing file's mode", () => {
+    const dir = scratch();
+    const fresh = join(dir, 'new.json');
+    new PendingOutput(fresh).commit('x', sink);
+    const mask = process.umask();
+    expect(statSync(fresh).mode & 0o777).toBe(0o666 & ~mask);
+    const kept = join(dir, 'kept.json');
+    writeFileSync(kept, 'old');
+    chmodSync(kept, 0o640);
+    new PendingOutput(kept).commit('new', sink);
+    expect(statSync(kept).mode & 0o777).toBe(0o640);
+    expect(readFileSync(kept, 'utf8')).toBe('new');
+  });
+
+  it('writes through a link at the target itself, which the user named', () => {
+    const dir = scratch();
+    const real = join(dir, 'real.json');
+    writeFileSync(real, 'old');
+    symlinkSync(real, join(dir, 'link.json'));
+    new PendingOutput(join(dir, 'link.json')).commit('new', sink);
+    expect(readFileSync(real, 'utf8')).toBe('new');
+  });
+
+  it('refuses a directory that does not exist with an InputError', () => {
+    expect(() => new PendingOutput(join(scratch(), 'no', 'such', 'x.json'))).toThrow(InputError);
+  });
+});
+
+/** Starts a command, sends `signal` once it has been running for `afterMs`, and waits for it. */
+async function stopWith(args: string[], signal: NodeJS.Signals, afterMs: number, cwd: string) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
+  let stderr = '';
+  let stdout = '';
+  child.stderr.on('data', (d) => { stderr += String(d); });
+  child.stdout.on('data', (d) => { stdout += String(d); });
+  await new Promise((r) => setTimeout(r, afterMs));
+  child.kill(signal);
+  const code = await new Promise<number | null>((r) => child.on('close', r));
+  return { code, stderr, stdout };
+}
+
+const EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+describe('signals stop every long command cleanly', () => {
+  const long = 'actions: 1e9\n';
+  const commands: [string, string[]][] = [
+    ['run', ['run', 's.yaml', '--out', 'out.json', '--json']],
+    ['sweep', ['sweep', 's.yaml', '--vary', 'client.timeout=1s,2s', '--out', 'out.csv', '--format', 'csv']],
+    ['check', ['check', 's.yaml', '--out', 'out.txt', '--junit', 'j.xml']],
+    ['report', ['report', 's.yaml', '--out', 'out.html']],
+    ['size', ['size', 's.yaml', '--rate', '10']],
+  ];
+  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
+    for (const [name, args] of commands) {
+      it(`${name} on ${sig}: exit ${EXIT[sig]}, nothing written, no temporary file`, async () => {
+        const dir = scratch();
+        writeFileSync(join(dir, 's.yaml'), name === 'check' ? `${long}expect:\n  duplicates_per_1000: "< 1000"\n` : long);
+        const r = await stopWith(args, sig, 900, dir);
+        expect(r.code, r.stderr).toBe(EXIT[sig]);
+        expect(r.stderr).toContain(`interrupted by ${sig}; nothing was written`);
+        expect(r.stdout).toBe('');
+        expect(readdirSync(dir)).toEqual(['s.yaml']);
+      });
+    }
+  }
+
+});
