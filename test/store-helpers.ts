@@ -16,3 +16,19 @@ export async function redisKeys(redis: Redis, prefix: string): Promise<string[]>
   } while (cursor !== '0');
   return found;
 }
+
+/** `url` with its path replaced: another Redis database (`/9`) or PostgreSQL database. */
+export function withPath(url: string, path: string): string {
+  const u = new URL(url);
+  u.pathname = path;
+  return u.toString();
+}
+
+/**
+ * A Redis database and a PostgreSQL database of their own, for tests that run `probe
+ * --clean-up --force`: it removes every leftover that no running probe holds, so in the
+ * shared ones it could take a namespace another test file keeps (`--keep`) while it looks at it.
+ */
+export const ISOLATED_REDIS_URL = process.env['IDEM_SIM_TEST_REDIS_ISOLATED'] ?? withPath(REDIS_URL, '/9');
+export const ISOLATED_POSTGRES_DB = 'idem_sim_hardening';
+export const ISOLATED_POSTGRES_URL = process.env['IDEM_SIM_TEST_POSTGRES_ISOLATED'] ?? withPath(POSTGRES_URL, `/${ISOLATED_POSTGRES_DB}`);

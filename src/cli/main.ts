@@ -132,9 +132,23 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
     .option('--connections <n>', 'connections to the store (default 8; transactional: enough for its running handlers)')
     .option('--response-bytes <n>', 'size of the stored response (default: record_bytes less the key and fingerprint)')
     .option('--records <n>', `records written to measure bytes per record (default ${1000})`)
-    .option('--keep', 'leave the keys (or schema) in the store for inspection')
+    .option('--keep', 'leave the keys (or schema) in the store for inspection, until they expire')
+    .option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust")
+    .option('--clean-up', 'instead of probing, remove what probes left in --store (killed ones): see below')
+    .option('--force', 'with --clean-up: also leftovers that have not expired yet (never one a running probe holds)')
     .option('--json', 'print JSON with every count, latency and measurement (for size --from-probe)')
     .option('--out <file>', 'write the report to a file instead of stdout')
+    .addHelpText('after', `
+The probe writes only under a fresh Redis key prefix idem-sim:<8 hex>: or PostgreSQL schema
+idem_sim_<8 hex>, and removes it when it ends, on an error, and on SIGINT, SIGTERM or SIGHUP.
+A probe killed outright (SIGKILL) cannot: every Redis key it wrote expires by itself (at most
+1 h plus twice the replay's expected run time after it was written), and each schema records
+its expiry in its comment. To remove such leftovers:
+  idem-sim probe --clean-up --store URL           those whose expiry has passed
+  idem-sim probe --clean-up --force --store URL   all, expired or not
+Either way it removes only namespaces of that name that idem-sim marked as its own and that
+no running probe holds (PostgreSQL: the probe's advisory lock; Redis: its lease key, which
+lapses 15 s after the probe stops), and nothing else in the store.`)
     .action(async (file: string | undefined, opts: ProbeOptions) => {
       const { probeCommand } = await import('./probe.js');
       setCode(await probeCommand(file ? [file] : [], opts, io, signal));
@@ -204,8 +218,10 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       io.stderr.write(`idem-sim: error: the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see README, Security and limits.\n`);
       return EXIT_BAD_INPUT;
     }
-    io.stderr.write(`idem-sim: internal error: ${(e as Error).message ?? String(e)}\nThis is a bug in idem-sim; please report it with the command you ran.\n`);
-    if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${(e as Error).stack ?? ''}\n`);
+    // A driver's error that escaped as a bug must not print the store's password either.
+    const { hideSecrets } = await import('../stores/redact.js');
+    io.stderr.write(`idem-sim: internal error: ${hideSecrets((e as Error).message ?? String(e))}\nThis is a bug in idem-sim; please report it with the command you ran.\n`);
+    if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${hideSecrets((e as Error).stack ?? '')}\n`);
     return EXIT_INTERNAL;
   } finally {
     for (const [sig, handler] of handlers) process.off(sig, handler);

@@ -10,6 +10,7 @@ import type { Backend } from '../stores/backend.js';
 import { StoreError } from '../stores/errors.js';
 import type { ProbeResult } from '../stores/probe/probe.js';
 import type { StreamCounts } from '../stores/probe/replay.js';
+import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords } from '../stores/probe/limits.js';
 import { parseStoreUrl } from '../stores/url.js';
 import { PendingOutput, readUserFile } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
@@ -20,6 +21,8 @@ import { duration, num } from './report/table.js';
 import { DEFAULT_SEED, loadScenario, parseOverrides } from './run.js';
 
 export interface ProbeOptions {
+  /** Read data files outside the scenario file's directory. */
+  allowOutside?: boolean;
   store?: string;
   speedup?: string;
   actions?: string;
@@ -29,6 +32,8 @@ export interface ProbeOptions {
   responseBytes?: string;
   records?: string;
   keep?: boolean;
+  cleanUp?: boolean;
+  force?: boolean;
   json?: boolean;
   out?: string;
 }
@@ -38,7 +43,7 @@ export const DEFAULT_PROBE_ACTIONS = 200;
 /** The probe is for small streams: the model's same-stream prediction runs about 10,000 actions a second. */
 export const MAX_PROBE_ACTIONS = 100_000;
 /** Records written to measure bytes per record (page rounding in PostgreSQL: at most 8 kB / 1000 = 8 bytes a row). */
-export const DEFAULT_MEASURE_RECORDS = 1000;
+export { DEFAULT_MEASURE_RECORDS } from '../stores/probe/limits.js';
 /** Below this many real milliseconds per client timeout, timer and store jitter swamp the scenario's timing. */
 const MIN_REAL_TIMEOUT_MS = 20;
 
@@ -49,6 +54,8 @@ function asInputError(e: unknown): unknown {
 
 export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, signal?: AbortSignal): Promise<number> {
   if (files.length > 1) throw new InputError(undefined, '', 'probe takes one scenario at most', 'Probe one scenario at a time.');
+  if (opts.cleanUp) return cleanUpCommand(files, opts, io);
+  if (opts.force) throw new InputError({ source: '--force' }, '', 'goes with --clean-up only', 'Write idem-sim probe --clean-up --force --store URL, or leave --force out.');
   const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
   try {
     if (opts.store === undefined) {
@@ -64,15 +71,19 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
         'Probe a few hundred actions (the default is 200); use idem-sim run for large numbers.');
     }
     const speedup = opts.speedup === undefined ? undefined : positiveNumber('--speedup', opts.speedup);
-    const records = opts.records === undefined ? DEFAULT_MEASURE_RECORDS : positiveInteger('--records', opts.records);
+    const recordsGiven = opts.records === undefined ? undefined : positiveInteger('--records', opts.records);
     const responseBytes = opts.responseBytes === undefined ? undefined : nonNegativeInteger('--response-bytes', opts.responseBytes);
     const file = files[0] ?? null;
-    const { scenario, seed } = loadScenario(file, overrides);
+    const { scenario, seed } = loadScenario(file, overrides, { allowOutside: opts.allowOutside === true });
     checkProbeable(scenario, file, url.kind);
+    const body = checkResponseBytes(responseBytes === undefined || opts.responseBytes === undefined ? undefined : { flag: '--response-bytes', text: opts.responseBytes, value: responseBytes },
+      scenario.idempotency.record_bytes, file ?? '(built-in lab defaults)');
+    const records = measureRecords(opts.records, recordsGiven, body);
+    checkReplayBytes(actions, body);
     const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
     const [{ probe }, { defaultConnections }] = await Promise.all([import('../stores/probe/probe.js'), import('../stores/probe/setup.js')]);
     const needed = defaultConnections(scenario);
-    const connections = opts.connections === undefined ? needed : positiveInteger('--connections', opts.connections);
+    const connections = opts.connections === undefined ? needed : checkConnections(opts.connections, positiveInteger('--connections', opts.connections));
     if (connections < needed && scenario.idempotency.transactional && scenario.idempotency.claim === 'atomic') {
       io.stderr.write(`idem-sim: warning: transactional holds a connection for each running handler; about ${needed} run at once here, so with ${connections} requests will queue for a connection (the model has no such queue)\n`);
     }
@@ -108,7 +119,7 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
     } finally {
       await backend.close().catch(() => undefined);
     }
-    const replay = ['idem-sim', 'probe', ...files, '--store', url.display, '--seed', useSeed, '--actions', String(actions),
+    const replay = ['idem-sim', 'probe', ...files, ...(opts.allowOutside ? ['--allow-outside'] : []), '--store', url.display, '--seed', useSeed, '--actions', String(actions),
       ...(opts.set ?? []).flatMap((s) => ['--set', s]), ...(opts.speedup !== undefined ? ['--speedup', opts.speedup] : []),
       ...(opts.responseBytes !== undefined ? ['--response-bytes', opts.responseBytes] : []),
       ...(opts.connections !== undefined ? ['--connections', opts.connections] : []),
@@ -123,6 +134,37 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
   } finally {
     out?.abort();
   }
+}
+
+/** `probe --clean-up --store URL [--force]`: removes what probes left behind (src/stores/lifetime.ts). */
+async function cleanUpCommand(files: string[], opts: ProbeOptions, io: Io): Promise<number> {
+  const extra = files.length > 0 ? files[0] : (['actions', 'seed', 'set', 'speedup', 'connections', 'responseBytes', 'records', 'keep', 'out'] as const)
+    .filter((k) => opts[k] !== undefined).map((k) => `--${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`)[0];
+  if (extra !== undefined) {
+    throw new InputError({ source: '--clean-up' }, '', `takes only --store, --force and --json, not ${files.length > 0 ? 'a scenario' : extra}`, 'Write idem-sim probe --clean-up --store URL (add --force to remove leftovers that have not expired yet).');
+  }
+  if (opts.store === undefined) {
+    throw new InputError({ source: '--clean-up' }, '', '--store is missing', 'Name the store to clean up, such as --store redis://127.0.0.1:6379 or --store postgres://user@127.0.0.1:5432/database.');
+  }
+  const { cleanUpStore } = await import('../stores/open.js');
+  let found: Awaited<ReturnType<typeof cleanUpStore>>;
+  try {
+    found = await cleanUpStore(opts.store, opts.force === true);
+  } catch (e) {
+    throw asInputError(e);
+  }
+  const { display, report } = found;
+  if (opts.json) {
+    io.stdout.write(`${JSON.stringify({ tool: 'idem-sim', kind: 'probe-clean-up', version: toolVersion(), store: display, force: opts.force === true, ...report }, null, 2)}\n`);
+    return 0;
+  }
+  const lines = [
+    ...report.removed.map((r) => `removed ${r.namespace} (${num(r.objects)} ${display.startsWith('redis') ? 'keys' : 'key rows'})`),
+    ...report.left.map((l) => `left ${l.namespace}: ${l.reason}`),
+  ];
+  if (lines.length === 0) lines.push('no probe leftovers found');
+  io.stdout.write(`${display}: ${lines.join(`\n${display}: `)}\n`);
+  return 0;
 }
 
 function nonNegativeInteger(flag: string, text: string): number {

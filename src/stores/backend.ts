@@ -63,8 +63,13 @@ export interface Backend {
   readonly namespace: string;
   /** Connections the stores use. */
   readonly connections: number;
-  /** Creates the namespace; refuses one that already exists. */
+  /**
+   * Creates the namespace, marked as the probe's with an expiry BASE_LIFE_MS from now and held
+   * while this backend is open (src/stores/lifetime.ts); refuses one that already exists.
+   */
   create(): Promise<void>;
+  /** Moves the namespace's expiry to `lifeMs` from now; keys written afterwards live at most that long (Redis). */
+  expireIn(lifeMs: number): Promise<void>;
   /** Key stores of the variant in the namespace, one per connection (Redis) or one over the pool (PostgreSQL). */
   stores(claim: Claim, transactional: boolean, opts: StoreOptions): KeyStore[];
   /** Writes `records` records of the shape through the protocol, measures them, removes them. */

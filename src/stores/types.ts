@@ -83,6 +83,11 @@ export interface StoreOptions {
   onError: 'release' | 'store';
   /** False for `idempotency.fingerprint: none`: a different fingerprint never gives 422. */
   checkFingerprint: boolean;
+  /**
+   * Longest TTL (ms) of any key a Redis store writes, retention or not: the probe sets it to
+   * its namespace's life, so that a killed probe's keys go by themselves. Undefined: no cap.
+   */
+  maxTtlMs?: number;
   /** Called after every round trip to the store with its name and duration in ms. */
   observe?: (op: string, ms: number) => void;
 }

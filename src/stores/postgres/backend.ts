@@ -4,11 +4,12 @@ import pg from 'pg';
 import type { Claim } from '../../model/types.js';
 import { saturate, type Backend, type RecordShape, type RelationBytes } from '../backend.js';
 import { reasonOf, StoreError } from '../errors.js';
+import { BASE_LIFE_MS, probeMarker } from '../lifetime.js';
 import type { KeyStore, StoreOptions } from '../types.js';
 import type { StoreUrl } from '../url.js';
 import { PgAtomicStore } from './atomic.js';
 import { PgCheckThenActStore } from './check-then-act.js';
-import { effectsTableDdl, ident, keysTableDdl, TABLES, type PgTables } from './schema.js';
+import { effectsTableDdl, ident, keysTableDdl, lockKey, literal, TABLES, type PgTables } from './schema.js';
 import { PgTransactionalStore } from './transactional.js';
 
 /** The tables the measurement writes, next to the probe's own (whose effects it must not add to). */
@@ -16,22 +17,32 @@ const SIZE_TABLES: PgTables = { keys: 'size_probe', effects: 'size_probe_effects
 
 /** Opens a pool of `connections` and checks that it works, or throws a StoreError saying why not. */
 export async function connectPostgres(url: StoreUrl, connections: number, timeoutMs: number): Promise<PgBackend> {
-  const pool = new pg.Pool({
-    connectionString: url.url, max: connections, connectionTimeoutMillis: timeoutMs,
-    query_timeout: 30_000, application_name: 'idem-sim-probe',
-  });
+  const pool = new pg.Pool({ ...clientConfig(url, timeoutMs), max: connections });
   pool.on('error', () => undefined); // an idle client lost: the next query reports it
+  // One connection more, of its own: it holds the schema's advisory lock while the probe runs.
+  const holder = new pg.Client(clientConfig(url, timeoutMs));
+  holder.on('error', () => undefined);
   try {
     await pool.query('SELECT 1');
+    await holder.connect();
   } catch (e) {
     await pool.end().catch(() => undefined);
-    const code = (e as { code?: string }).code;
-    const fix = code === '3D000' ? 'Name a database that exists at the end of the URL (postgres://user@host:5432/DATABASE).'
-      : code === '28P01' || code === '28000' ? 'Give a user and password PostgreSQL accepts (postgres://user:password@host/database).'
-      : 'Start PostgreSQL there, or pass --store with the URL of a PostgreSQL you can reach.';
-    throw new StoreError(url.display, `cannot connect to PostgreSQL (${reasonOf(e)})`, fix);
+    await holder.end().catch(() => undefined);
+    throw connectError(url, e);
   }
-  return new PgBackend(url, pool, connections);
+  return new PgBackend(url, pool, connections, holder);
+}
+
+export function clientConfig(url: StoreUrl, timeoutMs: number): pg.ClientConfig {
+  return { connectionString: url.url, connectionTimeoutMillis: timeoutMs, query_timeout: 30_000, application_name: 'idem-sim-probe' };
+}
+
+export function connectError(url: StoreUrl, e: unknown): StoreError {
+  const code = (e as { code?: string }).code;
+  const fix = code === '3D000' ? 'Name a database that exists at the end of the URL (postgres://user@host:5432/DATABASE).'
+    : code === '28P01' || code === '28000' ? 'Give a user and password PostgreSQL accepts (postgres://user:password@host/database).'
+    : 'Start PostgreSQL there, or pass --store with the URL of a PostgreSQL you can reach.';
+  return new StoreError(url.display, `cannot connect to PostgreSQL (${reasonOf(e)})`, fix);
 }
 
 export class PgBackend implements Backend {
@@ -40,26 +51,45 @@ export class PgBackend implements Backend {
   /** `idem_sim_` and 8 random hex digits: a schema unique to this probe. */
   readonly namespace = `idem_sim_${randomBytes(4).toString('hex')}`;
 
-  constructor(url: StoreUrl, private readonly pool: pg.Pool, readonly connections: number) {
+  private readonly created = new Date();
+
+  constructor(url: StoreUrl, private readonly pool: pg.Pool, readonly connections: number, private readonly holder: pg.Client) {
     this.display = url.display;
   }
 
+  /**
+   * Takes the schema's advisory lock (held until this backend closes, or its process dies),
+   * then creates the schema, its marker comment and its tables in one transaction: a clean-up
+   * never finds the schema without its lock, nor without its marker.
+   */
   async create(): Promise<void> {
+    const [classId, objId] = lockKey(this.namespace);
+    const got = await this.holder.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS got', [classId, objId]);
+    if (got.rows[0]?.got !== true) throw new StoreError(this.display, `the schema ${this.namespace} is held by another probe`, 'Run the probe again: it picks a new random schema.');
+    await this.holder.query('BEGIN');
     try {
       // Not IF NOT EXISTS: an existing schema is someone's, and the probe never writes there.
-      await this.pool.query(`CREATE SCHEMA ${ident(this.namespace)}`);
+      await this.holder.query(`CREATE SCHEMA ${ident(this.namespace)}`).catch((e: unknown) => {
+        throw new StoreError(this.display, `cannot create the schema ${this.namespace} (${reasonOf(e)})`,
+          'Connect as a user with the CREATE privilege on the database (GRANT CREATE ON DATABASE ... TO ...).');
+      });
+      await this.holder.query(this.commentSql(BASE_LIFE_MS));
+      await this.holder.query(keysTableDdl(this.namespace));
+      await this.holder.query(effectsTableDdl(this.namespace));
+      await this.holder.query('COMMIT');
     } catch (e) {
-      throw new StoreError(this.display, `cannot create the schema ${this.namespace} (${reasonOf(e)})`,
-        'Connect as a user with the CREATE privilege on the database (GRANT CREATE ON DATABASE ... TO ...).');
-    }
-    try {
-      await this.pool.query(keysTableDdl(this.namespace));
-      await this.pool.query(effectsTableDdl(this.namespace));
-    } catch (e) {
-      // Created here, so removed here: the caller's clean-up only covers a complete namespace.
-      await this.pool.query(`DROP SCHEMA IF EXISTS ${ident(this.namespace)} CASCADE`).catch(() => undefined);
+      // Nothing was committed, so nothing is left: the caller's clean-up only covers a complete namespace.
+      await this.holder.query('ROLLBACK').catch(() => undefined);
       throw e;
     }
+  }
+
+  async expireIn(lifeMs: number): Promise<void> {
+    await this.holder.query(this.commentSql(lifeMs));
+  }
+
+  private commentSql(lifeMs: number): string {
+    return `COMMENT ON SCHEMA ${ident(this.namespace)} IS ${literal(JSON.stringify(probeMarker(this.created, lifeMs)))}`;
   }
 
   stores(claim: Claim, transactional: boolean, opts: StoreOptions, tables = TABLES): KeyStore[] {
@@ -105,6 +135,7 @@ export class PgBackend implements Backend {
   }
 
   async close(): Promise<void> {
+    await this.holder.end().catch(() => undefined); // and with the connection, the advisory lock
     await this.pool.end();
   }
 

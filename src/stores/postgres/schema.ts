@@ -14,6 +14,19 @@ export function ident(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** A string as an SQL literal ('it''s'), for statements that take no parameters (COMMENT ON). */
+export function literal(text: string): string {
+  return `'${text.replace(/'/g, "''")}'`;
+}
+
+/** First half of the probe's advisory lock keys: "IDMS" as a 32-bit integer. */
+const LOCK_CLASS = 0x49444d53;
+
+/** The advisory lock (two 32-bit keys) that a running probe holds on its schema `idem_sim_<8 hex>`. */
+export function lockKey(schema: string): [number, number] {
+  return [LOCK_CLASS, Number.parseInt(schema.slice(-8), 16) | 0];
+}
+
 /** The two tables a store writes: its keys and the side effects of the handlers it runs. */
 export interface PgTables { keys: string; effects: string }
 export const TABLES: PgTables = { keys: 'idempotency_keys', effects: 'effects' };

@@ -10,13 +10,15 @@
 import { Interrupted } from '../../exec/interrupted.js';
 import type { Scenario } from '../../model/types.js';
 import { quantile, type Backend, type BytesMeasurement, type Saturation } from '../backend.js';
+import { InputError } from '../../scenario/errors.js';
 import { reasonOf, StoreError } from '../errors.js';
+import { MAX_PROBE_WALL_MS, namespaceLifeMs } from '../lifetime.js';
 import { MemoryStore } from '../memory.js';
 import type { StoreVariant } from '../types.js';
 import { RealClock, VirtualClock } from './clock.js';
 import { expectedCounts, type SimulatorExpectation } from './expected.js';
 import { replayStream, type StreamCounts } from './replay.js';
-import { autoSpeedup, LATENCY_TARGET, LOAD_TARGET, recordShape, storeOptions, variantOf } from './setup.js';
+import { autoSpeedup, LATENCY_TARGET, LOAD_TARGET, MAX_AUTO_SPEEDUP, recordShape, storeOptions, variantOf } from './setup.js';
 import { ProbeStream } from './stream.js';
 
 /** Longest TTL (ms) of the measurement's records: if the probe dies, Redis drops them soon. */
@@ -117,6 +119,8 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
   const wrapError = (e: unknown): unknown => (!(e instanceof StoreError) && isStoreFailure(e)
     ? new StoreError(backend.display, `the store failed during the probe (${reasonOf(e)})`, 'Check that it stays up, and that the user has the permissions listed in docs/stores.md.')
     : e);
+  checkWallTime(model.endedAt, req.speedup ?? MAX_AUTO_SPEEDUP, req.actions, req.speedup !== undefined);
+  if (req.signal?.aborted) throw new Interrupted();
   await backend.create().catch((e: unknown) => { throw wrapError(e); });
   try {
     // Measure first: the capacity it finds sets the speed-up.
@@ -128,6 +132,11 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
     const loadSpeedup = (LOAD_TARGET * saturation.requests_per_second) / requestsPerS;
     const latencySpeedup = (LATENCY_TARGET * scenario.client.timeout) / Math.max(saturation.unloaded_request_ms, 1e-3);
     const speedup = req.speedup ?? autoSpeedup(loadSpeedup, latencySpeedup);
+    checkWallTime(model.endedAt, speedup, req.actions, req.speedup !== undefined);
+    // A signal during the measurement: no replay; the catch below removes the namespace.
+    if (req.signal?.aborted) throw new Interrupted();
+    // Everything the replay writes expires by then, should this process be killed outright.
+    await backend.expireIn(namespaceLifeMs(model.endedAt / speedup)).catch((e: unknown) => { throw wrapError(e); });
     req.onStart?.({
       actions: stream.actions.length, speedup, loadSpeedup, latencySpeedup, offeredPerS: requestsPerS * speedup,
       capacityPerS: saturation.requests_per_second, scenarioMs: model.endedAt, wallMs: model.endedAt / speedup,
@@ -170,6 +179,15 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
     }
     throw e;
   }
+}
+
+/** Refuses a replay that would take longer than MAX_PROBE_WALL_MS of real time. */
+function checkWallTime(scenarioMs: number, speedup: number, actions: number, given: boolean): void {
+  const hours = scenarioMs / speedup / 3_600_000;
+  if (hours * 3_600_000 <= MAX_PROBE_WALL_MS) return;
+  throw new InputError({ source: given ? `--speedup ${speedup}` : `--actions ${actions}` }, '',
+    `the probe's stream of ${actions} actions would take ${Math.ceil(hours)} hours of real time${given ? '' : ` even at ×${speedup}`}, and the probe runs for at most ${MAX_PROBE_WALL_MS / 3_600_000} hours`,
+    'Give fewer --actions, or a higher --speedup (or a scenario with a higher load.rate_per_s).');
 }
 
 /** The probe could not remove what it created: say what is left and how to remove it. */

@@ -22,8 +22,10 @@ export const LOAD_TARGET = 0.4;
  * times more against the scenario's timings than they would in production.
  */
 export const LATENCY_TARGET = 0.02;
+/** Beyond this the body is refused before it is built (limits.ts holds the stated limit, 1 MiB). */
+const MAX_BODY_GUARD = 1_048_576;
 /** A SHA-256 fingerprint in hex. */
-const FINGERPRINT_LENGTH = 64;
+export const FINGERPRINT_LENGTH = 64;
 
 /** The store variant a scenario's `idempotency.claim` and `transactional` name. */
 export function variantOf(s: Scenario): StoreVariant {
@@ -43,6 +45,8 @@ export function storeOptions(s: Scenario, speedup = 1): StoreOptions {
 /** The record the scenario stores: a UUID-long key, a SHA-256 fingerprint and a body filling `record_bytes`. */
 export function recordShape(s: Scenario, seed: string, responseBytes?: number): RecordShape {
   const length = responseBytes ?? Math.max(0, s.idempotency.record_bytes - KEY_LENGTH - FINGERPRINT_LENGTH);
+  // Checked by the caller (limits.ts); a guard here so that no path builds a string of gigabytes.
+  if (!(length <= MAX_BODY_GUARD)) throw new RangeError(`response body of ${length} bytes`);
   // Random characters: a real response does not compress to nothing, and PostgreSQL would compress repeats.
   const rng = streamRng(seed, 'probe/body');
   const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';

@@ -7,7 +7,7 @@
 import type { Redis } from 'ioredis';
 import { answer, decide, finish, runHandler } from '../protocol.js';
 import { timed, type Handler, type KeyRecord, type KeyStore, type Reply, type StoreOptions, type StoreRequest } from '../types.js';
-import { decode, encodeRunning, px, RedisNamespace } from './records.js';
+import { decode, encodeRunning, RedisNamespace } from './records.js';
 
 /**
  * KEYS[1] the key, ARGV[1] the running record, ARGV[2] its life in ms. Returns '' when this
@@ -37,7 +37,7 @@ export class RedisAtomicStore extends RedisNamespace implements KeyStore {
 
   async handle(req: StoreRequest, handler: Handler): Promise<Reply> {
     const key = this.keyOf(req.key);
-    const life = px(this.opts.leaseMs ?? this.opts.retentionMs);
+    const life = this.ttl(this.opts.leaseMs ?? this.opts.retentionMs);
     const held = await timed(this.opts.observe, 'claim', () => this.scripted.idemClaim(key, encodeRunning(req.fingerprint), life));
     if (held !== '') {
       const found = decode(held);

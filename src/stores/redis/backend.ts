@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import type { Claim } from '../../model/types.js';
 import { measureKey, saturate, type Backend, type BytesMeasurement, type RecordShape } from '../backend.js';
 import { reasonOf, StoreError } from '../errors.js';
+import { BASE_LIFE_MS, LEASE_MS, LEASE_RENEW_MS, probeMarker } from '../lifetime.js';
 import type { KeyStore, StoreOptions } from '../types.js';
 import type { StoreUrl } from '../url.js';
 import { RedisAtomicStore } from './atomic.js';
@@ -92,6 +93,10 @@ export class RedisBackend implements Backend {
   readonly display: string;
   /** `idem-sim:` and 8 random hex digits: unique to this probe. */
   readonly namespace = `idem-sim:${randomBytes(4).toString('hex')}:`;
+  /** Longest TTL of any key written now: the namespace's life (src/stores/lifetime.ts). */
+  private lifeMs = BASE_LIFE_MS;
+  private readonly created = new Date();
+  private renewal: ReturnType<typeof setInterval> | undefined;
 
   constructor(url: StoreUrl, private readonly clients: Redis[]) {
     this.display = url.display;
@@ -105,11 +110,31 @@ export class RedisBackend implements Backend {
     return this.clients[0] as Redis;
   }
 
+  /** Runs `fn` on the first connection (for the clean-up, which writes no namespace of its own). */
+  withClient<T>(fn: (client: Redis) => Promise<T>): Promise<T> {
+    return fn(this.main);
+  }
+
   async create(): Promise<void> {
     const existing = await this.keysUnder(this.namespace, 1);
     if (existing.length > 0) {
       throw new StoreError(this.display, `keys under ${this.namespace} already exist`, 'Run the probe again: it picks a new random prefix.');
     }
+    await this.main.set(this.leaseKey, String(process.pid), 'PX', LEASE_MS);
+    await this.expireIn(BASE_LIFE_MS);
+    // PEXPIRE, not SET: a renewal that comes after drop() must not bring the key back.
+    this.renewal = setInterval(() => { this.main.pexpire(this.leaseKey, LEASE_MS).catch(() => undefined); }, LEASE_RENEW_MS);
+    this.renewal.unref();
+  }
+
+  async expireIn(lifeMs: number): Promise<void> {
+    this.lifeMs = lifeMs;
+    await this.main.set(`${this.namespace}probe`, JSON.stringify(probeMarker(this.created, lifeMs)), 'PX', px(lifeMs));
+  }
+
+  /** Lives while this probe runs: a clean-up leaves the namespace alone while it exists. */
+  private get leaseKey(): string {
+    return `${this.namespace}lease`;
   }
 
   stores(claim: Claim, transactional: boolean, opts: StoreOptions, prefix = this.namespace): KeyStore[] {
@@ -117,7 +142,8 @@ export class RedisBackend implements Backend {
       throw new StoreError(this.display, 'idempotency.transactional: true needs a store that commits the side effect with the key',
         'Probe it on PostgreSQL (--store postgres://...), or pass --set idempotency.transactional=false.');
     }
-    return this.clients.map((c) => (claim === 'atomic' ? new RedisAtomicStore(c, prefix, opts) : new RedisCheckThenActStore(c, prefix, opts)));
+    const capped = { ...opts, maxTtlMs: Math.min(opts.maxTtlMs ?? Infinity, this.lifeMs) };
+    return this.clients.map((c) => (claim === 'atomic' ? new RedisAtomicStore(c, prefix, capped) : new RedisCheckThenActStore(c, prefix, capped)));
   }
 
   async measure(claim: Claim, transactional: boolean, opts: StoreOptions, shape: RecordShape, records: number) {
@@ -143,7 +169,7 @@ export class RedisBackend implements Backend {
     }
     // What the TTLs cost: used_memory with them minus without them, three times over (PERSIST,
     // PEXPIRE, PERSIST), and the median, so that another client's write in between moves one of them only.
-    const ttl = px(opts.retentionMs);
+    const ttl = px(opts.retentionMs, this.lifeMs);
     const persisted1 = await this.usedAfter(keys, (p, k) => p.persist(k));
     const expiring = await this.usedAfter(keys, (p, k) => p.pexpire(k, ttl));
     const persisted2 = await this.usedAfter(keys, (p, k) => p.persist(k));
@@ -161,12 +187,19 @@ export class RedisBackend implements Backend {
   }
 
   async drop(): Promise<number> {
+    clearInterval(this.renewal);
     const keys = await this.keysUnder(this.namespace);
     await this.eachBatch(keys, (p, k) => p.unlink(k));
-    return keys.length;
+    // The count is of what the stores wrote, not of the marker and the lease.
+    return keys.filter((k) => k !== this.leaseKey && k !== `${this.namespace}probe`).length;
   }
 
   async close(): Promise<void> {
+    if (this.renewal !== undefined) {
+      clearInterval(this.renewal);
+      // This probe no longer runs: a clean-up need not wait for the lease to lapse.
+      await this.main.unlink(this.leaseKey).catch(() => undefined);
+    }
     await Promise.all(this.clients.map((c) => c.quit().catch(() => c.disconnect())));
   }
 

@@ -28,9 +28,26 @@ export function decode(text: string | null): KeyRecord | null {
     : { status: 'done', fingerprint: e.f, response: { status: e.c ?? 200, body: e.b ?? '' } };
 }
 
-/** Whole milliseconds for PX (at least 1: Redis refuses 0). */
-export function px(ms: number): number {
-  return Math.max(1, Math.ceil(ms));
+/** Whole milliseconds for PX (at least 1: Redis refuses 0), at most `maxMs`. */
+export function px(ms: number, maxMs = Infinity): number {
+  return Math.max(1, Math.ceil(Math.min(ms, maxMs)));
+}
+
+/**
+ * KEYS[1] the effects hash, ARGV[1] the effect id, ARGV[2] the hash's TTL in ms: the count
+ * and the TTL in one round trip, so that no effects hash is ever left without a TTL.
+ */
+export const EFFECT_SCRIPT = `
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return 1
+`;
+
+interface WithEffect { idemEffect(key: string, id: string, ttlMs: number): Promise<number> }
+
+function withEffectScript(client: Redis): Redis & WithEffect {
+  if (!('idemEffect' in client)) client.defineCommand('idemEffect', { numberOfKeys: 1, lua: EFFECT_SCRIPT });
+  return client as Redis & WithEffect;
 }
 
 /** Key names, the effects log and the read paths both Redis variants share. */
@@ -50,8 +67,17 @@ export class RedisNamespace {
     return decode(await timed(this.opts.observe, 'lookup', () => this.client.get(this.keyOf(key))));
   }
 
+  /** TTL (ms) of a record kept `ms`, capped at `StoreOptions.maxTtlMs`. */
+  protected ttl(ms: number): number {
+    return px(ms, this.opts.maxTtlMs);
+  }
+
   async commitEffect(id: string): Promise<void> {
-    await timed(this.opts.observe, 'effect', () => this.client.hincrby(this.effectsKey, id, 1));
+    // The log must outlive every record (the probe reads it at the end): the cap, not the retention.
+    const cap = this.opts.maxTtlMs;
+    await timed(this.opts.observe, 'effect', () => (cap === undefined
+      ? this.client.hincrby(this.effectsKey, id, 1)
+      : withEffectScript(this.client).idemEffect(this.effectsKey, id, px(cap))));
   }
 
   async effectCount(effectId: string): Promise<number> {
@@ -66,6 +92,6 @@ export class RedisNamespace {
   /** Writes the final record: last write wins, as in docs/model.md (no fencing token). */
   async storeResult(key: string, fingerprint: string, status: number, body: string): Promise<void> {
     const value = encodeDone(fingerprint, status, body);
-    await timed(this.opts.observe, 'complete', () => this.client.set(this.keyOf(key), value, 'PX', px(this.opts.retentionMs)));
+    await timed(this.opts.observe, 'complete', () => this.client.set(this.keyOf(key), value, 'PX', this.ttl(this.opts.retentionMs)));
   }
 }
