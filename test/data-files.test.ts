@@ -87,3 +87,10 @@ describe('loadEmpiricalData', () => {
     }
   });
 });
+
+describe('latencies the model cannot hold', () => {
+  it('refuses a latency over 10 years (the longest duration a scenario may give)', () => {
+    expect(errorOf(() => parseLatencies('100\n1e300\n', 'f', 'k')).message).toContain('line 2 (5 characters) is not a latency in ms');
+    expect(parseLatencies('315360000000\n', 'f', 'k')).toEqual([315_360_000_000]);
+  });
+});

@@ -79,7 +79,7 @@ describe('parseScenario', () => {
     ['client: {timeout: 0}', 'client.timeout'],
     ['client: {backoff: {multiplier: 0.5}}', 'client.backoff.multiplier'],
     ['idempotency: {record_bytes: 0}', 'idempotency.record_bytes'],
-    ['actions: 10\nactions: 20', ''],
+    ['actions: 10\nactions: 20', 'actions'],
   ])('rejects %s at %s', (text, keyPath) => {
     let error: unknown;
     try { parseScenario(text, 'x.yaml'); } catch (e) { error = e; }

@@ -5,6 +5,7 @@ import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'nod
 import type { LatencySpec, Scenario } from '../model/types.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { formatPath } from '../scenario/parse.js';
+import { MAX_DURATION_MS } from '../scenario/limits.js';
 
 /** Sizes past which a file is refused before it is read (see README, Security and limits). */
 export const MAX_SCENARIO_BYTES = 4 * 1024 * 1024;
@@ -118,9 +119,9 @@ export function parseLatencies(text: string, source: string, keyPath: string): n
     const t = raw.replace(/#.*/, '').trim();
     if (t === '') continue;
     const v = Number(t);
-    if (!Number.isFinite(v) || v < 0) {
+    if (!Number.isFinite(v) || v < 0 || v > MAX_DURATION_MS) {
       throw new InputError({ source, line: line + 1, col: 1 }, keyPath, `line ${line + 1} (${raw.replace(/\r$/, '').length} characters) is not a latency in ms`,
-        'Write one number >= 0 per line (milliseconds), nothing else; a # starts a comment.');
+        `Write one number from 0 to ${MAX_DURATION_MS} (10 years) per line, in milliseconds, nothing else; a # starts a comment.`);
     }
     if (values.length === MAX_EMPIRICAL_VALUES) {
       throw new InputError({ source, line: line + 1, col: 1 }, keyPath, `the empirical latency file holds more than ${MAX_EMPIRICAL_VALUES.toLocaleString('en-US')} values, the limit`,

@@ -96,7 +96,8 @@ interface Params {
 function compile(s: Scenario): Params {
   const b = s.client.backoff;
   const backoff = new Float64Array(s.client.retries + 1);
-  for (let j = 1; j <= s.client.retries; j++) backoff[j] = Math.min(b.max, b.base * b.multiplier ** (j - 1));
+  // base 0 stays 0 even where multiplier ** (j - 1) overflows (0 x Infinity would be NaN).
+  for (let j = 1; j <= s.client.retries; j++) backoff[j] = b.base === 0 ? 0 : Math.min(b.max, b.base * b.multiplier ** (j - 1));
   const i = s.idempotency;
   const crashCut = s.service.error_rate + s.service.crash_probability;
   const chances = (...ps: number[]) => Float64Array.from(ps.filter((x) => x > 0));

@@ -3,16 +3,19 @@
  * fully resolved `Scenario` out. Pure: reading files is the CLI's job.
  */
 import type { ErrorObject } from 'ajv';
-import { createRequire } from 'node:module';
 import type { Document, LineCounter, Node } from 'yaml';
-import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
+import type { Scenario } from '../model/types.js';
 import { isDurationMetric, type MetricPath } from '../model/metric-paths.js';
-import { DURATION_PATTERN, parseDuration } from './duration.js';
+import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, tooDeep, yaml, type TextSource } from './document.js';
+import { DURATION_PATTERN } from './duration.js';
 import { parseThreshold, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
+import { checkCrossField, checkDurations, resolve } from './resolve.js';
 import { didYouMean } from './suggest.js';
 import { validate } from './validate.generated.js';
+
+export { formatPath } from './document.js';
 
 /** One `--set key.path=value` (or `--actions N`) override. */
 export interface Override {
@@ -48,14 +51,6 @@ export interface ParsedScenario {
 
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
-
-
-/**
- * The yaml package, loaded when there is text to read: the built-in defaults (no file, no
- * --set) never need it, and loading it is a sizeable share of `idem-sim run`'s start-up.
- */
-let yamlPackage: typeof import('yaml') | undefined;
-const yaml = (): typeof import('yaml') => (yamlPackage ??= createRequire(import.meta.url)('yaml') as typeof import('yaml'));
 
 /**
  * The last `{` or `[` before `end` that no bracket closes (outside quotes and comments), as an
@@ -104,8 +99,11 @@ function strictJson(text: string, source: string, lineCounter: import('yaml').Li
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
   if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], locate: () => ({ source, line: 1, col: 1 }) };
   const { LineCounter, parseDocument } = yaml();
+  const from: TextSource = { source, lines: true };
+  checkSize(text, from);
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: true });
+  // Keys given twice are found by checkTree: yaml's own check compares each key with every other.
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
   const locate = locator(doc, lineCounter, source, overrides);
 
   // An unterminated { or [ is reported where it opens, whichever of the parser's errors says so.
@@ -123,6 +121,8 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   if (yamlError) {
     const pos = yamlError.linePos?.[0];
     const first = yamlError.message.split('\n')[0] ?? yamlError.message;
+    // The parser recurses per level of block nesting (checkSize counts flow nesting only).
+    if (/call stack/i.test(first)) throw tooDeep({ source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, from);
     throw new InputError(
       { source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
       yamlError.code === 'MULTIPLE_DOCS'
@@ -133,13 +133,8 @@ export function parseScenario(text: string, source: string, overrides: readonly 
         : 'Fix the syntax there (indentation, a missing colon or an unclosed bracket are the usual causes).',
     );
   }
-  let document: unknown;
-  try {
-    document = doc.toJS({ maxAliasCount: 100 }) ?? {};
-  } catch (e) {
-    throw new InputError({ source }, '', `cannot be read: ${(e as Error).message}`,
-      'Write the scenario without YAML aliases that expand to huge documents.');
-  }
+  const aliasAt = checkTree(doc, text, from);
+  const document = toPlain(doc, text, from, aliasAt) ?? {};
   if (!isPlainObject(document)) {
     throw new InputError(locate([]), '', 'the document is not a mapping of keys to values',
       'Write the scenario as keys such as `client:` and `idempotency:` at the top level (see `idem-sim schema`).');
@@ -148,6 +143,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   const raw = applyPresets(document);
 
   if (!validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
+  checkDurations(raw, locate);
   const scenario = resolve(raw);
   checkCrossField(scenario, locate);
 
@@ -159,7 +155,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   if (sweep?.vary) {
     parsed.sweep = {
       vary: Object.entries(sweep.vary).map(([path, values]) => ({
-        path, values: Array.isArray(values) ? values.map((v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v as string | number | boolean)) : values as string,
+        path: keyPathOf(path, locate(['sweep', 'vary', path], true)), values: Array.isArray(values) ? values.map((v: unknown) => (typeof v === 'object' && v !== null ? JSON.stringify(v) : v as string | number | boolean)) : values as string,
         origin: locate(['sweep', 'vary', path], true),
       })),
       ...(sweep.metric ? { metric: sweep.metric } : {}),
@@ -186,8 +182,13 @@ function expectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin):
           'Write a duration >= 0 such as 250ms, 3s or 2m, or a plain number of ms.');
       }
     }
+    const threshold = parseThreshold(text);
+    if (!Number.isFinite(threshold.threshold)) {
+      throw new InputError(locate(['expect', metric]), `expect.${metric}`, 'the threshold is a number too large to use (it reads as infinite)',
+        'Write a threshold a metric can reach, such as "<= 0.5" or "< 3s".');
+    }
     return {
-      metric: metric as MetricPath, ...parseThreshold(text), text: text.trim(),
+      metric: metric as MetricPath, ...threshold, text: text.trim(),
       confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
     };
   });
@@ -202,9 +203,10 @@ function withOverrideHint(e: InputError, overrides: readonly Override[]): InputE
   return new InputError(e.origin, e.keyPath, e.problem, `${e.fix} (${near.map((o) => o.option).join(', ')} changed this mapping.)`);
 }
 
-/** `a.b[2].c` for people. */
-export function formatPath(path: Path): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? p : `.${p}`)).join('');
+/** A `sweep.vary` key, checked: it becomes a --set path at every point. */
+function keyPathOf(path: string, where: Origin): string {
+  checkKeyPath(path, where, `sweep.vary.${path}`);
+  return path;
 }
 
 function isPlainObject(v: unknown): v is Raw {
@@ -212,8 +214,10 @@ function isPlainObject(v: unknown): v is Raw {
 }
 
 function applyOverride(raw: Raw, o: Override): void {
-  const valueDoc = yaml().parseDocument(o.text);
-  const value: unknown = valueDoc.errors.length > 0 ? o.text : valueDoc.toJS();
+  checkKeyPath(o.path, { source: o.option });
+  // Text that is not YAML is taken as a string, as before.
+  const read = readValue(o.text, { source: o.option, prefix: o.path });
+  const value: unknown = read.ok ? read.value : o.text;
   let node: Raw | unknown[] = raw;
   o.path.forEach((key, i) => {
     const container = node as Record<string | number, unknown>;
@@ -224,7 +228,7 @@ function applyOverride(raw: Raw, o: Override): void {
         n === 0 ? 'Use [0] to add the first item.' : `Use an index from 0 to ${n - 1}, or [${n}] to add an item.`);
     }
     if (i === o.path.length - 1) { container[key] = value; return; }
-    const next = container[key];
+    const next = Object.hasOwn(container, key) ? container[key] : undefined; // not Object.prototype's toString
     if (next === undefined) node = container[key] = typeof o.path[i + 1] === 'number' ? [] : {};
     else if (typeof next === 'object' && next !== null) node = next as Raw;
     else {
@@ -319,136 +323,12 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
 function describeValue(value: unknown): string {
   if (value === undefined || value === null) return 'an empty value';
   if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (a number too large to use)`;
-  return JSON.stringify(value);
+  const text = JSON.stringify(value);
+  return text.length > 80 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
 }
 
 function valueAt(raw: unknown, path: Path): unknown {
   let cur = raw;
-  for (const k of path) cur = (cur as Record<string | number, unknown> | undefined)?.[k];
+  for (const k of path) cur = typeof cur === 'object' && cur !== null && Object.hasOwn(cur, k) ? (cur as Record<string | number, unknown>)[k] : undefined;
   return cur;
-}
-
-// ---- resolution: validated raw object + defaults -> Scenario (ms everywhere) ----
-
-type Dur = number | string;
-const dur = (v: unknown, def: number): number => (v === undefined ? def : parseDuration(v as Dur));
-const optDur = (v: unknown, def: number | null): number | null =>
-  v === undefined ? def : v === null || v === 'none' ? null : parseDuration(v as Dur);
-const range = (v: unknown, def: { min: number; max: number }) => {
-  const r = (v ?? {}) as Raw;
-  return { min: dur(r['min'], def.min), max: dur(r['max'], def.max) };
-};
-
-function resolveLatency(v: unknown): LatencySpec {
-  if (v === undefined) return DEFAULT_SCENARIO.service.latency;
-  const r = v as Raw;
-  switch ((r['dist'] as string | undefined) ?? 'lognormal') {
-    case 'constant': return { dist: 'constant', value: dur(r['value'], 0) };
-    case 'uniform': return { dist: 'uniform', min: dur(r['min'], 0), max: dur(r['max'], 0) };
-    case 'exponential': return { dist: 'exponential', mean: dur(r['mean'], 0) };
-    case 'empirical': return { dist: 'empirical', file: String(r['file']) };
-    case 'mixture':
-      return {
-        dist: 'mixture',
-        components: (r['components'] as Raw[]).map((c) => ({ ...resolveLatency(c), weight: c['weight'] as number })),
-      };
-    default: return { dist: 'lognormal', median: dur(r['median'], 300), sigma: (r['sigma'] as number | undefined) ?? 0.6 };
-  }
-}
-
-function resolve(raw: Raw): Scenario {
-  const D = DEFAULT_SCENARIO;
-  const sec = (name: string): Raw => (raw[name] ?? {}) as Raw;
-  const pick = <T>(obj: Raw, key: string, def: T): T => (obj[key] === undefined ? def : (obj[key] as T));
-  const load = sec('load'), workload = sec('workload'), service = sec('service'), network = sec('network');
-  const client = sec('client'), backoff = (client['backoff'] ?? {}) as Raw;
-  const agent = sec('agent'), runtime = sec('runtime'), idem = sec('idempotency');
-  return {
-    actions: pick(raw, 'actions', D.actions),
-    load: { rate_per_s: pick(load, 'rate_per_s', D.load.rate_per_s) },
-    workload: {
-      twin_probability: pick(workload, 'twin_probability', D.workload.twin_probability),
-      twin_delay: range(workload['twin_delay'], D.workload.twin_delay),
-    },
-    service: {
-      latency: resolveLatency(service['latency']),
-      error_rate: pick(service, 'error_rate', D.service.error_rate),
-      crash_probability: pick(service, 'crash_probability', D.service.crash_probability),
-      crash_after_effect: pick(service, 'crash_after_effect', D.service.crash_after_effect),
-      fast_reply: dur(service['fast_reply'], D.service.fast_reply),
-    },
-    network: {
-      request_loss: pick(network, 'request_loss', D.network.request_loss),
-      reply_loss: pick(network, 'reply_loss', D.network.reply_loss),
-    },
-    client: {
-      timeout: dur(client['timeout'], D.client.timeout),
-      retries: pick(client, 'retries', D.client.retries),
-      deadline: optDur(client['deadline'], D.client.deadline),
-      backoff: {
-        base: dur(backoff['base'], D.client.backoff.base),
-        multiplier: pick(backoff, 'multiplier', D.client.backoff.multiplier),
-        max: dur(backoff['max'], D.client.backoff.max),
-        jitter: pick(backoff, 'jitter', D.client.backoff.jitter),
-      },
-    },
-    agent: {
-      replan_probability: pick(agent, 'replan_probability', D.agent.replan_probability),
-      max_replans: pick(agent, 'max_replans', D.agent.max_replans),
-      replan_delay: range(agent['replan_delay'], D.agent.replan_delay),
-      arg_drift_probability: pick(agent, 'arg_drift_probability', D.agent.arg_drift_probability),
-      verify_before_replan: pick(agent, 'verify_before_replan', D.agent.verify_before_replan),
-    },
-    runtime: {
-      crash_probability: pick(runtime, 'crash_probability', D.runtime.crash_probability),
-      resume_delay: range(runtime['resume_delay'], D.runtime.resume_delay),
-      max_replays: pick(runtime, 'max_replays', D.runtime.max_replays),
-    },
-    idempotency: {
-      scope: pick(idem, 'scope', D.idempotency.scope),
-      claim: pick(idem, 'claim', D.idempotency.claim),
-      fingerprint: pick(idem, 'fingerprint', D.idempotency.fingerprint),
-      retention: dur(idem['retention'], D.idempotency.retention),
-      lease: optDur(idem['lease'], D.idempotency.lease),
-      transactional: pick(idem, 'transactional', D.idempotency.transactional),
-      on_error: pick(idem, 'on_error', D.idempotency.on_error),
-      conflict_retry_after: optDur(idem['conflict_retry_after'], D.idempotency.conflict_retry_after),
-      record_bytes: pick(idem, 'record_bytes', D.idempotency.record_bytes),
-    },
-  };
-}
-
-/** Constraints that span keys or that JSON Schema cannot say about durations. */
-function checkCrossField(s: Scenario, locate: (p: Path) => Origin): void {
-  const fail = (path: Path, problem: string, fix: string): never => {
-    throw new InputError(locate(path), formatPath(path), problem, fix);
-  };
-  if (s.service.error_rate + s.service.crash_probability > 1) {
-    fail(['service', 'crash_probability'],
-      `error_rate (${s.service.error_rate}) + crash_probability (${s.service.crash_probability}) is above 1, but the two outcomes are exclusive`,
-      'Lower one of them so that their sum is at most 1.');
-  }
-  if (s.client.timeout <= 0) fail(['client', 'timeout'], 'the timeout is 0', 'Give a timeout above 0, such as 1s.');
-  const ranges: [Path, { min: number; max: number }][] = [
-    [['workload', 'twin_delay'], s.workload.twin_delay],
-    [['agent', 'replan_delay'], s.agent.replan_delay],
-    [['runtime', 'resume_delay'], s.runtime.resume_delay],
-  ];
-  for (const [path, r] of ranges) {
-    if (r.min > r.max) fail([...path, 'max'], `max (${r.max}ms) is below min (${r.min}ms)`, 'Make max at least min.');
-  }
-  checkLatency(s.service.latency, ['service', 'latency'], fail);
-}
-
-function checkLatency(l: LatencySpec, path: Path, fail: (p: Path, problem: string, fix: string) => never): void {
-  if (l.dist === 'lognormal' && l.median <= 0) {
-    fail([...path, 'median'], 'the median latency is 0', 'Give a median above 0 (a lognormal has no mass at 0), or use {dist: constant, value: 0}.');
-  }
-  if (l.dist === 'uniform' && l.min > l.max) fail([...path, 'max'], `max (${l.max}ms) is below min (${l.min}ms)`, 'Make max at least min.');
-  if (l.dist === 'mixture') {
-    if (l.components.reduce((sum, c) => sum + c.weight, 0) <= 0) {
-      fail([...path, 'components'], 'all mixture weights are 0', 'Give at least one component a weight above 0.');
-    }
-    l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], fail));
-  }
 }

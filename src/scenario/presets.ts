@@ -57,8 +57,9 @@ export const CLIENT_PRESETS: Readonly<Record<string, Preset>> = {
 export function overlay(base: Raw, over: Raw): Raw {
   const out: Raw = { ...base };
   for (const [k, v] of Object.entries(over)) {
-    const b = out[k];
-    out[k] = isMapping(b) && isMapping(v) ? overlay(b, v) : v;
+    const b = Object.hasOwn(out, k) ? out[k] : undefined;
+    // Defined, not assigned: assigning a key named __proto__ would set out's prototype instead.
+    Object.defineProperty(out, k, { value: isMapping(b) && isMapping(v) ? overlay(b, v) : v, enumerable: true, writable: true, configurable: true });
   }
   return out;
 }

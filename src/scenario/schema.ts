@@ -6,6 +6,7 @@
 import { DEFAULT_SCENARIO as D, MAX_ACTIONS } from '../model/types.js';
 import { METRIC_PATHS } from '../model/metric-paths.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
+import { MAX_DURATION_MS, MAX_MULTIPLIER, MAX_RATE_PER_S, MAX_RECORD_BYTES, MAX_SIGMA, MAX_WEIGHT, MIN_RATE_PER_S } from './limits.js';
 import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
 
 /** A threshold on a metric: an operator and a number (a duration for latencies). */
@@ -24,23 +25,26 @@ const count = (def: number, meaning: string, min = 0): Json => ({
   type: 'integer', minimum: min, default: def,
   description: `a whole number >= ${min} (${meaning})`,
 });
+/** Durations: from 0 to MAX_DURATION_MS; the loader checks strings (`1e400ms` has no pattern) against it too. */
+const MAX_DURATION = formatDuration(MAX_DURATION_MS);
+const durationNumber: Json = { type: 'number', minimum: 0, maximum: MAX_DURATION_MS };
 const durationSchema = (meaning: string, def?: number | null): Json => ({
   anyOf: [
-    { type: 'number', minimum: 0 },
+    durationNumber,
     { type: 'string', pattern: DURATION_PATTERN },
   ],
   ...(def === undefined || def === null ? {} : { default: formatDuration(def) }),
-  description: `a duration >= 0 such as 250ms, 2s, 5m, 1h or 7d, a bare number meaning ms (${meaning})`,
+  description: `a duration >= 0 and at most ${MAX_DURATION} (10 years) such as 250ms, 2s, 5m, 1h or 7d, a bare number meaning ms (${meaning})`,
 });
 const optionalDuration = (meaning: string): Json => ({
   anyOf: [
-    { type: 'number', minimum: 0 },
+    durationNumber,
     { type: 'string', pattern: DURATION_PATTERN },
     { const: 'none' },
     { type: 'null' },
   ],
   default: 'none',
-  description: `a duration >= 0 such as 500ms or 90s, or none (${meaning})`,
+  description: `a duration >= 0 and at most ${MAX_DURATION} (10 years) such as 500ms or 90s, or none (${meaning})`,
 });
 const delayRange = (def: { min: number; max: number }, meaning: string): Json => ({
   type: 'object', additionalProperties: false,
@@ -66,7 +70,7 @@ export const DISTRIBUTIONS = ['lognormal', 'constant', 'uniform', 'exponential',
 /** One branch per `dist`; `weight` is allowed (and required) inside mixtures only. */
 function latencySchema(inMixture: boolean): Json {
   const weight: Json = inMixture
-    ? { weight: { type: 'number', minimum: 0, description: 'a relative weight >= 0 (share of this component)' } }
+    ? { weight: { type: 'number', minimum: 0, maximum: MAX_WEIGHT, description: 'a relative weight from 0 to 10^9 (share of this component)' } }
     : {};
   const branch = (dist: string, props: Json, required: string[]): Json => ({
     if: dist === 'lognormal'
@@ -85,7 +89,7 @@ function latencySchema(inMixture: boolean): Json {
     allOf: [
       branch('lognormal', {
         median: durationSchema('median latency, > 0', 300),
-        sigma: { type: 'number', minimum: 0, default: 0.6, description: 'a number >= 0 (log-standard deviation)' },
+        sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA, default: 0.6, description: `a number from 0 to ${MAX_SIGMA} (log-standard deviation)` },
       }, []),
       branch('constant', { value: durationSchema('every latency') }, ['value']),
       branch('uniform', { min: durationSchema('shortest latency'), max: durationSchema('longest latency') }, ['min', 'max']),
@@ -170,7 +174,9 @@ export function isDurationKey(path: string): boolean {
     const props = node?.['properties'] as Record<string, Json> | undefined;
     // Latency distributions keep their keys in one branch per dist.
     const branches = ((node?.['allOf'] as Json[] | undefined) ?? []).map((b) => (b['then'] as Json)['properties'] as Record<string, Json>);
-    node = props?.[key] ?? branches.find((p) => p[key])?.[key];
+    // Own keys only: `constructor` must not find Object's.
+    const own = (p: Record<string, Json> | undefined) => (p && Object.hasOwn(p, key) ? p[key] : undefined);
+    node = own(props) ?? branches.map(own).find((n) => n !== undefined);
   }
   return typeof node?.['description'] === 'string' && node['description'].startsWith('a duration');
 }
@@ -190,7 +196,10 @@ export const SCENARIO_SCHEMA: Json = {
     ...META_KEYS,
     actions: { ...count(D.actions, 'primary actions to simulate, at most 10^13; twins come on top', 1), maximum: MAX_ACTIONS },
     load: section('arrival process', {
-      rate_per_s: { type: 'number', exclusiveMinimum: 0, default: D.load.rate_per_s, description: 'a number > 0 (primary actions per second)' },
+      rate_per_s: {
+        type: 'number', minimum: MIN_RATE_PER_S, maximum: MAX_RATE_PER_S, default: D.load.rate_per_s,
+        description: 'a number from 0.00001 (one action per 27.8 hours) to 10^9 (primary actions per second)',
+      },
     }),
     workload: section('twins: distinct requests with the same business identity', {
       twin_probability: probability(D.workload.twin_probability, 'chance an action has a twin'),
@@ -214,7 +223,7 @@ export const SCENARIO_SCHEMA: Json = {
       deadline: optionalDuration('no attempt starts this long after the call began'),
       backoff: section('the wait before retry j: min(max, base * multiplier^(j-1)) with jitter', {
         base: durationSchema('first backoff', D.client.backoff.base),
-        multiplier: { type: 'number', minimum: 1, default: D.client.backoff.multiplier, description: 'a number >= 1 (growth per retry)' },
+        multiplier: { type: 'number', minimum: 1, maximum: MAX_MULTIPLIER, default: D.client.backoff.multiplier, description: `a number from 1 to ${MAX_MULTIPLIER} (growth per retry)` },
         max: durationSchema('cap on one backoff', D.client.backoff.max),
         jitter: choice(['full', 'equal', 'none'], D.client.backoff.jitter, 'full U(0,d), equal d/2+U(0,d/2), none d'),
       }),
@@ -240,7 +249,7 @@ export const SCENARIO_SCHEMA: Json = {
       transactional: flag(D.idempotency.transactional, 'effect and key commit in one transaction'),
       on_error: choice(['release', 'store'], D.idempotency.on_error, 'what a 5xx does to the key'),
       conflict_retry_after: optionalDuration('a 409 makes the client wait at least this long'),
-      record_bytes: count(D.idempotency.record_bytes, 'bytes one key record takes', 1),
+      record_bytes: { ...count(D.idempotency.record_bytes, 'bytes one key record takes, at most 16 MiB = 16777216', 1), maximum: MAX_RECORD_BYTES },
     }),
   },
 };
