@@ -1,8 +1,26 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+// Test tiers, one vitest project each, chosen by the file name's suffix. A file without one is
+// unit, so no test drops out of `npm test` for lack of a tier; `--project <name>` runs one tier.
+//   unit      test/**/*.test.ts     in-process through src/: no dist/, no service, no browser
+//   e2e       *.e2e.test.ts         the built binary (bin/idem-sim.js runs dist/)
+//   services  *.services.test.ts    a real Redis on 127.0.0.1:6379 and PostgreSQL on :5432
+//   browser   *.browser.test.ts     Debian's Chromium through playwright-core
+const TIERS = ['e2e', 'services', 'browser'] as const;
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     testTimeout: 120_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...TIERS.map((tier) => `test/**/*.${tier}.test.ts`)],
+        },
+      },
+      ...TIERS.map((tier) => ({ extends: true as const, test: { name: tier, include: [`test/**/*.${tier}.test.ts`] } })),
+    ],
   },
 });

@@ -1,4 +1,4 @@
-// Writes test/golden/<step>.out from the built binary: the outputs test/golden.test.ts pins.
+// Writes test/golden/<step>.out from the built binary: the outputs test/golden.e2e.test.ts pins.
 // Run it only when an output is meant to change, and say why in the commit.
 //   node scripts/golden.mjs [ROOT]   (ROOT: a built checkout to take the outputs from; default this one)
 import { spawnSync } from 'node:child_process';

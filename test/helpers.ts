@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Estimate, Metrics } from '../src/model/metrics.js';
 import { simulate } from '../src/model/simulate.js';
@@ -35,7 +38,7 @@ export function normalTail(z: number): number {
 
 export interface CliResult { status: number; stdout: string; stderr: string }
 
-/** Runs the real binary (built by `npm test` before vitest starts). */
+/** Runs the real binary: dist/, built by `npm test` or `npm run test:e2e` first; so only e2e, services and browser files call it. */
 export function cli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {
     cwd: opts.cwd ?? ROOT,
@@ -43,4 +46,31 @@ export function cli(args: string[], opts: { cwd?: string; env?: Record<string, s
     env: { ...process.env, NO_COLOR: '1', ...opts.env },
   });
   return { status: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+// SVG checks shared by charts.test.ts and charts.e2e.test.ts.
+
+/** Items drawn by the mark named `name` (Vega-Lite view name + `_marks`): the elements of its group. */
+export function marks(svg: string, name: string): number {
+  const open = svg.indexOf(` ${name}_marks"`);
+  if (open < 0) return 0;
+  const body = svg.slice(svg.indexOf('>', open) + 1, svg.indexOf('</g>', open));
+  return (body.match(/<(path|line|text|rect)\b/g) ?? []).length;
+}
+
+/** Every URL in a document, once the SVG namespace declarations are set aside. */
+export const urls = (text: string) => text.replace(/ xmlns(:xlink)?="http:\/\/www\.w3\.org\/(2000\/svg|1999\/xlink)"/g, '').match(/https?:\/\/[^\s"'<>)]*/g) ?? [];
+
+// Scratch directories of outputs-and-signals.test.ts and its .e2e twin.
+const scratchDirs: string[] = [];
+
+/** A fresh temporary directory; `removeScratch` (each file's afterEach) removes all made so far. */
+export function scratch(): string {
+  const d = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
+  scratchDirs.push(d);
+  return d;
+}
+
+export function removeScratch(): void {
+  for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }

@@ -1,24 +1,15 @@
 /**
- * Output files and signals (hardening): a planted link cannot redirect a write, nothing is
- * truncated before the work succeeded, and SIGINT, SIGTERM and SIGHUP stop every long command
- * with 130 / 143 / 129, nothing written and no temporary file left.
+ * Output files (hardening): a planted link cannot redirect a write, and nothing is truncated
+ * before the work succeeded. Signals, through the real binary: outputs-and-signals.e2e.test.ts.
  */
-import { spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PendingOutput } from '../src/cli/files.js';
 import { InputError } from '../src/scenario/errors.js';
-import { BIN } from './helpers.js';
+import { removeScratch, scratch } from './helpers.js';
 
-const dirs: string[] = [];
-function scratch(): string {
-  const d = mkdtempSync(join(tmpdir(), 'idem-sim-out-'));
-  dirs.push(d);
-  return d;
-}
-afterEach(() => { for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true }); });
+afterEach(removeScratch);
 
 const sink = { write: () => true } as unknown as NodeJS.WritableStream;
 
@@ -89,44 +80,4 @@ describe('PendingOutput', () => {
   it('refuses a directory that does not exist with an InputError', () => {
     expect(() => new PendingOutput(join(scratch(), 'no', 'such', 'x.json'))).toThrow(InputError);
   });
-});
-
-/** Starts a command, sends `signal` once it has been running for `afterMs`, and waits for it. */
-async function stopWith(args: string[], signal: NodeJS.Signals, afterMs: number, cwd: string) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
-  let stderr = '';
-  let stdout = '';
-  child.stderr.on('data', (d) => { stderr += String(d); });
-  child.stdout.on('data', (d) => { stdout += String(d); });
-  await new Promise((r) => setTimeout(r, afterMs));
-  child.kill(signal);
-  const code = await new Promise<number | null>((r) => child.on('close', r));
-  return { code, stderr, stdout };
-}
-
-const EXIT: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
-
-describe('signals stop every long command cleanly', () => {
-  const long = 'actions: 1e9\n';
-  const commands: [string, string[]][] = [
-    ['run', ['run', 's.yaml', '--out', 'out.json', '--json']],
-    ['sweep', ['sweep', 's.yaml', '--vary', 'client.timeout=1s,2s', '--out', 'out.csv', '--format', 'csv']],
-    ['check', ['check', 's.yaml', '--out', 'out.txt', '--junit', 'j.xml']],
-    ['report', ['report', 's.yaml', '--out', 'out.html']],
-    ['size', ['size', 's.yaml', '--rate', '10']],
-  ];
-  for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
-    for (const [name, args] of commands) {
-      it(`${name} on ${sig}: exit ${EXIT[sig]}, nothing written, no temporary file`, async () => {
-        const dir = scratch();
-        writeFileSync(join(dir, 's.yaml'), name === 'check' ? `${long}expect:\n  duplicates_per_1000: "< 1000"\n` : long);
-        const r = await stopWith(args, sig, 900, dir);
-        expect(r.code, r.stderr).toBe(EXIT[sig]);
-        expect(r.stderr).toContain(`interrupted by ${sig}; nothing was written`);
-        expect(r.stdout).toBe('');
-        expect(readdirSync(dir)).toEqual(['s.yaml']);
-      });
-    }
-  }
-
 });
