@@ -8,9 +8,9 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runScenario } from '../dist/exec/runner.js';
-import { standardExponential } from '../dist/model/exponential.js';
+import { standardExponential } from '../dist/random/exponential.js';
 import { compileLatency } from '../dist/model/latency.js';
-import { chunkRng } from '../dist/model/rng.js';
+import { chunkRng } from '../dist/random/rng.js';
 import { parseScenario } from '../dist/scenario/parse.js';
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

@@ -2,7 +2,7 @@
 // counting generator does not slow the timed code in the parent).
 import { ChunkSimulator } from '../dist/model/engine.js';
 import { planChunks } from '../dist/model/plan.js';
-import { Rng, chunkRng } from '../dist/model/rng.js';
+import { Rng, chunkRng } from '../dist/random/rng.js';
 import { parseScenario } from '../dist/scenario/parse.js';
 
 class CountingRng extends Rng {

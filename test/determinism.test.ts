@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { C } from '../src/model/counters.js';
 import { ChunkSimulator } from '../src/model/engine.js';
 import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/model/plan.js';
-import { chunkRng } from '../src/model/rng.js';
+import { chunkRng } from '../src/random/rng.js';
 import { simulate } from '../src/model/simulate.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { parseScenario } from '../src/scenario/parse.js';

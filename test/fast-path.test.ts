@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ChunkSimulator } from '../src/model/engine.js';
 import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/model/plan.js';
-import { chunkRng } from '../src/model/rng.js';
+import { chunkRng } from '../src/random/rng.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { arbScenario } from './arbitrary.js';
 

@@ -13,7 +13,7 @@ import type { ChunkPlan } from '../src/model/plan.js';
 import { CHUNK_ACTIONS, planChunks } from '../src/model/plan.js';
 import { precisionReached, type PrecisionTarget } from '../src/model/precision.js';
 import { ChunkSimulator } from '../src/model/engine.js';
-import { chunkRng } from '../src/model/rng.js';
+import { chunkRng } from '../src/random/rng.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
 
 const CHUNKS = 10;

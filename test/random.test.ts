@@ -6,9 +6,9 @@ import seedrandom from 'seedrandom';
 import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { compileLatency } from '../src/model/latency.js';
-import { standardExponential } from '../src/model/exponential.js';
-import { normal } from '../src/model/normal.js';
-import { chunkRng, Rng } from '../src/model/rng.js';
+import { standardExponential } from '../src/random/exponential.js';
+import { normal } from '../src/random/normal.js';
+import { chunkRng, Rng } from '../src/random/rng.js';
 import { normalTail, seProportion } from './helpers.js';
 
 describe('seed derivation', () => {

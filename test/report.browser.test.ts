@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planChunks } from '../src/model/plan.js';
-import { chunkRng } from '../src/model/rng.js';
+import { chunkRng } from '../src/random/rng.js';
 import { gridStepFor } from '../src/model/simulate.js';
 import { traceChunk } from '../src/model/trace.js';
 import { sampleRows } from '../src/cli/report/timeline-rows.js';

@@ -3,7 +3,7 @@ import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
 import { binKey, binTable, LatencyBins, logKey } from '../src/model/bins.js';
 import { compileLatency } from '../src/model/latency.js';
-import { chunkRng } from '../src/model/rng.js';
+import { chunkRng } from '../src/random/rng.js';
 
 describe('quantile sketch', () => {
   it('quantiles within 1% of the exact ones on a known distribution', () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { C } from '../src/model/counters.js';
 import { ChunkSimulator } from '../src/model/engine.js';
 import { planChunks } from '../src/model/plan.js';
-import { chunkRng } from '../src/model/rng.js';
+import { chunkRng } from '../src/random/rng.js';
 import { gridStepFor } from '../src/model/simulate.js';
 import { traceChunk, type TracedAction } from '../src/model/trace.js';
 import { parseScenario } from '../src/scenario/parse.js';

@@ -6,7 +6,7 @@ import { stringify } from 'yaml';
 import { runScenario } from '../exec/runner.js';
 import type { Metrics } from '../model/metrics.js';
 import { planChunks } from '../model/plan.js';
-import { chunkRng } from '../model/rng.js';
+import { chunkRng } from '../random/rng.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';

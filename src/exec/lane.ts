@@ -12,7 +12,7 @@
 import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../model/engine.js';
 import { RunState, type RunStateData } from '../model/metrics.js';
 import { chunkPlans, type ChunkPlan } from '../model/plan.js';
-import { chunkRng } from '../model/rng.js';
+import { chunkRng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
 
 /** Slots of the control block, an Int32Array over a SharedArrayBuffer that all lanes of a run see. */

@@ -9,10 +9,11 @@
  */
 import { binKey, LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from './counters.js';
-import { standardExponential } from './exponential.js';
+import { standardExponential } from '../random/exponential.js';
 import { compileLatency, type LatencySampler } from './latency.js';
 import type { ChunkPlan } from './plan.js';
-import { Rng, uniform } from './rng.js';
+import { Rng } from '../random/rng.js';
+import { uniform } from '../random/uniform.js';
 import type { Scenario } from './types.js';
 
 /** Kinds of tool call (index into the duplicate split). */

@@ -3,8 +3,9 @@
  * boundary). One class with a switch rather than a closure per distribution: the
  * optimiser inlines a method it has feedback for, and not a closure made per simulator.
  */
-import { normal } from './normal.js';
-import { exponential, type Rng } from './rng.js';
+import { exponential } from '../random/exponential.js';
+import { normal } from '../random/normal.js';
+import type { Rng } from '../random/rng.js';
 import type { LatencySpec } from './types.js';
 
 const LOGNORMAL = 0, CONSTANT = 1, UNIFORM = 2, EXPONENTIAL = 3, EMPIRICAL = 4, MIXTURE = 5;

@@ -7,8 +7,8 @@
  * to sum to that span (normalised spacings are independent of their sum), so the process is
  * exactly Poisson, and any shard can place its chunks in time without simulating the others.
  */
-import { gamma } from './gamma.js';
-import { streamRng } from './rng.js';
+import { gamma } from '../random/gamma.js';
+import { streamRng } from '../random/rng.js';
 
 /** Primary actions per chunk. Part of the results' identity: changing it changes the numbers. */
 export const CHUNK_ACTIONS = 16_384;

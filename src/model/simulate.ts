@@ -3,7 +3,7 @@ import { ChunkSimulator } from './engine.js';
 import { RunState, type Metrics } from './metrics.js';
 import { peakGridStep, runHorizon } from './peak.js';
 import { planChunks } from './plan.js';
-import { chunkRng } from './rng.js';
+import { chunkRng } from '../random/rng.js';
 import type { Scenario } from './types.js';
 
 export interface RunResult {

@@ -7,7 +7,7 @@ import {
   ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, S_BUSINESS, type ChunkOutput,
 } from './engine.js';
 import type { ChunkPlan } from './plan.js';
-import type { Rng } from './rng.js';
+import type { Rng } from '../random/rng.js';
 import type { Scenario } from './types.js';
 
 export type CallKind = 'original' | 'replan' | 'replay';

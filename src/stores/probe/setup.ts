@@ -3,7 +3,7 @@
  * it stores, how many connections it opens and how fast it replays the stream.
  */
 import { compileLatency } from '../../model/latency.js';
-import { streamRng } from '../../model/rng.js';
+import { streamRng } from '../../random/rng.js';
 import type { Scenario } from '../../model/types.js';
 import type { RecordShape } from '../backend.js';
 import type { StoreOptions, StoreVariant } from '../types.js';

@@ -5,9 +5,10 @@
  * cannot inline. seedrandom seeds it: its ARC4 key schedule hashes the root seed and the
  * stream's name, and `seedrandom.tychei` turns that into the generator's state. A test
  * checks that this class and `seedrandom.tychei` give the same numbers.
+ *
+ * Bits only: the distributions built on it live in files of their own beside it.
  */
 import seedrandom from 'seedrandom';
-import { standardExponential } from './exponential.js';
 
 interface TycheState { a: number; b: number; c: number; d: number }
 
@@ -70,14 +71,4 @@ export function streamRng(seed: string, name: string): Rng {
   const seed53 = Math.floor(hash() * 2 ** 21) * 2 ** 32 + Math.floor(hash() * 2 ** 32);
   const prng = seedrandom.tychei(seed53 as unknown as string, { state: true });
   return new Rng(prng.state() as unknown as TycheState);
-}
-
-/** U(min, max). */
-export function uniform(rng: Rng, min: number, max: number): number {
-  return min + (max - min) * rng.next();
-}
-
-/** Exponential with the given mean. */
-export function exponential(rng: Rng, mean: number): number {
-  return mean * standardExponential(rng);
 }

@@ -51,3 +51,8 @@ function exponentialSlow(rng: Rng, i: number, point: number): number {
     if (point < (K[i] as number)) return point * (W[i] as number);
   }
 }
+
+/** Exponential with the given mean. */
+export function exponential(rng: Rng, mean: number): number {
+  return mean * standardExponential(rng);
+}
