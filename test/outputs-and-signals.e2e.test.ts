@@ -48,4 +48,19 @@ describe('signals stop every long command cleanly', () => {
     }
   }
 
+  it('a second signal ends the run at once, its temporary file removed', async () => {
+    for (let round = 0; round < 5; round++) {
+      const dir = scratch();
+      const child = spawn(process.execPath, [BIN, 'run', '--actions', '2e8', '--threads', '2', '--out', 'o.json'], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.on('data', (d) => { stderr += String(d); });
+      await new Promise((r) => setTimeout(r, 800));
+      child.kill('SIGINT');
+      await new Promise((r) => setTimeout(r, 5));
+      child.kill('SIGINT');
+      const code = await new Promise<number | null>((r) => child.on('close', r));
+      expect(code, stderr).toBe(130);
+      expect(readdirSync(dir)).toEqual([]);
+    }
+  });
 });

@@ -2,7 +2,8 @@
  * Output files (hardening): a planted link cannot redirect a write, and nothing is truncated
  * before the work succeeded. Signals, through the real binary: outputs-and-signals.e2e.test.ts.
  */
-import { chmodSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PendingOutput } from '../src/cli/files.js';
@@ -79,5 +80,40 @@ describe('PendingOutput', () => {
 
   it('refuses a directory that does not exist with an InputError', () => {
     expect(() => new PendingOutput(join(scratch(), 'no', 'such', 'x.json'))).toThrow(InputError);
+  });
+});
+
+describe('outputs that are not plain files', () => {
+  it('a descriptor name (/proc/self/fd/N, as /dev/stdout under `>> log`) is appended to, never replaced', () => {
+    const log = join(scratch(), 'log.txt');
+    writeFileSync(log, 'precious\n');
+    const fd = openSync(log, 'a');
+    try {
+      new PendingOutput(`/proc/self/fd/${fd}`).commit('report\n', sink);
+    } finally {
+      closeSync(fd);
+    }
+    expect(readFileSync(log, 'utf8')).toBe('precious\nreport\n');
+    expect(readdirSync(join(log, '..'))).toEqual(['log.txt']);
+  });
+
+  it('a FIFO nothing reads is refused at once, not hung on at the end', () => {
+    const fifo = join(scratch(), 'ff');
+    execFileSync('mkfifo', [fifo]);
+    expect(() => new PendingOutput(fifo)).toThrow(/is a FIFO that nothing is reading/);
+  });
+
+  it('a FIFO with a reader gets the whole output', () => {
+    const fifo = join(scratch(), 'ff');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    try {
+      const text = `${'x'.repeat(1000)}\n`;
+      new PendingOutput(fifo).commit(text, sink);
+      const buf = Buffer.alloc(4096);
+      expect(buf.toString('utf8', 0, readSync(reader, buf))).toBe(text);
+    } finally {
+      closeSync(reader);
+    }
   });
 });

@@ -25,7 +25,8 @@ const SYSTEM_DIRS = ['/proc', '/sys', '/dev'];
  * socket is refused before anything is read from it (it is opened non-blocking, so a FIFO
  * cannot hang the run), and no more than the size the file had when it was opened is read.
  */
-export function readUserFile(path: string, what: string, keyPath = '', origin?: Origin, base = 'the current directory', maxBytes = MAX_SCENARIO_BYTES): string {
+export function readUserFile(path: string, what: string, keyPath = '', origin?: Origin, base = 'the current directory', maxBytes = MAX_SCENARIO_BYTES,
+  within?: (opened: string) => void): string {
   const named = origin ? `${what} ${path}` : what;
   const refuse = (problem: string, fix = `Check the path: a relative one is read from ${base}.`): never => {
     throw new InputError(origin ?? { source: path }, keyPath, problem, fix);
@@ -46,6 +47,14 @@ export function readUserFile(path: string, what: string, keyPath = '', origin?: 
       : `${named} cannot be read (${code ?? String(e)})`);
   }
   try {
+    // Where the descriptor really points, checked again after the open: a link swapped in
+    // between the check of the path and the open cannot lead elsewhere.
+    const opened = openedPath(fd);
+    if (opened !== undefined) {
+      const system = SYSTEM_DIRS.find((d) => opened === d || opened.startsWith(`${d}/`));
+      if (system) refuse(`${named} is in ${system}, a view of the system, not a file of data`, 'Name a regular file.');
+      within?.(opened);
+    }
     const st = fstatSync(fd);
     if (st.isDirectory()) refuse(`${named} is a directory, not a file`);
     if (!st.isFile()) refuse(`${named} is not a regular file (a device, pipe or socket)`, 'Name a regular file.');
@@ -64,14 +73,22 @@ export function readUserFile(path: string, what: string, keyPath = '', origin?: 
   }
 }
 
+/** The path an open descriptor names (Linux: /proc/self/fd); undefined where that cannot be read. */
+function openedPath(fd: number): string | undefined {
+  try { return readlinkSync(`/proc/self/fd/${fd}`); } catch { return undefined; }
+}
+
 /** Whether data files may lie outside the scenario file's directory (`--allow-outside`). */
 export interface DataAccess { allowOutside?: boolean }
 
-/** Refuses a data file that resolves (through links) outside `baseDir`, unless allowed. */
-function checkInside(path: string, baseDir: string, key: string, origin: Origin | undefined, access: DataAccess): void {
+/**
+ * Refuses a data file that resolves (through links) outside `baseDir`, unless allowed: `real`
+ * is where it resolves to, when known (the opened descriptor's path).
+ */
+function checkInside(path: string, baseDir: string, key: string, origin: Origin | undefined, access: DataAccess, real?: string): void {
   if (access.allowOutside) return;
-  let real: string, root: string;
-  try { real = realpathSync(path); root = realpathSync(baseDir); } catch { return; } // a missing file is reported when it is read
+  let root: string;
+  try { real ??= realpathSync(path); root = realpathSync(baseDir); } catch { return; } // a missing file is reported when it is read
   const rel = relative(root, real);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
     throw new InputError(origin ?? { source: path }, key, `the data file ${path} lies outside the scenario file's directory, ${root}`,
@@ -97,7 +114,8 @@ export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | und
     const origin = locate?.([...keyPath, 'file']);
     for (const out of pending) out.refuseInput(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
     checkInside(path, baseDir, key, origin, access);
-    const text = readUserFile(path, 'the empirical latency file', key, origin, scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES);
+    const text = readUserFile(path, 'the empirical latency file', key, origin, scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES,
+      (opened) => checkInside(path, baseDir, key, origin, access, opened));
     return { ...spec, values: parseLatencies(text, path, key) };
   };
   return { ...scenario, service: { ...scenario.service, latency: load(scenario.service.latency, ['service', 'latency']) } };
@@ -182,6 +200,62 @@ function modeForNewFile(): number {
   return newFileMode;
 }
 
+/** Whether `path` is, or reaches through its links, a name under /dev or /proc. */
+function throughSystemDir(path: string): boolean {
+  let p = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    if (['/dev', '/proc'].some((d) => p.startsWith(`${d}/`))) return true;
+    let link: string;
+    try {
+      if (!lstatSync(p).isSymbolicLink()) break;
+      link = readlinkSync(p);
+    } catch {
+      break;
+    }
+    p = resolve(dirname(p), link);
+  }
+  return false;
+}
+
+/** Opens a FIFO for writing without blocking: fails with ENXIO when nothing reads it. */
+function openReader(path: string, fail: (problem: string, fix?: string) => never): number {
+  try {
+    return openSync(path, constants.O_WRONLY | constants.O_NONBLOCK);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENXIO') fail(`${path} is a FIFO that nothing is reading`, 'Start its reader first, or choose a file.');
+    return fail(`cannot open ${path} (${reason(e)})`);
+  }
+}
+
+/** How long a direct write may make no progress (a pipe's reader stopped reading) before giving up. */
+const STALL_MS = 30_000;
+
+/**
+ * Appends `content` to a device, pipe or descriptor name. Opened non-blocking, so a FIFO whose
+ * reader went away fails at once (ENXIO) and a full pipe is waited on in short sleeps, with
+ * an end after STALL_MS without progress, instead of a write no signal can interrupt.
+ */
+function writeDirect(target: string, content: string, opened: number | null): void {
+  const fd = opened ?? openSync(target, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK);
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  try {
+    const bytes = Buffer.from(content, 'utf8');
+    let stalled = 0;
+    for (let done = 0; done < bytes.length;) {
+      try {
+        done += writeSync(fd, bytes, done, bytes.length - done);
+        stalled = 0;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EAGAIN' || stalled >= STALL_MS) throw e;
+        Atomics.wait(pause, 0, 0, 5);
+        stalled += 5;
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /**
  * An output file checked and opened before the work starts (so a bad path fails at once) and
  * written whole at the end: a regular file through a temporary file beside it and a rename (so
@@ -197,6 +271,8 @@ function modeForNewFile(): number {
 export class PendingOutput {
   private readonly tmp: string | null = null;
   private fd: number | null = null;
+  /** Written in place at the end (a device, pipe or descriptor name), not through a rename. */
+  private readonly direct: boolean = false;
   private readonly target: string;
   private readonly mode: number | undefined;
 
@@ -210,7 +286,16 @@ export class PendingOutput {
     let st: Stats | undefined;
     try { st = statSync(path); } catch { st = undefined; }
     if (st?.isDirectory()) fail(`${path} is a directory`, `Give a file name, such as ${flag} report.json.`);
-    if (st && !st.isFile()) return; // a device or a pipe: written directly at the end
+    // A device, a pipe, or a name for one of this process's descriptors (/dev/stdout,
+    // /proc/self/fd/1, which `>> log` makes a regular file): written directly and appended to,
+    // never replaced by a rename, which would wipe what the shell is appending to.
+    if (st && (!st.isFile() || throughSystemDir(path))) {
+      this.direct = true;
+      // A FIFO is opened now and kept open: nothing reading it fails at once (a write to it
+      // later would block past every signal), and its reader sees no end of file before the data.
+      if (st.isFIFO()) this.fd = openReader(path, fail);
+      return;
+    }
     const target = st ? realpathSync(path) : linkTarget(path);
     if (target === undefined) fail(`${path} is a loop of symbolic links`, 'Remove the loop, or choose another path.');
     this.target = target as string;
@@ -246,6 +331,11 @@ export class PendingOutput {
     pending.delete(this);
     try {
       if (this.path === '-') stdout.write(content);
+      else if (this.direct) {
+        const fd = this.fd;
+        this.fd = null; // writeDirect closes it
+        writeDirect(this.target, content, fd);
+      }
       else if (this.tmp === null || this.fd === null) writeFileSync(this.target, content);
       else {
         const bytes = Buffer.from(content, 'utf8');

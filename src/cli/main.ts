@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { Interrupted } from '../exec/interrupted.js';
 import { PRECISION_METRICS } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
+import { printable } from '../scenario/printable.js';
 import { toolVersion, type Io } from './io.js';
 import type { CheckOptions } from './check.js';
 import type { ReportOptions } from './html-report.js';
@@ -53,7 +54,8 @@ function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): 
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      outputError: (s, write) => write(`idem-sim: error: ${s.replace(/^error: /, '').trimEnd().replace(/\.+$/, '')}. Run idem-sim --help for usage.\n`),
+      // Commander quotes the argument it refuses: it may hold control codes.
+      outputError: (s, write) => write(`idem-sim: error: ${printable(s.replace(/^error: /, '').trimEnd().replace(/\.+$/, ''))}. Run idem-sim --help for usage.\n`),
     })
     .addHelpText('after', `
 Scenario durations are written 250ms, 2s, 5m, 1h or 7d (a bare number means ms);
@@ -190,9 +192,19 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   let code = EXIT_OK;
   const interrupt = new AbortController();
   let stoppedBy: StopSignal = 'SIGINT';
+  // The first signal asks the command to stop cleanly; a second one (a user who does not want
+  // to wait for a probe's clean-up) ends the process at once, its temporary files removed.
   const handlers = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((sig) => {
-    const handler = () => { if (!interrupt.signal.aborted) stoppedBy = sig; interrupt.abort(); };
-    process.once(sig, handler);
+    const handler = () => {
+      if (!interrupt.signal.aborted) {
+        stoppedBy = sig;
+        interrupt.abort();
+        return;
+      }
+      io.stderr.write(`idem-sim: ${sig} again: stopping at once; nothing was written\n`);
+      void import('./files.js').then((files) => files.abortPendingOutputs()).finally(() => process.exit(STOP_SIGNALS[sig]));
+    };
+    process.on(sig, handler);
     return [sig, handler] as const;
   });
   try {
@@ -220,7 +232,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     }
     // A driver's error that escaped as a bug must not print the store's password either.
     const { hideSecrets } = await import('../stores/redact.js');
-    io.stderr.write(`idem-sim: internal error: ${hideSecrets((e as Error).message ?? String(e))}\nThis is a bug in idem-sim; please report it with the command you ran.\n`);
+    io.stderr.write(`idem-sim: internal error: ${printable(hideSecrets((e as Error).message ?? String(e)))}\nThis is a bug in idem-sim; please report it with the command you ran.\n`);
     if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${hideSecrets((e as Error).stack ?? '')}\n`);
     return EXIT_INTERNAL;
   } finally {

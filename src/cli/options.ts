@@ -10,7 +10,8 @@ const EXAMPLES: Record<string, string> = {
 };
 
 export function positiveInteger(flag: string, text: string): number {
-  const n = Number(text);
+  // Decimal or exponent notation (1e6) only: Number() would also take 0x10, 0b1 and '' .
+  const n = /^\s*(\d+(\.\d*)?|\.\d+)([eE]\+?\d+)?\s*$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(n) || n < 1) {
     throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 1, got "${text}"`, `Give ${flag} a value such as ${EXAMPLES[flag] ?? '4'}.`);
   }
@@ -56,7 +57,7 @@ export function threadCount(text: string, io: { stderr: NodeJS.WritableStream },
   const max = MAX_THREADS_PER_CORE * cores;
   if (n > max) {
     throw new InputError({ source: `--threads ${text}` }, '', `is over the limit of ${max} (${MAX_THREADS_PER_CORE} per core; this machine has ${cores})`,
-      `Drop --threads to use every core, or give at most ${cores}.`);
+      `Drop --threads to use every core; more than ${cores} only share them and never change a number.`);
   }
   if (n > cores) {
     io.stderr.write(`idem-sim: warning: --threads ${n} is more than this machine's ${cores} cores; the extra threads share them and the run is slower. The results are the same for any --threads.\n`);

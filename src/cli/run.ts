@@ -5,6 +5,7 @@ import { runScenario } from '../exec/runner.js';
 import type { RunStateData } from '../model/metrics.js';
 import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
 import { MAX_ACTIONS } from '../model/types.js';
+import { printable } from '../scenario/printable.js';
 import { InputError } from '../scenario/errors.js';
 import { parseScenario, type Override } from '../scenario/parse.js';
 import { PendingOutput, loadEmpiricalData, readUserFile, type DataAccess } from './files.js';
@@ -82,13 +83,13 @@ export function loadScenario(file: string | null, overrides: readonly Override[]
 }
 
 export function scenarioName(file: string | null): string {
-  return file === null ? 'lab-defaults' : basename(file, extname(file));
+  return file === null ? 'lab-defaults' : printable(basename(file, extname(file)));
 }
 
 /** Column names: the file's base name, or the path as given where base names collide. */
 export function columnNames(files: readonly (string | null)[]): string[] {
   const short = files.map(scenarioName);
-  return short.map((n, i) => (short.indexOf(n) !== short.lastIndexOf(n) ? files[i] ?? n : n));
+  return short.map((n, i) => (short.indexOf(n) !== short.lastIndexOf(n) ? printable(files[i] ?? n) : n));
 }
 
 export function precisionTarget(opts: Pick<RunOptions, 'precision' | 'precisionMetric' | 'maxActions' | 'actions'>): PrecisionTarget | undefined {

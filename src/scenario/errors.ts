@@ -1,3 +1,5 @@
+import { printable } from './printable.js';
+
 /** Where a problem is: a file position, or a command-line option. */
 export interface Origin {
   /** File name as the user wrote it, or the option (`--set client.timeout=x`). */
@@ -28,5 +30,6 @@ export function formatInputError(origin: Origin | undefined, keyPath: string, pr
     if (origin.line !== undefined) where += `:${origin.line}` + (origin.col !== undefined ? `:${origin.col}` : '');
   }
   const at = keyPath ? `${where ? `${where}, ` : ''}key ${keyPath}` : where;
-  return `${at ? `${at}: ` : ''}${problem}. ${fix}`;
+  // Names and paths in it come from the input: they must not reach a terminal as control codes.
+  return printable(`${at ? `${at}: ` : ''}${problem}. ${fix}`);
 }

@@ -1,4 +1,5 @@
 /** A problem with a key store that a person can fix: a malformed URL, a store that cannot be reached or used. */
+import { printable } from '../scenario/printable.js';
 import { hideSecrets } from './redact.js';
 
 export { redactUrl } from './redact.js';
@@ -12,7 +13,7 @@ export class StoreError extends Error {
   /** Any secret of a store URL seen so far that `problem` or `fix` quote (a driver's message may) is hidden. */
   constructor(url: string, problem: string, fix: string) {
     const [u, p, f] = [hideSecrets(url), hideSecrets(problem), hideSecrets(fix)];
-    super(`${u}: ${p}. ${f}`);
+    super(printable(`${u}: ${p}. ${f}`));
     this.name = 'StoreError';
     this.url = u;
     this.problem = p;

@@ -69,6 +69,13 @@ export function parseStoreUrl(text: string): StoreUrl {
     bad('is not a URL the probe can read safely (an "@" after the host: a password with "/" in it?)', 'Percent-encode "/", "?", "#" and "@" in the user and password (/ as %2F, @ as %40).');
   }
   if (u.port !== '' && !(Number(u.port) >= 1 && Number(u.port) <= 65535)) bad(`port ${u.port} is out of range`);
+  // The drivers decode these with decodeURIComponent, which throws on a stray % (ioredis: in
+  // its constructor, where the error would escape as a bug).
+  for (const [part, value] of [['user name', u.username], ['password', u.password]] as const) {
+    try { decodeURIComponent(value); } catch {
+      bad(`the ${part} holds a % that does not start an escape`, 'Percent-encode a literal % as %25 (and /, ?, #, @ likewise).');
+    }
+  }
   checkQuery(u, kind, bad);
   if (kind === 'redis' && !/^\/?(\d+)?$/.test(u.pathname)) {
     bad(`"${u.pathname}" is not a Redis database number`, 'End a redis:// URL with the database number, such as redis://127.0.0.1:6379/0, or with nothing.');

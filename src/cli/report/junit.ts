@@ -1,4 +1,5 @@
 /** JUnit XML for `idem-sim check --junit`: one testsuite per scenario, one testcase per expectation. */
+import { printable } from '../../scenario/printable.js';
 import type { Verdict } from '../../scenario/expect.js';
 import { describeReading } from './verdicts.js';
 
@@ -9,7 +10,8 @@ export interface CheckedScenario {
   verdicts: Verdict[];
 }
 
-const escape = (s: string) => s.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+// XML 1.0 allows no control character but tab and line ends, not even as a reference: write them out.
+const escape = (s: string) => printable(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 
 export function renderJunit(checked: readonly CheckedScenario[], version: string): string {
   const total = checked.reduce((n, c) => n + c.verdicts.length, 0);

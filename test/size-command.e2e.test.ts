@@ -68,7 +68,7 @@ describe('size reports its version and a replay command, as run does', () => {
   });
 
   it('--from-probe: the replay names the probe file, and the figures come from it again', () => {
-    // The fields size takes from a `probe --json` result (a real one is tested in probe.test.ts).
+    // The fields size takes from a `probe --json` result (a real one is tested in probe.services.test.ts).
     const file = join(mkdtempSync(join(tmpdir(), 'idem-sim-size-')), 'probe.json');
     writeFileSync(file, JSON.stringify({
       kind: 'probe', store: { kind: 'redis' }, measurement: { bytes_per_record: 250 },

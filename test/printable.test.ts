@@ -1,0 +1,49 @@
+/** Hostile names never reach a terminal, a log or a JUnit file as control codes. */
+import { XMLValidator } from 'fast-xml-parser';
+import { describe, expect, it } from 'vitest';
+import { shellQuote } from '../src/cli/io.js';
+import { positiveInteger } from '../src/cli/options.js';
+import { renderJunit } from '../src/cli/report/junit.js';
+import { InputError } from '../src/scenario/errors.js';
+import { printable } from '../src/scenario/printable.js';
+
+const HOSTILE = '\u001b]0;PWNED\u0007\u001b[31mx\nFAKE: all passed\u202e';
+
+describe('printable', () => {
+  it('writes control characters, separators and bidi overrides as \\u escapes, and keeps the rest', () => {
+    expect(printable(HOSTILE)).toBe('\\u001b]0;PWNED\\u0007\\u001b[31mx\\u000aFAKE: all passed\\u202e');
+    expect(printable('plain ümlaut, 日本 and tabs')).toBe('plain ümlaut, 日本 and tabs');
+    expect(printable('\u0000\u007f\u0085\u2028')).toBe('\\u0000\\u007f\\u0085\\u2028');
+  });
+
+  it('an InputError built from hostile names prints none of their control codes', () => {
+    const e = new InputError({ source: HOSTILE, line: 2 }, `a.${HOSTILE}`, `unknown key "${HOSTILE}"`, 'Fix it.');
+    expect(e.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
+    expect(e.message).toContain('\\u001b]0;PWNED');
+  });
+});
+
+describe('shellQuote', () => {
+  it("quotes a name with control codes in bash's $'...' form, byte for byte", () => {
+    expect(shellQuote('a\u001b[31m\n\'b\\.yaml')).toBe("$'a\\x1b[31m\\x0a\\x27b\\x5c.yaml'");
+    expect(shellQuote('é\u0007')).toBe("$'\\xc3\\xa9\\x07'");
+    expect(shellQuote("it's")).toBe("'it'\\''s'");
+    expect(shellQuote('plain.yaml')).toBe('plain.yaml');
+  });
+});
+
+describe('JUnit with a hostile file name', () => {
+  it('stays well-formed XML 1.0 (no control character, not even as a reference)', () => {
+    const xml = renderJunit([{ name: HOSTILE, file: `${HOSTILE}.yaml`, seed: '1', verdicts: [] }] as never, '0.1.0');
+    expect(XMLValidator.validate(xml)).toBe(true);
+    expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+  });
+});
+
+describe('whole-number options', () => {
+  it('take decimal and exponent notation only', () => {
+    expect(positiveInteger('--threads', '8')).toBe(8);
+    expect(positiveInteger('--actions', '1e6')).toBe(1_000_000);
+    for (const bad of ['0x8', '0b1', '', '8.5', '-1', '1e', 'Infinity']) expect(() => positiveInteger('--threads', bad)).toThrow(InputError);
+  });
+});
