@@ -160,7 +160,7 @@ async function cleanUpCommand(files: string[], opts: ProbeOptions, io: Io): Prom
   }
   const lines = [
     ...report.removed.map((r) => `removed ${r.namespace} (${num(r.objects)} ${display.startsWith('redis') ? 'keys' : 'key rows'})`),
-    ...report.left.map((l) => `left ${l.namespace}: ${l.reason}`),
+    ...report.left.map((l) => `left ${l.namespace} (${l.reason})`),
   ];
   if (lines.length === 0) lines.push('no probe leftovers found');
   io.stdout.write(`${display}: ${lines.join(`\n${display}: `)}\n`);

@@ -7,7 +7,7 @@
  *   - PostgreSQL: `COMMENT ON SCHEMA` holds the expiry; the running probe holds a session
  *     advisory lock on the schema, which the server drops the moment its connection dies.
  * `idem-sim probe --clean-up --store URL` removes what no running probe holds once its expiry
- * has passed; with `--force`, whatever no running probe holds (src/stores/cleanup.ts).
+ * has passed; with `--force`, whatever no running probe holds (src/stores/redis/cleanup.ts, src/stores/postgres/cleanup.ts).
  */
 
 /** Life of a namespace before the probe knows its run time (connecting and measuring): 1 h. */

@@ -62,7 +62,7 @@ export function measureRecords(given: string | undefined, value: number | undefi
   return value;
 }
 
-/** The replay writes one record per action (and twin): at most MAX_WRITE_BYTES of them. */
+/** The replay writes about one record per primary action: at most MAX_WRITE_BYTES of them (twins with keys of their own add their share, at most workload.twin_probability more). */
 export function checkReplayBytes(actions: number, responseBytes: number): void {
   const perRecord = contentBytes(responseBytes);
   if (actions * perRecord <= MAX_WRITE_BYTES) return;
