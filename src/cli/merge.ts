@@ -1,47 +1,48 @@
 /** `idem-sim merge PART ...`: the result of a sharded run or sweep, as the unsharded one reports it. */
-import type { MetricPath } from '../model/metric-paths.js';
+import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
 import { RunState } from '../model/metrics.js';
+import { shardRange } from '../model/plan.js';
 import { InputError } from '../scenario/errors.js';
 import { PendingOutput, readUserFile } from './files.js';
 import { chalkFor, shellQuote, type Io } from './io.js';
-import { oneOf } from './options.js';
-import { mergePartials, PARTIAL_FORMAT } from './partial.js';
+import { MAX_SHARDS, oneOf } from './options.js';
+import { MAX_PART_BYTES, PartChecker } from './part-check.js';
+import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, type OpenedPart } from './partial.js';
+import type { SweepPointResult } from './report/sweep.js';
 import { renderRuns } from './run.js';
-import { outputFormat, renderSweep, type PartialPoint } from './sweep.js';
+import { MAX_POINTS, outputFormat, renderSweep } from './sweep.js';
 
 export interface MergeOptions { json?: boolean; format?: string; out?: string; svg?: boolean }
-
-interface SweepPartial {
-  idem_sim_partial: number;
-  kind: 'sweep';
-  version: string;
-  shard: { index: number; count: number };
-  replay_args: string[];
-  sweep: { scenario: string; fingerprint: string; paths: string[]; points: number; seed: string; metric: MetricPath; log_paths?: string[] };
-  points: PartialPoint[];
-}
 
 export async function mergeCommand(files: string[], opts: MergeOptions, io: Io): Promise<number> {
   const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
   try {
-    const parts = files.map((file) => ({ file, text: readUserFile(file, 'the partial result') }));
-    const sweep = parts.map((p) => { try { return JSON.parse(p.text) as { kind?: string }; } catch { return {}; } });
-    const sweeps = sweep.filter((p) => p.kind === 'sweep').length;
-    if (sweeps > 0 && sweeps < parts.length) {
-      const odd = parts[sweep.findIndex((p) => p.kind !== 'sweep')] as { file: string };
-      throw new InputError({ source: odd.file }, '', 'is not a part of the same sweep as the others', 'Merge the parts of one sharded run, or of one sharded sweep.');
+    if (files.length > MAX_SHARDS) {
+      throw new InputError(undefined, '', `${files.length.toLocaleString('en-US')} parts given, more than a run or sweep can have (at most ${MAX_SHARDS.toLocaleString('en-US')} shards)`,
+        'Pass the parts of one sharded run or sweep, one per shard.');
     }
-    let text: string;
-    if (sweeps > 0) {
-      text = await mergeSweep(parts.map((p, i) => ({ file: p.file, p: sweep[i] as SweepPartial })), opts, io, out !== null);
-    } else {
-      if (opts.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
-      if (!opts.json && opts.format === 'html') {
-        throw new InputError({ source: '--format html' }, '', 'applies to sweeps, and these are the parts of a run',
-          'Merge them with --format table or json; for an HTML page of a run, use `idem-sim report SCENARIO --out report.html` (it runs the scenario itself).');
+    // One part in memory at a time: each is checked and added up, then let go.
+    let merger: RunMerger | SweepMerger | undefined;
+    let kind: OpenedPart['kind'] | undefined;
+    let format = '';
+    for (const file of files) {
+      const part = openPart(file, readUserFile(file, 'the partial result', '', undefined, undefined, MAX_PART_BYTES));
+      if (kind !== undefined && part.kind !== kind) {
+        throw new InputError({ source: file }, '', `is not a part of the same ${kind} as the others`, 'Merge the parts of one sharded run, or of one sharded sweep.');
       }
-      const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', ['table', 'json']);
-      const { runs, version, replayArgs } = mergePartials(parts);
+      if (!merger) {
+        kind = part.kind;
+        format = part.kind === 'sweep' ? outputFormat(opts) : runFormat(opts);
+        merger = part.kind === 'sweep' ? new SweepMerger() : new RunMerger();
+      }
+      merger.add(part);
+    }
+    if (!merger) throw new InputError(undefined, '', 'no partial results given', 'Pass the files written by `idem-sim run --shard i/n --out FILE`.');
+    let text: string;
+    if (merger instanceof SweepMerger) {
+      text = await merger.render(format, chalkFor(out ? {} : io.stdout, io.env));
+    } else {
+      const { runs, version, replayArgs } = merger.finish();
       text = renderRuns(runs, replayArgs, format === 'json', version, io, out !== null);
     }
     if (out) out.commit(text, io.stdout);
@@ -52,36 +53,105 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
   }
 }
 
-function mergeSweep(parts: { file: string; p: SweepPartial }[], opts: MergeOptions, io: Io, toFile: boolean): Promise<string> {
-  const first = parts[0] as { file: string; p: SweepPartial };
-  const format = outputFormat(opts);
-  const byIndex = new Map<number, { point: PartialPoint; file: string }>();
-  const shards = new Set<number>();
-  for (const { file, p } of parts) {
+/** The format of a merged run: table or json (the sweep's charts do not apply). */
+function runFormat(opts: MergeOptions): string {
+  if (opts.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
+  if (!opts.json && opts.format === 'html') {
+    throw new InputError({ source: '--format html' }, '', 'applies to sweeps, and these are the parts of a run',
+      'Merge them with --format table or json; for an HTML page of a run, use `idem-sim report SCENARIO --out report.html` (it runs the scenario itself).');
+  }
+  return opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', ['table', 'json']);
+}
+
+interface SweepHead {
+  file: string;
+  version: string;
+  count: number;
+  replayArgs: string[];
+  sweep: { scenario: string | null; fingerprint: string; paths: string[]; points: number; seed: string; metric: MetricPath; log_paths: string[] };
+}
+
+const SWEEP_KEYS = ['scenario', 'fingerprint', 'paths', 'points', 'seed', 'metric'] as const;
+
+/** Gathers the points of a sharded sweep, one part at a time; each point's sums become its metrics at once. */
+export class SweepMerger {
+  private head: SweepHead | undefined;
+  private points: (SweepPointResult | undefined)[] = [];
+  private readonly shards = new Map<number, string>();
+
+  add(part: OpenedPart): void {
+    const c = new PartChecker(part.file);
+    const version = checkVersionAndSeal(c, part, this.head);
+    const o = c.object(part.fields, '', ['idem_sim_partial', 'kind', 'version', 'shard', 'replay_args', 'sweep', 'points', 'digest']);
+    const shard = checkShard(c, o['shard']);
+    const head: SweepHead = { file: part.file, version, count: shard.count, replayArgs: c.strings(o['replay_args'], 'replay_args'), sweep: this.sweep(c, o['sweep']) };
+    const first = this.head ?? head;
     const same = (what: string, a: unknown, b: unknown, fix: string) => {
-      if (JSON.stringify(a) !== JSON.stringify(b)) throw new InputError({ source: file }, '', `${what} differs from ${first.file}'s`, fix);
+      if (JSON.stringify(a) !== JSON.stringify(b)) c.fail('', `${what} differs from ${first.file}'s`, fix);
     };
-    same('the partial format', p.idem_sim_partial, PARTIAL_FORMAT, 'Run every shard with the same idem-sim version.');
-    same('the idem-sim version', p.version, first.p.version, 'Run every shard with the same idem-sim version.');
-    same('the scenario', p.sweep.fingerprint, first.p.sweep.fingerprint, 'Run every shard on the same scenario file (it changed between shards).');
-    same('the command', p.replay_args, first.p.replay_args, 'Run every shard with the same scenario, --vary, --set and --seed.');
-    same('the shard count', p.shard.count, first.p.shard.count, 'Merge the parts of one sharded sweep only.');
-    if (shards.has(p.shard.index)) throw new InputError({ source: file }, '', `shard ${p.shard.index}/${p.shard.count} is given twice`, 'Pass each shard once.');
-    shards.add(p.shard.index);
-    for (const point of p.points) byIndex.set(point.index, { point, file });
+    same('the scenario', head.sweep.fingerprint, first.sweep.fingerprint, 'Run every shard on the same scenario file (it changed between shards).');
+    same('the command', head.replayArgs, first.replayArgs, 'Run every shard with the same scenario, --vary, --set and --seed.');
+    same('the sweep', head.sweep, first.sweep, 'Run every shard with the same scenario, --vary, --set and --seed.');
+    same('the shard count', shard.count, first.count, 'Merge the parts of one sharded sweep only.');
+    const other = this.shards.get(shard.index);
+    if (other !== undefined) c.fail('', `shard ${shard.index}/${shard.count} is also in ${other}`, 'Pass each shard once.');
+    // A shard holds exactly its points, in order: a part relabelled as another shard holds another shard's.
+    const [from, to] = shardRange(head.sweep.points, shard);
+    const points = c.array(o['points'], 'points', to - from, to - from);
+    if (!this.head) {
+      this.head = head;
+      this.points = new Array<SweepPointResult | undefined>(head.sweep.points);
+    }
+    points.forEach((v, k) => { this.points[from + k] = this.point(c, `points[${k}]`, v, from + k, head.sweep.paths); });
+    this.shards.set(shard.index, part.file);
   }
-  const missing = Array.from({ length: first.p.shard.count }, (_, i) => i + 1).filter((i) => !shards.has(i));
-  if (missing.length > 0) {
-    throw new InputError(undefined, '', `shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${first.p.shard.count}`).join(', ')} missing`, 'Pass the partial results of every shard.');
+
+  private sweep(c: PartChecker, v: unknown): SweepHead['sweep'] {
+    const o = c.object(v, 'sweep', [...SWEEP_KEYS, 'log_paths']);
+    const paths = c.strings(o['paths'], 'sweep.paths', 1_000);
+    if (paths.length === 0) c.fail('sweep.paths', 'is empty');
+    if (new Set(paths).size !== paths.length) c.fail('sweep.paths', 'names a key twice');
+    const logPaths = c.strings(o['log_paths'], 'sweep.log_paths', paths.length);
+    if (logPaths.some((p) => !paths.includes(p))) c.fail('sweep.log_paths', 'names a key that is not varied');
+    const metric = c.string(o['metric'], 'sweep.metric', 64);
+    if (!(METRIC_PATHS as readonly string[]).includes(metric)) c.fail('sweep.metric', 'is not a metric idem-sim knows');
+    const seed = c.string(o['seed'], 'sweep.seed');
+    if (seed === '') c.fail('sweep.seed', 'is empty');
+    return {
+      scenario: o['scenario'] === null ? null : c.string(o['scenario'], 'sweep.scenario'),
+      fingerprint: c.string(o['fingerprint'], 'sweep.fingerprint', 129, FINGERPRINT),
+      paths, points: c.int(o['points'], 'sweep.points', 1, MAX_POINTS), seed, metric: metric as MetricPath, log_paths: logPaths,
+    };
   }
-  const points = Array.from({ length: first.p.sweep.points }, (_, i) => {
-    const entry = byIndex.get(i);
-    if (!entry) throw new InputError(undefined, '', `point ${i} of the sweep is in no part`, 'Pass the partial results of every shard.');
-    const state = new RunState(entry.point.grid_step);
-    state.addData(entry.point.state);
-    return { params: entry.point.params, metrics: state.finish(entry.point.scenario) };
-  });
-  const s = first.p.sweep;
-  return renderSweep({ scenario: s.scenario, paths: s.paths, seed: s.seed, version: first.p.version, replay: first.p.replay_args.map(shellQuote).join(' '), points, logPaths: s.log_paths ?? [] },
-    format, s.metric, chalkFor(toFile ? {} : io.stdout, io.env));
+
+  private point(c: PartChecker, field: string, v: unknown, index: number, paths: readonly string[]): SweepPointResult {
+    const o = c.object(v, field, ['index', 'params', 'scenario', 'fingerprint', 'grid_step', 'state']);
+    if (c.int(o['index'], `${field}.index`) !== index) c.fail(`${field}.index`, `is not ${index}, the point this shard holds there`);
+    const params = c.object(o['params'], `${field}.params`, paths);
+    for (const p of paths) {
+      const value = params[p];
+      if (typeof value === 'string') c.string(value, `${field}.params`);
+      else if (typeof value === 'number') c.number(value, `${field}.params`, -Number.MAX_VALUE);
+      else if (typeof value !== 'boolean' && value !== null) c.fail(`${field}.params`, 'holds a value that is not a string, number, boolean or null');
+    }
+    const scenario = c.scenario(o['scenario'], `${field}.scenario`);
+    checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario);
+    const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
+    const state = c.runState(o['state'], `${field}.state`, step);
+    if (state.primaries !== scenario.actions) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
+    const sums = new RunState(step);
+    sums.addData(state);
+    return { params: params as SweepPointResult['params'], metrics: sums.finish(scenario) };
+  }
+
+  async render(format: string, chalk: ReturnType<typeof chalkFor>): Promise<string> {
+    const head = this.head as SweepHead;
+    const missing = missingShards(head.count, this.shards);
+    if (missing) throw missing;
+    const s = head.sweep;
+    return renderSweep({
+      scenario: s.scenario, paths: s.paths, seed: s.seed, version: head.version, replay: head.replayArgs.map(shellQuote).join(' '),
+      points: this.points as SweepPointResult[], logPaths: s.log_paths,
+    }, format, s.metric, chalk);
+  }
 }

@@ -19,10 +19,10 @@ export function gridSize(axes: readonly Axis[]): number {
   return axes.reduce((n, a) => n * a.values.length, 1);
 }
 
-export function gridPoints(axes: readonly Axis[]): GridPoint[] {
+/** Points [from, to) of the grid (all of it by default): a shard makes only its own. */
+export function gridPoints(axes: readonly Axis[], from = 0, to = gridSize(axes)): GridPoint[] {
   const points: GridPoint[] = [];
-  const size = gridSize(axes);
-  for (let index = 0; index < size; index++) {
+  for (let index = from; index < to; index++) {
     let rest = index;
     const values = new Array<string>(axes.length);
     for (let k = axes.length - 1; k >= 0; k--) {

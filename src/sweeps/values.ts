@@ -35,13 +35,36 @@ export function parseValues(spec: string | readonly (string | number | boolean)[
   return values;
 }
 
-function range(m: RegExpExecArray): string[] {
-  const [, log, a, unitA, b, unitB, count] = m;
+/**
+ * How many values `spec` gives, without making them: the grid's size is checked from these
+ * before any value is made (`1s..2s:1000000000` once made a billion strings to refuse them).
+ */
+export function countValues(spec: string | readonly (string | number | boolean)[]): number {
+  if (Array.isArray(spec)) {
+    if (spec.length === 0) throw new ValuesError('the list of values is empty', 'Give at least one value.');
+    return spec.length;
+  }
+  const text = String(spec).trim();
+  const m = RANGE.exec(text);
+  if (m) return rangeCount(m);
+  let n = 1;
+  for (let i = text.indexOf(','); i >= 0; i = text.indexOf(',', i + 1)) n++;
+  return n;
+}
+
+function rangeCount(m: RegExpExecArray): number {
+  const count = m[6];
   if (count === undefined) {
     throw new ValuesError(`the range ${m[0]} does not say how many points`, `Add :POINTS, such as ${m[0]}:10.`);
   }
   const n = Number(count);
   if (n < 2) throw new ValuesError(`a range of ${n} point${n === 1 ? '' : 's'} is empty or a single value`, 'Ask for at least 2 points, or give the single value as a list.');
+  return n;
+}
+
+function range(m: RegExpExecArray): string[] {
+  const [, log, a, unitA, b, unitB] = m;
+  const n = rangeCount(m);
   const durations = unitA !== undefined || unitB !== undefined;
   if (durations && (Number(a) < 0 || Number(b) < 0)) {
     throw new ValuesError(`the range ${m[0]} has a negative duration`, 'Durations start at 0: write the range from 0 or above.');

@@ -1,11 +1,11 @@
 /** Sweep reports: CSV for spreadsheets, JSON, and a table (rows, or a heat map of two keys). */
-import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import { stringify } from 'csv-stringify/sync';
 import { METRIC_PATHS, readMetric, type MetricPath } from '../../model/metric-paths.js';
 import type { Metrics } from '../../model/metrics.js';
 import { isDurationKey } from '../../scenario/schema.js';
 import type { PrecisionInfo } from './types.js';
+import { drawRows } from './sweep-table.js';
 import { duration } from './table.js';
 import { describeReading } from './verdicts.js';
 
@@ -77,14 +77,10 @@ export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: Chal
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
   // The summary columns, and the chosen metric if it is not among them.
   const columns = SUMMARY.some(([, m]) => m === metric) ? SUMMARY : [...SUMMARY, [metric, metric] as const];
-  const table = new Table({
-    head: [...r.paths, ...columns.map(([h]) => h)].map((h) => chalk.bold(h)),
-    style: { head: [], border: [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    colAligns: [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const)],
-  });
-  for (const pt of r.points) table.push([...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map(([, m]) => cell(pt.metrics, m))]);
-  return `${table.toString()}\n${footer}\n`;
+  const table = drawRows([...r.paths, ...columns.map(([h]) => h)].map((h) => chalk.bold(h)),
+    r.points.map((pt) => [...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map(([, m]) => cell(pt.metrics, m))]),
+    [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const)]);
+  return `${table}\n${footer}\n`;
 }
 
 /** Rows: the first key's values; columns: the second's; cells: the metric, coloured low to high on a terminal. */
@@ -92,26 +88,30 @@ function heatMap(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): stri
   const [rowPath, colPath] = r.paths as [string, string];
   const rows = [...new Set(r.points.map((p) => JSON.stringify(p.params[rowPath] ?? null)))];
   const cols = [...new Set(r.points.map((p) => JSON.stringify(p.params[colPath] ?? null)))];
-  const values = r.points.map((p) => readMetric(p.metrics, metric).value).filter((v): v is number => v !== null);
-  const lo = Math.min(...values);
-  const hi = Math.max(...values);
+  // A loop, not Math.min(...values): a spread of 10^5 arguments can overflow the stack.
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const p of r.points) {
+    const v = readMetric(p.metrics, metric).value;
+    if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+  }
+  // The first point of each cell, found once (a search of every point per cell was quadratic).
+  const at = new Map<string, SweepPointResult>();
+  for (const p of r.points) {
+    const key = `${JSON.stringify(p.params[rowPath] ?? null)}\u0000${JSON.stringify(p.params[colPath] ?? null)}`;
+    if (!at.has(key)) at.set(key, p);
+  }
   const paint = (v: number | null, text: string) => {
     if (v === null || hi === lo) return text;
     const f = (v - lo) / (hi - lo);
     return f < 1 / 3 ? chalk.green(text) : f < 2 / 3 ? chalk.yellow(text) : chalk.red(text);
   };
-  const table = new Table({
-    head: [chalk.bold(`${rowPath} \\ ${colPath}`), ...cols.map((c) => chalk.bold(show(JSON.parse(c) as string | number, colPath)))],
-    style: { head: [], border: [] },
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' },
-    colAligns: ['left', ...cols.map(() => 'right' as const)],
-  });
-  for (const row of rows) {
-    table.push([show(JSON.parse(row) as string | number, rowPath), ...cols.map((col) => {
-      const pt = r.points.find((p) => JSON.stringify(p.params[rowPath] ?? null) === row && JSON.stringify(p.params[colPath] ?? null) === col);
+  const table = drawRows([chalk.bold(`${rowPath} \\ ${colPath}`), ...cols.map((c) => chalk.bold(show(JSON.parse(c) as string | number, colPath)))],
+    rows.map((row) => [show(JSON.parse(row) as string | number, rowPath), ...cols.map((col) => {
+      const pt = at.get(`${row}\u0000${col}`);
       if (!pt) return '';
       return paint(readMetric(pt.metrics, metric).value, cell(pt.metrics, metric));
-    })]);
-  }
-  return `${chalk.bold(metric)}\n${table.toString()}`;
+    })]),
+    ['left', ...cols.map(() => 'right' as const)]);
+  return `${chalk.bold(metric)}\n${table}`;
 }

@@ -1,0 +1,203 @@
+/**
+ * The checks `merge` makes on every field of a part file (`run --shard` and `sweep --shard`
+ * write them): types, ranges and lengths, and the digest that seals the file. A part is an
+ * intermediate file that travels between machines; one that was edited, truncated or mixed
+ * up must be refused with the file and the field named, never with its contents echoed.
+ */
+import { createHash } from 'node:crypto';
+import type { BinsData } from '../model/bins.js';
+import { NUM_COUNTERS } from '../model/counters.js';
+import type { RunStateData } from '../model/metrics.js';
+import type { GridData } from '../model/peak.js';
+import { DEFAULT_SCENARIO, MAX_ACTIONS, type LatencySpec, type Scenario } from '../model/types.js';
+import { InputError } from '../scenario/errors.js';
+
+/**
+ * Largest part file `merge` reads: 64 MiB. The file is read whole, as one string, and parsed;
+ * merging needs about four times the part's size at its peak (text, parsed copy, grids
+ * decoded: a 247 MiB part took 1.1 GB and aborted V8 in a 512 MB heap), so a 64 MiB part
+ * merges in under 300 MB. A run's part is a few MiB per scenario (its peak grid is at most
+ * about 2^20 cells, 5.6 MB of base64); only a shard of a large sweep comes near it, and
+ * `sweep --shard` refuses to write one past it, saying how many shards would fit.
+ */
+export const MAX_PART_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Most cells a part's peak grid may reach: 2^24 (64 MiB as the merged Int32 grid, twice that
+ * while it grows). A run's grid step is chosen so its expected span is at most 2^20 cells
+ * (model/peak.ts); 16 times that is no real run's, and a forged `base` of 10^9 cannot make
+ * merge allocate gigabytes.
+ */
+export const MAX_GRID_CELLS = 2 ** 24;
+
+/**
+ * Bins keys a latency can have: the sketch's key of Number.MAX_VALUE ms is 70,978, and that of
+ * its smallest value about -69,000; 2^17 keeps a forged offset from allocating much (2 MiB).
+ */
+const BIN_KEY_LIMIT = 2 ** 17;
+
+/** The counts in a part are sums of integers per action: whole, at least 0, exact in a double. */
+const MAX_COUNT = Number.MAX_SAFE_INTEGER;
+
+const DAMAGED = 'The part was altered or damaged since it was written: run that shard again (the same command with its --shard i/n) to write it anew.';
+
+/** Reads the fields of one part, naming `file` and the field in every error. */
+export class PartChecker {
+  constructor(readonly file: string) {}
+
+  /** Refuses the part: `field` is a short key path, never a value from the file. */
+  fail(field: string, problem: string, fix = DAMAGED): never {
+    throw new InputError({ source: this.file }, field, problem, fix);
+  }
+
+  object(v: unknown, field: string, required: readonly string[], optional: readonly string[] = []): Record<string, unknown> {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) this.fail(field, 'expected an object');
+    const o = v as Record<string, unknown>;
+    for (const k of required) if (!Object.hasOwn(o, k)) this.fail(join(field, k), 'is missing');
+    const unknown = Object.keys(o).find((k) => !required.includes(k) && !optional.includes(k));
+    if (unknown !== undefined) this.fail(field, `has a field idem-sim does not write (${unknown.length <= 40 && /^[\w.$-]+$/.test(unknown) ? unknown : 'with an unusual name'})`);
+    return o;
+  }
+
+  array(v: unknown, field: string, min = 0, max = Infinity): unknown[] {
+    if (!Array.isArray(v)) this.fail(field, 'expected an array');
+    if (v.length < min || v.length > max) {
+      this.fail(field, min === max ? `expected ${min} entries, found ${v.length}` : `expected ${min} to ${max} entries, found ${v.length}`);
+    }
+    return v;
+  }
+
+  int(v: unknown, field: string, min = 0, max = MAX_COUNT): number {
+    if (typeof v !== 'number' || !Number.isInteger(v)) this.fail(field, 'expected a whole number');
+    if (v < min || v > max) this.fail(field, `expected a whole number from ${min} to ${max}`);
+    return v;
+  }
+
+  number(v: unknown, field: string, min = 0, max = Number.MAX_VALUE): number {
+    if (typeof v !== 'number' || !Number.isFinite(v)) this.fail(field, 'expected a finite number');
+    if (v < min || v > max) this.fail(field, `expected a number from ${min} to ${max}`);
+    return v;
+  }
+
+  string(v: unknown, field: string, maxLength = 4096, pattern?: RegExp): string {
+    if (typeof v !== 'string') this.fail(field, 'expected a string');
+    if (v.length > maxLength) this.fail(field, `is longer than ${maxLength} characters`);
+    if (pattern && !pattern.test(v)) this.fail(field, 'is not in the form idem-sim writes');
+    return v;
+  }
+
+  strings(v: unknown, field: string, max = 10_000): string[] {
+    return this.array(v, field, 0, max).map((s, i) => this.string(s, `${field}[${i}]`));
+  }
+
+  /** A run's (or a point's) sums: counts whole and >= 0, arrays of the model's lengths, grid in bounds. */
+  runState(v: unknown, field: string, gridStep: number): RunStateData {
+    const o = this.object(v, field, ['primaries', 'actions', 'handlerRuns', 'handlerRunsOverTimeout', 'attemptsUnknown', 'sum', 'sumSq', 'callLatency', 'actionLatency', 'grid']);
+    const count = (k: string) => this.int(o[k], join(field, k));
+    const s: RunStateData = {
+      primaries: count('primaries'), actions: count('actions'), handlerRuns: count('handlerRuns'),
+      handlerRunsOverTimeout: count('handlerRunsOverTimeout'), attemptsUnknown: count('attemptsUnknown'),
+      sum: this.counts(o['sum'], join(field, 'sum'), NUM_COUNTERS), sumSq: this.counts(o['sumSq'], join(field, 'sumSq'), NUM_COUNTERS),
+      callLatency: this.bins(o['callLatency'], join(field, 'callLatency')), actionLatency: this.bins(o['actionLatency'], join(field, 'actionLatency')),
+      grid: this.grid(o['grid'], join(field, 'grid'), gridStep),
+    };
+    // Relations every real run keeps: twins come on top of primaries, a count's square is at least the count.
+    if (s.actions < s.primaries) this.fail(join(field, 'actions'), 'is below primaries');
+    if (s.handlerRunsOverTimeout > s.handlerRuns) this.fail(join(field, 'handlerRunsOverTimeout'), 'is above handlerRuns');
+    s.sum.forEach((x, k) => { if ((s.sumSq[k] as number) < x) this.fail(`${join(field, 'sumSq')}[${k}]`, 'is below its sum'); });
+    return s;
+  }
+
+  private counts(v: unknown, field: string, length?: number): number[] {
+    return this.array(v, field, length ?? 0, length ?? Infinity).map((x, i) => this.int(x, `${field}[${i}]`));
+  }
+
+  private bins(v: unknown, field: string): BinsData {
+    const o = this.object(v, field, ['offset', 'counts', 'zero']);
+    const offset = this.int(o['offset'], join(field, 'offset'), -BIN_KEY_LIMIT, BIN_KEY_LIMIT);
+    const counts = this.counts(o['counts'], join(field, 'counts'));
+    if (offset + counts.length > BIN_KEY_LIMIT) this.fail(join(field, 'counts'), `reaches past bin ${BIN_KEY_LIMIT}, beyond any latency`);
+    return { offset, counts, zero: this.int(o['zero'], join(field, 'zero')) };
+  }
+
+  /** The grid's differences: +1 where a record starts, -1 where it ends, so they sum to 0 and never go below it. */
+  private grid(v: unknown, field: string, step: number): GridData {
+    const o = this.object(v, field, ['step', 'base', 'diff']);
+    if (o['step'] !== step) this.fail(join(field, 'step'), 'differs from grid_step');
+    const base = this.int(o['base'], join(field, 'base'), 0, MAX_GRID_CELLS);
+    const diff = this.string(o['diff'], join(field, 'diff'), Infinity, /^[A-Za-z0-9+/]*={0,2}$/);
+    const bytes = Buffer.from(diff, 'base64');
+    if (bytes.length % 4 !== 0 || bytes.toString('base64') !== diff) this.fail(join(field, 'diff'), 'is not the base64 of 32-bit differences');
+    if (base + bytes.length / 4 > MAX_GRID_CELLS) this.fail(join(field, 'base'), `puts the grid past ${MAX_GRID_CELLS} cells`);
+    let live = 0;
+    for (let i = 0; i < bytes.length; i += 4) {
+      live += bytes.readInt32LE(i);
+      if (live < 0) this.fail(join(field, 'diff'), 'ends more records than it starts');
+    }
+    if (live !== 0) this.fail(join(field, 'diff'), 'starts records it never ends');
+    return { step, base, diff };
+  }
+
+  /** A resolved scenario as reports print it: the model's keys, each of its type, numbers finite. */
+  scenario(v: unknown, field: string): Scenario {
+    const s = this.shape(v, DEFAULT_SCENARIO, field) as Scenario;
+    this.int(s.actions, join(field, 'actions'), 1, MAX_ACTIONS);
+    if (s.load.rate_per_s <= 0) this.fail(join(field, 'load.rate_per_s'), 'expected a number above 0');
+    return s;
+  }
+
+  private shape(v: unknown, template: unknown, field: string): unknown {
+    if (field.endsWith('service.latency')) return this.latency(v, field, 0);
+    if (template === null) return v === null ? null : this.number(v, field); // deadline, lease, conflict_retry_after
+    if (typeof template === 'number') return this.number(v, field);
+    if (typeof template === 'string') return this.string(v, field, 64);
+    if (typeof template === 'boolean') {
+      if (typeof v !== 'boolean') this.fail(field, 'expected true or false');
+      return v;
+    }
+    const t = template as Record<string, unknown>;
+    const o = this.object(v, field, Object.keys(t));
+    for (const k of Object.keys(t)) this.shape(o[k], t[k], join(field, k));
+    return o;
+  }
+
+  private latency(v: unknown, field: string, depth: number): LatencySpec {
+    const dist = this.object(v, field, ['dist'], ['median', 'sigma', 'value', 'min', 'max', 'mean', 'file', 'components', 'weight'])['dist'];
+    const fields: Record<string, readonly string[]> = {
+      lognormal: ['median', 'sigma'], constant: ['value'], uniform: ['min', 'max'], exponential: ['mean'], empirical: ['file'], mixture: ['components'],
+    };
+    const own = typeof dist === 'string' ? fields[dist] : undefined;
+    if (!own) this.fail(join(field, 'dist'), 'is not a distribution idem-sim knows');
+    const o = this.object(v, field, ['dist', ...own], depth > 0 ? ['weight'] : []);
+    if (depth > 0) this.number(o['weight'], join(field, 'weight'));
+    if (dist === 'empirical') this.string(o['file'], join(field, 'file'));
+    else if (dist === 'mixture') {
+      if (depth >= 8) this.fail(field, 'nests mixtures more than 8 deep');
+      this.array(o['components'], join(field, 'components'), 1, 10_000).forEach((c, i) => this.latency(c, `${join(field, 'components')}[${i}]`, depth + 1));
+    } else for (const k of own) this.number(o[k], join(field, k));
+    return o as LatencySpec;
+  }
+}
+
+const join = (field: string, key: string) => (field === '' ? key : `${field}.${key}`);
+
+/** The seal's form at the end of a part: the last field, `"digest":"sha256:<64 hex>"`. */
+const SEAL = /,"digest":"sha256:([0-9a-f]{64})"\}\n?$/;
+
+export const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+/** Seals JSON text written by JSON.stringify (an object): the digest of the text as it is, added as its last field. */
+export function sealJson(json: string): string {
+  return `${json.slice(0, -1)},"digest":"sha256:${sha256(json)}"}\n`;
+}
+
+/**
+ * Whether a part's text is as it was sealed: the SHA-256 of the text without its digest field
+ * (exactly what was hashed when it was written). Undefined: the part carries no digest.
+ */
+export function sealIntact(text: string): boolean | undefined {
+  const m = SEAL.exec(text.slice(-120));
+  if (!m) return undefined;
+  // Hashed in two pieces: a part can be hundreds of MiB, and the slice is not copied.
+  return createHash('sha256').update(text.slice(0, text.length - m[0].length)).update('}').digest('hex') === m[1];
+}

@@ -1,0 +1,105 @@
+/** Sweep sizes (issue 12, item 7): grids refused from their counts, long tables drawn in linear time (memory per point: sweep-limits.e2e.test.ts). */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { Chalk } from 'chalk';
+import Table from 'cli-table3';
+import { describe, expect, it } from 'vitest';
+import type { Io } from '../src/cli/io.js';
+import { drawRows } from '../src/cli/report/sweep-table.js';
+import { MAX_POINTS, sweepCommand } from '../src/cli/sweep.js';
+import { countValues, parseValues } from '../src/sweeps/values.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sweep-limits-'));
+const S = join(dir, 's.yaml');
+writeFileSync(S, 'actions: 100\nidempotency: {retention: 2s}\n');
+
+function io(): Io {
+  return { stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
+}
+
+/** The time a refused sweep takes, and its message. */
+async function refusal(file: string, opts: Parameters<typeof sweepCommand>[1]): Promise<{ ms: number; message: string }> {
+  const t0 = performance.now();
+  try {
+    await sweepCommand(file, opts, io());
+  } catch (e) {
+    return { ms: performance.now() - t0, message: (e as Error).message };
+  }
+  throw new Error('not refused');
+}
+
+describe('the grid is refused from its value counts', () => {
+  it('countValues counts a range without making it', () => {
+    expect(countValues('1s..2s:1000000000')).toBe(1e9);
+    expect(countValues('log:1..10:7')).toBe(7);
+    expect(countValues('5m,1h,24h')).toBe(3);
+    expect(countValues([1, 2])).toBe(2);
+    for (const spec of ['200ms..2s:10', 'log:100ms..10s:9', 'none, call ,intent', '0.1..0.3:3']) expect(countValues(spec)).toBe(parseValues(spec).length);
+    expect(() => countValues('1s..2s:1')).toThrow('empty or a single value');
+  });
+
+  it('a range of 10^9 values is refused at once (it made every value first)', async () => {
+    const r = await refusal(S, { vary: ['client.timeout=1s..2s:1000000000'] });
+    expect(r.message).toContain('the grid has 1,000,000,000 points, more than 10,000');
+    expect(r.message).toContain(`a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} points`);
+    expect(r.ms).toBeLessThan(1000);
+  });
+
+  it('a product past 2^53 is stated from the counts', async () => {
+    const vary = ['client.timeout=1s..2s:1000000000', 'client.retries=0..9:1000000000', 'network.reply_loss=0..0.5:1000000000'];
+    expect((await refusal(S, { vary })).message).toContain('1,000,000,000 × 1,000,000,000 × 1,000,000,000 (over 10^15) points');
+  });
+
+  it('sweep.vary lists in a scenario file are capped likewise, before the duplicate check (quadratic, 22 s at 10^5 × 10^5)', async () => {
+    const file = join(dir, 'lists.yaml');
+    const list = (n: number, f: (i: number) => number) => `[${Array.from({ length: n }, (_, i) => f(i)).join(',')}]`;
+    writeFileSync(file, `actions: 100\nsweep:\n  vary:\n    client.timeout: ${list(20_000, (i) => i + 1)}\n    client.backoff.base: ${list(20_000, (i) => i)}\n`);
+    const r = await refusal(file, {});
+    expect(r.message).toContain('the grid has 400,000,000 points, more than 10,000');
+    expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('--max-points is at most MAX_POINTS', async () => {
+    expect((await refusal(S, { vary: ['client.retries=1,2'], maxPoints: '1000000000' })).message)
+      .toContain('--max-points 1000000000: is over the limit of 50,000 points');
+  });
+
+  it('a repeated value is still found (now with a set), and the shard count is capped', async () => {
+    expect((await refusal(S, { vary: ['client.retries=1,2,1'] })).message).toContain('the value 1 is given twice');
+    expect((await refusal(S, { vary: ['client.retries=1,2'], shard: '1/50000000', out: join(dir, 'p.json') })).message).toContain('over the limit of 10,000');
+  });
+});
+
+describe('long tables', () => {
+  const style = { style: { head: [], border: [] }, chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' } };
+  const whole = (head: string[], rows: string[][], colAligns: ('left' | 'right')[]) => {
+    const t = new Table({ head, ...style, colAligns });
+    for (const r of rows) t.push(r);
+    return t.toString();
+  };
+
+  it('drawn in blocks give cli-table3\'s text byte for byte (colours, wide, combining and multi-line cells)', () => {
+    const chalk = new Chalk({ level: 3 });
+    const head = ['key', 'dup/1000', 'p95'].map((h) => chalk.bold(h));
+    const aligns: ('left' | 'right')[] = ['left', 'right', 'right'];
+    const cellAt = (i: number) => [
+      i % 97 === 0 ? `值${i}` : i % 89 === 0 ? `e\u0301${i}` : `${i} ms`,
+      i % 5 === 0 ? chalk.red(`${i * 3} ± ${i}`) : `${i} ± 1`,
+      i % 301 === 0 ? 'two\nlines' : i % 7 === 0 ? '–' : `${(i / 7).toFixed(3)} s`,
+    ];
+    for (const n of [0, 1, 666, 667, 668, 1400]) {
+      const rows = Array.from({ length: n }, (_, i) => cellAt(i));
+      expect(drawRows(head, rows, aligns)).toBe(whole(head, rows, aligns));
+    }
+  });
+
+  it('take linear time: 20,000 rows in seconds (cli-table3 alone is quadratic: 4,000 rows took 8.5 s)', () => {
+    const rows = Array.from({ length: 20_000 }, (_, i) => [`${i} ms`, ...Array.from({ length: 7 }, (_, k) => `${i * k} ± ${k}`)]);
+    const t0 = performance.now();
+    const text = drawRows(Array.from({ length: 8 }, (_, k) => `h${k}`), rows, Array.from({ length: 8 }, () => 'right' as const));
+    expect(text.split('\n')).toHaveLength(20_003);
+    expect(performance.now() - t0).toBeLessThan(15_000);
+  });
+});
