@@ -14,4 +14,8 @@ process.stdout.on('error', (e) => {
 // Errors and progress have nowhere else to go when standard error fails: the exit status still tells.
 process.stderr.on('error', () => {});
 
-process.exitCode = await main(process.argv);
+const code = await main(process.argv);
+// Stopped by a signal (128 + its number), with nothing left to write: exit now rather than
+// while the process winds down, when a second signal would meet no handler and kill it.
+if (code > 128) process.exit(code);
+process.exitCode = code;

@@ -236,6 +236,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${hideSecrets((e as Error).stack ?? '')}\n`);
     return EXIT_INTERNAL;
   } finally {
-    for (const [sig, handler] of handlers) process.off(sig, handler);
+    // Once stopped by a signal, the handlers stay while the process winds down (workers end):
+    // a second signal then still exits with its status instead of killing the process.
+    if (!interrupt.signal.aborted) for (const [sig, handler] of handlers) process.off(sig, handler);
   }
 }
