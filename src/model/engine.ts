@@ -14,6 +14,7 @@ import { compileLatency, type LatencySampler } from './latency.js';
 import type { ChunkPlan } from './plan.js';
 import { Rng } from '../random/rng.js';
 import { uniform } from '../random/uniform.js';
+import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type Scope } from './enums.js';
 import type { Scenario } from './types.js';
 
 /** Kinds of tool call (index into the duplicate split). */
@@ -26,9 +27,24 @@ const NONE = 0, RUNNING = 1;
 export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
 /** Who answered an attempt: nobody (the request was lost), the key store, or the handler. */
 export const LOST_REQUEST = 0, FROM_STORE = 1, HANDLER = 2;
-/** Key scopes, by index. */
-const SCOPES = ['none', 'attempt', 'call', 'intent', 'business', 'text'] as const;
-export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4;
+/** Key scopes as the hot loop's small integers, one per scope (`keyOf` has a case for each). */
+export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4, S_TEXT = 5;
+type ScopeCode = typeof S_NONE | typeof S_ATTEMPT | typeof S_CALL | typeof S_INTENT | typeof S_BUSINESS | typeof S_TEXT;
+const SCOPE_CODE: Record<Scope, ScopeCode> = {
+  none: S_NONE, attempt: S_ATTEMPT, call: S_CALL, intent: S_INTENT, business: S_BUSINESS, text: S_TEXT,
+};
+/** Backoff jitters as small integers (`jittered` has a case for each). */
+const J_NONE = 0, J_FULL = 1, J_EQUAL = 2;
+type JitterCode = typeof J_NONE | typeof J_FULL | typeof J_EQUAL;
+const JITTER_CODE: Record<Jitter, JitterCode> = { none: J_NONE, full: J_FULL, equal: J_EQUAL };
+/** Whether a stored fingerprint is compared at all, and whether it covers the free text (else only the business identity, the same for a whole group). */
+const FINGERPRINT_RULE: Record<Fingerprint, { checked: boolean; text: boolean }> = {
+  full: { checked: true, text: true }, business: { checked: true, text: false }, none: { checked: false, text: false },
+};
+/** Whether a claim takes the key atomically before the handler runs (else the key is written only when it ends). */
+const ATOMIC_CLAIM: Record<Claim, boolean> = { atomic: true, check_then_act: false };
+/** Whether a 5xx is stored under its key (else the key is released). */
+const STORES_ERRORS: Record<OnError, boolean> = { release: false, store: true };
 /** Special keys: no key at all, or a fresh key nobody will ever look up. */
 export const NO_KEY = -1, FRESH_KEY = -2;
 /** Counter of the duplicates made by each kind of call. */
@@ -79,12 +95,12 @@ interface Params {
   latency: LatencySampler;
   errorRate: number; crashCut: number; crashAfter: number; fastReply: number;
   timeout: number; retries: number; deadline: number;
-  backoff: Float64Array; jitter: 0 | 1 | 2; retryAfter: number;
+  backoff: Float64Array; jitter: JitterCode; retryAfter: number;
   replanP: number; maxReplans: number; replanMin: number; replanMax: number;
   drift: number; verify: boolean;
   crashP: number; resumeMin: number; resumeMax: number; maxReplays: number;
-  scope: number;
-  atomic: boolean; fingerprint: 0 | 1 | 2; retention: number; runningLife: number;
+  scope: ScopeCode;
+  atomic: boolean; fpChecked: boolean; fpText: boolean; retention: number; runningLife: number;
   transactional: boolean; storeErrors: boolean;
   /**
    * For the fast path (see simulateArrivals): the chances, not zero, that the general model draws for a group
@@ -111,18 +127,18 @@ function compile(s: Scenario): Params {
     crashAfter: s.service.crash_after_effect,
     fastReply: s.service.fast_reply,
     timeout: s.client.timeout, retries: s.client.retries, deadline: s.client.deadline ?? Infinity,
-    backoff, jitter: b.jitter === 'full' ? 1 : b.jitter === 'equal' ? 2 : 0,
+    backoff, jitter: JITTER_CODE[b.jitter],
     retryAfter: i.conflict_retry_after ?? 0,
     replanP: s.agent.replan_probability, maxReplans: s.agent.max_replans,
     replanMin: s.agent.replan_delay.min, replanMax: s.agent.replan_delay.max,
     drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,
     crashP: s.runtime.crash_probability, resumeMin: s.runtime.resume_delay.min,
     resumeMax: s.runtime.resume_delay.max, maxReplays: s.runtime.max_replays,
-    scope: SCOPES.indexOf(i.scope), atomic: i.claim === 'atomic',
-    fingerprint: i.fingerprint === 'full' ? 2 : i.fingerprint === 'business' ? 1 : 0,
+    scope: SCOPE_CODE[i.scope], atomic: ATOMIC_CLAIM[i.claim],
+    fpChecked: FINGERPRINT_RULE[i.fingerprint].checked, fpText: FINGERPRINT_RULE[i.fingerprint].text,
     retention: i.retention,
     runningLife: i.lease ?? i.retention, // docs/model.md: until the lease lapses, without one until retention
-    transactional: i.transactional, storeErrors: i.on_error === 'store',
+    transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
     simpleBefore: chances(s.workload.twin_probability, s.network.request_loss),
     simpleAfter: chances(crashCut, s.network.reply_loss, s.runtime.max_replays > 0 ? s.runtime.crash_probability : 0),
   };
@@ -367,12 +383,15 @@ export class ChunkSimulator {
 
   protected keyOf(i: number): number {
     const scope = this.p.scope;
-    if (scope === S_NONE) return NO_KEY;
-    if (scope === S_ATTEMPT) return FRESH_KEY;
-    if (scope === S_CALL) return this.callId[i] as number;
-    if (scope === S_INTENT) return i;
-    if (scope === S_BUSINESS) return 0;
-    return this.text[i] as number; // text
+    switch (scope) {
+      case S_NONE: return NO_KEY;
+      case S_ATTEMPT: return FRESH_KEY;
+      case S_CALL: return this.callId[i] as number;
+      case S_INTENT: return i;
+      case S_BUSINESS: return 0;
+      case S_TEXT: return this.text[i] as number;
+      default: return assertNever(scope);
+    }
   }
 
   /**
@@ -392,9 +411,9 @@ export class ChunkSimulator {
     if (!(p.requestLoss > 0 && rng.next() < p.requestLoss)) {
       answeredBy = FROM_STORE;
       const key = this.keyOf(i);
-      const fp = p.fingerprint === 2 ? (this.text[i] as number) : 0;
+      const fp = p.fpText ? (this.text[i] as number) : 0;
       const found = key >= 0 ? this.lookup(key, s) : NONE;
-      if (found !== NONE && p.fingerprint !== 0 && this.foundFp !== fp) {
+      if (found !== NONE && p.fpChecked && this.foundFp !== fp) {
         status = MISMATCH_422; delay = p.fastReply; this.tally[base + T_422]!++;
       } else if (found === RUNNING) {
         status = CONFLICT_409; delay = p.fastReply; this.tally[base + T_409]!++;
@@ -477,7 +496,7 @@ export class ChunkSimulator {
     const retry = (this.attempt[i] as number) + 1;
     if (retry <= p.retries) {
       const d = p.backoff[retry] as number;
-      let wait = p.jitter === 1 ? d * this.rng.next() : p.jitter === 2 ? d / 2 + (d / 2) * this.rng.next() : d;
+      let wait = this.jittered(d);
       if (status === CONFLICT_409 && wait < p.retryAfter) wait = p.retryAfter;
       const next = end + wait;
       if (next - (this.callStart[i] as number) <= p.deadline) {
@@ -487,6 +506,17 @@ export class ChunkSimulator {
       }
     }
     this.endCall(i, false, status === NO_REPLY || status === CONFLICT_409);
+  }
+
+  /** The wait before a retry whose backoff is `d`, with the scenario's jitter (docs/model.md); draws only when it jitters. */
+  private jittered(d: number): number {
+    const jitter = this.p.jitter;
+    switch (jitter) {
+      case J_NONE: return d;
+      case J_FULL: return d * this.rng.next();
+      case J_EQUAL: return d / 2 + (d / 2) * this.rng.next();
+      default: return assertNever(jitter);
+    }
   }
 
   /** Actor `i`'s tool call returns to the model at `attemptEnd[i]`, the end of its last attempt. */

@@ -3,15 +3,18 @@
  * boundary). One class with a switch rather than a closure per distribution: the
  * optimiser inlines a method it has feedback for, and not a closure made per simulator.
  */
+import { assertNever } from './enums.js';
 import { exponential } from '../random/exponential.js';
 import { normal } from '../random/normal.js';
 import type { Rng } from '../random/rng.js';
 import type { LatencySpec } from './types.js';
 
+/** How a sampler draws, set by the constructor's case for its `dist` (`sampleOther` has a case for each). */
 const LOGNORMAL = 0, CONSTANT = 1, UNIFORM = 2, EXPONENTIAL = 3, EMPIRICAL = 4, MIXTURE = 5;
+type Kind = typeof LOGNORMAL | typeof CONSTANT | typeof UNIFORM | typeof EXPONENTIAL | typeof EMPIRICAL | typeof MIXTURE;
 
 export class LatencySampler {
-  private kind = CONSTANT;
+  private kind: Kind = CONSTANT;
   /** lognormal: mu, sigma; constant: value; uniform: min, width; exponential: mean. */
   private a = 0;
   private b = 0;
@@ -38,6 +41,7 @@ export class LatencySampler {
         this.cumulative = Float64Array.from(spec.components, (c) => (acc += c.weight / total));
         break;
       }
+      default: assertNever(spec);
     }
   }
 
@@ -49,17 +53,19 @@ export class LatencySampler {
 
   private sampleOther(rng: Rng): number {
     switch (this.kind) {
+      case LOGNORMAL: return Math.exp(this.a + this.b * normal(rng)); // (sample answers it first)
       case CONSTANT: return this.a;
       case UNIFORM: return this.a + this.b * rng.next();
       case EXPONENTIAL: return exponential(rng, this.a);
       case EMPIRICAL: return this.values[(rng.next() * this.values.length) | 0] as number;
-      default: {
+      case MIXTURE: {
         const u = rng.next();
         const last = this.components.length - 1;
         let i = 0;
         while (i < last && u >= (this.cumulative[i] as number)) i++;
         return (this.components[i] as LatencySampler).sample(rng);
       }
+      default: return assertNever(this.kind);
     }
   }
 }

@@ -4,8 +4,9 @@
  * hooks, so the chunk's numbers are exactly those of a run (the tests compare them).
  */
 import {
-  ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, S_BUSINESS, type ChunkOutput,
+  ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
 } from './engine.js';
+import { SCOPE_KEY_NAME, type Scope } from './enums.js';
 import type { ChunkPlan } from './plan.js';
 import type { Rng } from '../random/rng.js';
 import type { Scenario } from './types.js';
@@ -74,8 +75,6 @@ export interface TracedAction {
 /** Engine reply codes (NO_REPLY = -1, OK, ERR_5XX, CONFLICT_409, MISMATCH_422) shifted by one. */
 const STATUS = [null, 'ok', '5xx', '409', '422'] as const;
 const KINDS: CallKind[] = ['original', 'replan', 'replay'];
-/** Key names by scope index (engine.ts SCOPES): none and attempt have none of their own. */
-const SCOPE_TAG = ['', '', 'call', 'intent', 'order', 'text'];
 
 /** The engine with its hooks filled in: records every action of a chunk. */
 class TracingSimulator extends ChunkSimulator {
@@ -83,8 +82,10 @@ class TracingSimulator extends ChunkSimulator {
   private group = -1;
   private groupArrival = 0;
   private current: [TracedAction | null, TracedAction | null] = [null, null];
+  private readonly scope: Scope;
   constructor(scenario: Scenario, gridStep: number) {
     super(scenario, gridStep, false); // every group through the general model, where the hooks are
+    this.scope = scenario.idempotency.scope;
   }
 
   protected override onGroup(arrival: number): void {
@@ -139,8 +140,9 @@ class TracingSimulator extends ChunkSimulator {
     const key = this.keyOf(i);
     if (key === NO_KEY) return null;
     const action = this.group + 1;
-    if (key === FRESH_KEY) return `attempt:${action}.${i}.${attempt}`;
-    return `${SCOPE_TAG[this.p.scope]}:${action}${this.p.scope === S_BUSINESS ? '' : `.${key}`}`;
+    const name = SCOPE_KEY_NAME[this.scope];
+    if (key === FRESH_KEY) return `${name}:${action}.${i}.${attempt}`; // scope attempt: a key per attempt
+    return `${name}:${action}${this.scope === 'business' ? '' : `.${key}`}`; // business: one key per group
   }
 }
 

@@ -2,6 +2,10 @@
  * The resolved scenario: every key of docs/model.md with its value, durations in milliseconds,
  * `none` as `null`. Produced by `src/scenario` from a file; consumed by the engine.
  */
+import type { Claim, Distribution, Fingerprint, Jitter, OnError, Scope } from './enums.js';
+
+/** The enumerations' types, declared with their lists in enums.ts. */
+export type { Claim, Confidence, Distribution, Fingerprint, Jitter, OnError, Scope } from './enums.js';
 
 /** A latency distribution, in milliseconds. */
 export type LatencySpec =
@@ -19,11 +23,9 @@ export type MixtureComponent = LatencySpec & { weight: number };
 /** A closed interval of durations in ms, drawn uniformly. */
 export interface DelayRange { min: number; max: number }
 
-export type Scope = 'none' | 'attempt' | 'call' | 'intent' | 'business' | 'text';
-export type Claim = 'atomic' | 'check_then_act';
-export type Fingerprint = 'full' | 'business' | 'none';
-export type Jitter = 'full' | 'equal' | 'none';
-export type OnError = 'release' | 'store';
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+// LatencySpec has one branch per value of DISTRIBUTIONS, no more, no fewer (else a compile error here).
+true satisfies Same<LatencySpec['dist'], Distribution>;
 
 export interface Scenario {
   /** Primary actions to simulate (twins come on top), integer >= 1. */

@@ -4,7 +4,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { Document, LineCounter, Node } from 'yaml';
-import type { Scenario } from '../model/types.js';
+import type { Confidence, Scenario } from '../model/types.js';
 import { isDurationMetric, type MetricPath } from '../model/metric-paths.js';
 import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, tooDeep, yaml, type TextSource } from './document.js';
 import { DURATION_PATTERN } from './duration.js';
@@ -167,9 +167,9 @@ export function parseScenario(text: string, source: string, overrides: readonly 
 function expectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Expectation[] {
   const block = raw['expect'] as Raw | undefined;
   if (!block) return [];
-  const defaultConfidence = (block['confidence'] as 'ci95' | 'none' | undefined) ?? 'none';
+  const defaultConfidence = (block['confidence'] as Confidence | undefined) ?? 'none';
   return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
-    const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: 'ci95' | 'none' }) : undefined;
+    const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: Confidence }) : undefined;
     const text = long ? long.threshold : String(spec);
     if (/[a-z]\s*$/.test(text)) {
       if (!isDurationMetric(metric)) {

@@ -2,7 +2,8 @@
  * Resolution: a validated raw scenario and the defaults into a `Scenario` (ms everywhere), and
  * the checks JSON Schema cannot express (across keys, and durations written as strings).
  */
-import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../model/types.js';
+import { assertNever } from '../model/enums.js';
+import { DEFAULT_SCENARIO, type Distribution, type LatencySpec, type Scenario } from '../model/types.js';
 import { formatPath } from './document.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
@@ -24,7 +25,9 @@ const range = (v: unknown, def: { min: number; max: number }) => {
 function resolveLatency(v: unknown): LatencySpec {
   if (v === undefined) return DEFAULT_SCENARIO.service.latency;
   const r = v as Raw;
-  switch ((r['dist'] as string | undefined) ?? 'lognormal') {
+  const dist = (r['dist'] as Distribution | undefined) ?? 'lognormal'; // validated against DISTRIBUTIONS
+  switch (dist) {
+    case 'lognormal': return { dist: 'lognormal', median: dur(r['median'], 300), sigma: (r['sigma'] as number | undefined) ?? 0.6 };
     case 'constant': return { dist: 'constant', value: dur(r['value'], 0) };
     case 'uniform': return { dist: 'uniform', min: dur(r['min'], 0), max: dur(r['max'], 0) };
     case 'exponential': return { dist: 'exponential', mean: dur(r['mean'], 0) };
@@ -34,7 +37,7 @@ function resolveLatency(v: unknown): LatencySpec {
         dist: 'mixture',
         components: (r['components'] as Raw[]).map((c) => ({ ...resolveLatency(c), weight: c['weight'] as number })),
       };
-    default: return { dist: 'lognormal', median: dur(r['median'], 300), sigma: (r['sigma'] as number | undefined) ?? 0.6 };
+    default: return assertNever(dist);
   }
 }
 

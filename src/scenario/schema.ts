@@ -3,6 +3,7 @@
  * what a file may contain: the loader validates against it, `idem-sim schema` prints it,
  * and each leaf's `description` is the "expected ..." phrase of error messages.
  */
+import { CLAIMS, CONFIDENCES, DISTRIBUTIONS, FINGERPRINTS, JITTERS, ON_ERRORS, SCOPES, type Distribution } from '../model/enums.js';
 import { DEFAULT_SCENARIO as D, MAX_ACTIONS } from '../model/types.js';
 import { METRIC_PATHS } from '../model/metric-paths.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
@@ -54,7 +55,7 @@ const delayRange = (def: { min: number; max: number }, meaning: string): Json =>
     max: durationSchema(`longest ${meaning}`, def.max),
   },
 });
-const choice = (values: readonly string[], def: string | undefined, meaning: string): Json => ({
+const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefined, meaning: string): Json => ({
   type: 'string', enum: values, ...(def === undefined ? {} : { default: def }),
   description: `one of ${values.join(', ')} (${meaning})`,
 });
@@ -65,14 +66,12 @@ const section = (meaning: string, properties: Json): Json => ({
   type: 'object', additionalProperties: false, description: `a mapping (${meaning})`, properties,
 });
 
-export const DISTRIBUTIONS = ['lognormal', 'constant', 'uniform', 'exponential', 'empirical', 'mixture'] as const;
-
 /** One branch per `dist`; `weight` is allowed (and required) inside mixtures only. */
 function latencySchema(inMixture: boolean): Json {
   const weight: Json = inMixture
     ? { weight: { type: 'number', minimum: 0, maximum: MAX_WEIGHT, description: 'a relative weight from 0 to 10^9 (share of this component)' } }
     : {};
-  const branch = (dist: string, props: Json, required: string[]): Json => ({
+  const branch = (dist: Distribution, [props, required]: [Json, string[]]): Json => ({
     if: dist === 'lognormal'
       ? { properties: { dist: { const: dist } } }
       : { properties: { dist: { const: dist } }, required: ['dist'] },
@@ -82,32 +81,34 @@ function latencySchema(inMixture: boolean): Json {
       additionalProperties: false,
     },
   });
+  /** Each distribution's keys and the keys it requires. */
+  const branches: Record<Distribution, [Json, string[]]> = {
+    lognormal: [{
+      median: durationSchema('median latency, > 0', 300),
+      sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA, default: 0.6, description: `a number from 0 to ${MAX_SIGMA} (log-standard deviation)` },
+    }, []],
+    constant: [{ value: durationSchema('every latency') }, ['value']],
+    uniform: [{ min: durationSchema('shortest latency'), max: durationSchema('longest latency') }, ['min', 'max']],
+    exponential: [{ mean: durationSchema('mean latency') }, ['mean']],
+    empirical: [{
+      file: { type: 'string', pattern: NON_EMPTY, description: 'a path, relative to the scenario file, of observed latencies in ms, one per line' },
+    }, ['file']],
+    mixture: [{
+      components: {
+        type: 'array', minItems: 1, items: { $ref: '#/definitions/component' },
+        description: 'a list of distributions each with a weight',
+      },
+    }, ['components']],
+  };
   return {
     type: 'object',
-    description: 'a latency distribution: {median, sigma} for lognormal, or {dist: constant|uniform|exponential|empirical|mixture, ...}',
+    description: `a latency distribution: {median, sigma} for lognormal, or {dist: ${DISTRIBUTIONS.filter((d) => d !== 'lognormal').join('|')}, ...}`,
     properties: { dist: choice(DISTRIBUTIONS, 'lognormal', 'the latency distribution') },
-    allOf: [
-      branch('lognormal', {
-        median: durationSchema('median latency, > 0', 300),
-        sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA, default: 0.6, description: `a number from 0 to ${MAX_SIGMA} (log-standard deviation)` },
-      }, []),
-      branch('constant', { value: durationSchema('every latency') }, ['value']),
-      branch('uniform', { min: durationSchema('shortest latency'), max: durationSchema('longest latency') }, ['min', 'max']),
-      branch('exponential', { mean: durationSchema('mean latency') }, ['mean']),
-      branch('empirical', {
-        file: { type: 'string', pattern: NON_EMPTY, description: 'a path, relative to the scenario file, of observed latencies in ms, one per line' },
-      }, ['file']),
-      branch('mixture', {
-        components: {
-          type: 'array', minItems: 1, items: { $ref: '#/definitions/component' },
-          description: 'a list of distributions each with a weight',
-        },
-      }, ['components']),
-    ],
+    allOf: DISTRIBUTIONS.map((dist) => branch(dist, branches[dist])),
   };
 }
 
-const confidence: Json = choice(['none', 'ci95'], 'none', 'ci95: pass only if the whole 95% interval passes');
+const confidence: Json = choice(CONFIDENCES, 'none', 'ci95: pass only if the whole 95% interval passes');
 const threshold: Json = {
   type: 'string', pattern: THRESHOLD_PATTERN,
   description: 'a threshold such as "<= 0.5", "== 0" or "< 3s": one of < <= == != >= > and a number (a duration for latencies)',
@@ -225,7 +226,7 @@ export const SCENARIO_SCHEMA: Json = {
         base: durationSchema('first backoff', D.client.backoff.base),
         multiplier: { type: 'number', minimum: 1, maximum: MAX_MULTIPLIER, default: D.client.backoff.multiplier, description: `a number from 1 to ${MAX_MULTIPLIER} (growth per retry)` },
         max: durationSchema('cap on one backoff', D.client.backoff.max),
-        jitter: choice(['full', 'equal', 'none'], D.client.backoff.jitter, 'full U(0,d), equal d/2+U(0,d/2), none d'),
+        jitter: choice(JITTERS, D.client.backoff.jitter, 'full U(0,d), equal d/2+U(0,d/2), none d'),
       }),
     }),
     agent: section('the model deciding what to do after a failed call', {
@@ -241,13 +242,13 @@ export const SCENARIO_SCHEMA: Json = {
       max_replays: { ...count(D.runtime.max_replays, 'replays per action at most, up to 1000'), maximum: 1000 },
     }),
     idempotency: section('the server-side key store', {
-      scope: choice(['none', 'attempt', 'call', 'intent', 'business', 'text'], D.idempotency.scope, 'what the key identifies'),
-      claim: choice(['atomic', 'check_then_act'], D.idempotency.claim, 'how a new key is claimed'),
-      fingerprint: choice(['full', 'business', 'none'], D.idempotency.fingerprint, 'what the payload fingerprint covers'),
+      scope: choice(SCOPES, D.idempotency.scope, 'what the key identifies'),
+      claim: choice(CLAIMS, D.idempotency.claim, 'how a new key is claimed'),
+      fingerprint: choice(FINGERPRINTS, D.idempotency.fingerprint, 'what the payload fingerprint covers'),
       retention: durationSchema('how long a completed key is remembered', D.idempotency.retention),
       lease: optionalDuration('after this long a running claim may be taken over'),
       transactional: flag(D.idempotency.transactional, 'effect and key commit in one transaction'),
-      on_error: choice(['release', 'store'], D.idempotency.on_error, 'what a 5xx does to the key'),
+      on_error: choice(ON_ERRORS, D.idempotency.on_error, 'what a 5xx does to the key'),
       conflict_retry_after: optionalDuration('a 409 makes the client wait at least this long'),
       record_bytes: { ...count(D.idempotency.record_bytes, 'bytes one key record takes, at most 16 MiB = 16777216', 1), maximum: MAX_RECORD_BYTES },
     }),
