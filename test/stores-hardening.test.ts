@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { StoreError } from '../src/stores/errors.js';
-import { MAX_WRITE_BYTES, measureRecords } from '../src/stores/probe/limits.js';
+import { MAX_WRITE_BYTES, measureRecords } from '../src/probe/limits.js';
 import { redactUrl } from '../src/stores/redact.js';
 import { parseStoreUrl } from '../src/stores/url.js';
 import { idem, scenarioFile, SECRET, SLOW_YAML } from './store-helpers.js';

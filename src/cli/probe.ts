@@ -8,16 +8,16 @@ import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import type { Backend } from '../stores/backend.js';
 import { StoreError } from '../stores/errors.js';
-import type { ProbeResult } from '../stores/probe/probe.js';
-import type { StreamCounts } from '../stores/probe/replay.js';
-import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords } from '../stores/probe/limits.js';
+import type { ProbeResult } from '../probe/probe.js';
+import type { StreamCounts } from '../probe/replay.js';
+import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords } from '../probe/limits.js';
 import { parseStoreUrl } from '../stores/url.js';
 import { PendingOutput, readUserFile } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { progressBar } from './progress.js';
+import { duration, num } from './report/format.js';
 import { resolvedScenario, roundNoise } from './report/json.js';
-import { duration, num } from './report/table.js';
 import { DEFAULT_SEED, loadScenario, parseOverrides } from './run.js';
 
 export interface ProbeOptions {
@@ -43,7 +43,7 @@ export const DEFAULT_PROBE_ACTIONS = 200;
 /** The probe is for small streams: the model's same-stream prediction runs about 10,000 actions a second. */
 export const MAX_PROBE_ACTIONS = 100_000;
 /** Records written to measure bytes per record (page rounding in PostgreSQL: at most 8 kB / 1000 = 8 bytes a row). */
-export { DEFAULT_MEASURE_RECORDS } from '../stores/probe/limits.js';
+export { DEFAULT_MEASURE_RECORDS } from '../probe/limits.js';
 /** Below this many real milliseconds per client timeout, timer and store jitter swamp the scenario's timing. */
 const MIN_REAL_TIMEOUT_MS = 20;
 
@@ -81,7 +81,7 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
     const records = measureRecords(opts.records, recordsGiven, body);
     checkReplayBytes(actions, body);
     const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
-    const [{ probe }, { defaultConnections }] = await Promise.all([import('../stores/probe/probe.js'), import('../stores/probe/setup.js')]);
+    const [{ probe }, { defaultConnections }] = await Promise.all([import('../probe/probe.js'), import('../probe/setup.js')]);
     const needed = defaultConnections(scenario);
     const connections = opts.connections === undefined ? needed : checkConnections(opts.connections, positiveInteger('--connections', opts.connections));
     if (connections < needed && scenario.idempotency.transactional && scenario.idempotency.claim === 'atomic') {

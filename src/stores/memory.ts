@@ -3,6 +3,7 @@
  * its stream against this store on a virtual clock to get the model's prediction for that
  * very stream. Not shared between processes: a reference, not a production store.
  */
+import { runningLife } from '../model/policy.js';
 import { answer, decide, finish, runHandler } from './protocol.js';
 import type { Handler, KeyRecord, KeyStore, Reply, StoreOptions, StoreRequest, StoreVariant, StoredResponse } from './types.js';
 
@@ -42,7 +43,7 @@ export class MemoryStore implements KeyStore {
     const claims = this.variant !== 'check_then_act';
     const transactional = this.variant === 'transactional';
     if (claims) {
-      const life = this.opts.leaseMs ?? this.opts.retentionMs;
+      const life = runningLife(this.opts.leaseMs, this.opts.retentionMs);
       this.records.set(req.key, { status: 'running', fingerprint: req.fingerprint, response: null, until: this.clock.now() + life });
     }
     const pending: string[] = [];

@@ -1,7 +1,9 @@
 /** Runs a stream against key stores on a clock and counts what happened, as docs/model.md defines the counts. */
-import type { KeyStore } from '../types.js';
+import { MemoryStore } from '../stores/memory.js';
+import type { KeyStore } from '../stores/types.js';
 import { runAction, type ClientTally } from './agent.js';
-import { sleepUntil, type Clock } from './clock.js';
+import { sleepUntil, VirtualClock, type Clock } from './clock.js';
+import { storeOptions, variantOf } from './setup.js';
 import { ProbeService, type ServerTally } from './service.js';
 import type { ProbeStream } from './stream.js';
 
@@ -48,6 +50,16 @@ export async function replayStream(stream: ProbeStream, stores: readonly KeyStor
   await service.drain();
   const effects = await (stores[0] as KeyStore).effects().catch((e: unknown) => { throw opts.wrapError ? opts.wrapError(e) : e; });
   return { counts: count(stream, client, server, effects), endedAt: Math.max(endedAt, clock.now()) };
+}
+
+/**
+ * The model's prediction for this very stream: the same client and server code against the
+ * protocol in memory (MemoryStore), on a virtual clock. No store, no real time.
+ */
+export function predictStream(stream: ProbeStream, body: string): Promise<{ counts: StreamCounts; endedAt: number }> {
+  const clock = new VirtualClock();
+  const store = new MemoryStore(variantOf(stream.scenario), storeOptions(stream.scenario), clock);
+  return clock.run(replayStream(stream, [store], clock, { body }));
 }
 
 function count(stream: ProbeStream, client: ClientTally[], server: ServerTally[], effects: Map<string, number>): StreamCounts {

@@ -2,7 +2,7 @@
  * Sizes the probe accepts, checked before anything is allocated or connected: the stored
  * response, the records and connections, and the bytes it writes to the store.
  */
-import { InputError } from '../../scenario/errors.js';
+import { InputError } from '../scenario/errors.js';
 import { KEY_LENGTH } from './agent.js';
 import { FINGERPRINT_LENGTH } from './setup.js';
 

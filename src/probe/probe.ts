@@ -1,23 +1,23 @@
 /**
  * The probe: one small stream of the scenario's actions, run three ways and compared.
  *   - against the real store, in real time compressed by `speedup`, with real concurrency;
- *   - against the model's key store (memory.ts) on a virtual clock: the model's prediction
- *     for this very stream, so that any difference is the store's (or real timing's) doing;
+ *   - against the model's key store (src/stores/memory.ts) on a virtual clock: the model's
+ *     prediction for this very stream, so that any difference is the store's (or real
+ *     timing's) doing;
  *   - by the simulator (src/model) on many actions of the scenario: the expected counts and
  *     their spread for a stream of this size.
  * Then the bytes per record of the scenario's record shape are measured in the store.
  */
-import { Interrupted } from '../../exec/interrupted.js';
-import type { Scenario } from '../../model/types.js';
-import { quantile, type Backend, type BytesMeasurement, type Saturation } from '../backend.js';
-import { InputError } from '../../scenario/errors.js';
-import { reasonOf, StoreError } from '../errors.js';
-import { MAX_PROBE_WALL_MS, namespaceLifeMs } from '../lifetime.js';
-import { MemoryStore } from '../memory.js';
-import type { StoreVariant } from '../types.js';
-import { RealClock, VirtualClock } from './clock.js';
+import { Interrupted } from '../exec/interrupted.js';
+import type { Scenario } from '../model/types.js';
+import { quantile, type Backend, type BytesMeasurement, type Saturation } from '../stores/backend.js';
+import { InputError } from '../scenario/errors.js';
+import { reasonOf, StoreError } from '../stores/errors.js';
+import { MAX_PROBE_WALL_MS, namespaceLifeMs } from '../stores/lifetime.js';
+import type { StoreVariant } from '../stores/types.js';
+import { RealClock } from './clock.js';
 import { expectedCounts, type SimulatorExpectation } from './expected.js';
-import { replayStream, type StreamCounts } from './replay.js';
+import { predictStream, replayStream, type StreamCounts } from './replay.js';
 import { autoSpeedup, LATENCY_TARGET, LOAD_TARGET, MAX_AUTO_SPEEDUP, recordShape, storeOptions, variantOf } from './setup.js';
 import { ProbeStream } from './stream.js';
 
@@ -112,8 +112,7 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
   const variant = variantOf(scenario);
   const { claim, transactional } = scenario.idempotency;
 
-  const virtual = new VirtualClock();
-  const model = await virtual.run(replayStream(stream, [new MemoryStore(variant, storeOptions(scenario), virtual)], virtual, { body: shape.body }));
+  const model = await predictStream(stream, shape.body);
   const simulator = expectedCounts(scenario, seed, stream.actions.length);
 
   const wrapError = (e: unknown): unknown => (!(e instanceof StoreError) && isStoreFailure(e)

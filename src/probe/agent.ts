@@ -4,7 +4,8 @@
  * verify_before_replan) and replays after a worker crash, each action as its own task.
  */
 import { createHash } from 'node:crypto';
-import type { Scenario } from '../../model/types.js';
+import { backoffDelay, jittered, keyName, retryWait, shouldReplan, shouldReplay, withinDeadline } from '../model/policy.js';
+import type { Scenario } from '../model/types.js';
 import { sleepUntil, type Clock } from './clock.js';
 import type { AttemptDraws, ProbeStream, StreamAction } from './stream.js';
 
@@ -51,16 +52,10 @@ function padKey(readable: string): string {
   return `${readable}:${hash}`.slice(0, Math.max(KEY_LENGTH, readable.length + 9));
 }
 
-/** The key of an attempt under `idempotency.scope` (docs/model.md's table). */
+/** The key of an attempt under `idempotency.scope` (docs/model.md's table, through model/policy.ts). */
 export function keyFor(s: Scenario, a: StreamAction, call: number, attempt: number, text: string): string | null {
-  switch (s.idempotency.scope) {
-    case 'none': return null;
-    case 'attempt': return padKey(`a${a.id}.${call}.${attempt}`);
-    case 'call': return padKey(`c${a.id}.${call}`);
-    case 'intent': return padKey(`i${a.id}`);
-    case 'business': return padKey(`b${a.group}`);
-    case 'text': return padKey(`t${a.group}.${text}`);
-  }
+  const name = keyName(s.idempotency.scope, { action: a.id, group: a.group, call, attempt, text });
+  return name === null ? null : padKey(name);
 }
 
 /** `full` covers the free text; `business` (and `none`, which is never compared) the business identity only. */
@@ -89,7 +84,7 @@ export async function runAction(
     let stepEnd = ended.end;
     if (!ended.success) {
       if (ended.unknown) tally.unknown++;
-      if (replans < agent.max_replans && draws.replan < agent.replan_probability) {
+      if (shouldReplan(replans, agent.max_replans, agent.replan_probability, draws.replan)) {
         replans++;
         const next = ended.end + draws.replanDelay;
         await sleepUntil(clock, next);
@@ -102,7 +97,7 @@ export async function runAction(
         stepEnd = next; // the read tool found the action done: no re-plan
       }
     }
-    if (replays < runtime.max_replays && draws.crash < runtime.crash_probability) {
+    if (shouldReplay(replays, runtime.max_replays, runtime.crash_probability, draws.crash)) {
       replays++;
       replans = 0;
       kind = 'replay';
@@ -138,11 +133,9 @@ async function runCall(
     if (reply === 'mismatch') return { success: false, end, unknown: false }; // 422 is not retried
     const retry = attempt + 1;
     if (retry <= retries && !signal?.aborted) {
-      const d = Math.min(backoff.max, backoff.base * backoff.multiplier ** (retry - 1));
-      let wait = backoff.jitter === 'full' ? d * draws.jitter : backoff.jitter === 'equal' ? d / 2 + (d / 2) * draws.jitter : d;
-      if (reply === 'conflict' && wait < (s.idempotency.conflict_retry_after ?? 0)) wait = s.idempotency.conflict_retry_after ?? 0;
-      const next = end + wait;
-      if (next - start <= (deadline ?? Infinity)) {
+      const wait = jittered(backoffDelay(backoff, retry), backoff.jitter, draws.jitter);
+      const next = end + retryWait(wait, reply === 'conflict', s.idempotency.conflict_retry_after ?? 0);
+      if (withinDeadline(next, start, deadline)) {
         await sleepUntil(clock, next);
         continue;
       }

@@ -2,11 +2,11 @@
  * How the probe sets itself up from a scenario: the store variant and options, the record
  * it stores, how many connections it opens and how fast it replays the stream.
  */
-import { compileLatency } from '../../model/latency.js';
-import { streamRng } from '../../random/rng.js';
-import type { Scenario } from '../../model/types.js';
-import type { RecordShape } from '../backend.js';
-import type { StoreOptions, StoreVariant } from '../types.js';
+import { compileLatency } from '../model/latency.js';
+import { streamRng } from '../random/rng.js';
+import type { Scenario } from '../model/types.js';
+import type { RecordShape } from '../stores/backend.js';
+import type { StoreOptions, StoreVariant } from '../stores/types.js';
 import { KEY_LENGTH } from './agent.js';
 
 /** The fastest the probe compresses time unless told otherwise. */

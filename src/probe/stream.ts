@@ -5,11 +5,11 @@
  * has its own stream derived from the seed and its position, so a draw never depends on what
  * the store answered before (a 409 where the model executed does not shift later draws).
  */
-import { exponential } from '../../random/exponential.js';
-import { streamRng } from '../../random/rng.js';
-import { uniform } from '../../random/uniform.js';
-import { compileLatency, type LatencySampler } from '../../model/latency.js';
-import type { Scenario } from '../../model/types.js';
+import { exponential } from '../random/exponential.js';
+import { streamRng } from '../random/rng.js';
+import { uniform } from '../random/uniform.js';
+import { compileLatency, type LatencySampler } from '../model/latency.js';
+import type { Scenario } from '../model/types.js';
 
 export interface StreamAction {
   /** Primaries are 0 .. n-1 in order of arrival; twins follow. */

@@ -2,9 +2,9 @@
  * What the simulator (src/model) expects for a stream of a given size: it runs the scenario
  * on many actions and scales its per-action rates, with the spread a stream this small has.
  */
-import type { Estimate } from '../../model/metrics.js';
-import { simulate } from '../../model/simulate.js';
-import type { Scenario } from '../../model/types.js';
+import type { Estimate } from '../model/metrics.js';
+import { simulate } from '../model/simulate.js';
+import type { Scenario } from '../model/types.js';
 import type { StreamCounts } from './replay.js';
 
 /** Primary actions the simulator runs for the expected counts (a fraction of a second). */
@@ -20,12 +20,13 @@ export interface SimulatorExpectation {
 }
 
 /**
- * The counts the simulator expects for a stream of `actions` actions (twins included). The
+ * The counts the simulator expects for a stream of `actions` actions (twins included), from
+ * `simulated` primary actions. The
  * spread is a normal approximation: for small counts it is rough (a skewed count such as
  * 409s, several to one slow action, falls outside it more often than 5% of the time).
  */
-export function expectedCounts(scenario: Scenario, seed: string, actions: number): SimulatorExpectation {
-  const m = simulate({ ...scenario, actions: SIMULATED_ACTIONS }, seed).metrics;
+export function expectedCounts(scenario: Scenario, seed: string, actions: number, simulated = SIMULATED_ACTIONS): SimulatorExpectation {
+  const m = simulate({ ...scenario, actions: simulated }, seed).metrics;
   const per = (e: Estimate, scale: number): Expected => {
     const mean = (e.value / scale) * actions;
     // The per-action sd, recovered from the simulator's interval (half-width = 1.96 sd / sqrt n).

@@ -4,8 +4,8 @@
  * the protocol around a handler that takes the attempt's drawn latency and then fails,
  * crashes or commits its side effect, as docs/model.md ("One attempt, sent at time s") says.
  */
-import type { Scenario } from '../../model/types.js';
-import { HandlerCrash, type KeyStore, type Reply } from '../types.js';
+import type { Scenario } from '../model/types.js';
+import { HandlerCrash, type KeyStore, type Reply } from '../stores/types.js';
 import { NO_REPLY, type AttemptRequest, type Received, type ToolServer } from './agent.js';
 import { sleepUntil, type Clock } from './clock.js';
 import type { StreamAction } from './stream.js';
