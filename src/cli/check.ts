@@ -6,7 +6,8 @@ import { PendingOutput } from './files.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { threadCount, positiveInteger, seedOption } from './options.js';
 import { progressBar } from './progress.js';
-import { renderJunit, type CheckedScenario } from './report/junit.js';
+import { renderJunit } from './report/junit.js';
+import type { CheckedScenario } from './report/types.js';
 import { renderVerdicts } from './report/verdicts.js';
 import { columnNames, DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './run.js';
 

@@ -17,7 +17,7 @@ import { progressBar } from './progress.js';
 import { breakdownChart } from './report/charts.js';
 import { escapeHtml, htmlPage } from './report/html.js';
 import { resolvedScenario } from './report/json.js';
-import { duration, estimateText as ci, num } from './report/table.js';
+import { duration, estimateText as ci, num } from './report/format.js';
 import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides, scenarioName } from './run.js';

@@ -5,12 +5,14 @@ import { shardRange } from '../model/plan.js';
 import { InputError } from '../scenario/errors.js';
 import { PendingOutput, readUserFile } from './files.js';
 import { chalkFor, shellQuote, type Io } from './io.js';
-import { MAX_SHARDS, oneOf } from './options.js';
+import { MAX_SHARDS } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
 import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, type OpenedPart } from './partial.js';
+import type { RunFormat } from './report/run-reporters.js';
 import type { SweepPointResult } from './report/sweep.js';
-import { renderRuns } from './run.js';
-import { MAX_POINTS, outputFormat, renderSweep } from './sweep.js';
+import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
+import { renderRuns, runFormat } from './run.js';
+import { MAX_POINTS, outputFormat } from './sweep.js';
 
 export interface MergeOptions { json?: boolean; format?: string; out?: string; svg?: boolean }
 
@@ -22,28 +24,25 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
         'Pass the parts of one sharded run or sweep, one per shard.');
     }
     // One part in memory at a time: each is checked and added up, then let go.
-    let merger: RunMerger | SweepMerger | undefined;
-    let kind: OpenedPart['kind'] | undefined;
-    let format = '';
+    let job: { kind: 'sweep'; merger: SweepMerger; format: SweepFormat } | { kind: 'run'; merger: RunMerger; format: RunFormat } | undefined;
     for (const file of files) {
       const part = openPart(file, readUserFile(file, 'the partial result', '', undefined, undefined, MAX_PART_BYTES));
-      if (kind !== undefined && part.kind !== kind) {
-        throw new InputError({ source: file }, '', `is not a part of the same ${kind} as the others`, 'Merge the parts of one sharded run, or of one sharded sweep.');
+      if (job !== undefined && part.kind !== job.kind) {
+        throw new InputError({ source: file }, '', `is not a part of the same ${job.kind} as the others`, 'Merge the parts of one sharded run, or of one sharded sweep.');
       }
-      if (!merger) {
-        kind = part.kind;
-        format = part.kind === 'sweep' ? outputFormat(opts) : runFormat(opts);
-        merger = part.kind === 'sweep' ? new SweepMerger() : new RunMerger();
-      }
-      merger.add(part);
+      job ??= part.kind === 'sweep'
+        ? { kind: 'sweep', merger: new SweepMerger(), format: outputFormat(opts) }
+        : { kind: 'run', merger: new RunMerger(), format: mergedRunFormat(opts) };
+      job.merger.add(part);
     }
-    if (!merger) throw new InputError(undefined, '', 'no partial results given', 'Pass the files written by `idem-sim run --shard i/n --out FILE`.');
+    if (!job) throw new InputError(undefined, '', 'no partial results given', 'Pass the files written by `idem-sim run --shard i/n --out FILE`.');
+    const style = chalkFor(out ? {} : io.stdout, io.env);
     let text: string;
-    if (merger instanceof SweepMerger) {
-      text = await merger.render(format, chalkFor(out ? {} : io.stdout, io.env));
+    if (job.kind === 'sweep') {
+      text = await job.merger.render(job.format, style);
     } else {
-      const { runs, version, replayArgs } = merger.finish();
-      text = renderRuns(runs, replayArgs, format === 'json', version, io, out !== null);
+      const { runs, version, replayArgs } = job.merger.finish();
+      text = renderRuns(runs, replayArgs, job.format, version, style);
     }
     if (out) out.commit(text, io.stdout);
     else io.stdout.write(text);
@@ -53,14 +52,14 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
   }
 }
 
-/** The format of a merged run: table or json (the sweep's charts do not apply). */
-function runFormat(opts: MergeOptions): string {
+/** The format of a merged run: one of RUN_FORMATS (the sweep's charts do not apply). */
+function mergedRunFormat(opts: MergeOptions): RunFormat {
   if (opts.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
   if (!opts.json && opts.format === 'html') {
     throw new InputError({ source: '--format html' }, '', 'applies to sweeps, and these are the parts of a run',
       'Merge them with --format table or json; for an HTML page of a run, use `idem-sim report SCENARIO --out report.html` (it runs the scenario itself).');
   }
-  return opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', ['table', 'json']);
+  return runFormat(opts);
 }
 
 interface SweepHead {
@@ -144,7 +143,7 @@ export class SweepMerger {
     return { params: params as SweepPointResult['params'], metrics: sums.finish(scenario) };
   }
 
-  async render(format: string, chalk: ReturnType<typeof chalkFor>): Promise<string> {
+  async render(format: SweepFormat, chalk: ReturnType<typeof chalkFor>): Promise<string> {
     const head = this.head as SweepHead;
     const missing = missingShards(head.count, this.shards);
     if (missing) throw missing;

@@ -1,6 +1,7 @@
 /** `idem-sim run [SCENARIO ...]`: simulate each scenario and report them side by side. */
 import { availableParallelism } from 'node:os';
 import { basename, extname } from 'node:path';
+import type { ChalkInstance } from 'chalk';
 import { runScenario } from '../exec/runner.js';
 import type { RunStateData } from '../model/metrics.js';
 import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
@@ -13,8 +14,8 @@ import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { oneOf, positiveInteger, positiveNumber, seedOption, shard as parseShard, threadCount } from './options.js';
 import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from './partial.js';
 import { progressBar } from './progress.js';
-import { renderJson, resolvedScenario } from './report/json.js';
-import { renderTable } from './report/table.js';
+import { resolvedScenario } from './report/json.js';
+import { RUN_FORMATS, RUN_REPORTERS, type RunFormat } from './report/run-reporters.js';
 import type { ScenarioRun } from './report/types.js';
 
 export interface RunOptions {
@@ -22,6 +23,8 @@ export interface RunOptions {
   seed?: string;
   set?: string[];
   json?: boolean;
+  /** One of RUN_FORMATS (`--json` is `--format json`). */
+  format?: string;
   out?: string;
   threads?: string;
   precision?: string;
@@ -126,16 +129,23 @@ function replayArgs(files: string[], opts: RunOptions, seeds: string[]): string[
     ...(opts.maxActions !== undefined ? ['--max-actions', opts.maxActions] : [])];
 }
 
-export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[], json: boolean, version: string, io: Io, toFile: boolean): string {
-  const replay = [...args, ...(json ? ['--json'] : [])].map(shellQuote).join(' ');
-  const info = { version, replay };
-  return json ? renderJson(runs, info) : renderTable(runs, info, chalkFor(toFile ? {} : io.stdout, io.env));
+/** What --json and --format ask for. */
+export function runFormat(opts: Pick<RunOptions, 'json' | 'format'>): RunFormat {
+  return opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', RUN_FORMATS) as RunFormat; // oneOf checked it
+}
+
+/** The report of `runs` in `format`; its replay line is `args` and the options that ask for the format. */
+export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[], format: RunFormat, version: string, style: ChalkInstance): string {
+  const reporter = RUN_REPORTERS[format];
+  const replay = [...args, ...reporter.options].map(shellQuote).join(' ');
+  return reporter.render(runs, { version, replay }, style);
 }
 
 export async function runCommand(files: string[], opts: RunOptions, io: Io, signal?: AbortSignal): Promise<number> {
   const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
   try {
     const overrides = parseOverrides(opts);
+    const format = runFormat(opts);
     seedOption(opts.seed);
     const threads = opts.threads === undefined ? undefined : threadCount(opts.threads, io);
     const precision = precisionTarget(opts);
@@ -172,7 +182,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
         idem_sim_partial: PARTIAL_FORMAT, version: toolVersion(), shard, replay_args: args,
         runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state as RunStateData })),
       })
-      : renderRuns(runs, args, opts.json === true, toolVersion(), io, out !== null);
+      : renderRuns(runs, args, format, toolVersion(), chalkFor(out ? {} : io.stdout, io.env));
     if (out) out.commit(text, io.stdout);
     else io.stdout.write(text);
     return 0;

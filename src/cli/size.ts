@@ -5,8 +5,8 @@ import { DURATION_PATTERN, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { threadCount, positiveInteger, positiveNumber, seedOption } from './options.js';
+import { duration, num } from './report/format.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides } from './run.js';
-import { duration, num } from './report/table.js';
 
 export interface SizeOptions {
   threads?: string;

@@ -15,7 +15,8 @@ import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
 import { resolvedScenario } from './report/json.js';
-import { renderCsv, renderSweepJson, renderSweepTable, type SweepPointResult, type SweepReport } from './report/sweep.js';
+import type { SweepPointResult, SweepReport } from './report/sweep.js';
+import { renderSweep, SWEEP_FORMATS, type SweepFormat } from './report/sweep-reporters.js';
 import { DEFAULT_SEED, defaultThreads, loadScenario, parseKeyPath, parseOverrides, precisionTarget, type RunOptions } from './run.js';
 
 export interface SweepOptions extends RunOptions {
@@ -35,11 +36,10 @@ export const DEFAULT_MAX_POINTS = 10_000;
  * render as a table.
  */
 export const MAX_POINTS = 50_000;
-export const FORMATS = ['table', 'csv', 'json', 'html'] as const;
 
-/** What --format, --json and --svg ask for: one of FORMATS, or `svg` (the charts as one SVG; see docs/charts.md). */
-export function outputFormat(opts: { format?: string; json?: boolean; svg?: boolean }): string {
-  const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', FORMATS);
+/** What --format, --json and --svg ask for: one of SWEEP_FORMATS, or `svg` (the charts as one SVG; see docs/charts.md). */
+export function outputFormat(opts: { format?: string; json?: boolean; svg?: boolean }): SweepFormat {
+  const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', SWEEP_FORMATS) as SweepFormat; // oneOf checked it
   if (!opts.svg) return format;
   if (format === 'html' || (opts.format === undefined && !opts.json)) return 'svg';
   throw new InputError({ source: '--svg' }, '', `cannot be combined with ${opts.json ? '--json' : `--format ${format}`}`,
@@ -249,14 +249,4 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
   } finally {
     out?.abort();
   }
-}
-
-export async function renderSweep(report: SweepReport, format: string, metric: MetricPath, chalk: ReturnType<typeof chalkFor>): Promise<string> {
-  if (format === 'csv') return renderCsv(report);
-  if (format === 'json') return renderSweepJson(report);
-  if (format === 'html' || format === 'svg') {
-    const { renderSweepHtml, renderSweepSvg } = await import('./report/sweep-html.js'); // loads vega only for charts
-    return format === 'html' ? renderSweepHtml(report, metric) : renderSweepSvg(report, metric);
-  }
-  return renderSweepTable(report, metric, chalk);
 }

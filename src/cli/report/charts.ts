@@ -5,8 +5,8 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { Metrics } from '../../model/metrics.js';
+import { duration, num, withCi } from './format.js';
 import { FONT_STACK } from './html.js';
-import { duration, num, withCi } from './table.js';
 
 
 /** Shared look: system fonts, no frame around views, titles left-aligned. */

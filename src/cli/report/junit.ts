@@ -1,14 +1,7 @@
 /** JUnit XML for `idem-sim check --junit`: one testsuite per scenario, one testcase per expectation. */
 import { printable } from '../../scenario/printable.js';
-import type { Verdict } from '../../scenario/expect.js';
-import { describeReading } from './verdicts.js';
-
-export interface CheckedScenario {
-  name: string;
-  file: string | null;
-  seed: string;
-  verdicts: Verdict[];
-}
+import { describeReading } from './format.js';
+import type { CheckedScenario } from './types.js';
 
 // XML 1.0 allows no control character but tab and line ends, not even as a reference: write them out.
 const escape = (s: string) => printable(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);

@@ -5,9 +5,9 @@
 import type { TopLevelSpec } from 'vega-lite';
 import { isDurationMetric, readMetric, type MetricPath } from '../../model/metric-paths.js';
 import { textWidth } from './charts.js';
+import { duration, num } from './format.js';
 import { label, position, thinLabels, type ParamAxis } from './sweep-axes.js';
 import { SUMMARY, type SweepReport } from './sweep.js';
-import { duration, num } from './table.js';
 
 /** One chart's view: a layered spec without top-level settings. */
 export type ViewSpec = Extract<TopLevelSpec, { layer: unknown }>;

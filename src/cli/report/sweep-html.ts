@@ -5,12 +5,12 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { MetricPath } from '../../model/metric-paths.js';
 import { renderSvg, textWidth } from './charts.js';
+import { num } from './format.js';
 import { escapeHtml, htmlPage } from './html.js';
 import { label, paramAxes, type ParamAxis } from './sweep-axes.js';
 import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, type ViewSpec } from './sweep-charts.js';
 import { frontierChart, frontierOf } from './sweep-frontier.js';
 import { cell, type SweepReport } from './sweep.js';
-import { num } from './table.js';
 
 interface ChartSection { heading: string; note: string; views: ViewSpec[] }
 

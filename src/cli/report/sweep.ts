@@ -4,10 +4,9 @@ import { stringify } from 'csv-stringify/sync';
 import { METRIC_PATHS, readMetric, type MetricPath } from '../../model/metric-paths.js';
 import type { Metrics } from '../../model/metrics.js';
 import { isDurationKey } from '../../scenario/schema.js';
-import type { PrecisionInfo } from './types.js';
 import { drawRows } from './sweep-table.js';
-import { duration } from './table.js';
-import { describeReading } from './verdicts.js';
+import type { PrecisionInfo } from './types.js';
+import { describeReading, duration } from './format.js';
 
 export interface SweepPointResult {
   /** Varied key path -> the value it took, as resolved (durations in ms). */

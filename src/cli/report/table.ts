@@ -2,51 +2,11 @@
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import type { Estimate, Metrics, Quantiles } from '../../model/metrics.js';
+import { duration, estimateText, num } from './format.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 type Cell = (m: Metrics) => string;
 type Row = readonly [label: string, cell: Cell] | readonly [section: string];
-
-/**
- * `x` with thousands separators and between min and max decimals (trailing zeros beyond
- * min dropped). Written out because Intl.NumberFormat costs about 25 ms to start.
- */
-function format(x: number, minDecimals: number, maxDecimals: number): string {
-  const fixed = Math.abs(x).toFixed(maxDecimals);
-  const [int = '', all = ''] = fixed.split('.');
-  let frac = all;
-  while (frac.length > minDecimals && frac.endsWith('0')) frac = frac.slice(0, -1);
-  const sign = x < 0 && Number(fixed) !== 0 ? '-' : '';
-  return `${sign}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
-}
-
-/** Three significant digits, thousands separated, no exponent. */
-export function num(x: number | null): string {
-  if (x === null || !Number.isFinite(x)) return '–';
-  if (x === 0) return '0';
-  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x))));
-  return format(x, 0, Math.min(digits, 6));
-}
-/** A value and its CI half-width, both to the half-width's second significant digit. */
-export function withCi(value: number, half: number): string {
-  if (!(half > 0)) return num(value);
-  const decimals = Math.min(6, Math.max(0, 1 - Math.floor(Math.log10(half))));
-  const fixed = (x: number) => format(x, decimals, decimals);
-  return `${fixed(value)} ± ${fixed(half)}`;
-}
-
-/** Milliseconds in the unit that keeps them readable. */
-export function duration(ms: number | null): string {
-  if (ms === null || !Number.isFinite(ms)) return '–';
-  const units: readonly [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1000, 's']];
-  for (const [size, unit] of units) if (ms >= size) return `${num(ms / size)} ${unit}`;
-  return `${num(ms)} ms`;
-}
-
-/** An estimate as "value ± half-width" (its 95% CI). */
-export function estimateText(e: Estimate): string {
-  return withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2);
-}
 
 const est = (pick: (m: Metrics) => Estimate): Cell => (m) => estimateText(pick(m));
 const q = (pick: (m: Metrics) => Quantiles, k: keyof Quantiles): Cell => (m) => duration(pick(m)[k]);

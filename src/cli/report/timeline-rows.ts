@@ -5,7 +5,7 @@
  * quiet ones for scale; the page says how over-represented the eventful ones are.
  */
 import type { TracedAction, TracedAttempt } from '../../model/trace.js';
-import { duration } from './table.js';
+import { duration } from './format.js';
 
 export interface TimelineRow {
   action: TracedAction;

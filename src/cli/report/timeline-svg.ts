@@ -6,7 +6,7 @@
  */
 import type { AttemptOutcome, TracedAction } from '../../model/trace.js';
 import { escapeHtml, FONT_STACK } from './html.js';
-import { duration } from './table.js';
+import { duration } from './format.js';
 import type { TimelineRow } from './timeline-rows.js';
 
 export const OUTCOME_COLOURS: Record<AttemptOutcome, string> = {

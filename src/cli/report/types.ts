@@ -1,5 +1,6 @@
 import type { Metrics } from '../../model/metrics.js';
 import type { Scenario } from '../../model/types.js';
+import type { Verdict } from '../../scenario/expect.js';
 
 /** How a `--precision` run ended. */
 export interface PrecisionInfo {
@@ -27,4 +28,13 @@ export interface RunInfo {
   version: string;
   /** The command line that reproduces the run. */
   replay: string;
+}
+
+/** One scenario's expectations, checked against its run: what `check` reports. */
+export interface CheckedScenario {
+  /** Short label, as for ScenarioRun. */
+  name: string;
+  file: string | null;
+  seed: string;
+  verdicts: Verdict[];
 }

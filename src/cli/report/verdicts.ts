@@ -1,15 +1,8 @@
 /** The pass/fail table of `idem-sim check`. */
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
-import { isDurationMetric, type MetricReading } from '../../model/metric-paths.js';
-import type { CheckedScenario } from './junit.js';
-import { duration, num, withCi } from './table.js';
-
-export function describeReading(r: MetricReading, metric = ''): string {
-  if (r.value === null) return 'no value (no samples)';
-  if (isDurationMetric(metric)) return duration(r.value);
-  return r.ci95 ? withCi(r.value, (r.ci95[1] - r.ci95[0]) / 2) : num(r.value);
-}
+import { describeReading, num } from './format.js';
+import type { CheckedScenario } from './types.js';
 
 export function renderVerdicts(checked: readonly CheckedScenario[], chalk: ChalkInstance, footer: string): string {
   const table = new Table({

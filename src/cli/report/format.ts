@@ -1,0 +1,51 @@
+/** Numbers as the reports write them: three significant digits, CIs, durations in their unit. */
+import { isDurationMetric, type MetricReading } from '../../model/metric-paths.js';
+import type { Estimate } from '../../model/metrics.js';
+
+/**
+ * `x` with thousands separators and between min and max decimals (trailing zeros beyond
+ * min dropped). Written out because Intl.NumberFormat costs about 25 ms to start.
+ */
+function fixed(x: number, minDecimals: number, maxDecimals: number): string {
+  const text = Math.abs(x).toFixed(maxDecimals);
+  const [int = '', all = ''] = text.split('.');
+  let frac = all;
+  while (frac.length > minDecimals && frac.endsWith('0')) frac = frac.slice(0, -1);
+  const sign = x < 0 && Number(text) !== 0 ? '-' : '';
+  return `${sign}${int.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${frac ? `.${frac}` : ''}`;
+}
+
+/** Three significant digits, thousands separated, no exponent; – for null or not finite. */
+export function num(x: number | null): string {
+  if (x === null || !Number.isFinite(x)) return '–';
+  if (x === 0) return '0';
+  const digits = Math.max(0, 2 - Math.floor(Math.log10(Math.abs(x))));
+  return fixed(x, 0, Math.min(digits, 6));
+}
+
+/** A value and its CI half-width, both to the half-width's second significant digit. */
+export function withCi(value: number, half: number): string {
+  if (!(half > 0)) return num(value);
+  const decimals = Math.min(6, Math.max(0, 1 - Math.floor(Math.log10(half))));
+  return `${fixed(value, decimals, decimals)} ± ${fixed(half, decimals, decimals)}`;
+}
+
+/** Milliseconds in the unit that keeps them readable (ms, s, min, h, d). */
+export function duration(ms: number | null): string {
+  if (ms === null || !Number.isFinite(ms)) return '–';
+  const units: readonly [number, string][] = [[86_400_000, 'd'], [3_600_000, 'h'], [60_000, 'min'], [1000, 's']];
+  for (const [size, unit] of units) if (ms >= size) return `${num(ms / size)} ${unit}`;
+  return `${num(ms)} ms`;
+}
+
+/** An estimate as "value ± half-width" (its 95% CI). */
+export function estimateText(e: Estimate): string {
+  return withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2);
+}
+
+/** A metric's reading as `check` and the sweep tables show it: a duration in its unit, else value ± CI. */
+export function describeReading(r: MetricReading, metric = ''): string {
+  if (r.value === null) return 'no value (no samples)';
+  if (isDurationMetric(metric)) return duration(r.value);
+  return r.ci95 ? withCi(r.value, (r.ci95[1] - r.ci95[0]) / 2) : num(r.value);
+}
