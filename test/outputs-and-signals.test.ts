@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PendingOutput } from '../src/cli/files.js';
+import { PendingOutput } from '../src/cli/outputs.js';
 import { InputError } from '../src/scenario/errors.js';
 import { removeScratch, scratch } from './helpers.js';
 

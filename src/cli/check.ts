@@ -2,7 +2,7 @@
 import { runScenario } from '../exec/runner.js';
 import { check } from '../scenario/expect.js';
 import { InputError } from '../scenario/errors.js';
-import { PendingOutput } from './files.js';
+import { PendingOutput } from './outputs.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { threadCount, positiveInteger, seedOption } from './options.js';
 import { progressBar } from './progress.js';

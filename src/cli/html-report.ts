@@ -10,7 +10,7 @@ import { chunkRng } from '../random/rng.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { PendingOutput } from './files.js';
+import { PendingOutput } from './outputs.js';
 import { shellQuote, toolVersion, type Io } from './io.js';
 import { threadCount, positiveInteger, seedOption } from './options.js';
 import { progressBar } from './progress.js';

@@ -179,7 +179,7 @@ lapses 15 s after the probe stops), and nothing else in the store.`)
     .description('print the JSON Schema of scenario files (for editor completion and checks)')
     .option('--out <file>', 'write it to a file instead of stdout')
     .action(async (opts: { out?: string }) => {
-      const [{ SCENARIO_SCHEMA }, { PendingOutput }] = await Promise.all([import('../scenario/schema.js'), import('./files.js')]);
+      const [{ SCENARIO_SCHEMA }, { PendingOutput }] = await Promise.all([import('../scenario/schema.js'), import('./outputs.js')]);
       const text = `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`;
       if (opts.out !== undefined) new PendingOutput(opts.out).commit(text, io.stdout);
       else io.stdout.write(text);
@@ -202,7 +202,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
         return;
       }
       io.stderr.write(`idem-sim: ${sig} again: stopping at once; nothing was written\n`);
-      void import('./files.js').then((files) => files.abortPendingOutputs()).finally(() => process.exit(STOP_SIGNALS[sig]));
+      void import('./outputs.js').then((outputs) => outputs.abortPendingOutputs()).finally(() => process.exit(STOP_SIGNALS[sig]));
     };
     process.on(sig, handler);
     return [sig, handler] as const;

@@ -8,7 +8,7 @@ import { InputError } from '../scenario/errors.js';
 import type { FileVary, Override } from '../scenario/parse.js';
 import { gridPoints, gridSize, type Axis, type GridPoint } from '../sweeps/grid.js';
 import { countValues, parseValues, ValuesError } from '../sweeps/values.js';
-import { PendingOutput } from './files.js';
+import { PendingOutput } from './outputs.js';
 import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
 import { MAX_SHARDS, oneOf, positiveInteger, seedOption, shard as parseShard, threadCount } from './options.js';
 import { MAX_PART_BYTES, sealJson } from './part-check.js';
