@@ -1,10 +1,12 @@
 /**
  * The metrics of docs/model.md ("Metrics (per run)") and how chunk results add up to them.
- * Every field name is the one docs/model.md uses; units are in the name.
+ * Every field name is the one docs/model.md uses; each metric's counter, scale and unit are
+ * in src/model/metric-registry.ts.
  */
 import { LatencyBins, type BinsData } from './bins.js';
-import { C, CounterTally, type CounterName } from './counters.js';
+import { C, CounterTally } from './counters.js';
 import type { ChunkOutput } from './engine.js';
+import { counterOf, scaleFactor, type CounterMetricPath } from './metric-registry.js';
 import { KeyGrid, type GridData } from './peak.js';
 import type { Scenario } from './types.js';
 
@@ -132,33 +134,36 @@ export class RunState extends CounterTally {
 
   finish(s: Scenario): Metrics {
     const n = this.actions;
-    const est = (name: CounterName, scale: number): Estimate => {
-      const { mean, half } = this.counter(name);
-      return { value: mean * scale, ci95: [(mean - half) * scale, (mean + half) * scale] };
-    };
     // Action rate including twins, as measured: primaries arrive at rate_per_s.
     const actionsPerSecond = this.primaries > 0 ? (s.load.rate_per_s * n) / this.primaries : 0;
+    // Counter and scale of each estimate come from the metric registry.
+    const est = (path: CounterMetricPath): Estimate => {
+      const { counter, scale } = counterOf(path);
+      const { mean, half } = this.counter(counter);
+      const k = scaleFactor(scale, actionsPerSecond);
+      return { value: mean * k, ci95: [(mean - half) * k, (mean + half) * k] };
+    };
     const attempts = this.sum[C.attempts] as number;
-    const keysPerAction = est('keys', 1);
+    const keysPerAction = est('keys_per_action');
     return {
       actions: n,
       primary_actions: this.primaries,
       actions_per_second: actionsPerSecond,
       duplicates_per_1000: {
-        ...est('duplicates', 1000),
-        transport: est('duplicates_transport', 1000),
-        replan: est('duplicates_replan', 1000),
-        replay: est('duplicates_replay', 1000),
+        ...est('duplicates_per_1000'),
+        transport: est('duplicates_per_1000.transport'),
+        replan: est('duplicates_per_1000.replan'),
+        replay: est('duplicates_per_1000.replay'),
       },
-      duplicates_per_day: est('duplicates', actionsPerSecond * 86_400),
-      lost_per_1000: est('lost', 1000),
-      merged_per_1000: est('merged', 1000),
-      unknown_outcomes_per_1000: est('unknown_outcomes', 1000),
-      conflicts_409_per_1000: est('conflicts_409', 1000),
-      mismatches_422_per_1000: est('mismatches_422', 1000),
-      dedup_hits_per_1000: est('dedup_hits', 1000),
-      attempts_per_action: est('attempts', 1),
-      executions_per_action: est('executions', 1),
+      duplicates_per_day: est('duplicates_per_day'),
+      lost_per_1000: est('lost_per_1000'),
+      merged_per_1000: est('merged_per_1000'),
+      unknown_outcomes_per_1000: est('unknown_outcomes_per_1000'),
+      conflicts_409_per_1000: est('conflicts_409_per_1000'),
+      mismatches_422_per_1000: est('mismatches_422_per_1000'),
+      dedup_hits_per_1000: est('dedup_hits_per_1000'),
+      attempts_per_action: est('attempts_per_action'),
+      executions_per_action: est('executions_per_action'),
       call_latency_ms: quantiles(this.callLatency),
       action_latency_ms: quantiles(this.actionLatency),
       keys_per_action: keysPerAction,
@@ -167,10 +172,10 @@ export class RunState extends CounterTally {
       handler_over_timeout_fraction: this.handlerRuns > 0 ? this.overTimeout / this.handlerRuns : 0,
       attempts_unknown_fraction: attempts > 0 ? this.unknownAttempts / attempts : 0,
       alert_baselines_per_s: {
-        dedup_hits: est('dedup_hits', actionsPerSecond),
-        conflicts_409: est('conflicts_409', actionsPerSecond),
-        mismatches_422: est('mismatches_422', actionsPerSecond),
-        unknown_outcomes: est('unknown_outcomes', actionsPerSecond),
+        dedup_hits: est('alert_baselines_per_s.dedup_hits'),
+        conflicts_409: est('alert_baselines_per_s.conflicts_409'),
+        mismatches_422: est('alert_baselines_per_s.mismatches_422'),
+        unknown_outcomes: est('alert_baselines_per_s.unknown_outcomes'),
       },
     };
   }

@@ -2,10 +2,17 @@
  * What the simulator (src/model) expects for a stream of a given size: it runs the scenario
  * on many actions and scales its per-action rates, with the spread a stream this small has.
  */
+import type { CounterName } from '../model/counters.js';
+import { readMetric } from '../model/metric-paths.js';
+import { perActionMetric, type PerActionMetric } from '../model/metric-registry.js';
 import type { Estimate } from '../model/metrics.js';
 import { simulate } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
 import type { StreamCounts } from './replay.js';
+
+/** The stream counts the simulator has a per-action metric for (metric-registry.ts), in report order. */
+const COUNTED = ['attempts', 'executions', 'duplicates', 'lost', 'merged', 'unknown_outcomes', 'conflicts_409', 'mismatches_422', 'dedup_hits'] as const satisfies readonly (keyof StreamCounts & CounterName)[];
+type Counted = (typeof COUNTED)[number];
 
 /** Primary actions the simulator runs for the expected counts (a fraction of a second). */
 export const SIMULATED_ACTIONS = 100_000;
@@ -27,7 +34,10 @@ export interface SimulatorExpectation {
  */
 export function expectedCounts(scenario: Scenario, seed: string, actions: number, simulated = SIMULATED_ACTIONS): SimulatorExpectation {
   const m = simulate({ ...scenario, actions: simulated }, seed).metrics;
-  const per = (e: Estimate, scale: number): Expected => {
+  const per = (counter: Counted): Expected => {
+    const { path, times: scale } = perActionMetric(counter) as PerActionMetric;
+    // A counter metric is an estimate: it has a value and an interval.
+    const e = readMetric(m, path) as { value: number; ci95: [number, number] };
     const mean = (e.value / scale) * actions;
     // The per-action sd, recovered from the simulator's interval (half-width = 1.96 sd / sqrt n).
     const sd = (((e.ci95[1] - e.ci95[0]) / 2 / 1.96) * Math.sqrt(m.actions)) / scale;
@@ -37,18 +47,5 @@ export function expectedCounts(scenario: Scenario, seed: string, actions: number
       spread95: [Math.max(0, mean - spread), mean + spread],
     };
   };
-  return {
-    actions: m.actions,
-    expected: {
-      attempts: per(m.attempts_per_action, 1),
-      executions: per(m.executions_per_action, 1),
-      duplicates: per(m.duplicates_per_1000, 1000),
-      lost: per(m.lost_per_1000, 1000),
-      merged: per(m.merged_per_1000, 1000),
-      unknown_outcomes: per(m.unknown_outcomes_per_1000, 1000),
-      conflicts_409: per(m.conflicts_409_per_1000, 1000),
-      mismatches_422: per(m.mismatches_422_per_1000, 1000),
-      dedup_hits: per(m.dedup_hits_per_1000, 1000),
-    },
-  };
+  return { actions: m.actions, expected: Object.fromEntries(COUNTED.map((c) => [c, per(c)])) };
 }

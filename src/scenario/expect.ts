@@ -1,5 +1,6 @@
 /** Expectations on metrics (`expect:` in a scenario), parsed and checked. */
 import { readMetric, type MetricPath, type MetricReading } from '../model/metric-paths.js';
+import { metricDef, scaleFactor } from '../model/metric-registry.js';
 import type { Metrics } from '../model/metrics.js';
 import { parseDuration } from './duration.js';
 import type { Origin } from './errors.js';
@@ -40,12 +41,10 @@ const HOLDS: Readonly<Record<Operator, (x: number, t: number) => boolean>> = {
   '!=': (x, t) => x !== t, '>=': (x, t) => x >= t, '>': (x, t) => x > t,
 };
 
-/** Per-action scale of a rate metric, from its name (per 1000, per second, per day). */
+/** The factor from a counter's per-action mean to the metric (1 for a metric with no counter), from the metric registry. */
 function scaleOf(metric: string, m: Metrics): number {
-  if (metric.includes('_per_1000')) return 1000;
-  if (metric.startsWith('alert_baselines_per_s')) return m.actions_per_second;
-  if (metric === 'duplicates_per_day') return m.actions_per_second * 86_400;
-  return 1;
+  const scale = metricDef(metric)?.scale;
+  return scale ? scaleFactor(scale, m.actions_per_second) : 1;
 }
 
 /**

@@ -1,53 +1,75 @@
 /** The default output: one row per metric, one column per scenario, with 95% CIs. */
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
-import type { Estimate, Metrics, Quantiles } from '../../model/metrics.js';
+import { readMetric, type MetricPath } from '../../model/metric-paths.js';
+import { METRICS, type MetricDef } from '../../model/metric-registry.js';
+import type { Estimate, Metrics } from '../../model/metrics.js';
 import { duration, estimateText, num } from './format.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 type Cell = (m: Metrics) => string;
 type Row = readonly [label: string, cell: Cell] | readonly [section: string];
 
-const est = (pick: (m: Metrics) => Estimate): Cell => (m) => estimateText(pick(m));
-const q = (pick: (m: Metrics) => Quantiles, k: keyof Quantiles): Cell => (m) => duration(pick(m)[k]);
-const pct = (pick: (m: Metrics) => number): Cell => (m) => `${(pick(m) * 100).toFixed(2)}%`;
+/** A metric's cell, by what the registry says it is: an estimate ± its CI, a duration, a percentage or a number. */
+function cellOf(d: MetricDef): Cell {
+  const path = d.path as MetricPath;
+  if (d.kind === 'estimate') return (m) => estimateText(readMetric(m, path) as Estimate);
+  const value = (m: Metrics) => readMetric(m, path).value;
+  switch (d.unit) {
+    case 'ms': return (m) => duration(value(m));
+    case 'fraction': return (m) => `${((value(m) as number) * 100).toFixed(2)}%`;
+    case 'keys': return (m) => num(Math.round(value(m) as number)); // steady-state keys are fractional
+    case 'count': case 'MB': case 'actions': return (m) => num(value(m));
+    default: return assertNever(d.unit);
+  }
+}
+
+/** A metric's row: its registry label, indented `depth` steps under the row above. */
+const row = (path: MetricPath, depth = 0): Row => {
+  const d = METRICS[path];
+  return [`${'  '.repeat(depth)}${d.label}`, cellOf(d)];
+};
 
 const ROWS: readonly Row[] = [
   ['Duplicates'],
-  ['duplicates per 1000 actions', est((m) => m.duplicates_per_1000)],
-  ['  from transport retries', est((m) => m.duplicates_per_1000.transport)],
-  ['  from model re-plans', est((m) => m.duplicates_per_1000.replan)],
-  ['  from crash replays', est((m) => m.duplicates_per_1000.replay)],
-  ['duplicates per day at load.rate_per_s', est((m) => m.duplicates_per_day)],
+  row('duplicates_per_1000'),
+  row('duplicates_per_1000.transport', 1),
+  row('duplicates_per_1000.replan', 1),
+  row('duplicates_per_1000.replay', 1),
+  row('duplicates_per_day'),
   ['Lost actions'],
-  ['lost per 1000', est((m) => m.lost_per_1000)],
-  ['  of which twins merged per 1000', est((m) => m.merged_per_1000)],
+  row('lost_per_1000'),
+  row('merged_per_1000', 1),
   ['Outcomes per 1000 actions'],
-  ['unknown outcomes returned to the model', est((m) => m.unknown_outcomes_per_1000)],
-  ['409 in progress', est((m) => m.conflicts_409_per_1000)],
-  ['422 fingerprint mismatch', est((m) => m.mismatches_422_per_1000)],
-  ['dedup hits (stored result replayed)', est((m) => m.dedup_hits_per_1000)],
+  row('unknown_outcomes_per_1000'),
+  row('conflicts_409_per_1000'),
+  row('mismatches_422_per_1000'),
+  row('dedup_hits_per_1000'),
   ['Load'],
-  ['attempts per action', est((m) => m.attempts_per_action)],
-  ['executions per action', est((m) => m.executions_per_action)],
-  ['handler runs slower than the timeout', pct((m) => m.handler_over_timeout_fraction)],
-  ['attempts ending unknown', pct((m) => m.attempts_unknown_fraction)],
+  row('attempts_per_action'),
+  row('executions_per_action'),
+  row('handler_over_timeout_fraction'),
+  row('attempts_unknown_fraction'),
   ['Latency'],
-  ['call p50', q((m) => m.call_latency_ms, 'p50')],
-  ['call p95', q((m) => m.call_latency_ms, 'p95')],
-  ['call p99', q((m) => m.call_latency_ms, 'p99')],
-  ['action p95 (replays included)', q((m) => m.action_latency_ms, 'p95')],
+  row('call_latency_ms.p50'),
+  row('call_latency_ms.p95'),
+  row('call_latency_ms.p99'),
+  row('action_latency_ms.p95'),
   ['Key store'],
-  ['keys per action', est((m) => m.keys_per_action)],
-  ['peak live keys (simulated)', (m) => num(m.peak_live_keys)],
-  ['steady-state keys at rate × retention', (m) => num(Math.round(m.keys))],
-  ['steady-state key store (MB)', (m) => num(m.key_store_mb)],
+  row('keys_per_action'),
+  row('peak_live_keys'),
+  row('keys'),
+  row('key_store_mb'),
   ['Alert baselines (per second at load.rate_per_s)'],
-  ['dedup hits', est((m) => m.alert_baselines_per_s.dedup_hits)],
-  ['409 in progress', est((m) => m.alert_baselines_per_s.conflicts_409)],
-  ['422 fingerprint mismatch', est((m) => m.alert_baselines_per_s.mismatches_422)],
-  ['unknown outcomes returned to the model', est((m) => m.alert_baselines_per_s.unknown_outcomes)],
+  row('alert_baselines_per_s.dedup_hits'),
+  row('alert_baselines_per_s.conflicts_409'),
+  row('alert_baselines_per_s.mismatches_422'),
+  row('alert_baselines_per_s.unknown_outcomes'),
 ];
+
+function assertNever(x: never): never {
+  throw new TypeError(`unhandled metric unit ${String(x)}`);
+}
 
 export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: ChalkInstance): string {
   const table = new Table({

@@ -1,0 +1,118 @@
+/**
+ * Every metric idem-sim reports, in report order, with what it is made of: the one home of
+ * metric knowledge. Paths (`expect:`, sweep CSV columns), `--precision-metric` names, scales,
+ * units and table labels are derived from this list; nothing reads them from a metric's name.
+ */
+import type { CounterName } from './counters.js';
+
+/**
+ * How a counter's per-action mean becomes the metric: × a constant (1 per action, 1000 per
+ * 1000 actions), or × the action rate at `load.rate_per_s` (per second; per day = × 86 400 s).
+ */
+export type Scale = { readonly per: 'actions'; readonly times: number } | { readonly per: 'second' } | { readonly per: 'day' };
+
+/** `estimate`: a counter's mean with its 95% CI; `quantile`: a latency histogram's; `value`: a plain number. */
+export type MetricKind = 'estimate' | 'quantile' | 'value';
+
+/** `count`: events (scaled as `scale` says); `ms`: a duration; `fraction`: a share in [0, 1]; `keys`: key records; `MB`: 1e6 bytes; `actions`: actions. */
+export type MetricUnit = 'count' | 'ms' | 'fraction' | 'keys' | 'MB' | 'actions';
+
+export interface MetricDef {
+  /** Dotted path into `Metrics` (`call_latency_ms.p95`): the name in `expect:` and in CSV columns. */
+  readonly path: string;
+  readonly kind: MetricKind;
+  /** The per-action counter an estimate is the mean of. */
+  readonly counter?: CounterName;
+  readonly scale?: Scale;
+  readonly unit: MetricUnit;
+  /** As the run table's row shows it. */
+  readonly label: string;
+  readonly description: string;
+}
+
+const PER_ACTION: Scale = { per: 'actions', times: 1 };
+const PER_1000: Scale = { per: 'actions', times: 1000 };
+const PER_SECOND: Scale = { per: 'second' };
+const PER_DAY: Scale = { per: 'day' };
+
+const DEFS = [
+  { path: 'duplicates_per_1000', kind: 'estimate', counter: 'duplicates', scale: PER_1000, unit: 'count', label: 'duplicates per 1000 actions', description: 'executions beyond each action\'s first, per 1000 actions' },
+  { path: 'duplicates_per_1000.transport', kind: 'estimate', counter: 'duplicates_transport', scale: PER_1000, unit: 'count', label: 'from transport retries', description: 'duplicates made by transport retries, per 1000 actions' },
+  { path: 'duplicates_per_1000.replan', kind: 'estimate', counter: 'duplicates_replan', scale: PER_1000, unit: 'count', label: 'from model re-plans', description: 'duplicates made by model re-plans, per 1000 actions' },
+  { path: 'duplicates_per_1000.replay', kind: 'estimate', counter: 'duplicates_replay', scale: PER_1000, unit: 'count', label: 'from crash replays', description: 'duplicates made by crash replays, per 1000 actions' },
+  { path: 'duplicates_per_day', kind: 'estimate', counter: 'duplicates', scale: PER_DAY, unit: 'count', label: 'duplicates per day at load.rate_per_s', description: 'duplicates per day at load.rate_per_s (twins arrive on top of that rate)' },
+  { path: 'lost_per_1000', kind: 'estimate', counter: 'lost', scale: PER_1000, unit: 'count', label: 'lost per 1000', description: 'actions that never executed, per 1000' },
+  { path: 'merged_per_1000', kind: 'estimate', counter: 'merged', scale: PER_1000, unit: 'count', label: 'of which twins merged per 1000', description: 'of the lost: twins answered with their sibling\'s stored result, per 1000' },
+  { path: 'unknown_outcomes_per_1000', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_1000, unit: 'count', label: 'unknown outcomes returned to the model', description: 'calls returned to the model failed with the last attempt timed out or answered 409, per 1000 actions' },
+  { path: 'conflicts_409_per_1000', kind: 'estimate', counter: 'conflicts_409', scale: PER_1000, unit: 'count', label: '409 in progress', description: '409 (request in progress) answers, per 1000 actions' },
+  { path: 'mismatches_422_per_1000', kind: 'estimate', counter: 'mismatches_422', scale: PER_1000, unit: 'count', label: '422 fingerprint mismatch', description: '422 (fingerprint mismatch) answers, per 1000 actions' },
+  { path: 'dedup_hits_per_1000', kind: 'estimate', counter: 'dedup_hits', scale: PER_1000, unit: 'count', label: 'dedup hits (stored result replayed)', description: 'stored results replayed by the server (successes and, under on_error: store, 5xx), per 1000 actions' },
+  { path: 'attempts_per_action', kind: 'estimate', counter: 'attempts', scale: PER_ACTION, unit: 'count', label: 'attempts per action', description: 'attempts per action' },
+  { path: 'executions_per_action', kind: 'estimate', counter: 'executions', scale: PER_ACTION, unit: 'count', label: 'executions per action', description: 'side effects committed per action' },
+  { path: 'handler_over_timeout_fraction', kind: 'value', unit: 'fraction', label: 'handler runs slower than the timeout', description: 'share of handler runs (requests not answered from the key store) longer than client.timeout' },
+  { path: 'attempts_unknown_fraction', kind: 'value', unit: 'fraction', label: 'attempts ending unknown', description: 'share of attempts that ended with an unknown outcome: no reply within the timeout' },
+  { path: 'call_latency_ms.p50', kind: 'quantile', unit: 'ms', label: 'call p50', description: 'first attempt to the tool\'s return, per call: median' },
+  { path: 'call_latency_ms.p95', kind: 'quantile', unit: 'ms', label: 'call p95', description: 'first attempt to the tool\'s return, per call: 95th percentile' },
+  { path: 'call_latency_ms.p99', kind: 'quantile', unit: 'ms', label: 'call p99', description: 'first attempt to the tool\'s return, per call: 99th percentile' },
+  { path: 'action_latency_ms.p50', kind: 'quantile', unit: 'ms', label: 'action p50 (replays included)', description: 'arrival to the last call\'s return, replays included, per action: median' },
+  { path: 'action_latency_ms.p95', kind: 'quantile', unit: 'ms', label: 'action p95 (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 95th percentile' },
+  { path: 'action_latency_ms.p99', kind: 'quantile', unit: 'ms', label: 'action p99 (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 99th percentile' },
+  { path: 'keys_per_action', kind: 'estimate', counter: 'keys', scale: PER_ACTION, unit: 'count', label: 'keys per action', description: 'key records created per action (each claim; each stored result under check_then_act)' },
+  { path: 'peak_live_keys', kind: 'value', unit: 'keys', label: 'peak live keys (simulated)', description: 'most records live at one instant (on a grid; see docs/model-decisions.md)' },
+  { path: 'keys', kind: 'value', unit: 'keys', label: 'steady-state keys at rate × retention', description: 'steady-state records: keys_per_action × action rate × retention' },
+  { path: 'key_store_mb', kind: 'value', unit: 'MB', label: 'steady-state key store (MB)', description: 'keys × record_bytes / 1e6' },
+  { path: 'alert_baselines_per_s.dedup_hits', kind: 'estimate', counter: 'dedup_hits', scale: PER_SECOND, unit: 'count', label: 'dedup hits', description: 'dedup hits per second at load.rate_per_s (an alert baseline)' },
+  { path: 'alert_baselines_per_s.conflicts_409', kind: 'estimate', counter: 'conflicts_409', scale: PER_SECOND, unit: 'count', label: '409 in progress', description: '409 answers per second at load.rate_per_s (an alert baseline)' },
+  { path: 'alert_baselines_per_s.mismatches_422', kind: 'estimate', counter: 'mismatches_422', scale: PER_SECOND, unit: 'count', label: '422 fingerprint mismatch', description: '422 answers per second at load.rate_per_s (an alert baseline)' },
+  { path: 'alert_baselines_per_s.unknown_outcomes', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_SECOND, unit: 'count', label: 'unknown outcomes returned to the model', description: 'unknown outcomes per second at load.rate_per_s (an alert baseline)' },
+  { path: 'actions', kind: 'value', unit: 'actions', label: 'actions simulated', description: 'actions simulated, twins included: the denominator of every rate' },
+  { path: 'primary_actions', kind: 'value', unit: 'actions', label: 'primary actions simulated', description: 'primary actions simulated (the scenario\'s actions)' },
+] as const satisfies readonly MetricDef[];
+
+type Def = (typeof DEFS)[number];
+export type MetricPath = Def['path'];
+/** Metrics that are a counter's mean: they carry a 95% interval. */
+export type CounterMetricPath = Extract<Def, { counter: CounterName }>['path'];
+
+/** Every numeric metric, in report order. */
+export const METRIC_PATHS: readonly MetricPath[] = DEFS.map((d) => d.path);
+
+/** Each metric's definition by path. */
+export const METRICS: Readonly<Record<MetricPath, MetricDef>> = Object.fromEntries(DEFS.map((d) => [d.path, d])) as Record<MetricPath, MetricDef>;
+
+/** The definition of `path`, or undefined for a name that is no metric. */
+export function metricDef(path: string): MetricDef | undefined {
+  return Object.hasOwn(METRICS, path) ? METRICS[path as MetricPath] : undefined;
+}
+
+/** The factor from a counter's per-action mean to the metric, at `actionsPerSecond` (twins included). */
+export function scaleFactor(scale: Scale, actionsPerSecond: number): number {
+  switch (scale.per) {
+    case 'actions': return scale.times;
+    case 'second': return actionsPerSecond;
+    case 'day': return actionsPerSecond * 86_400;
+    default: return assertNever(scale);
+  }
+}
+
+/** The counter and scale of a counter metric. */
+export function counterOf(path: CounterMetricPath): { counter: CounterName; scale: Scale } {
+  const d = METRICS[path];
+  return { counter: d.counter as CounterName, scale: d.scale as Scale };
+}
+
+/** A counter metric with a constant scale (per action, per 1000 actions), not a rate per second or per day. */
+export interface PerActionMetric { readonly path: MetricPath; readonly counter: CounterName; readonly times: number }
+
+/** The counter metrics with a constant scale, in report order: what `--precision` can target. */
+export const PER_ACTION_METRICS: readonly PerActionMetric[] = DEFS.flatMap((d) =>
+  ('counter' in d && d.scale.per === 'actions' ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
+
+/** The metric that is `counter` per action or per 1000 actions (the first in report order). */
+export function perActionMetric(counter: CounterName): PerActionMetric | undefined {
+  return PER_ACTION_METRICS.find((d) => d.counter === counter);
+}
+
+function assertNever(x: never): never {
+  throw new TypeError(`unhandled ${JSON.stringify(x)}`);
+}
