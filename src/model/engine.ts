@@ -10,41 +10,22 @@
 import { binKey, LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from './counters.js';
 import { standardExponential } from '../random/exponential.js';
-import { compileLatency, type LatencySampler } from './latency.js';
+import { compile, J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_TEXT, type Params } from './compile.js';
+import { NO_HOOKS, type EngineHooks } from './hooks.js';
+import { LiveRows, type GridCells } from './live-rows.js';
 import type { ChunkPlan } from './plan.js';
+import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING, WriteLog } from './write-log.js';
 import { Rng } from '../random/rng.js';
 import { uniform } from '../random/uniform.js';
-import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type Scope } from './enums.js';
+import { assertNever } from './enums.js';
 import type { Scenario } from './types.js';
 
 /** Kinds of tool call (index into the duplicate split). */
 export const ORIGINAL = 0, REPLAN = 1, REPLAY = 2;
-/** Key-store writes. */
-const CLAIM = 1, DONE_OK = 2, DONE_ERR = 3, RELEASE = 4;
-/** What a lookup finds. */
-const NONE = 0, RUNNING = 1;
 /** Replies a client can receive. */
 export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
 /** Who answered an attempt: nobody (the request was lost), the key store, or the handler. */
 export const LOST_REQUEST = 0, FROM_STORE = 1, HANDLER = 2;
-/** Key scopes as the hot loop's small integers, one per scope (`keyOf` has a case for each). */
-export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4, S_TEXT = 5;
-type ScopeCode = typeof S_NONE | typeof S_ATTEMPT | typeof S_CALL | typeof S_INTENT | typeof S_BUSINESS | typeof S_TEXT;
-const SCOPE_CODE: Record<Scope, ScopeCode> = {
-  none: S_NONE, attempt: S_ATTEMPT, call: S_CALL, intent: S_INTENT, business: S_BUSINESS, text: S_TEXT,
-};
-/** Backoff jitters as small integers (`jittered` has a case for each). */
-const J_NONE = 0, J_FULL = 1, J_EQUAL = 2;
-type JitterCode = typeof J_NONE | typeof J_FULL | typeof J_EQUAL;
-const JITTER_CODE: Record<Jitter, JitterCode> = { none: J_NONE, full: J_FULL, equal: J_EQUAL };
-/** Whether a stored fingerprint is compared at all, and whether it covers the free text (else only the business identity, the same for a whole group). */
-const FINGERPRINT_RULE: Record<Fingerprint, { checked: boolean; text: boolean }> = {
-  full: { checked: true, text: true }, business: { checked: true, text: false }, none: { checked: false, text: false },
-};
-/** Whether a claim takes the key atomically before the handler runs (else the key is written only when it ends). */
-const ATOMIC_CLAIM: Record<Claim, boolean> = { atomic: true, check_then_act: false };
-/** Whether a 5xx is stored under its key (else the key is released). */
-const STORES_ERRORS: Record<OnError, boolean> = { release: false, store: true };
 /** Special keys: no key at all, or a fresh key nobody will ever look up. */
 export const NO_KEY = -1, FRESH_KEY = -2;
 /** Counter of the duplicates made by each kind of call. */
@@ -56,7 +37,7 @@ const T_ATTEMPTS = 0, T_422 = 1, T_409 = 2, T_HITS = 3, T_KEYS = 4, T_UNKNOWN = 
  * Everything one chunk produced, as plain data; summed by `RunState`. The typed arrays are
  * views of the simulator's buffers, valid until its next `run` (a worker copies them).
  */
-export interface ChunkOutput {
+export interface ChunkOutput extends GridCells {
   index: number;
   /** Primary actions simulated. */
   primaries: number;
@@ -73,14 +54,6 @@ export interface ChunkOutput {
   attemptsUnknown: number;
   callLatency: BinsData;
   actionLatency: BinsData;
-  /**
-   * Key records on the run's peak grid (see peak.ts): pairs of cells (first live, first not
-   * live), records that are never live at a grid instant left out.
-   */
-  cells: Int32Array;
-  /** The lowest and the highest cell in `cells`, so the grid makes room at once (0 when empty). */
-  cellsLow: number;
-  cellsHigh: number;
 }
 
 /** A chunk output that stays valid after the simulator's next run: copies of its views. */
@@ -88,65 +61,9 @@ export function detachedOutput(out: ChunkOutput): ChunkOutput {
   return { ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice() };
 }
 
-/** Scenario numbers in the form the hot loop wants them. */
-interface Params {
-  twinP: number; twinMin: number; twinMax: number;
-  requestLoss: number; replyLoss: number;
-  latency: LatencySampler;
-  errorRate: number; crashCut: number; crashAfter: number; fastReply: number;
-  timeout: number; retries: number; deadline: number;
-  backoff: Float64Array; jitter: JitterCode; retryAfter: number;
-  replanP: number; maxReplans: number; replanMin: number; replanMax: number;
-  drift: number; verify: boolean;
-  crashP: number; resumeMin: number; resumeMax: number; maxReplays: number;
-  scope: ScopeCode;
-  atomic: boolean; fpChecked: boolean; fpText: boolean; retention: number; runningLife: number;
-  transactional: boolean; storeErrors: boolean;
-  /**
-   * For the fast path (see simulateArrivals): the chances, not zero, that the general model draws for a group
-   * before its first latency (a twin, a lost request) and after it (an error or crash, a
-   * lost reply, a replay), in its order. Any of them coming true makes the group not simple.
-   */
-  simpleBefore: Float64Array; simpleAfter: Float64Array;
-}
-
-function compile(s: Scenario): Params {
-  const b = s.client.backoff;
-  const backoff = new Float64Array(s.client.retries + 1);
-  // base 0 stays 0 even where multiplier ** (j - 1) overflows (0 x Infinity would be NaN).
-  for (let j = 1; j <= s.client.retries; j++) backoff[j] = b.base === 0 ? 0 : Math.min(b.max, b.base * b.multiplier ** (j - 1));
-  const i = s.idempotency;
-  const crashCut = s.service.error_rate + s.service.crash_probability;
-  const chances = (...ps: number[]) => Float64Array.from(ps.filter((x) => x > 0));
-  return {
-    twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
-    requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
-    latency: compileLatency(s.service.latency),
-    errorRate: s.service.error_rate,
-    crashCut,
-    crashAfter: s.service.crash_after_effect,
-    fastReply: s.service.fast_reply,
-    timeout: s.client.timeout, retries: s.client.retries, deadline: s.client.deadline ?? Infinity,
-    backoff, jitter: JITTER_CODE[b.jitter],
-    retryAfter: i.conflict_retry_after ?? 0,
-    replanP: s.agent.replan_probability, maxReplans: s.agent.max_replans,
-    replanMin: s.agent.replan_delay.min, replanMax: s.agent.replan_delay.max,
-    drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,
-    crashP: s.runtime.crash_probability, resumeMin: s.runtime.resume_delay.min,
-    resumeMax: s.runtime.resume_delay.max, maxReplays: s.runtime.max_replays,
-    scope: SCOPE_CODE[i.scope], atomic: ATOMIC_CLAIM[i.claim],
-    fpChecked: FINGERPRINT_RULE[i.fingerprint].checked, fpText: FINGERPRINT_RULE[i.fingerprint].text,
-    retention: i.retention,
-    runningLife: i.lease ?? i.retention, // docs/model.md: until the lease lapses, without one until retention
-    transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
-    simpleBefore: chances(s.workload.twin_probability, s.network.request_loss),
-    simpleAfter: chances(crashCut, s.network.reply_loss, s.runtime.max_replays > 0 ? s.runtime.crash_probability : 0),
-  };
-}
-
 /** Simulates chunks of one scenario; reuse one instance for many chunks. */
 export class ChunkSimulator {
-  protected readonly p: Params;
+  private readonly p: Params;
   private rng: Rng = new Rng({ a: 0, b: 0, c: 0, d: 0 });
 
   // Actor (action) state, index 0 = primary, 1 = twin.
@@ -158,11 +75,11 @@ export class ChunkSimulator {
   /** Each actor's current attempt: the handler's time (set before `execute`), and when the client has its outcome (before `endCall`). */
   private readonly handlerDelay = new Float64Array(2);
   private readonly attemptEnd = new Float64Array(2);
-  protected readonly attempt = new Int32Array(2);
+  private readonly attempt = new Int32Array(2);
   private readonly replans = new Int32Array(2);
   private readonly replays = new Int32Array(2);
-  protected readonly text = new Int32Array(2);
-  protected readonly callId = new Int32Array(2);
+  private readonly text = new Int32Array(2);
+  private readonly callId = new Int32Array(2);
   private readonly execCount = new Int32Array(2);
   private readonly execFirst = new Float64Array(2);
   private readonly execFirstKind = new Int8Array(2);
@@ -175,14 +92,8 @@ export class ChunkSimulator {
   private nextCall = 0;
   private nextText = 0;
 
-  // The group's key store as a log of writes (time-ordered lookups scan it).
-  private wKey = new Int32Array(64);
-  private wTime = new Float64Array(64);
-  private wType = new Int8Array(64);
-  private wFp = new Int32Array(64);
-  private wUntil = new Float64Array(64);
-  private wLen = 0;
-  private foundFp = 0;
+  /** The group's key store (cleared per group). */
+  private readonly log = new WriteLog();
 
   // Per-chunk outputs.
   private readonly sum = new Float64Array(NUM_COUNTERS);
@@ -207,23 +118,20 @@ export class ChunkSimulator {
   private readonly callLatency = new LatencyBins();
   private readonly actionLatency = new LatencyBins();
   private readonly simpleLatency = new LatencyBins();
-  private recStart = new Float64Array(1024);
-  private recEnd = new Float64Array(1024);
-  private recKey = new Int32Array(1024);
-  private recLen = 0;
-  /** The chunk's grid cells (reused: a fresh 128 kB array per chunk cost page faults and GC) and their range. */
-  private cells = new Int32Array(2048);
-  private readonly cellRange = new Int32Array(2);
-  /** First record of the current group: keys are local to a group. */
-  private groupRecords = 0;
+  /** The chunk's key rows, for peak_live_keys. */
+  private readonly rows = new LiveRows();
   /** Arrival times of the chunk's groups (ms from its start). */
   private arrivals = new Float64Array(0);
 
   /**
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
    * every group through the general model; the outputs are the same (tests compare them).
+   * `hooks` hear every group's story (on the general model only: a tracer sets `fastPath: false`).
    */
-  constructor(scenario: Scenario, private readonly gridStep: number, private readonly fastPath = true) {
+  constructor(
+    scenario: Scenario, private readonly gridStep: number, private readonly fastPath = true,
+    private readonly hooks: EngineHooks = NO_HOOKS,
+  ) {
     this.p = compile(scenario);
   }
 
@@ -275,7 +183,7 @@ export class ChunkSimulator {
       const done = s + delay;
       this.handlerRuns++;
       this.simpleGroups++;
-      if (p.scope !== S_NONE) this.appendRecord(FRESH_KEY, p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
+      if (p.scope !== S_NONE) this.rows.append(FRESH_KEY, p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
       this.simpleLatency.countKey(binKey(done - s));
       this.actions++;
     }
@@ -315,7 +223,7 @@ export class ChunkSimulator {
       sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
-      ...this.gridCells(plan.offset),
+      ...this.rows.gridCells(plan.offset, this.gridStep),
     };
   }
 
@@ -329,18 +237,18 @@ export class ChunkSimulator {
     this.callLatency.reset();
     this.actionLatency.reset();
     this.simpleLatency.reset();
-    this.recLen = 0;
+    this.rows.clear();
     this.simpleGroups = 0;
   }
 
   private simulateGroup(a: number): void {
     const p = this.p;
     const arrival = this.arrivals[a] as number;
-    this.wLen = 0;
-    this.groupRecords = this.recLen;
+    this.log.clear();
+    this.rows.beginGroup();
     this.nextCall = 0;
     this.nextText = 0;
-    this.onGroup(arrival);
+    this.hooks.onGroup(arrival);
     const twin = p.twinP > 0 && this.rng.next() < p.twinP;
     this.startAction(0, arrival);
     if (twin) this.startAction(1, arrival + uniform(this.rng, p.twinMin, p.twinMax));
@@ -378,10 +286,10 @@ export class ChunkSimulator {
     this.attempt[i] = 0;
     this.callStart[i] = at;
     this.sendAt[i] = at;
-    this.onCall(i, kind, at);
+    this.hooks.onCall(i, kind, at);
   }
 
-  protected keyOf(i: number): number {
+  private keyOf(i: number): number {
     const scope = this.p.scope;
     switch (scope) {
       case S_NONE: return NO_KEY;
@@ -408,12 +316,12 @@ export class ChunkSimulator {
     let status = NO_REPLY;
     let delay = 0;
     let answeredBy = LOST_REQUEST;
+    const key = this.keyOf(i); // sent even when the request is lost (the tracer names it)
     if (!(p.requestLoss > 0 && rng.next() < p.requestLoss)) {
       answeredBy = FROM_STORE;
-      const key = this.keyOf(i);
       const fp = p.fpText ? (this.text[i] as number) : 0;
-      const found = key >= 0 ? this.lookup(key, s) : NONE;
-      if (found !== NONE && p.fpChecked && this.foundFp !== fp) {
+      const found = key >= 0 ? this.log.lookup(key, s) : NONE;
+      if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
         status = MISMATCH_422; delay = p.fastReply; this.tally[base + T_422]!++;
       } else if (found === RUNNING) {
         status = CONFLICT_409; delay = p.fastReply; this.tally[base + T_409]!++;
@@ -431,7 +339,7 @@ export class ChunkSimulator {
     }
     const received = status !== NO_REPLY && delay <= p.timeout && !(p.replyLoss > 0 && rng.next() < p.replyLoss);
     if (!received) this.unknownAttempts++;
-    this.onAttempt(i, s, delay, status, answeredBy, received);
+    this.hooks.onAttempt(i, s, key, delay, status, answeredBy, received);
     this.afterAttempt(i, received ? s + delay : s + p.timeout, received ? status : NO_REPLY);
   }
 
@@ -444,42 +352,42 @@ export class ChunkSimulator {
     const claims = keyed && p.atomic;
     const u = p.crashCut > 0 ? this.rng.next() : 1;
     if (claims) {
-      this.write(key, s, CLAIM, fp, s + p.runningLife);
+      this.log.write(key, s, CLAIM, fp, s + p.runningLife);
       this.tally[i * TALLIES + T_KEYS]!++;
     }
     if (u < p.errorRate) {
       if (p.storeErrors && keyed) {
         if (!claims) this.tally[i * TALLIES + T_KEYS]!++;
-        this.write(key, done, DONE_ERR, fp, done + p.retention);
-        this.record(key, claims ? s : done, done + p.retention);
+        this.log.write(key, done, DONE_ERR, fp, done + p.retention);
+        this.rows.record(key, claims ? s : done, done + p.retention);
       } else if (claims) {
-        this.write(key, done, RELEASE, fp, done);
-        this.record(key, s, done);
+        this.log.write(key, done, RELEASE, fp, done);
+        this.rows.record(key, s, done);
       }
       return ERR_5XX;
     }
     if (u < p.crashCut) {
       if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done);
       if (claims && p.transactional) {
-        this.write(key, done, RELEASE, fp, done);
-        this.record(key, s, done);
+        this.log.write(key, done, RELEASE, fp, done);
+        this.rows.record(key, s, done);
       } else if (claims) {
-        this.record(key, s, s + p.runningLife);
+        this.rows.record(key, s, s + p.runningLife);
       }
       return NO_REPLY;
     }
     this.execution(i, done);
     if (keyed) {
       if (!claims) this.tally[i * TALLIES + T_KEYS]!++;
-      this.write(key, done, DONE_OK, fp, done + p.retention);
-      this.record(key, claims ? s : done, done + p.retention);
+      this.log.write(key, done, DONE_OK, fp, done + p.retention);
+      this.rows.record(key, claims ? s : done, done + p.retention);
     }
     return OK;
   }
 
   private execution(i: number, at: number): void {
     const kind = this.kind[i] as number;
-    this.onExecution(i, at);
+    this.hooks.onExecution(i, at);
     this.execCount[i]!++;
     this.execByKind[i * 3 + kind]!++;
     if (at < (this.execFirst[i] as number)) {
@@ -523,7 +431,7 @@ export class ChunkSimulator {
   private endCall(i: number, success: boolean, unknown: boolean): void {
     const p = this.p;
     const at = this.attemptEnd[i] as number;
-    this.onCallEnd(i, at, success, unknown);
+    this.hooks.onCallEnd(i, at, success, unknown);
     const latency = at - (this.callStart[i] as number);
     const key = binKey(latency);
     this.callLatency.countKey(key);
@@ -579,116 +487,4 @@ export class ChunkSimulator {
     this.sum[k] = (this.sum[k] as number) + v;
     this.sumSq[k] = (this.sumSq[k] as number) + v * v;
   }
-
-  // ---- hooks for the action timeline (trace.ts); empty here, so the optimiser drops the calls ----
-
-  /** A group (a primary action and its possible twin) arrives at `arrival` (ms in the chunk). */
-  protected onGroup(_arrival: number): void { /* empty */ }
-  /** Actor `i` starts a tool call of `kind` (ORIGINAL, REPLAN, REPLAY) at `at`. */
-  protected onCall(_i: number, _kind: number, _at: number): void { /* empty */ }
-  /**
-   * Actor `i`'s attempt sent at `s` was answered by `answeredBy` after `delay` ms with `status`;
-   * `received` is whether the client got that reply before its timeout.
-   */
-  protected onAttempt(_i: number, _s: number, _delay: number, _status: number, _answeredBy: number, _received: boolean): void { /* empty */ }
-  /** The handler's side effect for actor `i` happened at `at`. */
-  protected onExecution(_i: number, _at: number): void { /* empty */ }
-  /** Actor `i`'s tool call returned to the model at `at`. */
-  protected onCallEnd(_i: number, _at: number, _success: boolean, _unknown: boolean): void { /* empty */ }
-
-  // ---- the group's key store ----
-
-  /** The live record for `key` at time `r`: NONE, RUNNING, DONE_OK or DONE_ERR (sets foundFp). */
-  private lookup(key: number, r: number): number {
-    let best = -1;
-    let bestTime = -Infinity;
-    for (let w = 0; w < this.wLen; w++) {
-      const t = this.wTime[w] as number;
-      if (this.wKey[w] === key && t <= r && t >= bestTime) { best = w; bestTime = t; }
-    }
-    if (best < 0) return NONE;
-    const type = this.wType[best] as number;
-    if (type === RELEASE || r >= (this.wUntil[best] as number)) return NONE;
-    this.foundFp = this.wFp[best] as number;
-    return type; // CLAIM is RUNNING
-  }
-
-  private write(key: number, at: number, type: number, fp: number, until: number): void {
-    if (key < 0) return; // a fresh per-attempt key is never looked up again
-    if (this.wLen === this.wKey.length) this.growLog();
-    const w = this.wLen++;
-    this.wKey[w] = key; this.wTime[w] = at; this.wType[w] = type; this.wFp[w] = fp; this.wUntil[w] = until;
-  }
-
-  private growLog(): void {
-    const n = this.wKey.length * 2;
-    const grow = <T extends Int32Array | Float64Array | Int8Array>(a: T, make: (n: number) => T): T => { const b = make(n); b.set(a); return b; };
-    this.wKey = grow(this.wKey, (k) => new Int32Array(k));
-    this.wTime = grow(this.wTime, (k) => new Float64Array(k));
-    this.wType = grow(this.wType, (k) => new Int8Array(k));
-    this.wFp = grow(this.wFp, (k) => new Int32Array(k));
-    this.wUntil = grow(this.wUntil, (k) => new Float64Array(k));
-  }
-
-  /**
-   * A key record lives in [start, end) (for peak_live_keys). A key is one row: a record that
-   * overlaps an earlier one of the same key (a takeover, a stale handler's write, a second
-   * stored result under check_then_act) extends that row instead of adding one.
-   */
-  private record(key: number, start: number, end: number): void {
-    if (key >= 0) {
-      for (let j = this.groupRecords; j < this.recLen; j++) {
-        if (this.recKey[j] === key && start < (this.recEnd[j] as number) && (this.recStart[j] as number) < end) {
-          if (start < (this.recStart[j] as number)) this.recStart[j] = start;
-          if (end > (this.recEnd[j] as number)) this.recEnd[j] = end;
-          return;
-        }
-      }
-    }
-    this.appendRecord(key, start, end);
-  }
-
-  private appendRecord(key: number, start: number, end: number): void {
-    if (this.recLen === this.recStart.length) this.growRecords(); // apart, to keep this small enough to inline
-    this.recStart[this.recLen] = start;
-    this.recEnd[this.recLen] = end;
-    this.recKey[this.recLen++] = key;
-  }
-
-  /** The chunk's records [start, end) as grid cell pairs (see KeyGrid), in this simulator's buffer. */
-  private gridCells(offset: number): Pick<ChunkOutput, 'cells' | 'cellsLow' | 'cellsHigh'> {
-    if (this.cells.length < 2 * this.recLen) this.cells = new Int32Array(4 * this.recLen);
-    // The loop apart: compiled on the stack while it runs (OSR) before the first `subarray`
-    // had type feedback, the loop's code deoptimised at it at the end of every chunk.
-    const m = fillCells(this.cells, this.cellRange, this.recStart, this.recEnd, this.recLen, offset, this.gridStep);
-    return { cells: this.cells.subarray(0, m), cellsLow: this.cellRange[0] as number, cellsHigh: this.cellRange[1] as number };
-  }
-
-  private growRecords(): void {
-    const n = this.recLen * 2;
-    const a = new Float64Array(n); a.set(this.recStart); this.recStart = a;
-    const b = new Float64Array(n); b.set(this.recEnd); this.recEnd = b;
-    const c = new Int32Array(n); c.set(this.recKey); this.recKey = c;
-  }
-}
-
-/**
- * Writes the cell pairs of records live at some grid instant of a chunk starting at `offset`;
- * returns how many numbers it wrote, and their lowest and highest in `range`.
- */
-function fillCells(cells: Int32Array, range: Int32Array, start: Float64Array, end: Float64Array, n: number, offset: number, step: number): number {
-  let m = 0;
-  let low = Infinity, high = -Infinity;
-  for (let r = 0; r < n; r++) {
-    const g0 = Math.ceil((offset + (start[r] as number)) / step);
-    const g1 = Math.ceil((offset + (end[r] as number)) / step);
-    if (g1 <= g0) continue; // never live at a grid instant
-    if (g0 < low) low = g0;
-    if (g1 > high) high = g1;
-    cells[m++] = g0;
-    cells[m++] = g1;
-  }
-  range[0] = m > 0 ? low : 0;
-  range[1] = m > 0 ? high : 0;
-  return m;
 }

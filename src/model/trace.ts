@@ -1,12 +1,14 @@
 /**
  * The story of each action of one chunk, for the action timeline: every call, attempt and
- * execution, as the engine simulated them. A subclass of the engine that fills in its
+ * execution, as the engine simulated them. The engine itself runs the chunk with these
  * hooks, so the chunk's numbers are exactly those of a run (the tests compare them).
  */
 import {
   ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
 } from './engine.js';
 import { SCOPE_KEY_NAME, type Scope } from './enums.js';
+import type { EngineHooks } from './hooks.js';
+import { KEY_IDENTITY } from './policy.js';
 import type { ChunkPlan } from './plan.js';
 import type { Rng } from '../random/rng.js';
 import type { Scenario } from './types.js';
@@ -76,25 +78,28 @@ export interface TracedAction {
 const STATUS = [null, 'ok', '5xx', '409', '422'] as const;
 const KINDS: CallKind[] = ['original', 'replan', 'replay'];
 
-/** The engine with its hooks filled in: records every action of a chunk. */
-class TracingSimulator extends ChunkSimulator {
+/** Hooks that record every action of a chunk. */
+class Tracer implements EngineHooks {
   readonly traced: TracedAction[] = [];
   private group = -1;
   private groupArrival = 0;
   private current: [TracedAction | null, TracedAction | null] = [null, null];
+  /** How many attempts each actor's current call has sent. */
+  private readonly callAttempts = [0, 0];
   private readonly scope: Scope;
-  constructor(scenario: Scenario, gridStep: number) {
-    super(scenario, gridStep, false); // every group through the general model, where the hooks are
+  private readonly timeout: number;
+  constructor(scenario: Scenario) {
     this.scope = scenario.idempotency.scope;
+    this.timeout = scenario.client.timeout;
   }
 
-  protected override onGroup(arrival: number): void {
+  onGroup(arrival: number): void {
     this.group++;
     this.groupArrival = arrival;
     this.current = [null, null];
   }
 
-  protected override onCall(i: number, kind: number, at: number): void {
+  onCall(i: number, kind: number, at: number): void {
     let action = this.current[i];
     if (!action) {
       action = { group: this.group, twin: i === 1, groupArrival: this.groupArrival, arrival: at - this.groupArrival, calls: [], attempts: [], executions: [] };
@@ -103,56 +108,57 @@ class TracingSimulator extends ChunkSimulator {
     }
     const t = at - this.groupArrival;
     action.calls.push({ kind: KINDS[kind] as CallKind, start: t, end: t, result: 'unknown' });
+    this.callAttempts[i] = 0;
   }
 
-  protected override onAttempt(i: number, s: number, delay: number, status: number, answeredBy: number, received: boolean): void {
+  onAttempt(i: number, s: number, key: number, delay: number, status: number, answeredBy: number, received: boolean): void {
     const action = this.current[i] as TracedAction;
     const call = action.calls.length - 1;
-    const number = this.attempt[i]! + 1;
+    const number = ++this.callAttempts[i]!;
     const sent = s - this.groupArrival;
     const crashed = answeredBy === HANDLER && status === NO_REPLY;
     let outcome: AttemptOutcome;
     if (received) outcome = status === OK ? 'ok' : status === ERR_5XX ? 'error' : status === CONFLICT_409 ? 'conflict_409' : 'mismatch_422';
-    else outcome = status !== NO_REPLY && delay <= this.p.timeout ? 'reply_lost' : 'timeout';
+    else outcome = status !== NO_REPLY && delay <= this.timeout ? 'reply_lost' : 'timeout';
     action.attempts.push({
-      call, number, sent, ended: sent + (received ? delay : this.p.timeout), outcome,
+      call, number, sent, ended: sent + (received ? delay : this.timeout), outcome,
       answeredBy: answeredBy === HANDLER ? 'handler' : answeredBy === FROM_STORE ? 'store' : 'nobody',
       status: STATUS[status + 1] ?? null,
       ...(answeredBy === HANDLER ? { handlerMs: delay } : {}), ...(crashed ? { crashed } : {}),
       ...(status !== NO_REPLY ? { answeredAt: sent + delay } : {}),
-      key: this.keyName(i, `${call}.${number}`),
+      key: this.keyName(i, key, `${call}.${number}`),
     });
   }
 
-  protected override onExecution(i: number, at: number): void {
+  onExecution(i: number, at: number): void {
     const action = this.current[i] as TracedAction;
     action.executions.push({ at: at - this.groupArrival, call: action.calls.length - 1, duplicate: false });
   }
 
-  protected override onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void {
+  onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void {
     const call = (this.current[i] as TracedAction).calls.at(-1) as TracedCall;
     call.end = at - this.groupArrival;
     call.result = success ? 'success' : unknown ? 'unknown' : 'failure';
   }
 
   /** A readable key: scope, action number (1-based, as the timeline's labels), and the engine's key within the group. */
-  private keyName(i: number, attempt: string): string | null {
-    const key = this.keyOf(i);
+  private keyName(i: number, key: number, attempt: string): string | null {
     if (key === NO_KEY) return null;
     const action = this.group + 1;
     const name = SCOPE_KEY_NAME[this.scope];
-    if (key === FRESH_KEY) return `${name}:${action}.${i}.${attempt}`; // scope attempt: a key per attempt
-    return `${name}:${action}${this.scope === 'business' ? '' : `.${key}`}`; // business: one key per group
+    if (key === FRESH_KEY) return `${name}:${action}.${i}.${attempt}`; // a key per attempt
+    return `${name}:${action}${KEY_IDENTITY[this.scope] === 'group' ? '' : `.${key}`}`; // the business identity: one key per group
   }
 }
 
 /** Simulates one chunk exactly as a run does, and returns its output with every action's story. */
 export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan): { output: ChunkOutput; actions: TracedAction[] } {
-  const sim = new TracingSimulator(scenario, gridStep);
-  const output = sim.run(rng, plan);
-  for (const action of sim.traced) {
+  const tracer = new Tracer(scenario);
+  // Every group through the general model, where the hooks are called.
+  const output = new ChunkSimulator(scenario, gridStep, false, tracer).run(rng, plan);
+  for (const action of tracer.traced) {
     const first = action.executions.reduce((best, e, k, all) => (e.at < (all[best] as TracedExecution).at ? k : best), 0);
     action.executions.forEach((e, k) => { e.duplicate = k !== first; });
   }
-  return { output, actions: sim.traced };
+  return { output, actions: tracer.traced };
 }

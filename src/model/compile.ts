@@ -1,0 +1,97 @@
+/**
+ * The scenario as the engine's hot loop wants it (`Params`): numbers, small integer codes and
+ * precomputed tables, made once per simulator. The decisions' arithmetic is policy.ts's.
+ */
+import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type Scope } from './enums.js';
+import { compileLatency, type LatencySampler } from './latency.js';
+import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from './policy.js';
+import type { Scenario } from './types.js';
+
+/** Key identities as the hot loop's small integers, one per identity (`keyOf` has a case for each). */
+export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4, S_TEXT = 5;
+export type ScopeCode = typeof S_NONE | typeof S_ATTEMPT | typeof S_CALL | typeof S_INTENT | typeof S_BUSINESS | typeof S_TEXT;
+/** The code of each key identity (policy.ts's KEY_IDENTITY; null: no key). */
+function identityCode(identity: KeyIdentity | null): ScopeCode {
+  switch (identity) {
+    case null: return S_NONE;
+    case 'attempt': return S_ATTEMPT;
+    case 'call': return S_CALL;
+    case 'action': return S_INTENT;
+    case 'group': return S_BUSINESS;
+    case 'text': return S_TEXT;
+    default: return assertNever(identity);
+  }
+}
+/** Backoff jitters as small integers (`jittered` has a case for each). */
+export const J_NONE = 0, J_FULL = 1, J_EQUAL = 2;
+export type JitterCode = typeof J_NONE | typeof J_FULL | typeof J_EQUAL;
+const JITTER_CODE: Record<Jitter, JitterCode> = { none: J_NONE, full: J_FULL, equal: J_EQUAL };
+/** Whether a stored fingerprint is compared at all, and whether it covers the free text (else only the business identity, the same for a whole group). */
+const FINGERPRINT_RULE: Record<Fingerprint, { checked: boolean; text: boolean }> = {
+  full: { checked: true, text: true }, business: { checked: true, text: false }, none: { checked: false, text: false },
+};
+/** Whether a claim takes the key atomically before the handler runs (else the key is written only when it ends). */
+const ATOMIC_CLAIM: Record<Claim, boolean> = { atomic: true, check_then_act: false };
+/** Whether a 5xx is stored under its key (else the key is released). */
+const STORES_ERRORS: Record<OnError, boolean> = { release: false, store: true };
+
+/** Scenario numbers in the form the hot loop wants them (times in ms). */
+export interface Params {
+  twinP: number; twinMin: number; twinMax: number;
+  requestLoss: number; replyLoss: number;
+  latency: LatencySampler;
+  errorRate: number; crashCut: number; crashAfter: number; fastReply: number;
+  timeout: number; retries: number; deadline: number;
+  /** `backoff[j]`: the delay before retry j (1-based) before jitter; index 0 unused. */
+  backoff: Float64Array; jitter: JitterCode; retryAfter: number;
+  replanP: number; maxReplans: number; replanMin: number; replanMax: number;
+  drift: number; verify: boolean;
+  crashP: number; resumeMin: number; resumeMax: number; maxReplays: number;
+  scope: ScopeCode;
+  atomic: boolean; fpChecked: boolean; fpText: boolean; retention: number; runningLife: number;
+  transactional: boolean; storeErrors: boolean;
+  /**
+   * For the fast path (see simulateArrivals): the chances, not zero, that the general model draws for a group
+   * before its first latency (a twin, a lost request) and after it (an error or crash, a
+   * lost reply, a replay), in its order. Any of them coming true makes the group not simple.
+   */
+  simpleBefore: Float64Array; simpleAfter: Float64Array;
+}
+
+/** The scope's code for the hot loop. */
+export function scopeCode(scope: Scope): ScopeCode {
+  return identityCode(KEY_IDENTITY[scope]);
+}
+
+export function compile(s: Scenario): Params {
+  const b = s.client.backoff;
+  const backoff = new Float64Array(s.client.retries + 1);
+  for (let j = 1; j <= s.client.retries; j++) backoff[j] = backoffDelay(b, j);
+  const i = s.idempotency;
+  const crashCut = s.service.error_rate + s.service.crash_probability;
+  const chances = (...ps: number[]) => Float64Array.from(ps.filter((x) => x > 0));
+  return {
+    twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
+    requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
+    latency: compileLatency(s.service.latency),
+    errorRate: s.service.error_rate,
+    crashCut,
+    crashAfter: s.service.crash_after_effect,
+    fastReply: s.service.fast_reply,
+    timeout: s.client.timeout, retries: s.client.retries, deadline: s.client.deadline ?? Infinity,
+    backoff, jitter: JITTER_CODE[b.jitter],
+    retryAfter: i.conflict_retry_after ?? 0,
+    replanP: s.agent.replan_probability, maxReplans: s.agent.max_replans,
+    replanMin: s.agent.replan_delay.min, replanMax: s.agent.replan_delay.max,
+    drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,
+    crashP: s.runtime.crash_probability, resumeMin: s.runtime.resume_delay.min,
+    resumeMax: s.runtime.resume_delay.max, maxReplays: s.runtime.max_replays,
+    scope: scopeCode(i.scope), atomic: ATOMIC_CLAIM[i.claim],
+    fpChecked: FINGERPRINT_RULE[i.fingerprint].checked, fpText: FINGERPRINT_RULE[i.fingerprint].text,
+    retention: i.retention,
+    runningLife: runningLife(i.lease, i.retention),
+    transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
+    simpleBefore: chances(s.workload.twin_probability, s.network.request_loss),
+    simpleAfter: chances(crashCut, s.network.reply_loss, s.runtime.max_replays > 0 ? s.runtime.crash_probability : 0),
+  };
+}

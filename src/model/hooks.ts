@@ -1,0 +1,33 @@
+/**
+ * What the engine tells an observer as it simulates a chunk (the action timeline, trace.ts).
+ * Times are ms from the chunk's start; `i` is the actor, 0 the primary action, 1 its twin.
+ * The engine calls these only on its general path (a tracer turns the fast path off).
+ */
+export interface EngineHooks {
+  /** A group (a primary action and its possible twin) arrives at `arrival`. */
+  onGroup(arrival: number): void;
+  /** Actor `i` starts a tool call of `kind` (engine.ts: ORIGINAL, REPLAN, REPLAY) at `at`. */
+  onCall(i: number, kind: number, at: number): void;
+  /**
+   * Actor `i`'s attempt sent at `s` with `key` (the engine's group-local number, or NO_KEY,
+   * or FRESH_KEY for a key of its own) was answered by `answeredBy` (LOST_REQUEST, FROM_STORE,
+   * HANDLER) after `delay` ms with `status` (a reply code or NO_REPLY); `received` is whether
+   * the client got that reply before its timeout.
+   */
+  onAttempt(i: number, s: number, key: number, delay: number, status: number, answeredBy: number, received: boolean): void;
+  /** The handler's side effect for actor `i` happened at `at`. */
+  onExecution(i: number, at: number): void;
+  /** Actor `i`'s tool call returned to the model at `at`. */
+  onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void;
+}
+
+/** Hooks that do nothing: a run's; the optimiser inlines the empty calls away. */
+class NoHooks implements EngineHooks {
+  onGroup(): void { /* empty */ }
+  onCall(): void { /* empty */ }
+  onAttempt(): void { /* empty */ }
+  onExecution(): void { /* empty */ }
+  onCallEnd(): void { /* empty */ }
+}
+
+export const NO_HOOKS: EngineHooks = new NoHooks();
