@@ -74,3 +74,20 @@ export function scratch(): string {
 export function removeScratch(): void {
   for (const d of scratchDirs.splice(0)) rmSync(d, { recursive: true, force: true });
 }
+
+/**
+ * The probe's race, shared by the store-free and the live-store probe tests: every handler
+ * takes 600ms, longer than the 200ms timeout, so the retry comes while the first attempt still
+ * runs (check_then_act executes every action twice, atomic answers the retry 409).
+ */
+export const RACE_YAML = `
+service: {latency: {dist: constant, value: 600ms}}
+network: {reply_loss: 0}
+client:
+  timeout: 200ms
+  retries: 1
+  backoff: {base: 20ms, multiplier: 2, max: 1s, jitter: none}
+agent: {replan_probability: 0}
+idempotency: {scope: intent}
+`;
+export const RACE_ACTIONS = 30;

@@ -17,7 +17,7 @@ import { expectedCounts } from '../src/probe/expected.js';
 import { predictStream } from '../src/probe/replay.js';
 import { ProbeStream } from '../src/probe/stream.js';
 import { parseScenario, type Override } from '../src/scenario/parse.js';
-import { ROOT } from './helpers.js';
+import { RACE_ACTIONS, RACE_YAML, ROOT } from './helpers.js';
 
 const COUNTS = ['attempts', 'executions', 'duplicates', 'lost', 'merged', 'unknown_outcomes', 'conflicts_409', 'mismatches_422', 'dedup_hits'] as const;
 
@@ -41,17 +41,8 @@ async function bothSides(scenario: Scenario, seed: string, primaries: number, si
  * attempt still runs. Nothing is random but the arrivals, which no count depends on (keys
  * never cross business identities). The same stream as probe.services.test.ts's RACE.
  */
-const RACE = `
-service: {latency: {dist: constant, value: 600ms}}
-network: {reply_loss: 0}
-client:
-  timeout: 200ms
-  retries: 1
-  backoff: {base: 20ms, multiplier: 2, max: 1s, jitter: none}
-agent: {replan_probability: 0}
-idempotency: {scope: intent}
-`;
-const ACTIONS = 30;
+const RACE = RACE_YAML;
+const ACTIONS = RACE_ACTIONS;
 /** Primary actions the engine runs for a stream that leaves nothing to chance: every group does the same. */
 const EXACT_SIMULATED = 2_000;
 

@@ -11,7 +11,7 @@ import { POSTGRES_URL, REDIS_URL, redisKeys } from './store-helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import { main } from '../src/cli/main.js';
-import { cli, type CliResult } from './helpers.js';
+import { cli, RACE_ACTIONS, RACE_YAML, type CliResult } from './helpers.js';
 
 
 
@@ -29,17 +29,8 @@ function scenarioFile(name: string, text: string): string {
  * atomic answers the retry 409. The simulator predicts exactly that, with no spread, so the
  * probe's counts must equal it.
  */
-const RACE = `
-service: {latency: {dist: constant, value: 600ms}}
-network: {reply_loss: 0}
-client:
-  timeout: 200ms
-  retries: 1
-  backoff: {base: 20ms, multiplier: 2, max: 1s, jitter: none}
-agent: {replan_probability: 0}
-idempotency: {scope: intent}
-`;
-const ACTIONS = 30;
+const RACE = RACE_YAML;
+const ACTIONS = RACE_ACTIONS;
 
 interface Counts { duplicates: number; executions: number; conflicts_409: number; dedup_hits: number; unknown_outcomes: number; attempts: number }
 interface ProbeJson {
