@@ -13,6 +13,7 @@ import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
 import { checkCrossField, checkDurations, resolve } from './resolve.js';
 import { didYouMean } from './suggest.js';
+import { strictJson, unclosedBracket } from './syntax.js';
 import { validate } from './validate.generated.js';
 
 export { formatPath } from './document.js';
@@ -51,49 +52,6 @@ export interface ParsedScenario {
 
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
-
-/**
- * The last `{` or `[` before `end` that no bracket closes (outside quotes and comments), as an
- * offset into `text`: where a flow collection the parser found unterminated was opened.
- */
-function unclosedBracket(text: string, end: number): number | undefined {
-  const open: number[] = [];
-  let quote = '';
-  for (let i = 0; i < end && i < text.length; i++) {
-    const c = text[i] as string;
-    const tokenStart = i === 0 || /[\s[{,:]/.test(text[i - 1] as string);
-    if (quote === '"') {
-      if (c === '\\') i++; // an escape: the next character is taken as it is
-      else if (c === '"' || c === '\n') quote = ''; // a quoted scalar spanning lines is rare in a scenario
-    } else if (quote === "'") {
-      if (c === "'" && text[i + 1] === "'") i++; // '' is a quote inside single quotes
-      else if (c === "'" || c === '\n') quote = '';
-    } else if ((c === '"' || c === "'") && tokenStart) quote = c; // not the ' of don't
-    else if (c === '#' && (i === 0 || /\s/.test(text[i - 1] as string))) while (i + 1 < end && text[i + 1] !== '\n') i++;
-    else if (c === '{' || c === '[') open.push(i);
-    else if (c === '}' || c === ']') open.pop();
-  }
-  return open.at(-1);
-}
-
-/**
- * A `.json` scenario must be JSON: YAML would also take a trailing comma or a comment, which
- * another JSON tool reading the same file would refuse.
- */
-function strictJson(text: string, source: string, lineCounter: import('yaml').LineCounter): void {
-  const bom = text.startsWith('\uFEFF') ? 1 : 0;
-  if (text.trim() === '') return; // an empty file (a BOM is white space to trim) is the lab, as in YAML
-  try {
-    JSON.parse(text.slice(bom));
-  } catch (e) {
-    const message = (e as Error).message;
-    const at = /position (\d+)/.exec(message);
-    const pos = at ? lineCounter.linePos(Number(at[1]) + bom) : undefined;
-    throw new InputError({ source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
-      `is not valid JSON: ${message.replace(/ in JSON at position \d+.*$/, '')}`,
-      'Fix the JSON there (a trailing comma or a comment are the usual causes), or rename the file to .yaml to write YAML.');
-  }
-}
 
 /** Parses and validates a scenario; `source` names the file in error messages. */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
