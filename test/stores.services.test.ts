@@ -146,8 +146,13 @@ for (const [kind, url] of [['redis', REDIS_URL], ['postgres', POSTGRES_URL]] as 
       const small = await backend().measure('atomic', false, OPTS, shape(50), 300);
       const large = await backend().measure('atomic', false, OPTS, shape(1500), 300);
       expect(small.bytes.bytes_per_record).toBeGreaterThan(50 + 36 + 64);
-      // 1450 more bytes of response: the record grows by at least that (Redis strings and PostgreSQL text are stored as is).
-      expect(large.bytes.bytes_per_record - small.bytes.bytes_per_record).toBeGreaterThan(1400);
+      // 1450 more bytes of response: the record grows by at least that (Redis strings and PostgreSQL text below the
+      // 2 kB TOAST threshold are stored as is). On PostgreSQL the figure as written counts dead row versions that page
+      // pruning removes or not depending on timing, so the growth is read after VACUUM FULL; each of the two sizes is
+      // whole 8 kB pages, so each may be up to one page over: 1450 - 2 x 8192 / 300 records = 1395.
+      const grown = kind === 'redis' ? large.bytes.bytes_per_record - small.bytes.bytes_per_record
+        : large.bytes.postgres!.after_vacuum_full.total - small.bytes.postgres!.after_vacuum_full.total;
+      expect(grown).toBeGreaterThan(1450 - (kind === 'redis' ? 50 : 2 * 8192 / 300));
       expect(small.saturation.requests_per_second).toBeGreaterThan(0);
       expect(small.saturation.unloaded_request_ms).toBeGreaterThan(0);
       if (kind === 'redis') expect(small.bytes.redis?.expiry_overhead).toBeGreaterThan(0);
