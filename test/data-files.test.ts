@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadEmpiricalData, parseLatencies, readUserFile } from '../src/cli/files.js';
-import type { Scenario } from '../src/model/types.js';
+import type { Scenario, WrittenScenario } from '../src/model/types.js';
 import { InputError } from '../src/scenario/errors.js';
 import { parseScenario } from '../src/scenario/parse.js';
 
@@ -21,7 +21,7 @@ function errorOf(f: () => unknown): InputError {
   throw new Error('no error thrown');
 }
 
-function empiricalScenario(file: string): Scenario {
+function empiricalScenario(file: string): WrittenScenario {
   return parseScenario(`service:\n  latency: {dist: empirical, file: ${file}}\n`, 's.yaml').scenario;
 }
 

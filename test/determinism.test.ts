@@ -7,9 +7,8 @@ import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/model/plan.js'
 import { chunkRng } from '../src/random/rng.js';
 import { simulate } from '../src/model/simulate.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
-import { parseScenario } from '../src/scenario/parse.js';
 import { arbScenario } from './arbitrary.js';
-import { sim } from './helpers.js';
+import { parseRunnable, sim } from './helpers.js';
 
 const BUSY = `
 workload: {twin_probability: 0.2}
@@ -30,7 +29,7 @@ describe('reproducibility', () => {
   });
 
   it("a chunk's result does not depend on the chunks simulated before it on the same simulator", () => {
-    const { scenario } = parseScenario(BUSY, 'x');
+    const scenario = parseRunnable(BUSY, 'x');
     const [p0, p1] = planChunks('s', 2 * CHUNK_ACTIONS, scenario.load.rate_per_s) as [ChunkPlan, ChunkPlan];
     const reused = new ChunkSimulator(scenario, 100);
     reused.run(chunkRng('s', 0), p0);
@@ -52,7 +51,7 @@ describe('reproducibility', () => {
   });
 
   it('a run is the sum of its chunks', () => {
-    const { scenario } = parseScenario(BUSY, 'x');
+    const scenario = parseRunnable(BUSY, 'x');
     const run = simulate({ ...scenario, actions: 2 * CHUNK_ACTIONS }, '3').metrics;
     const sim = new ChunkSimulator(scenario, 100);
     // A chunk's arrays are views valid until the simulator's next run: read them at once.

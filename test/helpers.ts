@@ -4,16 +4,28 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Estimate, Metrics } from '../src/model/metrics.js';
+import { loadLatencyData } from '../src/model/latency.js';
 import { simulate } from '../src/model/simulate.js';
-import { parseScenario } from '../src/scenario/parse.js';
+import type { Scenario, WrittenScenario } from '../src/model/types.js';
+import { parseScenario, type Override } from '../src/scenario/parse.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const BIN = fileURLToPath(new URL('../bin/idem-sim.js', import.meta.url));
 
+/** A written scenario the engine can run: in-process tests name no data files (reading them is the CLI's job). */
+export function runnable(s: WrittenScenario): Scenario {
+  const read = (): never => { throw new Error('an in-process test read a data file; load it through cli/files.ts'); };
+  return { ...s, service: { ...s.service, latency: loadLatencyData(s.service.latency, ['service', 'latency'], read) } };
+}
+
+/** A scenario from YAML text, ready to run. */
+export function parseRunnable(yaml: string, source = 'test.yaml', overrides: readonly Override[] = []): Scenario {
+  return runnable(parseScenario(yaml, source, overrides).scenario);
+}
+
 /** Simulates a scenario written as YAML text. */
 export function sim(yaml: string, actions: number, seed = '1'): Metrics {
-  const { scenario } = parseScenario(yaml, 'test.yaml');
-  return simulate({ ...scenario, actions }, seed).metrics;
+  return simulate({ ...parseRunnable(yaml), actions }, seed).metrics;
 }
 
 /** Standard error of an estimate, recovered from its 95% interval (half-width / 1.96). */

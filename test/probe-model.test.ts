@@ -16,14 +16,14 @@ import type { Scenario, Scope } from '../src/model/types.js';
 import { expectedCounts } from '../src/probe/expected.js';
 import { predictStream } from '../src/probe/replay.js';
 import { ProbeStream } from '../src/probe/stream.js';
-import { parseScenario, type Override } from '../src/scenario/parse.js';
-import { RACE_ACTIONS, RACE_YAML, ROOT } from './helpers.js';
+import type { Override } from '../src/scenario/parse.js';
+import { parseRunnable, RACE_ACTIONS, RACE_YAML, ROOT } from './helpers.js';
 
 const COUNTS = ['attempts', 'executions', 'duplicates', 'lost', 'merged', 'unknown_outcomes', 'conflicts_409', 'mismatches_422', 'dedup_hits'] as const;
 
 function scenarioOf(yaml: string, sets: Record<string, string> = {}): Scenario {
   const overrides: Override[] = Object.entries(sets).map(([key, text]) => ({ path: key.split('.'), text, option: `--set ${key}=${text}` }));
-  return parseScenario(yaml, 'test.yaml', overrides).scenario;
+  return parseRunnable(yaml, 'test.yaml', overrides);
 }
 
 /**

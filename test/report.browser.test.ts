@@ -14,7 +14,7 @@ import { chunkRng } from '../src/random/rng.js';
 import { gridStepFor } from '../src/model/simulate.js';
 import { traceChunk } from '../src/model/trace.js';
 import { sampleRows } from '../src/cli/report/timeline-rows.js';
-import { loadScenario } from '../src/cli/run.js';
+import { loadScenario } from '../src/cli/shared/load.js';
 import { cli, ROOT } from './helpers.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';

@@ -12,7 +12,7 @@ import { SWEEP_FORMATS, SWEEP_REPORTERS } from '../src/cli/report/sweep-reporter
 import type { SweepReport } from '../src/cli/report/sweep.js';
 import type { CheckedScenario, ScenarioRun } from '../src/cli/report/types.js';
 import { renderVerdicts } from '../src/cli/report/verdicts.js';
-import { renderRuns } from '../src/cli/run.js';
+import { renderRuns } from '../src/cli/shared/formats.js';
 import type { Estimate, Metrics } from '../src/model/metrics.js';
 import type { Scenario } from '../src/model/types.js';
 

@@ -8,8 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseScenario } from '../src/scenario/parse.js';
-import { BIN, cli, ROOT } from './helpers.js';
+import { BIN, cli, parseRunnable, ROOT } from './helpers.js';
 
 const SCENARIO = 'scenarios/mission-3-crash-replays.yaml';
 const ACTIONS = '50000'; // 4 chunks of 16,384
@@ -25,7 +24,7 @@ describe('threads', () => {
   // The built runner (its worker is a built file), on runs long enough that the worker, which
   // takes about 0.2 s to start, simulates a good share of the chunks.
   const built = async () => (await import(pathToFileURL(join(ROOT, 'dist/exec/runner.js')).href)) as typeof import('../src/exec/runner.js');
-  const scenario = parseScenario('idempotency: {scope: intent}', 'x.yaml').scenario;
+  const scenario = parseRunnable('idempotency: {scope: intent}', 'x.yaml');
 
   it('a worker that takes chunks changes no count: the sums are the same on 1, 2 and 3 threads', async () => {
     const { runScenario } = await built();

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CHUNK_ACTIONS } from '../src/model/plan.js';
 import { forbiddenPart, MAX_DEPTH, MAX_TOKENS } from '../src/scenario/document.js';
 import { InputError } from '../src/scenario/errors.js';
-import { MAX_DURATION_MS, MAX_RECORD_BYTES, MIN_RATE_PER_S } from '../src/scenario/limits.js';
+import { MAX_DURATION_MS, MAX_RECORD_BYTES, MIN_RATE_PER_S } from '../src/model/limits.js';
 import { parseScenario, type Override } from '../src/scenario/parse.js';
 import { overlay } from '../src/scenario/presets.js';
 

@@ -9,7 +9,7 @@ import { planChunks } from '../src/model/plan.js';
 import { chunkRng } from '../src/random/rng.js';
 import { gridStepFor } from '../src/model/simulate.js';
 import { traceChunk, type TracedAction } from '../src/model/trace.js';
-import { parseScenario } from '../src/scenario/parse.js';
+import { parseRunnable } from './helpers.js';
 import { sampleRows, spreadOrder } from '../src/cli/report/timeline-rows.js';
 import { OUTCOME_COLOURS, timeAxis, timelineSvg } from '../src/cli/report/timeline-svg.js';
 import { sampleNote } from '../src/cli/html-report.js';
@@ -24,7 +24,7 @@ workload: { twin_probability: 0.05 }
 `;
 
 function traced(yaml = YAML) {
-  const { scenario } = parseScenario(yaml, 'trace.yaml');
+  const scenario = parseRunnable(yaml, 'trace.yaml');
   const step = gridStepFor(scenario);
   const plan = planChunks('trace-test', scenario.actions, scenario.load.rate_per_s)[0]!;
   const plain = new ChunkSimulator(scenario, step).run(chunkRng('trace-test', 0), plan);

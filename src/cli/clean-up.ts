@@ -1,5 +1,6 @@
 /** `idem-sim probe --clean-up --store URL [--force]`: removes what killed probes left behind. */
 import { InputError } from '../scenario/errors.js';
+import { descriptorOf, STORE_EXAMPLES } from '../stores/registry.js';
 import { toolVersion, type Io } from './io.js';
 import { asInputError, type ProbeOptions } from './probe.js';
 import { num } from './report/format.js';
@@ -12,7 +13,7 @@ export async function cleanUpCommand(files: string[], opts: ProbeOptions, io: Io
     throw new InputError({ source: '--clean-up' }, '', `takes only --store, --force and --json, not ${files.length > 0 ? 'a scenario' : extra}`, 'Write idem-sim probe --clean-up --store URL (add --force to remove leftovers that have not expired yet).');
   }
   if (opts.store === undefined) {
-    throw new InputError({ source: '--clean-up' }, '', '--store is missing', 'Name the store to clean up, such as --store redis://127.0.0.1:6379 or --store postgres://user@127.0.0.1:5432/database.');
+    throw new InputError({ source: '--clean-up' }, '', '--store is missing', `Name the store to clean up, such as ${STORE_EXAMPLES}.`);
   }
   const { cleanUpStore } = await import('../stores/open.js');
   let found: Awaited<ReturnType<typeof cleanUpStore>>;
@@ -21,13 +22,13 @@ export async function cleanUpCommand(files: string[], opts: ProbeOptions, io: Io
   } catch (e) {
     throw asInputError(e);
   }
-  const { display, report } = found;
+  const { display, kind, report } = found;
   if (opts.json) {
     io.stdout.write(`${JSON.stringify({ tool: 'idem-sim', kind: 'probe-clean-up', version: toolVersion(), store: display, force: opts.force === true, ...report }, null, 2)}\n`);
     return 0;
   }
   const lines = [
-    ...report.removed.map((r) => `removed ${r.namespace} (${num(r.objects)} ${display.startsWith('redis') ? 'keys' : 'key rows'})`),
+    ...report.removed.map((r) => `removed ${r.namespace} (${num(r.objects)} ${descriptorOf(kind).objectsNoun})`),
     ...report.left.map((l) => `left ${l.namespace} (${l.reason})`),
   ];
   if (lines.length === 0) lines.push('no probe leftovers found');

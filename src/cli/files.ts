@@ -1,10 +1,11 @@
 /** The files the CLI reads: scenario files, part files and the data files a scenario names. Writing: outputs.ts. */
 import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
-import type { LatencySpec, Scenario } from '../model/types.js';
+import { loadLatencyData } from '../model/latency.js';
+import type { Scenario, WrittenScenario } from '../model/types.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { formatPath } from '../scenario/parse.js';
-import { MAX_DURATION_MS } from '../scenario/limits.js';
+import { MAX_DURATION_MS } from '../model/limits.js';
 import { refuseOutputsAt } from './outputs.js';
 
 /** Sizes past which a file is refused before it is read (see README, Security and limits). */
@@ -102,23 +103,19 @@ function checkInside(path: string, baseDir: string, key: string, origin: Origin 
  * or below it, unless `access.allowOutside`: a scenario from a pull request cannot read the CI
  * machine's files.
  */
-export function loadEmpiricalData(scenario: Scenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin, access: DataAccess = {}): Scenario {
+export function loadEmpiricalData(scenario: WrittenScenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin, access: DataAccess = {}): Scenario {
   const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
-  const load = (spec: LatencySpec, keyPath: (string | number)[]): LatencySpec => {
-    if (spec.dist === 'mixture') {
-      return { ...spec, components: spec.components.map((c, i) => ({ ...load(c, [...keyPath, 'components', i]), weight: c.weight })) };
-    }
-    if (spec.dist !== 'empirical') return spec;
-    const path = resolve(baseDir, spec.file);
-    const key = formatPath([...keyPath, 'file']);
-    const origin = locate?.([...keyPath, 'file']);
+  const read = (file: string, keyPath: readonly (string | number)[]): number[] => {
+    const path = resolve(baseDir, file);
+    const key = formatPath(keyPath);
+    const origin = locate?.(keyPath);
     refuseOutputsAt(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
     checkInside(path, baseDir, key, origin, access);
     const text = readUserFile(path, 'the empirical latency file', key, origin, scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES,
       (opened) => checkInside(path, baseDir, key, origin, access, opened));
-    return { ...spec, values: parseLatencies(text, path, key) };
+    return parseLatencies(text, path, key);
   };
-  return { ...scenario, service: { ...scenario.service, latency: load(scenario.service.latency, ['service', 'latency']) } };
+  return { ...scenario, service: { ...scenario.service, latency: loadLatencyData(scenario.service.latency, ['service', 'latency'], read) } };
 }
 
 /**

@@ -3,35 +3,29 @@
  * duplicate breakdown, the action timeline), or with `--svg` the timeline alone.
  */
 import { stringify } from 'yaml';
-import { runScenario } from '../exec/runner.js';
 import type { Metrics } from '../model/metrics.js';
 import { planChunks } from '../model/plan.js';
 import { chunkRng } from '../random/rng.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { PendingOutput } from './outputs.js';
-import { shellQuote, toolVersion, type Io } from './io.js';
-import { threadCount, positiveInteger, seedOption } from './options.js';
-import { progressBar } from './progress.js';
+import { toolVersion, type Io } from './io.js';
+import { positiveInteger, seedOption } from './options.js';
 import { breakdownChart } from './report/charts.js';
 import { escapeHtml, htmlPage } from './report/html.js';
 import { resolvedScenario } from './report/json.js';
 import { duration, estimateText as ci, num } from './report/format.js';
 import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
-import { DEFAULT_SEED, defaultThreads, loadScenario, parseOverrides, scenarioName } from './run.js';
+import { scenarioName, scenarioReader } from './shared/load.js';
+import { withOutput } from './shared/output.js';
+import { ReplayLine } from './shared/replay.js';
+import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
 
 /** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */
 const MAX_ROWS = 2000;
 
-export interface ReportOptions {
-  actions?: string;
-  seed?: string;
-  set?: string[];
-  threads?: string;
-  /** Read data files outside the scenario file's directory. */
-  allowOutside?: boolean;
+export interface ReportOptions extends SimulationOptions {
   out?: string;
   svg?: boolean;
   rows?: string;
@@ -125,47 +119,45 @@ function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sa
 }
 
 export async function reportCommand(file: string | undefined, opts: ReportOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  const out = opts.out !== undefined ? new PendingOutput(opts.out, file ? [file] : []) : null;
-  try {
-    const { scenario, seed } = loadScenario(file ?? null, parseOverrides(opts), { allowOutside: opts.allowOutside === true });
-    const useSeed = seedOption(opts.seed) ?? seed ?? DEFAULT_SEED;
-    const threads = opts.threads === undefined ? defaultThreads(scenario.actions) : threadCount(opts.threads, io);
-    const eventfulRows = opts.rows === undefined ? DEFAULT_LIMITS.eventfulRows : positiveInteger('--rows', opts.rows);
-    if (eventfulRows > MAX_ROWS) {
-      throw new InputError({ source: `--rows ${opts.rows}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
-        `Give --rows ${MAX_ROWS} or fewer; the page then stays under about 2 MB.`);
-    }
+  const inputs = file ? [file] : [];
+  return withOutput(io, opts.out, inputs, async (out) => {
+    const { scenario, seed: fileSeed } = scenarioReader(opts)(file ?? null);
+    const seed = runSeed(seedOption(opts.seed), fileSeed);
+    const threads = threadSetting(opts.threads, io)(scenario.actions);
+    const eventfulRows = rowsOption(opts.rows);
     const name = scenarioName(file ?? null);
-
-    // The timeline simulates the run's first chunk again, traced (same stream, same plan):
-    // its actions are the run's own, without slowing the run's hot loop with recording.
-    const outcome = await (async () => {
-      const bar = progressBar(io.stderr, name);
-      try {
-        return await runScenario({ scenario, seed: useSeed, threads, onProgress: bar.update, ...(signal ? { signal } : {}) });
-      } finally { bar.stop(); }
-    })();
-    const plan = planChunks(useSeed, scenario.actions, scenario.load.rate_per_s, 0, 1)[0];
-    if (!plan) throw new Error('a run has at least one chunk');
-    const { actions } = traceChunk(scenario, outcome.gridStep, chunkRng(useSeed, 0), plan);
-    const sample = sampleRows(actions, plan.offset, scenario.client.timeout, { ...DEFAULT_LIMITS, eventfulRows });
-    const replay = ['idem-sim', 'report', ...(file ? [file] : []), ...(opts.allowOutside ? ['--allow-outside'] : []), ...(opts.set ?? []).flatMap((s) => ['--set', s]),
-      ...(opts.actions !== undefined ? ['--actions', opts.actions] : []), '--seed', useSeed,
-      ...(opts.rows !== undefined ? ['--rows', opts.rows] : [])].map(shellQuote).join(' ');
+    const outcome = await simulate(io, name, { scenario, seed, threads }, signal);
+    const sample = timelineSample(scenario, seed, outcome.gridStep, eventfulRows);
+    const replay = new ReplayLine('report', inputs, opts).overrides(opts).option('--seed', seed).option('--rows', opts.rows).text();
     const caption = `${replay}${opts.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
     const timeline = timelineSvg(sample.rows, scenario.client.timeout, caption);
-
-    let text: string;
     if (opts.svg) {
-      text = `${timeline}\n`;
+      out.write(`${timeline}\n`);
     } else {
       const metrics = outcome.state.finish(scenario);
-      text = htmlPage(`idem-sim report: ${name}`, pageBody(name, useSeed, scenario, metrics, sample, timeline, await breakdownChart(metrics), replay));
+      out.write(htmlPage(`idem-sim report: ${name}`, pageBody(name, seed, scenario, metrics, sample, timeline, await breakdownChart(metrics), replay)));
     }
-    if (out) out.commit(text, io.stdout);
-    else io.stdout.write(text);
     return 0;
-  } finally {
-    out?.abort();
+  });
+}
+
+/** `--rows`: the most timeline rows for eventful actions. */
+function rowsOption(text: string | undefined): number {
+  const rows = text === undefined ? DEFAULT_LIMITS.eventfulRows : positiveInteger('--rows', text);
+  if (rows > MAX_ROWS) {
+    throw new InputError({ source: `--rows ${text}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
+      `Give --rows ${MAX_ROWS} or fewer; the page then stays under about 2 MB.`);
   }
+  return rows;
+}
+
+/**
+ * The timeline's rows: the run's first chunk simulated again, traced (same stream, same plan),
+ * so its actions are the run's own, without slowing the run's hot loop with recording.
+ */
+function timelineSample(scenario: Scenario, seed: string, gridStep: number, eventfulRows: number): TimelineSample {
+  const plan = planChunks(seed, scenario.actions, scenario.load.rate_per_s, 0, 1)[0];
+  if (!plan) throw new Error('a run has at least one chunk');
+  const { actions } = traceChunk(scenario, gridStep, chunkRng(seed, 0), plan);
+  return sampleRows(actions, plan.offset, scenario.client.timeout, { ...DEFAULT_LIMITS, eventfulRows });
 }

@@ -34,3 +34,8 @@ export function shellQuote(arg: string): string {
   }
   return `'${arg.replace(/'/g, `'\\''`)}'`;
 }
+
+/** A warning on standard error: the run goes on, and its result does not depend on what is warned of. */
+export function warn(io: { stderr: NodeJS.WritableStream }, message: string): void {
+  io.stderr.write(`idem-sim: warning: ${message}\n`);
+}

@@ -46,7 +46,15 @@ function simulationOptions(cmd: Command, large: boolean): Command {
     .option('--shard <i/n>', 'simulate only shard i of n and write a partial result for `idem-sim merge`');
 }
 
-function program(io: Io, signal: AbortSignal, setCode: (code: number) => void): Command {
+/** What every command's action needs: the streams, the stop signal, and where its exit status goes. */
+interface Context {
+  io: Io;
+  signal: AbortSignal;
+  setCode: (code: number) => void;
+}
+
+function program(ctx: Context): Command {
+  const { io } = ctx;
   const cmd = new Command('idem-sim')
     .description('Monte Carlo analysis of retries and idempotency keys for agent tool calls.')
     .version(toolVersion())
@@ -64,16 +72,27 @@ probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md
 Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
 70 internal error (a bug), 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP.`);
 
+  for (const declare of [declareRun, declareSweep, declareCheck, declareSize, declareReport, declareProbe, declareMissions, declareMerge, declareSchema]) declare(cmd, ctx);
+  return cmd;
+}
+
+/** `run`: simulate scenarios and report every metric. */
+function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('run')
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
     .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each'), true)
+    // The choices are RUN_FORMATS, checked when the command runs: reading the registry here would load every reporter at startup.
+    .option('--format <format>', 'table (default) or json (the same as --json)')
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (files: string[], opts: RunOptions) => {
       const { runCommand } = await import('./run.js');
       setCode(await runCommand(files, opts, io, signal));
     });
+}
 
+/** `sweep`: a scenario over a grid of settings. */
+function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('sweep')
     .description('run a scenario over a grid of settings (common random numbers); CSV for spreadsheets')
     .argument('<scenario>', 'the scenario file to vary'), true)
@@ -88,7 +107,10 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       const { sweepCommand } = await import('./sweep.js');
       setCode(await sweepCommand(file, opts, io, signal));
     });
+}
 
+/** `check`: test scenarios' expect: blocks (a CI gate). */
+function declareCheck(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('check')
     .description('run scenarios and test their expect: blocks; exit 1 if any expectation fails (a CI gate)')
     .argument('<scenario...>', 'scenario files with an expect: block'), false)
@@ -98,7 +120,10 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       const { checkCommand } = await import('./check.js');
       setCode(await checkCommand(files, opts, io, signal));
     });
+}
 
+/** `size`: keys and memory of a key store. */
+function declareSize(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('size')
     .description('keys and memory of a key store: keys per action × rate × retention')
     .argument('[scenario]', "a scenario to take keys per action from (simulated), and its rate and retention"), false)
@@ -111,7 +136,10 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       const { sizeCommand } = await import('./size.js');
       setCode(await sizeCommand(files ? [files] : [], opts, io, signal));
     });
+}
 
+/** `report`: one self-contained HTML page of a run. */
+function declareReport(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('report')
     .description('one self-contained HTML page: headline metrics, duplicates by source, and the action timeline')
     .argument('[scenario]', 'the scenario file (the built-in lab defaults when none is given)'), false)
@@ -122,7 +150,10 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
       const { reportCommand } = await import('./html-report.js');
       setCode(await reportCommand(file, opts, io, signal));
     });
+}
 
+/** `probe`: the scenario's requests against a real key store. */
+function declareProbe(cmd: Command, { io, signal, setCode }: Context): void {
   cmd.command('probe')
     .description("run the scenario's requests against a real Redis or PostgreSQL key store: duplicates, 409s and bytes per record beside the model's")
     .argument('[scenario]', 'the scenario file (its idempotency.scope must not be none)')
@@ -155,14 +186,20 @@ lapses 15 s after the probe stops), and nothing else in the store.`)
       const { probeCommand } = await import('./probe.js');
       setCode(await probeCommand(file ? [file] : [], opts, io, signal));
     });
+}
 
+/** `missions`: the guide's missions. */
+function declareMissions(cmd: Command, { io, setCode }: Context): void {
   cmd.command('missions')
     .description("list the guide's missions: scenarios whose check fails until you fix their settings")
     .action(async () => {
       const { missionsCommand } = await import('./missions.js');
       setCode(missionsCommand(io));
     });
+}
 
+/** `merge`: the parts of a sharded run or sweep as one result. */
+function declareMerge(cmd: Command, { io, setCode }: Context): void {
   cmd.command('merge')
     .description('combine the partial results of `run --shard i/n` into the result of the whole run')
     .argument('<part...>', 'partial result files, one per shard')
@@ -174,18 +211,18 @@ lapses 15 s after the probe stops), and nothing else in the store.`)
       const { mergeCommand } = await import('./merge.js');
       setCode(await mergeCommand(files, opts, io));
     });
+}
 
+/** `schema`: the JSON Schema of scenario files. */
+function declareSchema(cmd: Command, { io, setCode }: Context): void {
   cmd.command('schema')
     .description('print the JSON Schema of scenario files (for editor completion and checks)')
     .option('--out <file>', 'write it to a file instead of stdout')
     .action(async (opts: { out?: string }) => {
-      const [{ SCENARIO_SCHEMA }, { PendingOutput }] = await Promise.all([import('../scenario/schema.js'), import('./outputs.js')]);
-      const text = `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`;
-      if (opts.out !== undefined) new PendingOutput(opts.out).commit(text, io.stdout);
-      else io.stdout.write(text);
+      const [{ SCENARIO_SCHEMA }, { withOutput }] = await Promise.all([import('../scenario/schema.js'), import('./shared/output.js')]);
+      await withOutput(io, opts.out, [], (out) => out.write(`${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`));
       setCode(EXIT_OK);
     });
-  return cmd;
 }
 
 export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
@@ -208,7 +245,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     return [sig, handler] as const;
   });
   try {
-    const cli = program(io, interrupt.signal, (c) => { code = c; });
+    const cli = program({ io, signal: interrupt.signal, setCode: (c) => { code = c; } });
     if (argv.length <= 2) {
       cli.outputHelp();
       return EXIT_OK;

@@ -1,56 +1,58 @@
 /** `idem-sim merge PART ...`: the result of a sharded run or sweep, as the unsharded one reports it. */
+import type { ChalkInstance } from 'chalk';
 import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
 import { RunState } from '../model/metrics.js';
 import { shardRange } from '../model/plan.js';
 import { InputError } from '../scenario/errors.js';
 import { readUserFile } from './files.js';
-import { PendingOutput } from './outputs.js';
-import { chalkFor, shellQuote, type Io } from './io.js';
-import { MAX_SHARDS } from './options.js';
+import { shellQuote, type Io } from './io.js';
+import { MAX_POINTS, MAX_SHARDS } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
 import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, type OpenedPart } from './partial.js';
 import type { RunFormat } from './report/run-reporters.js';
 import type { SweepPointResult } from './report/sweep.js';
 import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
-import { renderRuns, runFormat } from './run.js';
-import { MAX_POINTS, outputFormat } from './sweep.js';
+import { renderRuns, runFormat, sweepFormat } from './shared/formats.js';
+import { withOutput } from './shared/output.js';
 
 export interface MergeOptions { json?: boolean; format?: string; out?: string; svg?: boolean }
 
+/** The parts being merged, all of one kind, and the format to report them in. */
+type Job = { kind: 'sweep'; merger: SweepMerger; format: SweepFormat } | { kind: 'run'; merger: RunMerger; format: RunFormat };
+
 export async function mergeCommand(files: string[], opts: MergeOptions, io: Io): Promise<number> {
-  const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
-  try {
+  return withOutput(io, opts.out, files, async (out) => {
     if (files.length > MAX_SHARDS) {
       throw new InputError(undefined, '', `${files.length.toLocaleString('en-US')} parts given, more than a run or sweep can have (at most ${MAX_SHARDS.toLocaleString('en-US')} shards)`,
         'Pass the parts of one sharded run or sweep, one per shard.');
     }
-    // One part in memory at a time: each is checked and added up, then let go.
-    let job: { kind: 'sweep'; merger: SweepMerger; format: SweepFormat } | { kind: 'run'; merger: RunMerger; format: RunFormat } | undefined;
-    for (const file of files) {
-      const part = openPart(file, readUserFile(file, 'the partial result', '', undefined, undefined, MAX_PART_BYTES));
-      if (job !== undefined && part.kind !== job.kind) {
-        throw new InputError({ source: file }, '', `is not a part of the same ${job.kind} as the others`, 'Merge the parts of one sharded run, or of one sharded sweep.');
-      }
-      job ??= part.kind === 'sweep'
-        ? { kind: 'sweep', merger: new SweepMerger(), format: outputFormat(opts) }
-        : { kind: 'run', merger: new RunMerger(), format: mergedRunFormat(opts) };
-      job.merger.add(part);
-    }
-    if (!job) throw new InputError(undefined, '', 'no partial results given', 'Pass the files written by `idem-sim run --shard i/n --out FILE`.');
-    const style = chalkFor(out ? {} : io.stdout, io.env);
-    let text: string;
+    const job = readParts(files, opts);
+    const style = out.style();
     if (job.kind === 'sweep') {
-      text = await job.merger.render(job.format, style);
+      out.write(await job.merger.render(job.format, style));
     } else {
       const { runs, version, replayArgs } = job.merger.finish();
-      text = renderRuns(runs, replayArgs, job.format, version, style);
+      out.write(renderRuns(runs, replayArgs, job.format, version, style));
     }
-    if (out) out.commit(text, io.stdout);
-    else io.stdout.write(text);
     return 0;
-  } finally {
-    out?.abort();
+  });
+}
+
+/** Checks and adds up the parts, one in memory at a time: each is let go once added. */
+function readParts(files: readonly string[], opts: MergeOptions): Job {
+  let job: Job | undefined;
+  for (const file of files) {
+    const part = openPart(file, readUserFile(file, 'the partial result', '', undefined, undefined, MAX_PART_BYTES));
+    if (job !== undefined && part.kind !== job.kind) {
+      throw new InputError({ source: file }, '', `is not a part of the same ${job.kind} as the others`, 'Merge the parts of one sharded run, or of one sharded sweep.');
+    }
+    job ??= part.kind === 'sweep'
+      ? { kind: 'sweep', merger: new SweepMerger(), format: sweepFormat(opts) }
+      : { kind: 'run', merger: new RunMerger(), format: mergedRunFormat(opts) };
+    job.merger.add(part);
   }
+  if (!job) throw new InputError(undefined, '', 'no partial results given', 'Pass the files written by `idem-sim run --shard i/n --out FILE`.');
+  return job;
 }
 
 /** The format of a merged run: one of RUN_FORMATS (the sweep's charts do not apply). */
@@ -144,7 +146,7 @@ export class SweepMerger {
     return { params: params as SweepPointResult['params'], metrics: sums.finish(scenario) };
   }
 
-  async render(format: SweepFormat, chalk: ReturnType<typeof chalkFor>): Promise<string> {
+  async render(format: SweepFormat, chalk: ChalkInstance): Promise<string> {
     const head = this.head as SweepHead;
     const missing = missingShards(head.count, this.shards);
     if (missing) throw missing;

@@ -3,7 +3,7 @@ import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
 import type { Io } from './io.js';
-import { loadScenario } from './run.js';
+import { loadScenario } from './shared/load.js';
 
 /** The bundled scenarios directory (shipped with the package). */
 export const SCENARIOS_DIR = fileURLToPath(new URL('../../scenarios/', import.meta.url));

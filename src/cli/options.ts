@@ -1,7 +1,11 @@
 /** Parsing of numeric and structured command-line options, with errors that name the flag. */
 import { availableParallelism } from 'node:os';
+import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
+import { MAX_ACTIONS } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
+import type { Override } from '../scenario/parse.js';
 import { didYouMean } from '../scenario/suggest.js';
+import { warn } from './io.js';
 
 /** A sensible value of each whole-number option, for error messages. */
 const EXAMPLES: Record<string, string> = {
@@ -28,6 +32,19 @@ export function positiveNumber(flag: string, text: string): number {
 
 /** Most shards of one run or sweep: each writes a part file that `merge` reads. */
 export const MAX_SHARDS = 10_000;
+
+/** `--max-actions` when `--precision` is given without it. */
+export const DEFAULT_MAX_ACTIONS = 100_000_000;
+
+/** Largest grid run without --max-points: a sweep that size at the lab's 4,000 actions takes minutes. */
+export const DEFAULT_MAX_POINTS = 10_000;
+/**
+ * Largest grid --max-points may allow: 50,000 points. A point keeps its metrics (about 4 KB of
+ * heap) until the report is written, and the JSON report takes 3.3 KB a point more: 20,000
+ * points of JSON peaked at 369 MB, so 50,000 stay under a gigabyte, and take about 20 s to
+ * render as a table.
+ */
+export const MAX_POINTS = 50_000;
 
 /** `i/n` with 1 <= i <= n <= MAX_SHARDS. */
 export function shard(text: string): { index: number; count: number } {
@@ -60,7 +77,7 @@ export function threadCount(text: string, io: { stderr: NodeJS.WritableStream },
       `Drop --threads to use every core; more than ${cores} only share them and never change a number.`);
   }
   if (n > cores) {
-    io.stderr.write(`idem-sim: warning: --threads ${n} is more than this machine's ${cores} cores; the extra threads share them and the run is slower. The results are the same for any --threads.\n`);
+    warn(io, `--threads ${n} is more than this machine's ${cores} cores; the extra threads share them and the run is slower. The results are the same for any --threads.`);
   }
   return n;
 }
@@ -78,4 +95,64 @@ export function oneOf(flag: string, text: string, allowed: readonly string[]): s
   const guess = didYouMean(text, allowed);
   throw new InputError({ source: `${flag} ${text}` }, '', `"${text}" is not one of the allowed values`,
     `${guess ? `Did you mean \`${guess}\`? ` : ''}Use one of: ${allowed.join(', ')}.`);
+}
+
+/** `--set a.b=c` and `--actions N` as overrides, validated later with the scenario. */
+export function parseOverrides(opts: { set?: readonly string[] | undefined; actions?: string | undefined }): Override[] {
+  const overrides = (opts.set ?? []).map((arg): Override => {
+    const eq = arg.indexOf('=');
+    const path = eq > 0 ? parseKeyPath(arg.slice(0, eq)) : undefined;
+    if (!path) {
+      throw new InputError({ source: `--set ${arg}` }, '', 'expected key.path=value',
+        'Write it as, for example, --set idempotency.scope=intent, --set client.timeout=2s or --set service.latency.components[0].weight=3.');
+    }
+    return { path, text: arg.slice(eq + 1), option: `--set ${arg}` };
+  });
+  if (opts.actions !== undefined) overrides.push({ path: ['actions'], text: opts.actions, option: `--actions ${opts.actions}` });
+  return overrides;
+}
+
+/** `a.b[0].c` into ['a', 'b', 0, 'c']; undefined when malformed. */
+export function parseKeyPath(text: string): (string | number)[] | undefined {
+  const path: (string | number)[] = [];
+  for (const part of text.trim().split('.')) {
+    const m = /^([A-Za-z_$][\w$]*)((?:\[\d+\])*)$/.exec(part.trim());
+    if (!m) return undefined;
+    path.push(m[1] as string);
+    for (const idx of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) path.push(Number(idx[1]));
+  }
+  return path;
+}
+
+/** The options of a run that simulates until a precision is reached. */
+export interface PrecisionOptions {
+  precision?: string | undefined;
+  precisionMetric?: string | undefined;
+  maxActions?: string | undefined;
+  actions?: string | undefined;
+}
+
+/** `--precision`, `--precision-metric` and `--max-actions` as a target; undefined without --precision. */
+export function precisionTarget(opts: PrecisionOptions): PrecisionTarget | undefined {
+  if (opts.precision === undefined) {
+    if (opts.precisionMetric !== undefined || opts.maxActions !== undefined) {
+      throw new InputError({ source: opts.precisionMetric !== undefined ? '--precision-metric' : '--max-actions' }, '',
+        'only makes sense with --precision', 'Add --precision X (the 95% CI half-width to reach), or drop the option.');
+    }
+    return undefined;
+  }
+  if (opts.actions !== undefined) {
+    throw new InputError({ source: `--actions ${opts.actions}` }, '', 'has no effect with --precision, which simulates until its target is met',
+      'Drop --actions; to bound the run, give --max-actions N.');
+  }
+  const maxActions = opts.maxActions === undefined ? DEFAULT_MAX_ACTIONS : positiveInteger('--max-actions', opts.maxActions);
+  if (maxActions > MAX_ACTIONS) {
+    throw new InputError({ source: `--max-actions ${opts.maxActions}` }, '', `is over the limit of 10^13 actions`,
+      'Give at most 1e13 (about 12 days of simulation at 10 million actions a second).');
+  }
+  return {
+    halfWidth: positiveNumber('--precision', opts.precision),
+    metric: opts.precisionMetric === undefined ? 'duplicates_per_1000' : oneOf('--precision-metric', opts.precisionMetric, Object.keys(PRECISION_METRICS)),
+    maxActions,
+  };
 }

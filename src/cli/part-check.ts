@@ -9,7 +9,8 @@ import type { BinsData } from '../model/bins.js';
 import { NUM_COUNTERS } from '../model/counters.js';
 import type { RunStateData } from '../model/metrics.js';
 import type { GridData } from '../model/peak.js';
-import { DEFAULT_SCENARIO, MAX_ACTIONS, type LatencySpec, type Scenario } from '../model/types.js';
+import { LATENCY_FORMS, type Distribution, type WrittenLatency } from '../model/latency.js';
+import { DEFAULT_SCENARIO, MAX_ACTIONS, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 
 /**
@@ -139,8 +140,8 @@ export class PartChecker {
   }
 
   /** A resolved scenario as reports print it: the model's keys, each of its type, numbers finite. */
-  scenario(v: unknown, field: string): Scenario {
-    const s = this.shape(v, DEFAULT_SCENARIO, field) as Scenario;
+  scenario(v: unknown, field: string): WrittenScenario {
+    const s = this.shape(v, DEFAULT_SCENARIO, field) as WrittenScenario;
     this.int(s.actions, join(field, 'actions'), 1, MAX_ACTIONS);
     if (s.load.rate_per_s <= 0) this.fail(join(field, 'load.rate_per_s'), 'expected a number above 0');
     return s;
@@ -161,21 +162,23 @@ export class PartChecker {
     return o;
   }
 
-  private latency(v: unknown, field: string, depth: number): LatencySpec {
-    const dist = this.object(v, field, ['dist'], ['median', 'sigma', 'value', 'min', 'max', 'mean', 'file', 'components', 'weight'])['dist'];
-    const fields: Record<string, readonly string[]> = {
-      lognormal: ['median', 'sigma'], constant: ['value'], uniform: ['min', 'max'], exponential: ['mean'], empirical: ['file'], mixture: ['components'],
-    };
-    const own = typeof dist === 'string' ? fields[dist] : undefined;
+  private latency(v: unknown, field: string, depth: number): WrittenLatency {
+    const dist = this.object(v, field, ['dist'], [...new Set(Object.values(LATENCY_FORMS).flatMap((f) => Object.keys(f.keys))), 'weight', 'fitted_to'])['dist'];
+    const own = typeof dist === 'string' && Object.hasOwn(LATENCY_FORMS, dist) ? Object.keys(LATENCY_FORMS[dist as Distribution].keys) : undefined;
     if (!own) this.fail(join(field, 'dist'), 'is not a distribution idem-sim knows');
-    const o = this.object(v, field, ['dist', ...own], depth > 0 ? ['weight'] : []);
+    const fitted = typeof dist === 'string' && LATENCY_FORMS[dist as Distribution].fit !== undefined;
+    const o = this.object(v, field, ['dist', ...own], [...(depth > 0 ? ['weight'] : []), ...(fitted ? ['fitted_to'] : [])]);
     if (depth > 0) this.number(o['weight'], join(field, 'weight'));
+    if (o['fitted_to'] !== undefined) {
+      const to = this.object(o['fitted_to'], join(field, 'fitted_to'), [], Object.keys(LATENCY_FORMS[dist as Distribution].fit?.keys ?? {}).concat(own));
+      for (const k of Object.keys(to)) this.number(to[k], join(join(field, 'fitted_to'), k));
+    }
     if (dist === 'empirical') this.string(o['file'], join(field, 'file'));
     else if (dist === 'mixture') {
       if (depth >= 8) this.fail(field, 'nests mixtures more than 8 deep');
       this.array(o['components'], join(field, 'components'), 1, 10_000).forEach((c, i) => this.latency(c, `${join(field, 'components')}[${i}]`, depth + 1));
     } else for (const k of own) this.number(o[k], join(field, k));
-    return o as LatencySpec;
+    return o as unknown as WrittenLatency;
   }
 }
 

@@ -6,7 +6,7 @@
 import { RunState, type RunStateData } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
 import { gridStepFor } from '../model/simulate.js';
-import type { LatencySpec, Scenario } from '../model/types.js';
+import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { MAX_SHARDS } from './options.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
@@ -21,7 +21,7 @@ export interface PartialRun {
   file: string | null;
   seed: string;
   /** The resolved scenario as reports print it. */
-  scenario: Scenario;
+  scenario: WrittenScenario;
   /** See scenarioFingerprint: parts must agree on it. */
   fingerprint: string;
   grid_step: number;
@@ -45,7 +45,7 @@ export interface Partial {
 export function scenarioFingerprint(s: Scenario): string {
   const data: (readonly number[])[] = [];
   const collect = (l: LatencySpec): void => {
-    if (l.dist === 'empirical') data.push(l.values ?? []);
+    if (l.dist === 'empirical') data.push(l.values);
     else if (l.dist === 'mixture') l.components.forEach(collect);
   };
   collect(s.service.latency);
@@ -115,14 +115,14 @@ export function checkShard(c: PartChecker, v: unknown): { index: number; count: 
 }
 
 /** A scenario's fingerprint must be the hash of the scenario the part holds (plus its data's). */
-export function checkFingerprint(c: PartChecker, field: string, v: unknown, scenario: Scenario): string {
+export function checkFingerprint(c: PartChecker, field: string, v: unknown, scenario: WrittenScenario): string {
   const fingerprint = c.string(v, field, 129, FINGERPRINT);
   if (fingerprint.slice(0, 64) !== sha256(JSON.stringify(scenario))) c.fail(field, 'is not the hash of the scenario the part holds');
   return fingerprint;
 }
 
 /** The grid step the runner uses for a whole run of `scenario` (no --precision: shards cannot have one). */
-export function checkGridStep(c: PartChecker, field: string, v: unknown, scenario: Scenario): number {
+export function checkGridStep(c: PartChecker, field: string, v: unknown, scenario: WrittenScenario): number {
   const step = c.number(v, field);
   if (step !== gridStepFor(scenario)) c.fail(field, 'is not the grid step of the scenario the part holds');
   return step;

@@ -8,18 +8,20 @@ import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import type { Backend } from '../stores/backend.js';
 import { StoreError } from '../stores/errors.js';
-import type { ProbeResult } from '../probe/probe.js';
+import type { ProbeResult, StartInfo } from '../probe/probe.js';
 import type { StreamCounts } from '../probe/replay.js';
 import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords } from '../probe/limits.js';
-import { parseStoreUrl } from '../stores/url.js';
-import { readUserFile } from './files.js';
-import { PendingOutput } from './outputs.js';
-import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
+import { descriptorOf, measurementRows, STORE_EXAMPLES, TRANSACTIONAL_STORES, type StoreKind } from '../stores/registry.js';
+import { parseStoreUrl, type StoreUrl } from '../stores/url.js';
+import { toolVersion, warn, type Io } from './io.js';
 import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { progressBar } from './progress.js';
 import { duration, num } from './report/format.js';
 import { resolvedScenario, roundNoise } from './report/json.js';
-import { DEFAULT_SEED, loadScenario, parseOverrides } from './run.js';
+import { scenarioReader } from './shared/load.js';
+import { withOutput } from './shared/output.js';
+import { ReplayLine } from './shared/replay.js';
+import { runSeed } from './shared/simulate.js';
 
 export interface ProbeOptions {
   /** Read data files outside the scenario file's directory. */
@@ -57,84 +59,106 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
   if (files.length > 1) throw new InputError(undefined, '', 'probe takes one scenario at most', 'Probe one scenario at a time.');
   if (opts.cleanUp) return (await import('./clean-up.js')).cleanUpCommand(files, opts, io);
   if (opts.force) throw new InputError({ source: '--force' }, '', 'goes with --clean-up only', 'Write idem-sim probe --clean-up --force --store URL, or leave --force out.');
-  const out = opts.out !== undefined ? new PendingOutput(opts.out, files) : null;
-  try {
-    if (opts.store === undefined) {
-      throw new InputError({ source: 'probe' }, '', '--store is missing',
-        'Name the store to probe, such as --store redis://127.0.0.1:6379 or --store postgres://user@127.0.0.1:5432/database.');
+  return withOutput(io, opts.out, files, async (out) => {
+    const s = probeSettings(files, opts);
+    const { defaultConnections } = await import('../probe/setup.js');
+    const connections = connectionCount(s.scenario, opts.connections, defaultConnections(s.scenario), io);
+    if (s.speedup !== undefined && s.scenario.client.timeout / s.speedup < MIN_REAL_TIMEOUT_MS) {
+      warn(io, `at --speedup ${opts.speedup} the client timeout of ${duration(s.scenario.client.timeout)} lasts ${num(s.scenario.client.timeout / s.speedup)} ms of real time, close to timer and store jitter; expect the probe to drift from the model`);
     }
-    const url = (() => { try { return parseStoreUrl(opts.store); } catch (e) { throw asInputError(e); } })();
-    const overrides = parseOverrides({ ...(opts.set ? { set: opts.set } : {}) });
-    seedOption(opts.seed);
-    const actions = opts.actions === undefined ? DEFAULT_PROBE_ACTIONS : positiveInteger('--actions', opts.actions);
-    if (actions > MAX_PROBE_ACTIONS) {
-      throw new InputError({ source: `--actions ${opts.actions}` }, '', `the probe replays at most ${num(MAX_PROBE_ACTIONS)} actions`,
-        'Probe a few hundred actions (the default is 200); use idem-sim run for large numbers.');
-    }
-    const speedup = opts.speedup === undefined ? undefined : positiveNumber('--speedup', opts.speedup);
-    const recordsGiven = opts.records === undefined ? undefined : positiveInteger('--records', opts.records);
-    const responseBytes = opts.responseBytes === undefined ? undefined : nonNegativeInteger('--response-bytes', opts.responseBytes);
-    const file = files[0] ?? null;
-    const { scenario, seed } = loadScenario(file, overrides, { allowOutside: opts.allowOutside === true });
-    checkProbeable(scenario, file, url.kind);
-    const body = checkResponseBytes(responseBytes === undefined || opts.responseBytes === undefined ? undefined : { flag: '--response-bytes', text: opts.responseBytes, value: responseBytes },
-      scenario.idempotency.record_bytes, file ?? '(built-in lab defaults)');
-    const records = measureRecords(opts.records, recordsGiven, body);
-    checkReplayBytes(actions, body);
-    const useSeed = opts.seed ?? seed ?? DEFAULT_SEED;
-    const [{ probe }, { defaultConnections }] = await Promise.all([import('../probe/probe.js'), import('../probe/setup.js')]);
-    const needed = defaultConnections(scenario);
-    const connections = opts.connections === undefined ? needed : checkConnections(opts.connections, positiveInteger('--connections', opts.connections));
-    if (connections < needed && scenario.idempotency.transactional && scenario.idempotency.claim === 'atomic') {
-      io.stderr.write(`idem-sim: warning: transactional holds a connection for each running handler; about ${needed} run at once here, so with ${connections} requests will queue for a connection (the model has no such queue)\n`);
-    }
-    if (speedup !== undefined && scenario.client.timeout / speedup < MIN_REAL_TIMEOUT_MS) {
-      io.stderr.write(`idem-sim: warning: at --speedup ${opts.speedup} the client timeout of ${duration(scenario.client.timeout)} lasts ${num(scenario.client.timeout / speedup)} ms of real time, close to timer and store jitter; expect the probe to drift from the model\n`);
-    }
-
-    const { openBackend } = await import('../stores/open.js');
-    let backend: Backend;
-    try {
-      backend = await openBackend(opts.store, connections);
-    } catch (e) {
-      throw asInputError(e);
-    }
-    let result: ProbeResult;
-    const bar = progressBar(io.stderr, 'probe');
-    try {
-      result = await probe({
-        scenario, seed: useSeed, actions, backend, measureRecords: records, keep: opts.keep === true,
-        ...(speedup !== undefined ? { speedup } : {}), ...(responseBytes !== undefined ? { responseBytes } : {}),
-        ...(signal ? { signal } : {}), onProgress: bar.update,
-        onStart: (info) => {
-          if (speedup !== undefined && speedup > info.loadSpeedup * 1.25) {
-            io.stderr.write(`idem-sim: warning: at --speedup ${opts.speedup} the probe asks ${num(info.offeredPerS)} requests/s of a store that handled ${num(info.capacityPerS)}/s at full speed: queueing will add latency the model does not have (--speedup ${num(Math.max(1, Math.floor(info.loadSpeedup * 10) / 10))} or less keeps it under 40%)\n`);
-          } else if (speedup !== undefined && speedup > info.latencySpeedup * 1.25) {
-            io.stderr.write(`idem-sim: warning: at --speedup ${opts.speedup} the store's own time per request weighs more than 2% of the client timeout, and slows handlers more than in production (--speedup ${num(Math.max(1, Math.floor(info.latencySpeedup * 10) / 10))} or less keeps it under)\n`);
-          }
-          if (io.stderr.isTTY) io.stderr.write(`idem-sim: probing ${url.display}: ${num(info.actions)} actions, ${duration(info.scenarioMs)} of scenario time in about ${duration(info.wallMs)} (time ×${num(info.speedup)})\n`);
-        },
-      }).finally(() => bar.stop());
-    } catch (e) {
-      throw asInputError(e);
-    } finally {
-      await backend.close().catch(() => undefined);
-    }
-    const replay = ['idem-sim', 'probe', ...files, ...(opts.allowOutside ? ['--allow-outside'] : []), '--store', url.display, '--seed', useSeed, '--actions', String(actions),
-      ...(opts.set ?? []).flatMap((s) => ['--set', s]), ...(opts.speedup !== undefined ? ['--speedup', opts.speedup] : []),
-      ...(opts.responseBytes !== undefined ? ['--response-bytes', opts.responseBytes] : []),
-      ...(opts.connections !== undefined ? ['--connections', opts.connections] : []),
-      ...(opts.records !== undefined ? ['--records', opts.records] : []), ...(opts.json ? ['--json'] : [])]
-      .map(shellQuote).join(' ');
-    const text = opts.json
-      ? renderProbeJson(result, { file, seed: useSeed, scenario, replay })
-      : renderProbeTable(result, { seed: useSeed, replay }, chalkFor(out ? {} : io.stdout, io.env));
-    if (out) out.commit(text, io.stdout);
-    else io.stdout.write(text);
+    const result = await runProbe(s, connections, opts, io, signal);
+    const replay = new ReplayLine('probe', files, opts).option('--store', s.url.display).option('--seed', s.seed).option('--actions', String(s.actions))
+      .each('--set', opts.set).option('--speedup', opts.speedup).option('--response-bytes', opts.responseBytes).option('--connections', opts.connections)
+      .option('--records', opts.records).flag('--json', opts.json).text();
+    out.write(opts.json
+      ? renderProbeJson(result, { file: s.file, seed: s.seed, scenario: s.scenario, replay })
+      : renderProbeTable(result, { seed: s.seed, replay }, out.style()));
     return 0;
-  } finally {
-    out?.abort();
+  });
+}
+
+/** What the options and the scenario ask of the probe, all checked before it connects to anything. */
+interface ProbeSettings {
+  store: string;
+  url: StoreUrl;
+  file: string | null;
+  scenario: Scenario;
+  seed: string;
+  actions: number;
+  speedup: number | undefined;
+  responseBytes: number | undefined;
+  records: number;
+}
+
+function probeSettings(files: readonly string[], opts: ProbeOptions): ProbeSettings {
+  if (opts.store === undefined) {
+    throw new InputError({ source: 'probe' }, '', '--store is missing',
+      `Name the store to probe, such as ${STORE_EXAMPLES}.`);
   }
+  const store = opts.store;
+  const url = (() => { try { return parseStoreUrl(store); } catch (e) { throw asInputError(e); } })();
+  // --actions is the probe's stream, not the scenario's: only --set changes the scenario.
+  const read = scenarioReader({ set: opts.set, allowOutside: opts.allowOutside });
+  seedOption(opts.seed);
+  const actions = opts.actions === undefined ? DEFAULT_PROBE_ACTIONS : positiveInteger('--actions', opts.actions);
+  if (actions > MAX_PROBE_ACTIONS) {
+    throw new InputError({ source: `--actions ${opts.actions}` }, '', `the probe replays at most ${num(MAX_PROBE_ACTIONS)} actions`,
+      'Probe a few hundred actions (the default is 200); use idem-sim run for large numbers.');
+  }
+  const speedup = opts.speedup === undefined ? undefined : positiveNumber('--speedup', opts.speedup);
+  const recordsGiven = opts.records === undefined ? undefined : positiveInteger('--records', opts.records);
+  const responseBytes = opts.responseBytes === undefined ? undefined : nonNegativeInteger('--response-bytes', opts.responseBytes);
+  const file = files[0] ?? null;
+  const { scenario, seed } = read(file);
+  checkProbeable(scenario, file, url.kind);
+  const body = checkResponseBytes(responseBytes === undefined || opts.responseBytes === undefined ? undefined : { flag: '--response-bytes', text: opts.responseBytes, value: responseBytes },
+    scenario.idempotency.record_bytes, file ?? '(built-in lab defaults)');
+  const records = measureRecords(opts.records, recordsGiven, body);
+  checkReplayBytes(actions, body);
+  return { store, url, file, scenario, seed: runSeed(opts.seed, seed), actions, speedup, responseBytes, records };
+}
+
+/** --connections, or as many as the scenario's running handlers need; a warning when transactional handlers will queue for one. */
+function connectionCount(scenario: Scenario, text: string | undefined, needed: number, io: Io): number {
+  const connections = text === undefined ? needed : checkConnections(text, positiveInteger('--connections', text));
+  if (connections < needed && scenario.idempotency.transactional && scenario.idempotency.claim === 'atomic') {
+    warn(io, `transactional holds a connection for each running handler; about ${needed} run at once here, so with ${connections} requests will queue for a connection (the model has no such queue)`);
+  }
+  return connections;
+}
+
+/** Connects, replays the stream with a progress bar, and closes the connections, whatever happens. */
+async function runProbe(s: ProbeSettings, connections: number, opts: ProbeOptions, io: Io, signal: AbortSignal | undefined): Promise<ProbeResult> {
+  const [{ probe }, { openBackend }] = await Promise.all([import('../probe/probe.js'), import('../stores/open.js')]);
+  let backend: Backend;
+  try {
+    backend = await openBackend(s.store, connections);
+  } catch (e) {
+    throw asInputError(e);
+  }
+  const bar = progressBar(io.stderr, 'probe');
+  try {
+    return await probe({
+      scenario: s.scenario, seed: s.seed, actions: s.actions, backend, measureRecords: s.records, keep: opts.keep === true,
+      ...(s.speedup !== undefined ? { speedup: s.speedup } : {}), ...(s.responseBytes !== undefined ? { responseBytes: s.responseBytes } : {}),
+      ...(signal ? { signal } : {}), onProgress: bar.update, onStart: (info) => startNotes(info, s, opts, io),
+    }).finally(() => bar.stop());
+  } catch (e) {
+    throw asInputError(e);
+  } finally {
+    await backend.close().catch(() => undefined);
+  }
+}
+
+/** Once the store's speed is measured: a warning when --speedup asks more of it than the model assumes, and on a terminal what the probe will do. */
+function startNotes(info: StartInfo, s: ProbeSettings, opts: ProbeOptions, io: Io): void {
+  const { speedup } = s;
+  if (speedup !== undefined && speedup > info.loadSpeedup * 1.25) {
+    warn(io, `at --speedup ${opts.speedup} the probe asks ${num(info.offeredPerS)} requests/s of a store that handled ${num(info.capacityPerS)}/s at full speed: queueing will add latency the model does not have (--speedup ${num(Math.max(1, Math.floor(info.loadSpeedup * 10) / 10))} or less keeps it under 40%)`);
+  } else if (speedup !== undefined && speedup > info.latencySpeedup * 1.25) {
+    warn(io, `at --speedup ${opts.speedup} the store's own time per request weighs more than 2% of the client timeout, and slows handlers more than in production (--speedup ${num(Math.max(1, Math.floor(info.latencySpeedup * 10) / 10))} or less keeps it under)`);
+  }
+  if (io.stderr.isTTY) io.stderr.write(`idem-sim: probing ${s.url.display}: ${num(info.actions)} actions, ${duration(info.scenarioMs)} of scenario time in about ${duration(info.wallMs)} (time ×${num(info.speedup)})\n`);
 }
 
 function nonNegativeInteger(flag: string, text: string): number {
@@ -146,15 +170,16 @@ function nonNegativeInteger(flag: string, text: string): number {
 }
 
 /** What the probe cannot do, said before it connects to anything. */
-function checkProbeable(s: Scenario, file: string | null, kind: 'redis' | 'postgres'): void {
+function checkProbeable(s: Scenario, file: string | null, kind: StoreKind): void {
   const source = file ?? '(built-in lab defaults)';
   if (s.idempotency.scope === 'none') {
     throw new InputError({ source }, 'idempotency.scope', 'is none: requests carry no key, so there is nothing for a key store to do',
       'Probe a scenario with a key, or add --set idempotency.scope=intent (or call, business, text, attempt).');
   }
-  if (kind === 'redis' && s.idempotency.transactional) {
-    throw new InputError({ source }, 'idempotency.transactional', 'is true, and Redis cannot commit the side effect with the key',
-      'Probe it on PostgreSQL (--store postgres://...), or add --set idempotency.transactional=false.');
+  const store = descriptorOf(kind);
+  if (!store.transactional && s.idempotency.transactional) {
+    throw new InputError({ source }, 'idempotency.transactional', `is true, and ${store.label} cannot commit the side effect with the key`,
+      `Probe it on ${TRANSACTIONAL_STORES}, or add --set idempotency.transactional=false.`);
   }
 }
 
@@ -224,19 +249,10 @@ export function renderProbeTable(r: ProbeResult, info: { seed: string; replay: s
   store.push(['record content (what the model sizes)',
     `${bytes(r.record.content_bytes)}: key ${r.record.key_bytes}, fingerprint ${r.record.fingerprint_bytes}, response ${r.record.response_bytes}; the scenario assumes ${bytes(r.record.assumed_record_bytes)}`]);
   store.push([chalk.bold('measured bytes per record'), chalk.bold(`${bytes(m.bytes_per_record)} (${num(m.bytes_per_record / r.record.assumed_record_bytes)}× the assumed ${bytes(r.record.assumed_record_bytes)})`)]);
-  if (m.redis) {
-    store.push(['  MEMORY USAGE (value, key, keyspace entry)', bytes(m.redis.memory_usage)]);
-    store.push(['  expiry entry (TTL)', bytes(m.redis.expiry_overhead)]);
-    store.push(['  INFO used_memory delta (cross-check)', bytes(m.redis.info_delta)]);
-  }
-  if (m.postgres) {
-    const w = m.postgres.as_written;
-    const v = m.postgres.after_vacuum_full;
-    store.push(['  as written: table, TOAST, index', `${bytes(w.table)}, ${bytes(w.toast)}, ${bytes(w.index)}`]);
-    store.push(['  after VACUUM FULL: table, TOAST, index, total', `${bytes(v.table)}, ${bytes(v.toast)}, ${bytes(v.index)}, ${bytes(v.total)}`]);
-  }
+  for (const [label, values] of measurementRows(r.store.kind, m)) store.push([label, values.map(bytes).join(', ')]);
 
   const notes: string[] = [];
+  const words = descriptorOf(r.store.kind);
   const p = r.counts.probe;
   const model = r.counts.model;
   if (r.store.variant === 'check_then_act') {
@@ -247,43 +263,11 @@ export function renderProbeTable(r: ProbeResult, info: { seed: string; replay: s
   if (s.load_fraction > 0.5) notes.push(`the store ran at ${num(s.load_fraction * 100)}% of its measured capacity: queueing adds latency the model does not have; lower --speedup.`);
   const footer = [
     ...notes,
-    `${r.store.url}, ${r.store.kind === 'redis' ? 'prefix' : 'schema'} ${r.store.namespace}${r.store.kept ? ' (kept)' : `, removed afterwards (${num(r.store.removed)} ${r.store.kind === 'redis' ? 'keys' : 'key rows'})`}; ${num(r.store.connections)} connections`,
+    `${r.store.url}, ${words.namespaceNoun} ${r.store.namespace}${r.store.kept ? ' (kept)' : `, removed afterwards (${num(r.store.removed)} ${words.objectsNoun})`}; ${num(r.store.connections)} connections`,
     `time ×${num(s.speedup)}${s.speedup_auto ? ` (chosen: at most 10, ×${num(s.load_speedup)} keeps the store under 40% load, ×${num(s.latency_speedup)} keeps its time per request under 2% of the timeout)` : ''}: ${duration(s.scenario_ms)} of scenario time in ${duration(s.wall_ms)}`,
     '*: the probe differs from the model on the same stream (real timing; see docs/stores.md); (a–b): where 95% of streams of this size fall',
     `simulator: ${num(r.simulator.actions)} actions simulated, scaled to this stream; seed ${info.seed}; idem-sim ${toolVersion()}`,
     `replay: ${info.replay}`,
   ];
   return `${counts.toString()}\n${store.toString()}\n${chalk.dim(footer.join('\n'))}\n`;
-}
-
-/** What `size --from-probe` takes from a probe's JSON result. */
-export interface ProbeSizing {
-  bytesPerRecord: number;
-  ratePerS: number;
-  retentionMs: number;
-  source: string;
-}
-
-/** Reads `probe --json --out FILE`, with errors that say what is wrong with the file. */
-export function readProbeFile(path: string): ProbeSizing {
-  const text = readUserFile(path, 'the probe result');
-  const fix = 'Give the file written by idem-sim probe SCENARIO --store URL --json --out FILE.';
-  let doc: unknown;
-  try {
-    doc = JSON.parse(text);
-  } catch {
-    throw new InputError({ source: `--from-probe ${path}` }, '', 'is not JSON', fix);
-  }
-  const d = doc as { kind?: unknown; measurement?: { bytes_per_record?: unknown }; scenario?: { load?: { rate_per_s?: unknown }; idempotency?: { retention?: unknown } }; store?: { kind?: unknown; url?: unknown } };
-  if (d?.kind !== 'probe') throw new InputError({ source: `--from-probe ${path}` }, '', 'is not a probe result (no "kind": "probe")', fix);
-  const positive = (x: unknown): x is number => typeof x === 'number' && Number.isFinite(x) && x > 0;
-  const bytesPerRecord = d.measurement?.bytes_per_record;
-  const rate = d.scenario?.load?.rate_per_s;
-  const retention = d.scenario?.idempotency?.retention;
-  if (!positive(bytesPerRecord)) throw new InputError({ source: `--from-probe ${path}` }, 'measurement.bytes_per_record', 'is missing or not a positive number', fix);
-  if (!positive(rate) || !positive(retention)) throw new InputError({ source: `--from-probe ${path}` }, 'scenario', 'lacks load.rate_per_s or idempotency.retention', fix);
-  return {
-    bytesPerRecord, ratePerS: rate, retentionMs: retention,
-    source: `measured by idem-sim probe on ${String(d.store?.kind ?? 'a store')} (${path})`,
-  };
 }

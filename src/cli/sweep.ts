@@ -3,48 +3,41 @@ import { runScenario } from '../exec/runner.js';
 import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
 import type { RunStateData } from '../model/metrics.js';
 import { shardRange } from '../model/plan.js';
-import type { Scenario } from '../model/types.js';
+import type { PrecisionTarget } from '../model/precision.js';
+import type { Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import type { FileVary, Override } from '../scenario/parse.js';
 import { gridPoints, gridSize, type Axis, type GridPoint } from '../sweeps/grid.js';
 import { countValues, parseValues, ValuesError } from '../sweeps/values.js';
-import { PendingOutput } from './outputs.js';
-import { chalkFor, shellQuote, toolVersion, type Io } from './io.js';
-import { MAX_SHARDS, oneOf, positiveInteger, seedOption, shard as parseShard, threadCount } from './options.js';
+import { toolVersion, type Io } from './io.js';
+import {
+  DEFAULT_MAX_POINTS, MAX_POINTS, MAX_SHARDS, oneOf, parseKeyPath, positiveInteger, precisionTarget, seedOption, shard as parseShard,
+  type PrecisionOptions,
+} from './options.js';
 import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
 import { resolvedScenario } from './report/json.js';
-import type { SweepPointResult, SweepReport } from './report/sweep.js';
-import { renderSweep, SWEEP_FORMATS, type SweepFormat } from './report/sweep-reporters.js';
-import { DEFAULT_SEED, defaultThreads, loadScenario, parseKeyPath, parseOverrides, precisionTarget, type RunOptions } from './run.js';
+import type { SweepPointResult } from './report/sweep.js';
+import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
+import { sweepFormat } from './shared/formats.js';
+import { scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
+import { withOutput } from './shared/output.js';
+import { ReplayLine } from './shared/replay.js';
+import { precisionInfo, runSeed, threadSetting, type SimulationOptions } from './shared/simulate.js';
 
-export interface SweepOptions extends RunOptions {
+export interface SweepOptions extends SimulationOptions, PrecisionOptions {
   vary?: string[];
   metric?: string;
   format?: string;
+  json?: boolean;
   maxPoints?: string;
   svg?: boolean;
+  out?: string;
+  shard?: string;
 }
 
-/** Largest grid run without --max-points: a sweep that size at the lab's 4,000 actions takes minutes. */
-export const DEFAULT_MAX_POINTS = 10_000;
-/**
- * Largest grid --max-points may allow: 50,000 points. A point keeps its metrics (about 4 KB of
- * heap) until the report is written, and the JSON report takes 3.3 KB a point more: 20,000
- * points of JSON peaked at 369 MB, so 50,000 stay under a gigabyte, and take about 20 s to
- * render as a table.
- */
-export const MAX_POINTS = 50_000;
-
-/** What --format, --json and --svg ask for: one of SWEEP_FORMATS, or `svg` (the charts as one SVG; see docs/charts.md). */
-export function outputFormat(opts: { format?: string; json?: boolean; svg?: boolean }): SweepFormat {
-  const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', SWEEP_FORMATS) as SweepFormat; // oneOf checked it
-  if (!opts.svg) return format;
-  if (format === 'html' || (opts.format === undefined && !opts.json)) return 'svg';
-  throw new InputError({ source: '--svg' }, '', `cannot be combined with ${opts.json ? '--json' : `--format ${format}`}`,
-    `Give --svg alone for the charts as one SVG image, or ${opts.json ? '--json' : `--format ${format}`} alone (--format html gives a page with every chart and a table).`);
-}
+export { DEFAULT_MAX_POINTS, MAX_POINTS } from './options.js';
 
 /** A varied key, and whether its values were written as a log range (`log:100ms..10s:9`): charts draw those on a log axis. */
 type SweepAxis = Axis & { log: boolean };
@@ -54,7 +47,7 @@ const isLogRange = (spec: string | readonly unknown[]) => typeof spec === 'strin
 export interface PartialPoint {
   index: number;
   params: SweepPointResult['params'];
-  scenario: Scenario;
+  scenario: WrittenScenario;
   fingerprint: string;
   grid_step: number;
   state: RunStateData;
@@ -87,7 +80,7 @@ function fromValuesError<T>(a: AxisSpec, read: () => T): T {
  * that needs no values comes first, and the grid's size is the product of the value counts,
  * so a grid over the limit is refused before any value is made.
  */
-function readAxes(file: string, fileVary: readonly FileVary[], opts: SweepOptions): SweepAxis[] {
+function readAxes(file: string, fileVary: readonly FileVary[], opts: Pick<SweepOptions, 'vary' | 'maxPoints'>): SweepAxis[] {
   const fromOptions = (opts.vary ?? []).map(axisFromOption);
   const given = new Set<string>();
   for (const a of fromOptions) {
@@ -173,80 +166,103 @@ function valueAt(s: Scenario, path: string): string | number | boolean | null {
   return typeof node === 'object' ? (node === null ? null : JSON.stringify(node)) : (node as string | number | boolean);
 }
 
+/** The grid and how to report it, each option checked in the order its errors have always come. */
+interface SweepPlan {
+  read: ScenarioReader;
+  format: SweepFormat;
+  /** The scenario as the file and --set give it, before any point's values. */
+  base: LoadedScenario;
+  metric: MetricPath;
+  axes: SweepAxis[];
+  size: number;
+  precision: PrecisionTarget | undefined;
+  shard: { index: number; count: number } | undefined;
+  /** This shard's points: `from` to `to` (exclusive) of the grid's. */
+  from: number;
+  to: number;
+}
+
 export async function sweepCommand(file: string, opts: SweepOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  const out = opts.out !== undefined ? new PendingOutput(opts.out, [file]) : null;
-  try {
-    const format = outputFormat(opts);
-    seedOption(opts.seed);
-    const sets = parseOverrides(opts);
-    const access = { allowOutside: opts.allowOutside === true };
-    const base = loadScenario(file, sets, access);
-    const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
-    const axes = readAxes(file, base.sweep?.vary ?? [], opts);
-    const size = gridSize(axes);
-    const precision = precisionTarget(opts);
-    const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
-    if (shard && precision) {
-      throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision', 'Shard a sweep of fixed --actions, or run --precision on one machine.');
-    }
-    const [from, to] = shard ? shardRange(size, shard) : [0, size];
-    const overridesAt = (pt: GridPoint): Override[] => [...sets, ...axes.map((a, k): Override => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }))];
-    // Read and check every point before simulating any, so a bad value fails at once. Only the
-    // actions are kept: a loaded scenario is about 10 KB (and holds its empirical data), so each
-    // point is read again when its turn comes.
-    const points = gridPoints(axes, from, to);
-    let commandActions = 0;
-    for (const pt of points) commandActions += precision?.maxActions ?? loadScenario(file, overridesAt(pt), access).scenario.actions;
-
-    const seed = opts.seed ?? base.seed ?? DEFAULT_SEED;
-    const threads = opts.threads === undefined ? undefined : threadCount(opts.threads, io);
-    const bar = progressBar(io.stderr, 'sweep', 'points');
-    const results: SweepPointResult[] = [];
-    const part = shard ? new SweepPartText(shard, to - from) : undefined;
-    try {
-      for (const pt of points) {
-        const { scenario } = loadScenario(file, overridesAt(pt), access);
-        const outcome = await runScenario({
-          scenario, seed, threads: threads ?? defaultThreads(commandActions),
-          ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
-        });
-        bar.update(pt.index - from + 1, to - from);
-        const params = Object.fromEntries(axes.map((a, i) => [a.path, valueAt(scenario, a.path) ?? (pt.values[i] as string)]));
-        // What grows with the points stays small: a point's sums (its grid alone can be hundreds
-        // of KB) go only into a shard's part, as text.
-        if (part) {
-          part.add({ index: pt.index, params, scenario: resolvedScenario(scenario), fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
-        } else {
-          results.push({
-            params, metrics: outcome.state.finish(scenario),
-            ...(precision ? { precision: { metric: precision.metric, half_width: precision.halfWidth, max_actions: precision.maxActions, reached: outcome.precisionReached === true } } : {}),
-          });
-        }
-      }
-    } finally {
-      bar.stop();
-    }
-
-    const args = ['idem-sim', 'sweep', file, ...(opts.allowOutside ? ['--allow-outside'] : []), ...axes.filter((a) => a.option.startsWith('--vary')).flatMap((a) => ['--vary', a.option.slice('--vary '.length)]),
-      ...(opts.set ?? []).flatMap((s) => ['--set', s]), ...(opts.actions !== undefined ? ['--actions', opts.actions] : []),
-      '--seed', seed, ...(opts.metric !== undefined ? ['--metric', opts.metric] : []), ...(opts.precision !== undefined ? ['--precision', opts.precision] : []),
-      ...(opts.precisionMetric !== undefined ? ['--precision-metric', opts.precisionMetric] : []),
-      ...(opts.maxActions !== undefined ? ['--max-actions', opts.maxActions] : [])];
-    const logPaths = axes.filter((a) => a.log).map((a) => a.path);
-    let text: string;
-    if (part) {
-      text = part.text({
-        idem_sim_partial: PARTIAL_FORMAT, kind: 'sweep', version: toolVersion(), shard, replay_args: args,
-        sweep: { scenario: file, fingerprint: scenarioFingerprint(base.scenario), paths: axes.map((a) => a.path), points: size, seed, metric, log_paths: logPaths },
-      });
-    } else {
-      const report: SweepReport = { scenario: file, paths: axes.map((a) => a.path), seed, version: toolVersion(), replay: args.map(shellQuote).join(' '), points: results, logPaths };
-      text = await renderSweep(report, format, metric, chalkFor(out ? {} : io.stdout, io.env));
-    }
-    if (out) out.commit(text, io.stdout);
-    else io.stdout.write(text);
+  return withOutput(io, opts.out, [file], async (out) => {
+    const plan = sweepPlan(file, opts);
+    const points = gridPoints(plan.axes, plan.from, plan.to);
+    const actions = checkPoints(file, plan, points);
+    const seed = runSeed(opts.seed, plan.base.seed);
+    const threads = threadSetting(opts.threads, io)(actions);
+    const part = plan.shard ? new SweepPartText(plan.shard, plan.to - plan.from) : undefined;
+    const results = await simulatePoints(file, plan, points, { seed, threads, part }, io, signal);
+    // The --vary options as given: the file's own sweep.vary comes with the file.
+    const replay = new ReplayLine('sweep', [file], opts).each('--vary', opts.vary).overrides(opts).option('--seed', seed)
+      .option('--metric', opts.metric).precision(opts);
+    const paths = plan.axes.map((a) => a.path);
+    const logPaths = plan.axes.filter((a) => a.log).map((a) => a.path);
+    out.write(part
+      ? part.text({
+        idem_sim_partial: PARTIAL_FORMAT, kind: 'sweep', version: toolVersion(), shard: plan.shard, replay_args: replay.args,
+        sweep: { scenario: file, fingerprint: scenarioFingerprint(plan.base.scenario), paths, points: plan.size, seed, metric: plan.metric, log_paths: logPaths },
+      })
+      : await renderSweep({ scenario: file, paths, seed, version: toolVersion(), replay: replay.text(), points: results, logPaths }, plan.format, plan.metric, out.style()));
     return 0;
-  } finally {
-    out?.abort();
+  });
+}
+
+function sweepPlan(file: string, opts: SweepOptions): SweepPlan {
+  const format = sweepFormat(opts);
+  seedOption(opts.seed);
+  const read = scenarioReader(opts);
+  const base = read(file);
+  const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
+  const axes = readAxes(file, base.sweep?.vary ?? [], opts);
+  const size = gridSize(axes);
+  const precision = precisionTarget(opts);
+  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  if (shard && precision) {
+    throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision', 'Shard a sweep of fixed --actions, or run --precision on one machine.');
   }
+  const [from, to] = shard ? shardRange(size, shard) : [0, size];
+  return { read, format, base, metric, axes, size, precision, shard, from, to };
+}
+
+/** A point's values as overrides, after the command's --set. */
+function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
+  return axes.map((a, k): Override => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));
+}
+
+/**
+ * Reads and checks every point before simulating any, so a bad value fails at once; gives the
+ * actions the sweep simulates. Only the actions are kept: a loaded scenario is about 10 KB (and
+ * holds its empirical data), so each point is read again when its turn comes.
+ */
+function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[]): number {
+  let actions = 0;
+  for (const pt of points) actions += plan.precision?.maxActions ?? plan.read(file, pointOverrides(plan.axes, pt)).scenario.actions;
+  return actions;
+}
+
+/** Simulates the points in turn: a shard's go into its part as they come, the others' metrics are returned. */
+async function simulatePoints(file: string, plan: SweepPlan, points: readonly GridPoint[], run: { seed: string; threads: number; part: SweepPartText | undefined },
+  io: Io, signal: AbortSignal | undefined): Promise<SweepPointResult[]> {
+  const { precision, axes, from, to } = plan;
+  const bar = progressBar(io.stderr, 'sweep', 'points');
+  const results: SweepPointResult[] = [];
+  try {
+    for (const pt of points) {
+      const { scenario } = plan.read(file, pointOverrides(axes, pt));
+      const outcome = await runScenario({
+        scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
+      });
+      bar.update(pt.index - from + 1, to - from);
+      const params = Object.fromEntries(axes.map((a, i) => [a.path, valueAt(scenario, a.path) ?? (pt.values[i] as string)]));
+      // What grows with the points stays small: a point's sums (its grid alone can be hundreds
+      // of KB) go only into a shard's part, as text.
+      if (run.part) {
+        run.part.add({ index: pt.index, params, scenario: resolvedScenario(scenario), fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
+      } else {
+        results.push({ params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}) });
+      }
+    }
+  } finally {
+    bar.stop();
+  }
+  return results;
 }

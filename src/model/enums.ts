@@ -33,9 +33,6 @@ export type Jitter = (typeof JITTERS)[number];
 export const ON_ERRORS = ['release', 'store'] as const;
 export type OnError = (typeof ON_ERRORS)[number];
 
-/** Latency distributions (`service.latency.dist`); `LatencySpec` has one branch per value. */
-export const DISTRIBUTIONS = ['lognormal', 'constant', 'uniform', 'exponential', 'empirical', 'mixture'] as const;
-export type Distribution = (typeof DISTRIBUTIONS)[number];
 
 /** How `expect:` judges a threshold: on the estimate, or on its whole 95% interval. */
 export const CONFIDENCES = ['none', 'ci95'] as const;

@@ -1,76 +1,71 @@
 /**
- * Latency distributions of docs/model.md, compiled once into a sampler (validated at the
- * boundary). One class with a switch rather than a closure per distribution: the
- * optimiser inlines a method it has feedback for, and not a closure made per simulator.
+ * The latency distributions of docs/model.md: one file per form under `latency/`, and here the
+ * one registry of them. A new form is its file and its line in `LATENCY_FORMS`; the schema, the
+ * resolver, `dist`'s choices and the `LatencySpec` union follow from this table.
  */
-import { assertNever } from './enums.js';
-import { exponential } from '../random/exponential.js';
-import { normal } from '../random/normal.js';
-import type { Rng } from '../random/rng.js';
-import type { LatencySpec } from './types.js';
+import { constant, type ConstantSpec } from './latency/constant.js';
+import { empirical, type EmpiricalSpec } from './latency/empirical.js';
+import { exponential, type ExponentialSpec } from './latency/exponential.js';
+import type { LatencyForm, LatencySampler } from './latency/form.js';
+import { lognormal, type LognormalSpec } from './latency/lognormal.js';
+import { mixtureForm, type MixtureSpec } from './latency/mixture.js';
+import { uniform, type UniformSpec } from './latency/uniform.js';
 
-/** How a sampler draws, set by the constructor's case for its `dist` (`sampleOther` has a case for each). */
-const LOGNORMAL = 0, CONSTANT = 1, UNIFORM = 2, EXPONENTIAL = 3, EMPIRICAL = 4, MIXTURE = 5;
-type Kind = typeof LOGNORMAL | typeof CONSTANT | typeof UNIFORM | typeof EXPONENTIAL | typeof EMPIRICAL | typeof MIXTURE;
+export type { LatencyForm, LatencyProblem, LatencySampler } from './latency/form.js';
+export type { MixtureComponent } from './latency/mixture.js';
 
-export class LatencySampler {
-  private kind: Kind = CONSTANT;
-  /** lognormal: mu, sigma; constant: value; uniform: min, width; exponential: mean. */
-  private a = 0;
-  private b = 0;
-  private values = new Float64Array(0);
-  private cumulative = new Float64Array(0);
-  private components: LatencySampler[] = [];
+/**
+ * A latency distribution ready to run, in ms: an empirical form holds its observed `values`.
+ * Named here (a mixture's components are of this type, so it cannot be inferred from the table);
+ * `LATENCY_FORMS` must then hold exactly one form for each member.
+ */
+export type LatencySpec = LognormalSpec | ConstantSpec | UniformSpec | ExponentialSpec | EmpiricalSpec | MixtureSpec;
+export type Distribution = LatencySpec['dist'];
 
-  constructor(spec: LatencySpec) {
-    switch (spec.dist) {
-      case 'lognormal':
-        if (spec.sigma === 0) { this.a = spec.median; break; } // exactly, not exp(log(median))
-        this.kind = LOGNORMAL; this.a = Math.log(spec.median); this.b = spec.sigma; break;
-      case 'constant': this.a = spec.value; break;
-      case 'uniform': this.kind = UNIFORM; this.a = spec.min; this.b = spec.max - spec.min; break;
-      case 'exponential': this.kind = EXPONENTIAL; this.a = spec.mean; break;
-      case 'empirical':
-        if (!spec.values || spec.values.length === 0) throw new RangeError(`empirical latency file ${spec.file} was not loaded or is empty`);
-        this.kind = EMPIRICAL; this.values = Float64Array.from(spec.values); break;
-      case 'mixture': {
-        this.kind = MIXTURE;
-        this.components = spec.components.map((c) => new LatencySampler(c));
-        const total = spec.components.reduce((s, c) => s + c.weight, 0);
-        let acc = 0;
-        this.cumulative = Float64Array.from(spec.components, (c) => (acc += c.weight / total));
-        break;
-      }
-      default: assertNever(spec);
-    }
-  }
+/** Every form, by its `dist`. The first is the default (a file may leave `dist` out). */
+export const LATENCY_FORMS: { readonly [S in LatencySpec as S['dist']]: LatencyForm<S> } = {
+  lognormal,
+  constant,
+  uniform,
+  exponential,
+  empirical,
+  mixture: mixtureForm((spec) => compileLatency(spec)),
+};
 
-  /** One latency in ms. */
-  sample(rng: Rng): number {
-    // The common case first, in a method small enough for the optimiser to inline into the hot loop.
-    return this.kind === LOGNORMAL ? Math.exp(this.a + this.b * normal(rng)) : this.sampleOther(rng);
-  }
+export const DISTRIBUTIONS = Object.keys(LATENCY_FORMS) as readonly Distribution[];
+export const DEFAULT_DISTRIBUTION: Distribution = 'lognormal';
 
-  private sampleOther(rng: Rng): number {
-    switch (this.kind) {
-      case LOGNORMAL: return Math.exp(this.a + this.b * normal(rng)); // (sample answers it first)
-      case CONSTANT: return this.a;
-      case UNIFORM: return this.a + this.b * rng.next();
-      case EXPONENTIAL: return exponential(rng, this.a);
-      case EMPIRICAL: return this.values[(rng.next() * this.values.length) | 0] as number;
-      case MIXTURE: {
-        const u = rng.next();
-        const last = this.components.length - 1;
-        let i = 0;
-        while (i < last && u >= (this.cumulative[i] as number)) i++;
-        return (this.components[i] as LatencySampler).sample(rng);
-      }
-      default: return assertNever(this.kind);
-    }
-  }
+/** A distribution as a scenario writes it: the data a form loads (`values`) not yet there. */
+export type WrittenLatency<S = LatencySpec> = S extends { values: readonly number[] } ? Omit<S, 'values'>
+  : S extends { components: readonly (infer C)[] } ? Omit<S, 'components'> & { components: readonly WrittenLatency<C>[] }
+  : S;
+
+/** The form of a spec, typed to it. */
+export function formOf<S extends LatencySpec>(spec: S): LatencyForm<S> {
+  return LATENCY_FORMS[spec.dist] as unknown as LatencyForm<S>;
 }
 
-/** The sampler of a latency spec. */
+/** The sampler of a latency spec (validated at the boundary). */
 export function compileLatency(spec: LatencySpec): LatencySampler {
-  return new LatencySampler(spec);
+  return formOf(spec).sampler(spec);
+}
+
+/**
+ * A written distribution with its data loaded: `read(file, keyPath)` gives an empirical file's
+ * values (the shell reads; the model never does). `keyPath` is where the file is named.
+ */
+export function loadLatencyData(written: WrittenLatency, keyPath: readonly (string | number)[],
+  read: (file: string, keyPath: readonly (string | number)[]) => readonly number[]): LatencySpec {
+  if (written.dist === 'empirical') return { ...written, values: read(written.file, [...keyPath, 'file']) };
+  if (written.dist === 'mixture') {
+    return { ...written, components: written.components.map((c, i) => ({ ...loadLatencyData(c, [...keyPath, 'components', i], read), weight: c.weight })) };
+  }
+  return written;
+}
+
+/** A loaded distribution as it was written: the data are not settings, the file name identifies them. */
+export function writtenLatency(spec: WrittenLatency): WrittenLatency {
+  if (spec.dist === 'empirical') return { dist: 'empirical', file: spec.file };
+  if (spec.dist === 'mixture') return { dist: 'mixture', components: spec.components.map((c) => ({ ...writtenLatency(c), weight: c.weight })) };
+  return spec;
 }

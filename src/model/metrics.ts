@@ -8,7 +8,7 @@ import { C, CounterTally } from './counters.js';
 import type { ChunkOutput } from './engine.js';
 import { counterOf, scaleFactor, type CounterMetricPath } from './metric-registry.js';
 import { KeyGrid, type GridData } from './peak.js';
-import type { Scenario } from './types.js';
+import type { WrittenScenario } from './types.js';
 
 /** A mean with its 95% confidence interval [low, high] (mean ± 1.96·sd/√n over actions). */
 export interface Estimate { value: number; ci95: [number, number] }
@@ -132,7 +132,7 @@ export class RunState extends CounterTally {
     };
   }
 
-  finish(s: Scenario): Metrics {
+  finish(s: WrittenScenario): Metrics {
     const n = this.actions;
     // Action rate including twins, as measured: primaries arrive at rate_per_s.
     const actionsPerSecond = this.primaries > 0 ? (s.load.rate_per_s * n) / this.primaries : 0;

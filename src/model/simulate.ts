@@ -4,7 +4,7 @@ import { RunState, type Metrics } from './metrics.js';
 import { peakGridStep, runHorizon } from './peak.js';
 import { planChunks } from './plan.js';
 import { chunkRng } from '../random/rng.js';
-import type { Scenario } from './types.js';
+import type { Scenario, WrittenScenario } from './types.js';
 
 export interface RunResult {
   scenario: Scenario;
@@ -13,17 +13,17 @@ export interface RunResult {
 }
 
 /** The grid step of a run of up to `maxActions` primary actions. */
-export function gridStepFor(scenario: Scenario, maxActions = scenario.actions): number {
+export function gridStepFor(scenario: WrittenScenario, maxActions = scenario.actions): number {
   return peakGridStep(scenario.idempotency.retention, scenario.load.rate_per_s, maxActions, longestDelay(scenario));
 }
 
 /** The grid cells a run of up to `maxActions` is expected to span (1% spare: arrivals are random), for `RunState`. */
-export function gridCellsFor(scenario: Scenario, maxActions: number, step: number): number {
+export function gridCellsFor(scenario: WrittenScenario, maxActions: number, step: number): number {
   return Math.ceil((1.01 * runHorizon(scenario.idempotency.retention, scenario.load.rate_per_s, maxActions, longestDelay(scenario))) / step);
 }
 
 /** Upper bound on how long after its arrival an action's calls can start (ms). */
-function longestDelay({ agent, runtime, workload, client }: Scenario): number {
+function longestDelay({ agent, runtime, workload, client }: WrittenScenario): number {
   const calls = (agent.max_replans + 1) * (runtime.max_replays + 1);
   return workload.twin_delay.max + runtime.max_replays * runtime.resume_delay.max
     + calls * (agent.replan_delay.max + (client.retries + 1) * (client.timeout + client.backoff.max));

@@ -14,6 +14,7 @@ import { quantile, type Backend, type BytesMeasurement, type Saturation } from '
 import { InputError } from '../scenario/errors.js';
 import { reasonOf, StoreError } from '../stores/errors.js';
 import { MAX_PROBE_WALL_MS, namespaceLifeMs } from '../stores/lifetime.js';
+import { descriptorOf } from '../stores/registry.js';
 import type { StoreVariant } from '../stores/types.js';
 import { RealClock } from './clock.js';
 import { expectedCounts, type SimulatorExpectation } from './expected.js';
@@ -191,8 +192,7 @@ function checkWallTime(scenarioMs: number, speedup: number, actions: number, giv
 
 /** The probe could not remove what it created: say what is left and how to remove it. */
 function dropError(backend: Backend, e: unknown): StoreError {
-  const what = backend.kind === 'redis' ? `the keys under ${backend.namespace}` : `the schema ${backend.namespace}`;
-  const how = backend.kind === 'redis' ? `remove them (redis-cli --scan --pattern '${backend.namespace}*' | xargs redis-cli unlink)` : `remove it (DROP SCHEMA ${backend.namespace} CASCADE)`;
+  const { what, how } = descriptorOf(backend.kind).leftBehind(backend.namespace);
   return new StoreError(backend.display, `cannot remove ${what} (${reasonOf(e)})`, `They are left in the store: ${how}, and give the user the permissions listed in docs/stores.md.`);
 }
 

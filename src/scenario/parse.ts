@@ -1,10 +1,13 @@
 /**
  * Understanding a scenario: YAML/JSON text (plus `--set` overrides) in, a validated,
- * fully resolved `Scenario` out. Pure: reading files is the CLI's job.
+ * fully resolved `WrittenScenario` out. Pure: reading files is the CLI's job (it loads the data
+ * files a scenario names into the `Scenario` the engine runs).
  */
 import type { ErrorObject } from 'ajv';
 import type { Document, LineCounter, Node } from 'yaml';
-import type { Confidence, Scenario } from '../model/types.js';
+import { inertSettings } from '../model/inert.js';
+import { paramAt } from '../model/shape.js';
+import type { Confidence, WrittenScenario } from '../model/types.js';
 import { isDurationMetric, type MetricPath } from '../model/metric-paths.js';
 import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, tooDeep, yaml, type TextSource } from './document.js';
 import { DURATION_PATTERN } from './duration.js';
@@ -36,8 +39,9 @@ export interface FileVary {
   origin: Origin;
 }
 
-export interface ParsedScenario {
-  scenario: Scenario;
+/** A parsed scenario: `S` is the scenario as written (the shell then loads its data files into a `Scenario`). */
+export interface ParsedScenario<S = WrittenScenario> {
+  scenario: S;
   /** `seed:` from the file, if any. */
   seed?: string;
   description?: string;
@@ -46,8 +50,18 @@ export interface ParsedScenario {
   expectations: Expectation[];
   /** `sweep:`, for `idem-sim sweep`. */
   sweep?: { vary: FileVary[]; metric?: MetricPath };
+  /** Settings written that have no effect under the others (model/inert.ts), for a warning. */
+  warnings: ScenarioWarning[];
   /** Where a key path was written (the file's line, or the `--set` that gave it), for errors found later. */
   locate?: (path: readonly (string | number)[]) => Origin;
+}
+
+/** A setting that is valid but has no effect: printed on stderr and listed in JSON. */
+export interface ScenarioWarning {
+  origin?: Origin;
+  keyPath: string;
+  problem: string;
+  fix: string;
 }
 
 type Path = readonly (string | number)[];
@@ -55,7 +69,7 @@ type Raw = Record<string, unknown>;
 
 /** Parses and validates a scenario; `source` names the file in error messages. */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
-  if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], locate: () => ({ source, line: 1, col: 1 }) };
+  if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], warnings: [], locate: () => ({ source, line: 1, col: 1 }) };
   const { LineCounter, parseDocument } = yaml();
   const from: TextSource = { source, lines: true };
   checkSize(text, from);
@@ -102,10 +116,12 @@ export function parseScenario(text: string, source: string, overrides: readonly 
 
   if (!validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
   checkDurations(raw, locate);
-  const scenario = resolve(raw);
+  const scenario = resolve(raw, locate);
   checkCrossField(scenario, locate);
 
-  const parsed: ParsedScenario = { scenario, expectations: expectations(raw, locate), locate: (path) => locate(path, true) };
+  const parsed: ParsedScenario = {
+    scenario, expectations: expectations(raw, locate), warnings: warnings(document, scenario, locate), locate: (path) => locate(path, true),
+  };
   if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
   if (typeof raw['description'] === 'string') parsed.description = raw['description'];
   if (typeof raw['hint'] === 'string') parsed.hint = raw['hint'];
@@ -120,6 +136,30 @@ export function parseScenario(text: string, source: string, overrides: readonly 
     };
   }
   return parsed;
+}
+
+/** The keys a file or `--set` wrote (before presets) that the model does not read under the others. */
+function warnings(document: Raw, scenario: WrittenScenario, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
+  const found: ScenarioWarning[] = inertSettings(scenario, writtenLeaves(document)).map(({ path, because }) => ({
+    origin: locate(path.split('.'), true), keyPath: path, problem: `has no effect: ${because}`,
+    fix: 'Remove it, or change the setting that makes it inert if it should count.',
+  }));
+  if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
+    found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
+      fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove the preset.' });
+  }
+  return found;
+}
+
+/** Key paths of the model's leaves a document writes; a latency distribution counts as one leaf. */
+function writtenLeaves(document: Raw): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (path === 'service.latency' || typeof v !== 'object' || v === null || Array.isArray(v)) { out.push(path); return; }
+    for (const [k, x] of Object.entries(v)) if (path !== '' || paramAt(k) !== undefined) walk(x, path === '' ? k : `${path}.${k}`);
+  };
+  walk(document, '');
+  return out;
 }
 
 function expectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Expectation[] {

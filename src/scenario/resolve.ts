@@ -3,108 +3,65 @@
  * the checks JSON Schema cannot express (across keys, and durations written as strings).
  */
 import { assertNever } from '../model/enums.js';
-import { DEFAULT_SCENARIO, type Distribution, type LatencySpec, type Scenario } from '../model/types.js';
+import { DEFAULT_DISTRIBUTION, formOf, LATENCY_FORMS, type Distribution, type LatencySpec, type WrittenLatency } from '../model/latency.js';
+import { MAX_DURATION_MS } from '../model/limits.js';
+import { rangeEnds, type Param, type Params } from '../model/params.js';
+import { DEFAULT_SCENARIO, SCENARIO_SHAPE, type WrittenScenario } from '../model/shape.js';
 import { formatPath } from './document.js';
 import { formatDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
-import { MAX_DURATION_MS } from './limits.js';
 import { isDurationKey } from './schema.js';
 
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
+type Locate = (path: Path) => Origin | undefined;
 
-type Dur = number | string;
-const dur = (v: unknown, def: number): number => (v === undefined ? def : parseDuration(v as Dur));
-const optDur = (v: unknown, def: number | null): number | null =>
-  v === undefined ? def : v === null || v === 'none' ? null : parseDuration(v as Dur);
-const range = (v: unknown, def: { min: number; max: number }) => {
-  const r = (v ?? {}) as Raw;
-  return { min: dur(r['min'], def.min), max: dur(r['max'], def.max) };
-};
-
-function resolveLatency(v: unknown): LatencySpec {
-  if (v === undefined) return DEFAULT_SCENARIO.service.latency;
-  const r = v as Raw;
-  const dist = (r['dist'] as Distribution | undefined) ?? 'lognormal'; // validated against DISTRIBUTIONS
-  switch (dist) {
-    case 'lognormal': return { dist: 'lognormal', median: dur(r['median'], 300), sigma: (r['sigma'] as number | undefined) ?? 0.6 };
-    case 'constant': return { dist: 'constant', value: dur(r['value'], 0) };
-    case 'uniform': return { dist: 'uniform', min: dur(r['min'], 0), max: dur(r['max'], 0) };
-    case 'exponential': return { dist: 'exponential', mean: dur(r['mean'], 0) };
-    case 'empirical': return { dist: 'empirical', file: String(r['file']) };
-    case 'mixture':
-      return {
-        dist: 'mixture',
-        components: (r['components'] as Raw[]).map((c) => ({ ...resolveLatency(c), weight: c['weight'] as number })),
-      };
-    default: return assertNever(dist);
+/**
+ * A written value of a parameter (validated against the schema), resolved: a missing key takes
+ * its default, durations become ms, `none` becomes null. One walk over `model/shape.ts`.
+ */
+function resolveParam(p: Param, v: unknown, path: Path, locate: Locate): unknown {
+  if (p.kind === 'section') return resolveParams(p.params, (v ?? {}) as Raw, path, locate);
+  if (v === undefined) return p.kind === 'latency' ? DEFAULT_SCENARIO.service.latency : p.kind === 'range' ? { ...p.default } : 'default' in p ? p.default : null;
+  switch (p.kind) {
+    case 'duration': return parseDuration(v as number | string);
+    case 'optional_duration': return v === null || v === 'none' ? null : parseDuration(v as number | string);
+    case 'range': return resolveParams(rangeEnds(p), v as Raw, path, locate);
+    case 'latency': return resolveLatency(v as Raw, path, locate);
+    case 'components': return (v as Raw[]).map((c, i) => ({ ...resolveLatency(c, [...path, i], locate), weight: c['weight'] as number }));
+    case 'probability': case 'count': case 'number': case 'flag': case 'choice': case 'text': return v;
+    default: return assertNever(p);
   }
 }
 
-export function resolve(raw: Raw): Scenario {
-  const D = DEFAULT_SCENARIO;
-  const sec = (name: string): Raw => (raw[name] ?? {}) as Raw;
-  const pick = <T>(obj: Raw, key: string, def: T): T => (obj[key] === undefined ? def : (obj[key] as T));
-  const load = sec('load'), workload = sec('workload'), service = sec('service'), network = sec('network');
-  const client = sec('client'), backoff = (client['backoff'] ?? {}) as Raw;
-  const agent = sec('agent'), runtime = sec('runtime'), idem = sec('idempotency');
-  return {
-    actions: pick(raw, 'actions', D.actions),
-    load: { rate_per_s: pick(load, 'rate_per_s', D.load.rate_per_s) },
-    workload: {
-      twin_probability: pick(workload, 'twin_probability', D.workload.twin_probability),
-      twin_delay: range(workload['twin_delay'], D.workload.twin_delay),
-    },
-    service: {
-      latency: resolveLatency(service['latency']),
-      error_rate: pick(service, 'error_rate', D.service.error_rate),
-      crash_probability: pick(service, 'crash_probability', D.service.crash_probability),
-      crash_after_effect: pick(service, 'crash_after_effect', D.service.crash_after_effect),
-      fast_reply: dur(service['fast_reply'], D.service.fast_reply),
-    },
-    network: {
-      request_loss: pick(network, 'request_loss', D.network.request_loss),
-      reply_loss: pick(network, 'reply_loss', D.network.reply_loss),
-    },
-    client: {
-      timeout: dur(client['timeout'], D.client.timeout),
-      retries: pick(client, 'retries', D.client.retries),
-      deadline: optDur(client['deadline'], D.client.deadline),
-      backoff: {
-        base: dur(backoff['base'], D.client.backoff.base),
-        multiplier: pick(backoff, 'multiplier', D.client.backoff.multiplier),
-        max: dur(backoff['max'], D.client.backoff.max),
-        jitter: pick(backoff, 'jitter', D.client.backoff.jitter),
-      },
-    },
-    agent: {
-      replan_probability: pick(agent, 'replan_probability', D.agent.replan_probability),
-      max_replans: pick(agent, 'max_replans', D.agent.max_replans),
-      replan_delay: range(agent['replan_delay'], D.agent.replan_delay),
-      arg_drift_probability: pick(agent, 'arg_drift_probability', D.agent.arg_drift_probability),
-      verify_before_replan: pick(agent, 'verify_before_replan', D.agent.verify_before_replan),
-    },
-    runtime: {
-      crash_probability: pick(runtime, 'crash_probability', D.runtime.crash_probability),
-      resume_delay: range(runtime['resume_delay'], D.runtime.resume_delay),
-      max_replays: pick(runtime, 'max_replays', D.runtime.max_replays),
-    },
-    idempotency: {
-      scope: pick(idem, 'scope', D.idempotency.scope),
-      claim: pick(idem, 'claim', D.idempotency.claim),
-      fingerprint: pick(idem, 'fingerprint', D.idempotency.fingerprint),
-      retention: dur(idem['retention'], D.idempotency.retention),
-      lease: optDur(idem['lease'], D.idempotency.lease),
-      transactional: pick(idem, 'transactional', D.idempotency.transactional),
-      on_error: pick(idem, 'on_error', D.idempotency.on_error),
-      conflict_retry_after: optDur(idem['conflict_retry_after'], D.idempotency.conflict_retry_after),
-      record_bytes: pick(idem, 'record_bytes', D.idempotency.record_bytes),
-    },
-  };
+function resolveParams(params: Params, raw: Raw, path: Path, locate: Locate): Raw {
+  return Object.fromEntries(Object.entries(params).map(([k, p]) => [k, resolveParam(p, raw[k], [...path, k], locate)]));
+}
+
+function resolveLatency(r: Raw, path: Path, locate: Locate): WrittenLatency {
+  const dist = (r['dist'] as Distribution | undefined) ?? DEFAULT_DISTRIBUTION; // validated against DISTRIBUTIONS
+  const form = LATENCY_FORMS[dist];
+  const fit = form.fit;
+  if (fit && Object.keys(fit.keys).some((k) => r[k] !== undefined)) {
+    // Every key written under the distribution, in ms (the schema allowed only the form's own and its fit's).
+    const all: Params = { ...form.keys, ...fit.keys };
+    const written = Object.fromEntries(Object.keys(r).filter((k) => Object.hasOwn(all, k))
+      .map((k) => [k, resolveParam(all[k] as Param, r[k], [...path, k], locate) as number]));
+    const spec = fit.from(written);
+    if ('problem' in spec) throw new InputError(locate([...path, spec.key]), formatPath([...path, spec.key]), spec.problem, spec.fix);
+    return spec as WrittenLatency;
+  }
+  // A form's keys without defaults are required by the schema, so every one is written.
+  return { dist, ...resolveParams(form.keys, r, path, locate) } as WrittenLatency;
+}
+
+/** A validated raw scenario, with the defaults, in ms; `locate` places a problem found on the way. */
+export function resolve(raw: Raw, locate: Locate = () => undefined): WrittenScenario {
+  return resolveParams(SCENARIO_SHAPE.params, raw, [], locate) as WrittenScenario;
 }
 
 /** Constraints that span keys or that JSON Schema cannot say about durations. */
-export function checkCrossField(s: Scenario, locate: (p: Path) => Origin): void {
+export function checkCrossField(s: WrittenScenario, locate: (p: Path) => Origin): void {
   const fail = (path: Path, problem: string, fix: string): never => {
     throw new InputError(locate(path), formatPath(path), problem, fix);
   };
@@ -125,18 +82,11 @@ export function checkCrossField(s: Scenario, locate: (p: Path) => Origin): void 
   checkLatency(s.service.latency, ['service', 'latency'], fail);
 }
 
-function checkLatency(l: LatencySpec, path: Path, fail: (p: Path, problem: string, fix: string) => never): void {
-  if (l.dist === 'lognormal' && l.median <= 0) {
-    fail([...path, 'median'], 'the median latency is 0', 'Give a median above 0 (a lognormal has no mass at 0), or use {dist: constant, value: 0}.');
-  }
-  if (l.dist === 'uniform' && l.min > l.max) fail([...path, 'max'], `max (${l.max}ms) is below min (${l.min}ms)`, 'Make max at least min.');
-  if (l.dist === 'mixture') {
-    // The schema caps each weight at MAX_WEIGHT, so the sum is finite and every share well defined.
-    if (l.components.reduce((sum, c) => sum + c.weight, 0) <= 0) {
-      fail([...path, 'components'], 'all mixture weights are 0', 'Give at least one component a weight above 0.');
-    }
-    l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], fail));
-  }
+function checkLatency(l: WrittenLatency, path: Path, fail: (p: Path, problem: string, fix: string) => never): void {
+  // A form's checks read its settings, never its data (not loaded yet).
+  const found = formOf(l as LatencySpec).check?.(l as LatencySpec);
+  if (found) fail([...path, found.key], found.problem, found.fix);
+  if (l.dist === 'mixture') l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], fail));
 }
 
 /** Top-level keys that are not the model's: they hold no durations of the model. */

@@ -1,13 +1,16 @@
 /**
- * The JSON Schema of scenario files (draft-07). It is the single source of truth for
- * what a file may contain: the loader validates against it, `idem-sim schema` prints it,
- * and each leaf's `description` is the "expected ..." phrase of error messages.
+ * The JSON Schema of scenario files (draft-07), made from `model/shape.ts` (the model's keys) and
+ * `model/latency.ts` (the latency forms), plus the keys that are not the model's (`expect:`,
+ * `sweep:`, presets). The loader validates against it, `idem-sim schema` prints it, and each
+ * leaf's `description` is the "expected ..." phrase of error messages.
  */
-import { CLAIMS, CONFIDENCES, DISTRIBUTIONS, FINGERPRINTS, JITTERS, ON_ERRORS, SCOPES, type Distribution } from '../model/enums.js';
-import { DEFAULT_SCENARIO as D, MAX_ACTIONS } from '../model/types.js';
+import { assertNever, CONFIDENCES } from '../model/enums.js';
+import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS, LATENCY_FORMS, type Distribution } from '../model/latency.js';
+import { MAX_DURATION_MS, MAX_WEIGHT } from '../model/limits.js';
 import { METRIC_PATHS } from '../model/metric-paths.js';
+import { rangeEnds, type Param, type Params } from '../model/params.js';
+import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
-import { MAX_DURATION_MS, MAX_MULTIPLIER, MAX_RATE_PER_S, MAX_RECORD_BYTES, MAX_SIGMA, MAX_WEIGHT, MIN_RATE_PER_S } from './limits.js';
 import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
 
 /** A threshold on a metric: an operator and a number (a duration for latencies). */
@@ -18,23 +21,15 @@ type Json = Record<string, unknown>;
 /** Non-empty string (a pattern rather than minLength, so the compiled validator needs no runtime helper). */
 const NON_EMPTY = '\\S';
 
-const probability = (def: number, meaning: string): Json => ({
-  type: 'number', minimum: 0, maximum: 1, default: def,
-  description: `a probability between 0 and 1 (${meaning})`,
-});
-const count = (def: number, meaning: string, min = 0): Json => ({
-  type: 'integer', minimum: min, default: def,
-  description: `a whole number >= ${min} (${meaning})`,
-});
 /** Durations: from 0 to MAX_DURATION_MS; the loader checks strings (`1e400ms` has no pattern) against it too. */
 const MAX_DURATION = formatDuration(MAX_DURATION_MS);
 const durationNumber: Json = { type: 'number', minimum: 0, maximum: MAX_DURATION_MS };
-const durationSchema = (meaning: string, def?: number | null): Json => ({
+const durationSchema = (meaning: string, def?: number): Json => ({
   anyOf: [
     durationNumber,
     { type: 'string', pattern: DURATION_PATTERN },
   ],
-  ...(def === undefined || def === null ? {} : { default: formatDuration(def) }),
+  ...(def === undefined ? {} : { default: formatDuration(def) }),
   description: `a duration >= 0 and at most ${MAX_DURATION} (10 years) such as 250ms, 2s, 5m, 1h or 7d, a bare number meaning ms (${meaning})`,
 });
 const optionalDuration = (meaning: string): Json => ({
@@ -47,64 +42,59 @@ const optionalDuration = (meaning: string): Json => ({
   default: 'none',
   description: `a duration >= 0 and at most ${MAX_DURATION} (10 years) such as 500ms or 90s, or none (${meaning})`,
 });
-const delayRange = (def: { min: number; max: number }, meaning: string): Json => ({
-  type: 'object', additionalProperties: false,
-  description: `a range {min, max} of durations (${meaning})`,
-  properties: {
-    min: durationSchema(`shortest ${meaning}`, def.min),
-    max: durationSchema(`longest ${meaning}`, def.max),
-  },
-});
 const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefined, meaning: string): Json => ({
   type: 'string', enum: values, ...(def === undefined ? {} : { default: def }),
   description: `one of ${values.join(', ')} (${meaning})`,
 });
-const flag = (def: boolean, meaning: string): Json => ({
-  type: 'boolean', default: def, description: `true or false (${meaning})`,
-});
-const section = (meaning: string, properties: Json): Json => ({
-  type: 'object', additionalProperties: false, description: `a mapping (${meaning})`, properties,
-});
+const mapping = (description: string, properties: Json): Json => ({ type: 'object', additionalProperties: false, description, properties });
 
-/** One branch per `dist`; `weight` is allowed (and required) inside mixtures only. */
+/** The schema of one parameter of `model/shape.ts`; `extra` keys (not the model's) come first in a section. */
+function paramSchema(p: Param, extra: Json = {}): Json {
+  switch (p.kind) {
+    case 'probability': return { type: 'number', minimum: 0, maximum: 1, default: p.default, description: `a probability between 0 and 1 (${p.meaning})` };
+    case 'count': return {
+      type: 'integer', minimum: p.min, default: p.default, description: `a whole number >= ${p.min} (${p.meaning})`,
+      ...(p.max === undefined ? {} : { maximum: p.max }),
+    };
+    case 'number': return { type: 'number', minimum: p.min, maximum: p.max, default: p.default, description: p.description };
+    case 'flag': return { type: 'boolean', default: p.default, description: `true or false (${p.meaning})` };
+    case 'choice': return choice(p.values, p.default, p.meaning);
+    case 'duration': return durationSchema(p.meaning, p.default);
+    case 'optional_duration': return optionalDuration(p.meaning);
+    case 'range': {
+      const ends = rangeEnds(p);
+      return mapping(`a range {min, max} of durations (${p.meaning})`, { min: paramSchema(ends.min), max: paramSchema(ends.max) });
+    }
+    case 'text': return { type: 'string', pattern: NON_EMPTY, description: p.description };
+    case 'latency': return { $ref: '#/definitions/latency' };
+    case 'components': return { type: 'array', minItems: 1, items: { $ref: '#/definitions/component' }, description: p.description };
+    case 'section': return mapping(`a mapping (${p.meaning})`, { ...extra, ...paramsSchema(p.params) });
+    default: return assertNever(p);
+  }
+}
+
+const paramsSchema = (params: Params): Json => Object.fromEntries(Object.entries(params).map(([k, p]) => [k, paramSchema(p)]));
+
+/** One branch per `dist`, from its form's keys; `weight` is allowed (and required) inside mixtures only. */
 function latencySchema(inMixture: boolean): Json {
   const weight: Json = inMixture
     ? { weight: { type: 'number', minimum: 0, maximum: MAX_WEIGHT, description: 'a relative weight from 0 to 10^9 (share of this component)' } }
     : {};
-  const branch = (dist: Distribution, [props, required]: [Json, string[]]): Json => ({
-    if: dist === 'lognormal'
+  const branch = (dist: Distribution): Json => ({
+    if: dist === DEFAULT_DISTRIBUTION
       ? { properties: { dist: { const: dist } } }
       : { properties: { dist: { const: dist } }, required: ['dist'] },
     then: {
-      properties: { dist: {}, ...weight, ...props },
-      required: inMixture ? ['weight', ...required] : required,
+      properties: { dist: {}, ...weight, ...paramsSchema(LATENCY_FORMS[dist].keys), ...paramsSchema(LATENCY_FORMS[dist].fit?.keys ?? {}) },
+      required: inMixture ? ['weight', ...LATENCY_FORMS[dist].required] : [...LATENCY_FORMS[dist].required],
       additionalProperties: false,
     },
   });
-  /** Each distribution's keys and the keys it requires. */
-  const branches: Record<Distribution, [Json, string[]]> = {
-    lognormal: [{
-      median: durationSchema('median latency, > 0', 300),
-      sigma: { type: 'number', minimum: 0, maximum: MAX_SIGMA, default: 0.6, description: `a number from 0 to ${MAX_SIGMA} (log-standard deviation)` },
-    }, []],
-    constant: [{ value: durationSchema('every latency') }, ['value']],
-    uniform: [{ min: durationSchema('shortest latency'), max: durationSchema('longest latency') }, ['min', 'max']],
-    exponential: [{ mean: durationSchema('mean latency') }, ['mean']],
-    empirical: [{
-      file: { type: 'string', pattern: NON_EMPTY, description: 'a path, relative to the scenario file, of observed latencies in ms, one per line' },
-    }, ['file']],
-    mixture: [{
-      components: {
-        type: 'array', minItems: 1, items: { $ref: '#/definitions/component' },
-        description: 'a list of distributions each with a weight',
-      },
-    }, ['components']],
-  };
   return {
     type: 'object',
-    description: `a latency distribution: {median, sigma} for lognormal, or {dist: ${DISTRIBUTIONS.filter((d) => d !== 'lognormal').join('|')}, ...}`,
-    properties: { dist: choice(DISTRIBUTIONS, 'lognormal', 'the latency distribution') },
-    allOf: DISTRIBUTIONS.map((dist) => branch(dist, branches[dist])),
+    description: `a latency distribution: {${Object.keys(LATENCY_FORMS[DEFAULT_DISTRIBUTION].keys).join(', ')}} for ${DEFAULT_DISTRIBUTION}, or {dist: ${DISTRIBUTIONS.filter((d) => d !== DEFAULT_DISTRIBUTION).join('|')}, ...}`,
+    properties: { dist: choice(DISTRIBUTIONS, DEFAULT_DISTRIBUTION, 'the latency distribution') },
+    allOf: DISTRIBUTIONS.map(branch),
   };
 }
 
@@ -166,21 +156,14 @@ const META_KEYS: Json = {
 
 /** Whether a key path (`client.timeout`, `service.latency.components[0].median`) holds a duration. */
 export function isDurationKey(path: string): boolean {
-  let node: Json | undefined = SCENARIO_SCHEMA;
-  for (const key of path.replace(/\[\d+\]/g, '').split('.')) {
-    if (!node) return false;
-    if (node['items']) node = node['items'] as Json; // a list: its items
-    const ref = node['$ref'] as string | undefined;
-    if (ref) node = (SCENARIO_SCHEMA['definitions'] as Record<string, Json>)[ref.split('/').pop() as string];
-    const props = node?.['properties'] as Record<string, Json> | undefined;
-    // Latency distributions keep their keys in one branch per dist.
-    const branches = ((node?.['allOf'] as Json[] | undefined) ?? []).map((b) => (b['then'] as Json)['properties'] as Record<string, Json>);
-    // Own keys only: `constructor` must not find Object's.
-    const own = (p: Record<string, Json> | undefined) => (p && Object.hasOwn(p, key) ? p[key] : undefined);
-    node = own(props) ?? branches.map(own).find((n) => n !== undefined);
-  }
-  return typeof node?.['description'] === 'string' && node['description'].startsWith('a duration');
+  const kind = paramAt(path)?.kind;
+  return kind === 'duration' || kind === 'optional_duration';
 }
+
+/** Keys of a model section that are not the model's: a client preset fills the client's keys. */
+const SECTION_EXTRAS: Readonly<Record<string, Json>> = {
+  client: { preset: choice(Object.keys(CLIENT_PRESETS), undefined, 'retry policy of a real client; keys written here win') },
+};
 
 export const SCENARIO_SCHEMA: Json = {
   $schema: 'http://json-schema.org/draft-07/schema#',
@@ -195,62 +178,6 @@ export const SCENARIO_SCHEMA: Json = {
   },
   properties: {
     ...META_KEYS,
-    actions: { ...count(D.actions, 'primary actions to simulate, at most 10^13; twins come on top', 1), maximum: MAX_ACTIONS },
-    load: section('arrival process', {
-      rate_per_s: {
-        type: 'number', minimum: MIN_RATE_PER_S, maximum: MAX_RATE_PER_S, default: D.load.rate_per_s,
-        description: 'a number from 0.00001 (one action per 27.8 hours) to 10^9 (primary actions per second)',
-      },
-    }),
-    workload: section('twins: distinct requests with the same business identity', {
-      twin_probability: probability(D.workload.twin_probability, 'chance an action has a twin'),
-      twin_delay: delayRange(D.workload.twin_delay, 'delay of a twin after its sibling'),
-    }),
-    service: section('the tool server', {
-      latency: { $ref: '#/definitions/latency' },
-      error_rate: probability(D.service.error_rate, 'chance an execution fails with a 5xx before any side effect'),
-      crash_probability: probability(D.service.crash_probability, 'chance the handler dies mid-request'),
-      crash_after_effect: probability(D.service.crash_after_effect, 'chance a crash comes after the side effect'),
-      fast_reply: durationSchema('time to answer 409, 422 or a stored result', D.service.fast_reply),
-    }),
-    network: section('the network between agent and tool', {
-      request_loss: probability(D.network.request_loss, 'chance a request never arrives'),
-      reply_loss: probability(D.network.reply_loss, 'chance a reply is lost'),
-    }),
-    client: section('the HTTP client or tool wrapper', {
-      preset: choice(Object.keys(CLIENT_PRESETS), undefined, 'retry policy of a real client; keys written here win'),
-      timeout: durationSchema('client timeout per attempt, > 0', D.client.timeout),
-      retries: { ...count(D.client.retries, 'retries after the first attempt, at most 1000'), maximum: 1000 },
-      deadline: optionalDuration('no attempt starts this long after the call began'),
-      backoff: section('the wait before retry j: min(max, base * multiplier^(j-1)) with jitter', {
-        base: durationSchema('first backoff', D.client.backoff.base),
-        multiplier: { type: 'number', minimum: 1, maximum: MAX_MULTIPLIER, default: D.client.backoff.multiplier, description: `a number from 1 to ${MAX_MULTIPLIER} (growth per retry)` },
-        max: durationSchema('cap on one backoff', D.client.backoff.max),
-        jitter: choice(JITTERS, D.client.backoff.jitter, 'full U(0,d), equal d/2+U(0,d/2), none d'),
-      }),
-    }),
-    agent: section('the model deciding what to do after a failed call', {
-      replan_probability: probability(D.agent.replan_probability, 'chance the model re-issues a failed call'),
-      max_replans: { ...count(D.agent.max_replans, 're-plans per step at most, up to 1000'), maximum: 1000 },
-      replan_delay: delayRange(D.agent.replan_delay, 'delay before a re-plan'),
-      arg_drift_probability: probability(D.agent.arg_drift_probability, 'chance a re-plan or replay rewrites its free text'),
-      verify_before_replan: flag(D.agent.verify_before_replan, 'read before re-planning and skip if the action ran'),
-    }),
-    runtime: section('the durable agent runtime', {
-      crash_probability: probability(D.runtime.crash_probability, 'chance the worker dies before the checkpoint when a step ends'),
-      resume_delay: delayRange(D.runtime.resume_delay, 'delay before a crashed run resumes'),
-      max_replays: { ...count(D.runtime.max_replays, 'replays per action at most, up to 1000'), maximum: 1000 },
-    }),
-    idempotency: section('the server-side key store', {
-      scope: choice(SCOPES, D.idempotency.scope, 'what the key identifies'),
-      claim: choice(CLAIMS, D.idempotency.claim, 'how a new key is claimed'),
-      fingerprint: choice(FINGERPRINTS, D.idempotency.fingerprint, 'what the payload fingerprint covers'),
-      retention: durationSchema('how long a completed key is remembered', D.idempotency.retention),
-      lease: optionalDuration('after this long a running claim may be taken over'),
-      transactional: flag(D.idempotency.transactional, 'effect and key commit in one transaction'),
-      on_error: choice(ON_ERRORS, D.idempotency.on_error, 'what a 5xx does to the key'),
-      conflict_retry_after: optionalDuration('a 409 makes the client wait at least this long'),
-      record_bytes: { ...count(D.idempotency.record_bytes, 'bytes one key record takes, at most 16 MiB = 16777216', 1), maximum: MAX_RECORD_BYTES },
-    }),
+    ...Object.fromEntries(Object.entries(SCENARIO_SHAPE.params).map(([k, p]) => [k, paramSchema(p, SECTION_EXTRAS[k])])),
   },
 };

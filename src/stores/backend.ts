@@ -4,6 +4,7 @@
  * each variant in it, a measurement of bytes per record, and removal of all it created.
  */
 import type { Claim } from '../model/types.js';
+import type { BytesOf, StoreKind } from './registry.js';
 import type { KeyStore, StoreOptions } from './types.js';
 
 /** One record as the scenario would store it (see docs/stores.md, "Record shape"). */
@@ -15,29 +16,16 @@ export interface RecordShape {
 }
 
 /** Bytes a store uses to hold one record of the shape, measured on `records` of them. */
-export interface BytesMeasurement {
+export type BytesMeasurement = {
   records: number;
   /** The figure for sizing (`idem-sim size --from-probe`). */
   bytes_per_record: number;
   /** How `bytes_per_record` was obtained, in words. */
   method: string;
-  redis?: {
-    /** Mean of `MEMORY USAGE key SAMPLES 0`: the value, the key's name and its entry in the keyspace. */
-    memory_usage: number;
-    /** What the TTLs add, per record: `used_memory` with them minus without them (PERSIST), the median of three such differences. */
-    expiry_overhead: number;
-    /** Cross-check: `used_memory` (INFO memory) after writing minus before, per record. */
-    info_delta: number;
-  };
-  postgres?: {
-    /** Per row, from pg_relation_size (heap), the TOAST table, pg_indexes_size and pg_total_relation_size. */
-    as_written: RelationBytes;
-    /** The same after VACUUM FULL rewrote the table without dead row versions. */
-    after_vacuum_full: RelationBytes;
-  };
-}
+} & StoreBytes;
 
-export interface RelationBytes { table: number; toast: number; index: number; total: number }
+/** A store's own figures, under its kind (`redis`, `postgres`): see its `descriptor.ts`. */
+export type StoreBytes = { [K in StoreKind]?: BytesOf<K> };
 
 /** Store round trips alone and at full speed: the measurement's records, written through the protocol. */
 export interface Saturation {
@@ -56,7 +44,7 @@ export interface Saturation {
 }
 
 export interface Backend {
-  readonly kind: 'redis' | 'postgres';
+  readonly kind: StoreKind;
   /** The URL with the password hidden. */
   readonly display: string;
   /** The key prefix (Redis) or schema (PostgreSQL) holding everything the probe writes. */

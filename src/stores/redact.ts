@@ -6,8 +6,10 @@
  * be found. Every secret seen is also remembered, so that a driver's message that quotes one
  * is scrubbed before it is shown (`hideSecrets`).
  */
+import { SCHEME_KINDS } from './registry.js';
 
-export const STORE_SCHEMES: ReadonlySet<string> = new Set(['redis:', 'rediss:', 'postgres:', 'postgresql:']);
+/** Every scheme of a store in the registry ("redis:", "postgresql:", ...). */
+export const STORE_SCHEMES: ReadonlySet<string> = new Set(SCHEME_KINDS.keys());
 
 /** What stands for a URL that cannot be shown even in part. */
 export const UNSHOWABLE = '(the URL given)';

@@ -1,36 +1,19 @@
 /** Which store a URL names, checked before anything connects. */
 import { StoreError } from './errors.js';
+import type { BadUrl, StoreDescriptor } from './descriptor.js';
 import { rememberSecrets, redactUrl } from './redact.js';
+import { descriptorOf, SCHEME_KINDS, URL_FORMS, withEachScheme, type StoreKind } from './registry.js';
 
-export type StoreKind = 'redis' | 'postgres';
+export type { StoreKind } from './registry.js';
+export { URL_FORMS } from './registry.js';
 
-const SCHEMES: Record<string, StoreKind> = { 'redis:': 'redis', 'rediss:': 'redis', 'postgres:': 'postgres', 'postgresql:': 'postgres' };
-
-export const URL_FORMS = 'redis://[user:password@]host[:6379][/db], rediss:// for TLS, or postgres://[user[:password]@]host[:5432]/database';
-
-/**
- * Query options the probe lets through to the driver. Both drivers copy every query key into
- * their options, over the probe's own: ioredis's parseURL (`keyPrefix` moves every key out of
- * the probe's `idem-sim:` namespace; `retryStrategy`, `enableOfflineQueue`, `path`, `sentinels`
- * and the like undo its fail-fast settings or send it elsewhere), and pg-connection-string
- * (`options=-c search_path=...` or `-c role=...` change where and as whom statements run;
- * `query_timeout`, `application_name` replace the probe's). So only the options for reaching
- * and authenticating to the server pass.
+/*
+ * Query options: each store's descriptor lists the few the probe lets through to its driver.
+ * Both drivers copy every query key into their options, over the probe's own (ioredis's
+ * parseURL, pg-connection-string), so a key such as ?keyPrefix= or ?options= would move the
+ * probe's writes out of its namespace or undo its fail-fast settings: only the options for
+ * reaching and authenticating to the server pass.
  */
-const ALLOWED_QUERY: Record<StoreKind, readonly string[]> = {
-  redis: ['db', 'username', 'password', 'family'],
-  postgres: ['host', 'port', 'user', 'password', 'ssl', 'sslmode', 'sslrootcert', 'sslcert', 'sslkey', 'sslnegotiation', 'uselibpqcompat', 'statement_timeout', 'lock_timeout'],
-};
-
-/** Query options that move the probe's writes out of its own namespace, and what to do instead. */
-const NAMESPACE_OPTIONS: Record<StoreKind, Record<string, string>> = {
-  redis: {
-    keyPrefix: 'the probe writes every key under a fresh idem-sim:<hex>: prefix of its own and removes them by that prefix; remove ?keyPrefix= (an ACL limited to ~idem-sim:* covers the probe as it is)',
-  },
-  postgres: {
-    options: 'startup settings (such as -c search_path=... or -c role=...) change where and as whom the probe writes; remove ?options= (the probe writes only to a fresh schema idem_sim_<hex> of its own, named in full)',
-  },
-};
 
 export interface StoreUrl {
   kind: StoreKind;
@@ -47,7 +30,7 @@ export function parseStoreUrl(text: string): StoreUrl {
     throw new StoreError(display, problem, fix);
   };
   const hostPort = /^[\w.-]+:\d+$/.test(text.trim());
-  const noScheme = `Write redis://${text.trim()} or postgres://${text.trim()}/DATABASE.`;
+  const noScheme = `Write ${withEachScheme(text.trim())}.`;
   // new URL trims them, but ioredis would read " redis://..." as a host name.
   if (text !== text.trim() || text === '') return bad(text === '' ? 'is empty' : 'has spaces or control characters around it', text === '' ? `Write it as ${URL_FORMS}.` : 'Remove them (quote the URL in the shell).');
   // `user:password@host` parses as the scheme "user" with the path "password@host": never echo it.
@@ -58,7 +41,7 @@ export function parseStoreUrl(text: string): StoreUrl {
   } catch {
     return hostPort ? bad('is not a URL (no scheme)', noScheme) : bad('is not a URL');
   }
-  const kind = SCHEMES[u.protocol];
+  const kind = SCHEME_KINDS.get(u.protocol);
   if (!kind) {
     return /^[\w.-]+:$/.test(u.protocol) && /^\d+$/.test(u.pathname)
       ? bad('is not a URL (no scheme)', noScheme)
@@ -76,29 +59,21 @@ export function parseStoreUrl(text: string): StoreUrl {
       bad(`the ${part} holds a % that does not start an escape`, 'Percent-encode a literal % as %25 (and /, ?, #, @ likewise).');
     }
   }
-  checkQuery(u, kind, bad);
-  if (kind === 'redis' && !/^\/?(\d+)?$/.test(u.pathname)) {
-    bad(`"${u.pathname}" is not a Redis database number`, 'End a redis:// URL with the database number, such as redis://127.0.0.1:6379/0, or with nothing.');
-  }
-  const db = u.searchParams.get('db'); // ioredis reads ?db= too: a non-number would have it send SELECT NaN
-  if (kind === 'redis' && db !== null && !/^\d+$/.test(db)) {
-    bad(`db=${db} is not a Redis database number`, 'Give the database as a whole number, such as ?db=1, or in the path: redis://127.0.0.1:6379/1.');
-  }
-  if (kind === 'postgres' && u.host === '' && u.pathname.replace(/^\//, '') === '' && !u.searchParams.has('host')) {
-    bad('names no host and no database', 'Write it as postgres://user@host:5432/database.');
-  }
+  const store = descriptorOf(kind);
+  checkQuery(u, store, bad);
+  store.checkUrl(u, bad);
   return { kind, url: text, display };
 }
 
 /** Refuses query options that change the probe's namespace or override its settings. */
-function checkQuery(u: URL, kind: StoreKind, bad: (problem: string, fix?: string) => never): void {
-  const driver = kind === 'redis' ? 'ioredis' : 'node-pg';
+function checkQuery(u: URL, store: StoreDescriptor<StoreKind, unknown>, bad: BadUrl): void {
+  const { driver, allowedQuery } = store;
   for (const key of new Set(u.searchParams.keys())) {
-    const namespace = NAMESPACE_OPTIONS[kind][key];
+    const namespace = Object.hasOwn(store.namespaceOptions, key) ? store.namespaceOptions[key] : undefined;
     if (namespace !== undefined) bad(`the option ?${key}= changes the key namespace the probe writes to`, `${namespace[0]?.toUpperCase()}${namespace.slice(1)}.`);
-    if (!ALLOWED_QUERY[kind].includes(key)) {
+    if (!allowedQuery.includes(key)) {
       bad(`the option ?${key}= is not one the probe passes to ${driver} (${driver} would take it over the probe's own settings)`,
-        `Remove it; the probe accepts ${ALLOWED_QUERY[kind].map((k) => `?${k}=`).join(', ')} in a ${kind === 'redis' ? 'redis://' : 'postgres://'} URL.`);
+        `Remove it; the probe accepts ${allowedQuery.map((k) => `?${k}=`).join(', ')} in a ${store.scheme} URL.`);
     }
   }
 }

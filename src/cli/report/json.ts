@@ -1,16 +1,11 @@
 /** `--json`: every metric under docs/model.md's names, with the resolved scenario, seed and version. */
-import type { LatencySpec, Scenario } from '../../model/types.js';
+import { writtenLatency } from '../../model/latency.js';
+import type { WrittenScenario } from '../../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
-/** The empirical values are data, not settings: the file name identifies them. */
-function withoutData(l: LatencySpec): LatencySpec {
-  if (l.dist === 'empirical') return { dist: 'empirical', file: l.file };
-  if (l.dist === 'mixture') return { dist: 'mixture', components: l.components.map((c) => ({ ...withoutData(c), weight: c.weight })) };
-  return l;
-}
-
-export function resolvedScenario(s: Scenario): Scenario {
-  return { ...s, service: { ...s.service, latency: withoutData(s.service.latency) } };
+/** The scenario as written, in ms: the empirical values are data, not settings (the file name identifies them). */
+export function resolvedScenario(s: WrittenScenario): WrittenScenario {
+  return { ...s, service: { ...s.service, latency: writtenLatency(s.service.latency) } };
 }
 
 /** 12 significant digits: drops float noise (16334.999999999998) and keeps every real digit. */

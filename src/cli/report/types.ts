@@ -1,5 +1,5 @@
 import type { Metrics } from '../../model/metrics.js';
-import type { Scenario } from '../../model/types.js';
+import type { WrittenScenario } from '../../model/types.js';
 import type { Verdict } from '../../scenario/expect.js';
 
 /** How a `--precision` run ended. */
@@ -18,7 +18,7 @@ export interface ScenarioRun {
   /** The scenario file as given, or null for the built-in defaults. */
   file: string | null;
   seed: string;
-  scenario: Scenario;
+  scenario: WrittenScenario;
   metrics: Metrics;
   precision?: PrecisionInfo;
 }

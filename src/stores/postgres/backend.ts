@@ -2,13 +2,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { Claim } from '../../model/types.js';
-import { saturate, type Backend, type RecordShape, type RelationBytes } from '../backend.js';
+import { saturate, type Backend, type RecordShape } from '../backend.js';
 import { reasonOf, StoreError } from '../errors.js';
 import { BASE_LIFE_MS, probeMarker } from '../lifetime.js';
 import type { KeyStore, StoreOptions } from '../types.js';
 import type { StoreUrl } from '../url.js';
 import { PgAtomicStore } from './atomic.js';
 import { PgCheckThenActStore } from './check-then-act.js';
+import { POSTGRES, type RelationBytes } from './descriptor.js';
 import { effectsTableDdl, ident, keysTableDdl, lockKey, literal, TABLES, type PgTables } from './schema.js';
 import { PgTransactionalStore } from './transactional.js';
 
@@ -46,7 +47,7 @@ export function connectError(url: StoreUrl, e: unknown): StoreError {
 }
 
 export class PgBackend implements Backend {
-  readonly kind = 'postgres';
+  readonly kind = POSTGRES.kind;
   readonly display: string;
   /** `idem_sim_` and 8 random hex digits: a schema unique to this probe. */
   readonly namespace = `idem_sim_${randomBytes(4).toString('hex')}`;

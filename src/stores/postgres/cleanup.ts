@@ -5,8 +5,10 @@
  * SIGKILL included), once the marker's expiry has passed, or with `force` whatever it is.
  * Anything else, including a schema of that name without the marker, is never removed.
  */
-import type pg from 'pg';
+import pg from 'pg';
+import type { StoreDriver } from '../descriptor.js';
 import { PG_NAMESPACE, readMarker, type CleanUpReport } from '../lifetime.js';
+import { clientConfig, connectError } from './backend.js';
 import { ident, lockKey } from './schema.js';
 
 /** The relations a probe creates in its schema (tables, their primary keys, the bigserial sequences). */
@@ -14,6 +16,18 @@ const OWN_RELATIONS = new Set([
   'idempotency_keys', 'idempotency_keys_pkey', 'effects', 'effects_pkey', 'effects_id_seq',
   'size_probe', 'size_probe_pkey', 'size_probe_effects', 'size_probe_effects_pkey', 'size_probe_effects_id_seq',
 ]);
+
+/** The driver's clean-up: on one client of its own (no pool, no schema lock holder), ended afterwards. */
+export const cleanUpPostgresStore: StoreDriver['cleanUp'] = async (url, force, timeoutMs, failed) => {
+  const client = new pg.Client(clientConfig(url, timeoutMs));
+  client.on('error', () => undefined);
+  await client.connect().catch((e: unknown) => { throw connectError(url, e); });
+  try {
+    return await cleanUpPostgres(client, force).catch((e: unknown) => { throw failed(e); });
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+};
 
 export async function cleanUpPostgres(client: pg.Client, force: boolean, now = Date.now()): Promise<CleanUpReport> {
   const schemas = await client.query<{ name: string; comment: string | null }>(

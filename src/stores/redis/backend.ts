@@ -5,10 +5,12 @@ import type { Claim } from '../../model/types.js';
 import { measureKey, saturate, type Backend, type BytesMeasurement, type RecordShape } from '../backend.js';
 import { reasonOf, StoreError } from '../errors.js';
 import { BASE_LIFE_MS, LEASE_MS, LEASE_RENEW_MS, probeMarker } from '../lifetime.js';
+import { TRANSACTIONAL_STORES } from '../registry.js';
 import type { KeyStore, StoreOptions } from '../types.js';
 import type { StoreUrl } from '../url.js';
 import { RedisAtomicStore } from './atomic.js';
 import { RedisCheckThenActStore } from './check-then-act.js';
+import { REDIS } from './descriptor.js';
 import { px, RedisNamespace } from './records.js';
 
 /** Keys handled per pipeline when measuring or deleting. */
@@ -89,7 +91,7 @@ async function databaseCount(client: Redis): Promise<number | undefined> {
 }
 
 export class RedisBackend implements Backend {
-  readonly kind = 'redis';
+  readonly kind = REDIS.kind;
   readonly display: string;
   /** `idem-sim:` and 8 random hex digits: unique to this probe. */
   readonly namespace = `idem-sim:${randomBytes(4).toString('hex')}:`;
@@ -140,7 +142,7 @@ export class RedisBackend implements Backend {
   stores(claim: Claim, transactional: boolean, opts: StoreOptions, prefix = this.namespace): KeyStore[] {
     if (transactional) {
       throw new StoreError(this.display, 'idempotency.transactional: true needs a store that commits the side effect with the key',
-        'Probe it on PostgreSQL (--store postgres://...), or pass --set idempotency.transactional=false.');
+        `Probe it on ${TRANSACTIONAL_STORES}, or pass --set idempotency.transactional=false.`);
     }
     const capped = { ...opts, maxTtlMs: Math.min(opts.maxTtlMs ?? Infinity, this.lifeMs) };
     return this.clients.map((c) => (claim === 'atomic' ? new RedisAtomicStore(c, prefix, capped) : new RedisCheckThenActStore(c, prefix, capped)));

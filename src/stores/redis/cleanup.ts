@@ -6,7 +6,9 @@
  * writes, are ever removed: anything else under such a prefix is left, and the namespace with it.
  */
 import type { Redis } from 'ioredis';
+import type { StoreDriver } from '../descriptor.js';
 import { readMarker, REDIS_NAMESPACE, type CleanUpReport } from '../lifetime.js';
+import { connectRedis } from './backend.js';
 
 /** The probe's keys after its prefix, and their Redis type (records.ts, backend.ts). */
 const LAYOUT: readonly [RegExp, string][] = [
@@ -16,6 +18,16 @@ const LAYOUT: readonly [RegExp, string][] = [
 ];
 
 const BATCH = 500;
+
+/** The driver's clean-up: on one connection of its own, closed afterwards. */
+export const cleanUpRedisStore: StoreDriver['cleanUp'] = async (url, force, timeoutMs, failed) => {
+  const backend = await connectRedis(url, 1, timeoutMs);
+  try {
+    return await backend.withClient((c) => cleanUpRedis(c, force)).catch((e: unknown) => { throw failed(e); });
+  } finally {
+    await backend.close();
+  }
+};
 
 export async function cleanUpRedis(client: Redis, force: boolean, now = Date.now()): Promise<CleanUpReport> {
   const byNamespace = new Map<string, string[]>();

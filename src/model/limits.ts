@@ -48,3 +48,9 @@ export const MAX_WEIGHT = 1e9;
  * returns, and `probe` writes records of this size, so it must fit in memory many times over.
  */
 export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+
+/** The most primary actions one run may take (`actions`, `--max-actions`): chunk indices stay well inside 32 bits. */
+export const MAX_ACTIONS = 1e13;
+
+/** The most retries, re-plans or replays a scenario may ask for (per call, step or action). */
+export const MAX_REPEATS = 1000;

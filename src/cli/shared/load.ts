@@ -1,0 +1,50 @@
+/**
+ * Reading a command's scenarios: the file (or the built-in lab defaults), the command's --set
+ * and --actions on top of it, and the data files it names, read where --allow-outside allows.
+ */
+import { basename, extname } from 'node:path';
+import { printable } from '../../scenario/printable.js';
+import { parseScenario, type Override } from '../../scenario/parse.js';
+import { loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
+import { parseOverrides } from '../options.js';
+
+/** Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario. */
+export function loadScenario(file: string | null, overrides: readonly Override[], access: DataAccess = {}) {
+  const text = file === null ? '' : readUserFile(file, 'the scenario file');
+  const parsed = parseScenario(text, file ?? '(built-in lab defaults)', overrides);
+  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate, access) };
+}
+
+export type LoadedScenario = ReturnType<typeof loadScenario>;
+
+/** The options that change what a command reads as its scenario. */
+export interface ScenarioOptions {
+  set?: readonly string[] | undefined;
+  actions?: string | undefined;
+  /** Read data files outside the scenario file's directory. */
+  allowOutside?: boolean | undefined;
+}
+
+/** Reads a scenario as the command's options say; `more` overrides come after theirs (a sweep's point). */
+export type ScenarioReader = (file: string | null, more?: readonly Override[]) => LoadedScenario;
+
+/**
+ * The command's reader of scenarios. Its --set and --actions are checked here, so a malformed
+ * one fails where the command asks, before any file is read.
+ */
+export function scenarioReader(opts: ScenarioOptions): ScenarioReader {
+  const overrides = parseOverrides(opts);
+  const access: DataAccess = { allowOutside: opts.allowOutside === true };
+  return (file, more = []) => loadScenario(file, [...overrides, ...more], access);
+}
+
+/** A report's name for a scenario: the file's base name, or `lab-defaults`. */
+export function scenarioName(file: string | null): string {
+  return file === null ? 'lab-defaults' : printable(basename(file, extname(file)));
+}
+
+/** Column names: the file's base name, or the path as given where base names collide. */
+export function columnNames(files: readonly (string | null)[]): string[] {
+  const short = files.map(scenarioName);
+  return short.map((n, i) => (short.indexOf(n) !== short.lastIndexOf(n) ? printable(files[i] ?? n) : n));
+}

@@ -1,0 +1,67 @@
+/**
+ * The kinds of a scenario parameter, as data. `model/shape.ts` declares every key of the scenario
+ * with one of these; from that one declaration come the `Scenario` type, the defaults, the JSON
+ * Schema (`scenario/schema.ts`), the resolver that turns a written file into milliseconds
+ * (`scenario/resolve.ts`) and which key paths hold durations. A kind is data, never prose: the
+ * schema's descriptions are made from it, not read back.
+ *
+ * `meaning` is the parenthesised phrase of the schema's description and of error messages
+ * ("a probability between 0 and 1 (chance a reply is lost)").
+ */
+
+export interface Probability { readonly kind: 'probability'; readonly default: number; readonly meaning: string }
+/** A whole number from `min` (up to `max`, when one is set). */
+export interface Count { readonly kind: 'count'; readonly default: number; readonly min: number; readonly max?: number; readonly meaning: string }
+/** A real number in [min, max]; `description` is the whole phrase (these read best written out). */
+export interface Real { readonly kind: 'number'; readonly default: number; readonly min: number; readonly max: number; readonly description: string }
+export interface Flag { readonly kind: 'flag'; readonly default: boolean; readonly meaning: string }
+export interface Choice<T extends string = string> { readonly kind: 'choice'; readonly values: readonly T[]; readonly default: T; readonly meaning: string }
+/** A duration in ms; without a default the key is required where it appears (a latency form's keys). */
+export interface Duration { readonly kind: 'duration'; readonly default?: number; readonly meaning: string }
+/** A duration or `none` (null), `none` by default. */
+export interface OptionalDuration { readonly kind: 'optional_duration'; readonly meaning: string }
+/** A closed range {min, max} of durations, drawn uniformly. */
+export interface Range { readonly kind: 'range'; readonly default: DelayRange; readonly meaning: string }
+/** A non-empty string; `description` is the whole phrase. */
+export interface Text { readonly kind: 'text'; readonly description: string }
+/** A latency distribution: one of the forms of `model/latency.ts`. */
+export interface Latency { readonly kind: 'latency' }
+/** A mixture's list of latency distributions, each with a weight. */
+export interface Components { readonly kind: 'components'; readonly description: string }
+export interface Section<P extends Params = Params> { readonly kind: 'section'; readonly meaning: string; readonly params: P }
+
+export type Param = Probability | Count | Real | Flag | Choice | Duration | OptionalDuration | Range | Text | Latency | Components | Section;
+export type Params = { readonly [key: string]: Param };
+
+/** A closed interval of durations in ms, drawn uniformly. */
+export interface DelayRange { min: number; max: number }
+
+/** The value a parameter resolves to, with `L` the type of a latency distribution. */
+export type ValueOf<P, L> =
+  P extends Probability | Count | Real | Duration ? number
+  : P extends Flag ? boolean
+  : P extends Choice<infer T> ? T
+  : P extends OptionalDuration ? number | null
+  : P extends Range ? DelayRange
+  : P extends Text ? string
+  : P extends Latency ? L
+  : P extends Components ? readonly (L & { weight: number })[]
+  : P extends Section<infer Q> ? { -readonly [K in keyof Q]: ValueOf<Q[K], L> }
+  : never;
+
+export const probability = (def: number, meaning: string): Probability => ({ kind: 'probability', default: def, meaning });
+export const count = (def: number, meaning: string, min = 0, max?: number): Count => ({ kind: 'count', default: def, min, ...(max === undefined ? {} : { max }), meaning });
+export const real = (def: number, min: number, max: number, description: string): Real => ({ kind: 'number', default: def, min, max, description });
+export const flag = (def: boolean, meaning: string): Flag => ({ kind: 'flag', default: def, meaning });
+export const choice = <T extends string>(values: readonly T[], def: NoInfer<T>, meaning: string): Choice<T> => ({ kind: 'choice', values, default: def, meaning });
+export const duration = (def: number | undefined, meaning: string): Duration => ({ kind: 'duration', ...(def === undefined ? {} : { default: def }), meaning });
+export const optionalDuration = (meaning: string): OptionalDuration => ({ kind: 'optional_duration', meaning });
+export const range = (def: DelayRange, meaning: string): Range => ({ kind: 'range', default: def, meaning });
+export const text = (description: string): Text => ({ kind: 'text', description });
+export const section = <P extends Params>(meaning: string, params: P): Section<P> => ({ kind: 'section', meaning, params });
+
+/** A range's two ends, as durations of their own (for the schema and for key paths such as `twin_delay.min`). */
+export const rangeEnds = (r: Range): { min: Duration; max: Duration } => ({
+  min: duration(r.default.min, `shortest ${r.meaning}`),
+  max: duration(r.default.max, `longest ${r.meaning}`),
+});

@@ -1,0 +1,124 @@
+/**
+ * Every key of a scenario (docs/model.md), declared once: its kind, default and meaning. The
+ * `Scenario` type, `DEFAULT_SCENARIO`, the JSON Schema (`scenario/schema.ts`) and the resolver
+ * (`scenario/resolve.ts`: defaults, units) all come from `SCENARIO_SHAPE`; a new key is one line
+ * here (and its use in the engine).
+ */
+import { CLAIMS, FINGERPRINTS, JITTERS, ON_ERRORS, SCOPES } from './enums.js';
+import { DEFAULT_DISTRIBUTION, LATENCY_FORMS, type LatencySpec, type WrittenLatency } from './latency.js';
+import { MAX_ACTIONS, MAX_MULTIPLIER, MAX_RATE_PER_S, MAX_RECORD_BYTES, MAX_REPEATS, MIN_RATE_PER_S } from './limits.js';
+import {
+  choice, count, duration, flag, optionalDuration, probability, range, rangeEnds, real, section, type Param, type Section, type ValueOf,
+} from './params.js';
+
+const SECOND = 1_000, MINUTE = 60_000, HOUR = 3_600_000;
+
+export const SCENARIO_SHAPE = section('a scenario', {
+  actions: count(4000, 'primary actions to simulate, at most 10^13; twins come on top', 1, MAX_ACTIONS),
+  load: section('arrival process', {
+    rate_per_s: real(50, MIN_RATE_PER_S, MAX_RATE_PER_S, 'a number from 0.00001 (one action per 27.8 hours) to 10^9 (primary actions per second)'),
+  }),
+  workload: section('twins: distinct requests with the same business identity', {
+    twin_probability: probability(0, 'chance an action has a twin'),
+    twin_delay: range({ min: 1 * SECOND, max: 60 * SECOND }, 'delay of a twin after its sibling'),
+  }),
+  service: section('the tool server', {
+    latency: { kind: 'latency' },
+    error_rate: probability(0, 'chance an execution fails with a 5xx before any side effect'),
+    crash_probability: probability(0, 'chance the handler dies mid-request'),
+    crash_after_effect: probability(0.5, 'chance a crash comes after the side effect'),
+    fast_reply: duration(5, 'time to answer 409, 422 or a stored result'),
+  }),
+  network: section('the network between agent and tool', {
+    request_loss: probability(0, 'chance a request never arrives'),
+    reply_loss: probability(0.02, 'chance a reply is lost'),
+  }),
+  client: section('the HTTP client or tool wrapper', {
+    timeout: duration(1 * SECOND, 'client timeout per attempt, > 0'),
+    retries: count(3, 'retries after the first attempt, at most 1000', 0, MAX_REPEATS),
+    /** ms from the call's first attempt after which no attempt starts; null = none. */
+    deadline: optionalDuration('no attempt starts this long after the call began'),
+    backoff: section('the wait before retry j: min(max, base * multiplier^(j-1)) with jitter', {
+      base: duration(100, 'first backoff'),
+      multiplier: real(2, 1, MAX_MULTIPLIER, `a number from 1 to ${MAX_MULTIPLIER} (growth per retry)`),
+      max: duration(5 * SECOND, 'cap on one backoff'),
+      jitter: choice(JITTERS, 'full', 'full U(0,d), equal d/2+U(0,d/2), none d'),
+    }),
+  }),
+  agent: section('the model deciding what to do after a failed call', {
+    replan_probability: probability(0.6, 'chance the model re-issues a failed call'),
+    max_replans: count(1, 're-plans per step at most, up to 1000', 0, MAX_REPEATS),
+    replan_delay: range({ min: 2 * SECOND, max: 60 * SECOND }, 'delay before a re-plan'),
+    arg_drift_probability: probability(0.5, 'chance a re-plan or replay rewrites its free text'),
+    verify_before_replan: flag(false, 'read before re-planning and skip if the action ran'),
+  }),
+  runtime: section('the durable agent runtime', {
+    crash_probability: probability(0, 'chance the worker dies before the checkpoint when a step ends'),
+    resume_delay: range({ min: 2 * MINUTE, max: 20 * MINUTE }, 'delay before a crashed run resumes'),
+    max_replays: count(1, 'replays per action at most, up to 1000', 0, MAX_REPEATS),
+  }),
+  idempotency: section('the server-side key store', {
+    scope: choice(SCOPES, 'none', 'what the key identifies'),
+    claim: choice(CLAIMS, 'atomic', 'how a new key is claimed'),
+    fingerprint: choice(FINGERPRINTS, 'business', 'what the payload fingerprint covers'),
+    retention: duration(1 * HOUR, 'how long a completed key is remembered'),
+    /** ms after the claim when a running record stops counting; null = none (retention). */
+    lease: optionalDuration('after this long a running claim may be taken over'),
+    transactional: flag(false, 'effect and key commit in one transaction'),
+    on_error: choice(ON_ERRORS, 'release', 'what a 5xx does to the key'),
+    /** minimum wait in ms a 409 imposes on the client's next attempt; null = none. */
+    conflict_retry_after: optionalDuration('a 409 makes the client wait at least this long'),
+    record_bytes: count(200, 'bytes one key record takes, at most 16 MiB = 16777216', 1, MAX_RECORD_BYTES),
+  }),
+});
+
+/** A scenario with its latency distribution of type `L`. */
+export type ScenarioOf<L> = ValueOf<typeof SCENARIO_SHAPE, L>;
+/** The resolved scenario the engine runs: every key, durations in ms, `none` as null, data loaded. */
+export type Scenario = ScenarioOf<LatencySpec>;
+/** A scenario as a file gives it, resolved (defaults, ms) but with its data files not yet read. */
+export type WrittenScenario = ScenarioOf<WrittenLatency>;
+
+/** The default distribution: its form's defaults. */
+function defaultLatency(): LatencySpec {
+  return { dist: DEFAULT_DISTRIBUTION, ...defaultsOf(section('', LATENCY_FORMS[DEFAULT_DISTRIBUTION].keys)) } as LatencySpec;
+}
+
+function defaultOf(p: Param): unknown {
+  switch (p.kind) {
+    case 'section': return defaultsOf(p);
+    case 'latency': return defaultLatency();
+    case 'optional_duration': return null;
+    case 'range': return { ...p.default };
+    case 'text': case 'components': return undefined; // required where they appear
+    default: return p.default;
+  }
+}
+
+function defaultsOf(s: Section): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(s.params).map(([k, p]) => [k, defaultOf(p)]));
+}
+
+/** The parameter a key path names (`client.timeout`, `service.latency.components[0].median`), if any. */
+export function paramAt(path: string): Param | undefined {
+  let node: Param | undefined = SCENARIO_SHAPE;
+  for (const key of path.replace(/\[\d+\]/g, '').split('.')) node = node && childOf(node, key);
+  return node;
+}
+
+/** Own keys only: `constructor` must not find Object's. */
+const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined => (Object.hasOwn(table, key) ? table[key] : undefined);
+
+function childOf(p: Param, key: string): Param | undefined {
+  switch (p.kind) {
+    case 'section': return own(p.params, key);
+    case 'range': return own(rangeEnds(p), key);
+    // A distribution's keys are those of any form (`dist` and a component's `weight` are no durations).
+    case 'latency': return Object.values(LATENCY_FORMS).map((f) => own(f.keys as Readonly<Record<string, Param>>, key)).find((q) => q !== undefined);
+    case 'components': return childOf({ kind: 'latency' }, key);
+    default: return undefined;
+  }
+}
+
+/** The guide's lab, as docs/model.md lists it under "Defaults". */
+export const DEFAULT_SCENARIO: Scenario = defaultsOf(SCENARIO_SHAPE) as Scenario;

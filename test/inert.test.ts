@@ -1,0 +1,89 @@
+/**
+ * The rules of src/model/inert.ts against the engine: under a rule's condition, changing any of
+ * its keys changes no number of the run (same seed, every metric byte for byte). A rule that
+ * named a key the model does read would fail here.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { INERT_RULES, inertSettings } from '../src/model/inert.js';
+import { paramAt } from '../src/model/shape.js';
+import { simulate } from '../src/model/simulate.js';
+import type { Scenario } from '../src/model/types.js';
+import { arbScenario } from './arbitrary.js';
+
+type Tree = Record<string, unknown>;
+
+/** Another valid value of the key at `path` (a leaf or a section, changed leaf by leaf). */
+function changed(path: string, value: unknown): unknown {
+  const p = paramAt(path);
+  if (!p) throw new Error(`no key ${path}`);
+  switch (p.kind) {
+    case 'probability': return value === 0.37 ? 0.73 : 0.37;
+    case 'number': return Math.min(p.max, (value as number) + 1.5);
+    case 'count': return Math.min(p.max ?? Infinity, (value as number) + 2);
+    case 'flag': return !value;
+    case 'choice': return p.values.find((v) => v !== value);
+    case 'duration': return (value as number) + 1234;
+    case 'optional_duration': return value === null ? 777 : null;
+    case 'range': return { min: 5, max: 90_000 };
+    case 'section': return Object.fromEntries(Object.entries(value as Tree).map(([k, v]) => [k, changed(`${path}.${k}`, v)]));
+    default: throw new Error(`no change for ${p.kind}`);
+  }
+}
+
+function withKey(s: Scenario, path: string): Scenario {
+  const copy = structuredClone(s) as unknown as Tree;
+  const keys = path.split('.');
+  let node = copy;
+  for (const k of keys.slice(0, -1)) node = node[k] as Tree;
+  const last = keys[keys.length - 1] as string;
+  node[last] = changed(path, node[last]);
+  return copy as unknown as Scenario;
+}
+
+/** Makes a rule's condition hold. */
+const FORCE: Record<string, (s: Scenario) => Scenario> = {
+  'idempotency.scope is none': (s) => ({ ...s, idempotency: { ...s.idempotency, scope: 'none' } }),
+  'idempotency.claim is check_then_act': (s) => ({ ...s, idempotency: { ...s.idempotency, claim: 'check_then_act' } }),
+  'runtime.crash_probability is 0': (s) => ({ ...s, runtime: { ...s.runtime, crash_probability: 0 } }),
+  'workload.twin_probability is 0': (s) => ({ ...s, workload: { ...s.workload, twin_probability: 0 } }),
+  'agent.replan_probability is 0': (s) => ({ ...s, agent: { ...s.agent, replan_probability: 0 } }),
+  'agent.max_replans is 0': (s) => ({ ...s, agent: { ...s.agent, max_replans: 0 } }),
+  'no call is re-planned or replayed': (s) => ({ ...s, agent: { ...s.agent, replan_probability: 0 }, runtime: { ...s.runtime, crash_probability: 0 } }),
+  'service.crash_probability is 0': (s) => ({ ...s, service: { ...s.service, crash_probability: 0 } }),
+  'service.error_rate is 0': (s) => ({ ...s, service: { ...s.service, error_rate: 0 } }),
+  'client.retries is 0': (s) => ({ ...s, client: { ...s.client, retries: 0 } }),
+};
+const forceOf = (because: string) => {
+  const key = Object.keys(FORCE).find((k) => because.startsWith(k));
+  if (!key) throw new Error(`no way to force "${because}"`);
+  return FORCE[key] as (s: Scenario) => Scenario;
+};
+
+describe('inert settings', () => {
+  for (const rule of INERT_RULES) {
+    it(`${rule.because}: ${rule.keys.join(', ')} change nothing`, () => {
+      const force = forceOf(rule.because);
+      fc.assert(fc.property(arbScenario(1500), fc.constantFrom(...rule.keys), (arb, path) => {
+        const s = force(arb);
+        expect(rule.when(s)).toBe(true);
+        const a = JSON.stringify(simulate(s, 'inert').metrics);
+        const b = JSON.stringify(simulate(withKey(s, path), 'inert').metrics);
+        expect(b).toBe(a);
+      }), { numRuns: 40, seed: 7 });
+    });
+  }
+
+  it('names the written keys that are inert, once each, with the first reason', () => {
+    const s = structuredClone(arbScenarioDefault());
+    expect(inertSettings(s, ['runtime.resume_delay.min', 'idempotency.retention', 'client.timeout', 'runtime.resume_delay.max', 'idempotency.conflict_retry_after'])).toEqual([
+      { path: 'runtime.resume_delay', because: 'runtime.crash_probability is 0, so no run is resumed' },
+      { path: 'idempotency.retention', because: 'idempotency.scope is none, so no key is claimed, stored or looked up' },
+      { path: 'idempotency.conflict_retry_after', because: 'idempotency.scope is none, so no key is claimed, stored or looked up' },
+    ]);
+  });
+});
+
+function arbScenarioDefault(): Scenario {
+  return fc.sample(arbScenario(10).map((s) => ({ ...s, runtime: { ...s.runtime, crash_probability: 0 }, idempotency: { ...s.idempotency, scope: 'none' as const } })), { numRuns: 1, seed: 1 })[0] as Scenario;
+}
