@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Thin launcher: the compiled CLI lives in dist/ (built by `npm install` via the prepare script).
+// Thin launcher: the compiled CLI lives in dist/ (built by `npm install` in a clone via the preprepare script, and by `npm pack`).
 import { main } from '../dist/cli/main.js';
 
 // A reader that stops early (`| head`) closes the pipe: that is not an error. Any other

@@ -6,10 +6,12 @@ import type { Metrics } from '../src/model/metrics.js';
 import { breakdownChart, renderSvg, tidySvg } from '../src/cli/report/charts.js';
 import { htmlPage } from '../src/cli/report/html.js';
 import { paretoFront, type XY } from '../src/cli/report/pareto.js';
-import { paramAxes, thinLabels, type ParamAxis } from '../src/cli/report/sweep-axes.js';
-import { chartMetrics, heatMap, RAMPS, valueLabels } from '../src/cli/report/sweep-charts.js';
-import { frontierChart, logTicks, niceTop, tagOf } from '../src/cli/report/sweep-frontier.js';
-import { renderSweepSvg, wrapCommand } from '../src/cli/report/sweep-html.js';
+import { label, paramAxes, thinLabels, type ParamAxis } from '../src/cli/report/sweep-axes.js';
+import { chartMetrics, heatMap, lineChart, RAMPS, valueLabels, type ChartMetric } from '../src/cli/report/sweep-charts.js';
+import { frontierChart, frontierLeftOut, logTicks, niceTop, tagOf } from '../src/cli/report/sweep-frontier.js';
+import { keyCharts, renderSweepHtml, renderSweepSvg, wrapCommand } from '../src/cli/report/sweep-html.js';
+import { axisTicks, durationStep, printedStep, variation } from '../src/cli/report/sweep-variation.js';
+import { duration, num } from '../src/cli/report/format.js';
 import type { SweepReport } from '../src/cli/report/sweep.js';
 import { marks, sim, urls } from './helpers.js';
 
@@ -126,7 +128,11 @@ describe('chart specs', () => {
   });
 
   it('--svg: the command wraps under the title, so a long one does not widen the image; the frontier keeps its title', async () => {
-    const three = (replay: string) => ({ ...report([{ a: 1, b: 1, c: 1 }, { a: 2, b: 2, c: 2 }]), replay });
+    const differ = (mb: number, dup: number) => ({ ...metrics, key_store_mb: mb, duplicates_per_1000: { ...metrics.duplicates_per_1000, value: dup } });
+    const three = (replay: string): SweepReport => ({
+      ...report([]), paths: ['a', 'b', 'c'], replay,
+      points: [{ params: { a: 1, b: 1, c: 1 }, metrics: differ(1, 20) }, { params: { a: 2, b: 2, c: 2 }, metrics: differ(2, 10) }],
+    });
     const width = (svg: string) => Number(/^<svg[^>]* width="([\d.]+)"/.exec(svg)?.[1]);
     const long = `idem-sim sweep s.yaml ${Array.from({ length: 12 }, (_, i) => `--vary client.key${i}=1,2,3,4,5`).join(' ')}`;
     const [short, wide] = [await renderSweepSvg(three('idem-sim sweep s.yaml'), 'duplicates_per_1000'), await renderSweepSvg(three(long), 'duplicates_per_1000')];
@@ -142,6 +148,106 @@ describe('chart specs', () => {
   it('--metric outside the headline ones gets a chart of its own', () => {
     expect(chartMetrics('duplicates_per_1000').map((m) => m.path)).toHaveLength(7);
     expect(chartMetrics('dedup_hits_per_1000').map((m) => m.path).at(-1)).toBe('dedup_hits_per_1000');
+  });
+});
+
+describe('a metric that does not vary is not drawn, and no axis repeats a label', () => {
+  const base = sim('actions: 200\n', 200);
+  /** A sweep of client.timeout whose points have these key-store MB and duplicates per 1000. */
+  const sweep = (mbs: number[], dups: number[] = mbs.map((_, i) => 10 * (i + 1))): SweepReport => ({
+    scenario: 's.yaml', paths: ['client.timeout'], seed: '1', version: 'test', replay: 'idem-sim sweep s.yaml',
+    points: mbs.map((mb, i) => ({
+      params: { 'client.timeout': 500 * 2 ** i },
+      metrics: { ...base, key_store_mb: mb, duplicates_per_1000: { ...base.duplicates_per_1000, value: dups[i] as number, ci95: [dups[i] as number, dups[i] as number] } },
+    })),
+  });
+  /** The texts of an SVG's axis labels, one list per axis. */
+  const axisLabels = (svg: string) => [...svg.matchAll(/role-axis-label"[^>]*>(.*?)<\/g><\/g>/gs)]
+    .map((m) => [...(m[1] as string).matchAll(/<text[^>]*>([^<]*)<\/text>/g)].map((t) => t[1]));
+
+  it('the last printed digit: three significant digits, whole numbers from 100, durations in their unit', () => {
+    expect([printedStep(3.2442), printedStep(36), printedStep(12_345), printedStep(0.0012), printedStep(0)]).toEqual([0.01, 0.1, 1, 0.00001, 1e-6]);
+    expect([durationStep(250), durationStep(1234), durationStep(90_000)]).toEqual([1, 10, 600]); // 250 ms, 1.23 s, 1.5 min
+  });
+
+  it('varies: the values span two printed steps or more (a value rounds by half a step at each end)', () => {
+    expect(variation([6.041, 6.043, 6.044, 6.046], false)).toMatchObject({ varies: false, text: 'within 6.04 to 6.05' }); // the issue's axis
+    expect(variation([36, 36, null], false)).toMatchObject({ varies: false, text: '36' });
+    expect(variation([0, 0], false)?.varies).toBe(false);
+    expect(variation([6.04, 6.06], false)?.varies).toBe(true);
+    expect(variation([0, 36], false)?.varies).toBe(true);
+    expect(variation([1000, 1004], true)).toMatchObject({ varies: false, text: '1 s' });
+    expect(variation([null, null], false)).toBeNull();
+  });
+
+  it('axis ticks never print alike, and an axis of a varying metric has two or more', () => {
+    // Values to a millionth, from about -1000 to 1000 (a sweep's metrics: counts per 1000, MB, ms).
+    const value = fc.integer({ min: -1e9, max: 1e9 }).map((i) => i / 1e6);
+    fc.assert(fc.property(value, value, fc.integer({ min: 4, max: 12 }), fc.boolean(), (a, b, count, isDuration) => {
+      const [lo, hi] = [Math.min(a, b), Math.max(a, b)];
+      const ticks = axisTicks(lo, hi, count, isDuration);
+      const texts = ticks.map((t) => (isDuration ? duration(t) : num(t)));
+      expect(new Set(texts).size).toBe(texts.length);
+      expect(ticks.every((t) => t >= lo - 1e-9 && t <= hi + 1e-9)).toBe(true);
+      if (variation([lo, hi], isDuration)?.varies) expect(ticks.length).toBeGreaterThanOrEqual(2);
+    }));
+    expect(axisTicks(0, 38.88, 8)).toEqual([0, 5, 10, 15, 20, 25, 30, 35]); // where vega's own ticks were fine, the same
+  });
+
+  it('the frontier of a sweep that does not change memory is left out, and the page says why', async () => {
+    const flat = sweep([6.041, 6.043, 6.044, 6.046]);
+    expect(frontierLeftOut(flat)).toMatch(/^Not drawn: the steady-state key store is within 6.04 to 6.05 MB at every point .*the fewest duplicates win/);
+    expect(frontierLeftOut(sweep([1, 1, 1, 1], [0, 0, 0, 0]))).toContain('this sweep changes neither');
+    expect(frontierLeftOut(sweep([1, 2, 3, 4], [0, 0, 0, 0]))).toContain('the least memory wins');
+    expect(frontierLeftOut(sweep([0, 12, 24, 36]))).toBeNull();
+    const page = await renderSweepHtml(flat, 'duplicates_per_1000');
+    expect(page).not.toContain('frontier_all_marks');
+    expect(page).toContain('<p class="note left-out">Not drawn: the steady-state key store is within 6.04 to 6.05 MB');
+    expect(page).toContain('Steady-state key store (MB): within 6.04 to 6.05 at every point'); // its line chart, left out too
+    expect(axisLabels(page)).toHaveLength(2); // the one chart drawn, of duplicates (the only metric that varies here)
+    for (const labels of axisLabels(page)) expect(new Set(labels).size).toBe(labels.length);
+  });
+
+  it('a memory axis of small but real differences is labelled without repeats', async () => {
+    const r = sweep([6.04, 6.05, 6.06, 6.07]);
+    expect(frontierLeftOut(r)).toBeNull();
+    const svg = await renderSvg(frontierChart(r, paramAxes(r)));
+    const [memory] = axisLabels(svg);
+    expect(memory?.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(memory).size).toBe(memory?.length);
+  });
+
+  it('line charts of metrics that do not vary make way for one note; --svg says which', async () => {
+    const r = sweep([0, 12, 24, 36]);
+    const section = keyCharts(r, 'duplicates_per_1000');
+    expect(section?.views.map((v) => v.title)).toEqual(['Duplicates per 1000 actions', 'Steady-state key store (MB)']);
+    expect(section?.left).toContain('Lost actions per 1000: 0 at every point');
+    const svg = await renderSweepSvg(r, 'duplicates_per_1000');
+    expect(XMLValidator.validate(svg)).toBe(true);
+    expect(svg).toContain('not drawn, as they do not vary: Lost actions per 1000: 0 at every point');
+    const nothing = await renderSweepSvg(sweep([1, 1], [0, 0]), 'duplicates_per_1000');
+    expect(XMLValidator.validate(nothing)).toBe(true);
+    expect(nothing).toContain('Not drawn: the steady-state key store is 1 MB');
+  });
+
+  it('a varied key whose values print alike is labelled with every digit: no repeated label, no merged category', async () => {
+    const r = sweep([1, 2, 3]);
+    r.points.forEach((pt, i) => { pt.params['client.timeout'] = 1000 + i; }); // 1000, 1001, 1002 ms: all "1 s"
+    const [timeout] = paramAxes(r);
+    expect(timeout).toMatchObject({ exact: true });
+    expect(r.points.map((pt) => label(timeout as ParamAxis, pt.params['client.timeout'] ?? null))).toEqual(['1000 ms', '1001 ms', '1002 ms']);
+    const svg = await renderSvg(lineChart(r, timeout as ParamAxis, chartMetrics('key_store_mb').at(-1) as ChartMetric, 'l'));
+    expect(axisLabels(svg)[0]?.slice(0, 3)).toEqual(['1000 ms', '1001 ms', '1002 ms']); // then the axis title
+    expect(paramAxes(sweep([1, 2]))[0]).toMatchObject({ exact: false }); // 500 ms, 1 s
+  });
+
+  it('a heat map from its least value has legend ticks that never repeat', () => {
+    const r: SweepReport = { ...sweep([]), paths: ['a', 'b'], points: [[6.041, 1, 1], [6.05, 1, 2], [6.07, 2, 1], [6.083, 2, 2]].map(([mb, a, b]) => ({ params: { a: a as number, b: b as number }, metrics: { ...base, key_store_mb: mb as number } })) };
+    const mb = { path: 'key_store_mb', title: 'MB', heading: 'MB', duration: false } as const;
+    const [cells] = heatMap(r, paramAxes(r) as [ParamAxis, ParamAxis], mb, 'purples', 'h', false).layer;
+    const values = (cells as { encoding: { color: { legend: { values: number[] } } } }).encoding.color.legend.values;
+    expect(values.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(values.map(num)).size).toBe(values.length);
   });
 });
 

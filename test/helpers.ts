@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Estimate, Metrics } from '../src/model/metrics.js';
+import { halfWidth, type Estimate, type Metrics } from '../src/model/metrics.js';
 import { loadLatencyData } from '../src/model/latency.js';
 import { simulate } from '../src/model/simulate.js';
 import type { Scenario, WrittenScenario } from '../src/model/types.js';
@@ -30,7 +30,7 @@ export function sim(yaml: string, actions: number, seed = '1'): Metrics {
 
 /** Standard error of an estimate, recovered from its 95% interval (half-width / 1.96). */
 export function se(e: Estimate): number {
-  return (e.ci95[1] - e.ci95[0]) / 2 / 1.96;
+  return halfWidth(e) / 1.96;
 }
 
 /** Standard error of a proportion p measured over n trials. */

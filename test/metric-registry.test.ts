@@ -11,6 +11,7 @@ import { PRECISION_METRICS } from '../src/model/precision.js';
 import { simulate } from '../src/model/simulate.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
 import { checkedInterval } from '../src/scenario/expect.js';
+import { interval } from '../src/model/metrics.js';
 
 /** As written by hand before the registry: the names in users' `expect:` blocks and CSV headers. */
 const PATHS_BEFORE = [
@@ -112,13 +113,15 @@ describe('metric registry', () => {
     expect(perActionMetric('attempts')).toEqual({ path: 'attempts_per_action', counter: 'attempts', times: 1 });
   });
 
-  it('bounds a zero count by the rule of three in the metric\'s own scale', () => {
-    const zero = { value: 0, ci95: [0, 0] as [number, number] };
+  it('bounds a zero count by the rule of three in the metric\'s own scale, and clips the low end at 0', () => {
     const n = metrics.actions;
     const aps = metrics.actions_per_second;
-    expect(checkedInterval('lost_per_1000', zero, metrics)).toEqual([0, 3000 / n]);
-    expect(checkedInterval('attempts_per_action', zero, metrics)).toEqual([0, 3 / n]);
-    expect(checkedInterval('alert_baselines_per_s.conflicts_409', zero, metrics)).toEqual([0, (3 * aps) / n]);
-    expect(checkedInterval('duplicates_per_day', zero, metrics)).toEqual([0, (3 * (aps * 86_400)) / n]);
+    // The lab has no key (scope none): no 422 and no dedup hit is ever answered.
+    expect(metrics.mismatches_422_per_1000).toEqual({ value: 0, ci95: [0, 3000 / n] });
+    expect(metrics.dedup_hits_per_1000.ci95).toEqual([0, 3000 / n]);
+    expect(metrics.alert_baselines_per_s.mismatches_422).toEqual({ value: 0, ci95: [0, (3 / n) * aps] });
+    expect(checkedInterval(metrics.mismatches_422_per_1000)).toEqual([0, 3000 / n]);
+    expect(interval(0.001, 0.002, 100, 1000)).toEqual([0, 3]);
+    expect(interval(0.01, 0.002, 100, 1000)).toEqual([8, 12]);
   });
 });

@@ -34,7 +34,11 @@ describe('shellQuote', () => {
 
 describe('JUnit with a hostile file name', () => {
   it('stays well-formed XML 1.0 (no control character, not even as a reference)', () => {
-    const xml = renderJunit([{ name: HOSTILE, file: `${HOSTILE}.yaml`, seed: '1', verdicts: [] }] as never, '0.1.0');
+    const xml = renderJunit({
+      checked: [{ name: HOSTILE, file: `${HOSTILE}.yaml`, seed: '1', actions: 1, warnings: [], verdicts: [] }],
+      errors: [{ name: HOSTILE, file: `${HOSTILE}.yaml`, message: `${HOSTILE}.yaml: the scenario file does not exist.` }],
+      skipped: [],
+    }, '0.1.0');
     expect(XMLValidator.validate(xml)).toBe(true);
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
   });

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planChunks } from '../src/model/plan.js';
 import { chunkRng } from '../src/random/rng.js';
@@ -77,6 +77,65 @@ describe.skipIf(!existsSync(CHROMIUM))(`the HTML report in headless Chromium (${
     expect(statSync(shot).size).toBeGreaterThan(10_000);
     expect(errors).toEqual([]);
     expect(blocked).toEqual([]);
+    await context.close();
+  });
+
+  /** The story panel's text and whether it shows all of it: what is scrolled past or cut off, and whether a line runs off its side. */
+  const panelState = (tab: Page) => tab.locator('#story').evaluate((el) => ({
+    text: el.textContent ?? '', pinned: el.classList.contains('pinned'),
+    overflowY: el.scrollHeight - el.clientHeight, overflowX: el.scrollWidth - el.clientWidth,
+    atEnd: el.scrollTop + el.clientHeight >= el.scrollHeight - 1,
+  }));
+  /** The index of the row with the longest story (in lines), and the longest story, read from the rows' titles. */
+  const longestStory = async (tab: Page) => {
+    const titles = await tab.locator('svg.timeline g.row > title').allTextContents();
+    const lines = titles.map((t) => t.split('\n').length);
+    const index = lines.indexOf(Math.max(...lines));
+    return { index, story: titles[index] as string, lines: lines[index] as number };
+  };
+
+  it('shows the longest story whole, without scrolling, in a laptop-sized window', async () => {
+    const context = await browser.newContext({ viewport: { width: 1240, height: 900 } });
+    const tab = await context.newPage();
+    await tab.goto(pathToFileURL(page).href);
+    const longest = await longestStory(tab);
+    expect(longest.lines).toBeGreaterThan(12); // longer than the 15em panel of old held (10 lines)
+    await tab.locator('svg.timeline g.row').nth(longest.index).hover();
+    await expect.poll(async () => (await panelState(tab)).text).toBe(longest.story);
+    const state = await panelState(tab);
+    expect(state.overflowY).toBeLessThanOrEqual(1); // nothing cut off, nothing to scroll to
+    expect(state.overflowX).toBeLessThanOrEqual(1); // long lines wrap
+    // The panel keeps its height for every story: the timeline under the pointer does not move.
+    const height = await tab.locator('#story').evaluate((el) => el.getBoundingClientRect().height);
+    await tab.locator('svg.timeline g.row').nth(longest.index === 0 ? 1 : 0).hover();
+    expect(await tab.locator('#story').evaluate((el) => el.getBoundingClientRect().height)).toBe(height);
+    await context.close();
+  });
+
+  it('a click keeps a story in the panel while the pointer crosses other rows and the story is scrolled; Escape lets go', async () => {
+    const context = await browser.newContext({ viewport: { width: 560, height: 560 } }); // narrow: the story wraps past the panel
+    const tab = await context.newPage();
+    await tab.goto(pathToFileURL(page).href);
+    const longest = await longestStory(tab);
+    const rows = tab.locator('svg.timeline g.row');
+    await rows.nth(longest.index).scrollIntoViewIfNeeded();
+    await rows.nth(longest.index).click();
+    expect(await panelState(tab)).toMatchObject({ text: longest.story, pinned: true });
+    // To the panel, over the other rows on the way.
+    const other = longest.index === 0 ? 1 : 0;
+    await rows.nth(other).hover();
+    const box = await tab.locator('#story').boundingBox();
+    await tab.mouse.move((box?.x ?? 0) + 20, (box?.y ?? 0) + 20, { steps: 10 });
+    expect((await panelState(tab)).text).toBe(longest.story);
+    // Scrolled to its end, the whole story has been shown: nothing is cut off.
+    expect((await panelState(tab)).overflowY).toBeGreaterThan(0);
+    await tab.mouse.wheel(0, 5000);
+    await expect.poll(async () => (await panelState(tab)).atEnd).toBe(true);
+    expect((await panelState(tab)).text).toBe(longest.story);
+    await tab.keyboard.press('Escape');
+    expect((await panelState(tab)).pinned).toBe(false);
+    await rows.nth(other).hover();
+    await expect.poll(async () => (await panelState(tab)).text).not.toBe(longest.story);
     await context.close();
   });
 });

@@ -52,8 +52,8 @@ function metrics(scale: number): Metrics {
 const scenario = { actions: 4000, service: { latency: { dist: 'lognormal', median: 300, sigma: 0.6 } } } as unknown as Scenario;
 
 const RUNS: ScenarioRun[] = [
-  { name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', scenario, metrics: metrics(1) },
-  { name: 'beta', file: null, seed: '7', scenario, metrics: metrics(2),
+  { name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', scenario, warnings: ['s.yaml:3:3, key runtime.resume_delay: has no effect: runtime.crash_probability is 0, so no run is resumed. Remove it.'], metrics: metrics(1) },
+  { name: 'beta', file: null, seed: '7', scenario, warnings: [], metrics: metrics(2),
     precision: { metric: 'duplicates_per_1000', half_width: 0.5, max_actions: 8000, reached: false } },
 ];
 const INFO = { version: '9.9.9', replay: 'idem-sim run scenarios/alpha.yaml' };
@@ -82,10 +82,10 @@ describe('run reporters', () => {
 
   it('json', () => {
     const doc = {
-      tool: 'idem-sim', version: '9.9.9', model: 1, time_unit: 'ms', replay: INFO.replay,
+      tool: 'idem-sim', version: '9.9.9', model: 2, time_unit: 'ms', replay: INFO.replay,
       results: [
-        { name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', scenario, metrics: metrics(1) },
-        { name: 'beta', file: null, seed: '7', scenario, precision: RUNS[1]?.precision, metrics: metrics(2) },
+        { name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', scenario, warnings: RUNS[0]?.warnings, metrics: metrics(1) },
+        { name: 'beta', file: null, seed: '7', scenario, warnings: [], precision: RUNS[1]?.precision, metrics: metrics(2) },
       ],
     };
     expect(RUN_REPORTERS.json.render(RUNS, INFO, plain)).toBe(`${JSON.stringify(doc, null, 2)}\n`);
@@ -129,15 +129,26 @@ describe('sweep reporters', () => {
     expect(await SWEEP_REPORTERS.csv.render(SWEEP, 'duplicates_per_1000', plain)).toBe(SWEEP_CSV);
   });
 
+  it('csv: a duration key\'s column says ms and holds ms numbers (none is empty); other keys keep their path', async () => {
+    const r: SweepReport = {
+      ...GRID, paths: ['idempotency.lease', 'idempotency.scope', 'service.latency.median'],
+      points: [point({ 'idempotency.lease': 'none', 'idempotency.scope': 'call', 'service.latency.median': 1500 }, 1),
+        point({ 'idempotency.lease': 30_000, 'idempotency.scope': null, 'service.latency.median': 250 }, 1)],
+    };
+    const lines = (await SWEEP_REPORTERS.csv.render(r, 'duplicates_per_1000', plain)).split('\n');
+    expect(lines[0]?.startsWith('param_idempotency.lease_ms,param_idempotency.scope,param_service.latency.median_ms,duplicates_per_1000,')).toBe(true);
+    expect(lines.slice(1, 3).map((l) => l.split(',').slice(0, 3).join(','))).toEqual([',call,1500', '30000,,250']);
+  });
+
   it('json', async () => {
-    const doc = { tool: 'idem-sim', version: '9.9.9', model: 1, time_unit: 'ms', replay: SWEEP.replay, scenario: SWEEP.scenario, seed: '1', vary: SWEEP.paths, points: SWEEP.points };
+    const doc = { tool: 'idem-sim', version: '9.9.9', model: 2, time_unit: 'ms', replay: SWEEP.replay, scenario: SWEEP.scenario, seed: '1', vary: SWEEP.paths, points: SWEEP.points };
     expect(await SWEEP_REPORTERS.json.render(SWEEP, 'duplicates_per_1000', plain)).toBe(`${JSON.stringify(doc, null, 2)}\n`);
   });
 });
 
 const origin = { source: 'scenarios/alpha.yaml', line: 12 };
 const CHECKED: CheckedScenario[] = [{
-  name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1',
+  name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', actions: 4000, warnings: [],
   verdicts: [
     { expectation: { metric: 'duplicates_per_1000', op: '<=', threshold: 20, text: '<= 20', confidence: 'none', origin }, measured: { value: 12.5, ci95: [11.25, 13.75] }, pass: true },
     { expectation: { metric: 'lost_per_1000', op: '==', threshold: 0, text: '== 0', confidence: 'ci95', origin }, measured: { value: 0, ci95: [0, 0] }, interval: [0, 0.75], pass: false },
@@ -145,13 +156,15 @@ const CHECKED: CheckedScenario[] = [{
   ],
 }];
 
+const CHECK_ERROR = { name: 'beta', file: 'scenarios/beta.yaml', message: 'scenarios/beta.yaml:3:9, key client.retries: expected a whole number, got "many". Write a count such as 3.' };
+
 describe('check reporters', () => {
   it('table', () => {
-    expect(renderVerdicts(CHECKED, plain, 'seed 1; idem-sim 9.9.9; replay: idem-sim check scenarios/alpha.yaml')).toBe(CHECK_TABLE);
+    expect(renderVerdicts({ checked: CHECKED, errors: [], skipped: [] }, plain, 'seed 1; idem-sim 9.9.9; replay: idem-sim check scenarios/alpha.yaml --seed 1')).toBe(CHECK_TABLE);
   });
 
   it('junit', () => {
-    expect(renderJunit(CHECKED, '9.9.9')).toBe(CHECK_JUNIT);
+    expect(renderJunit({ checked: CHECKED, errors: [CHECK_ERROR], skipped: [] }, '9.9.9')).toBe(CHECK_JUNIT);
   });
 });
 
@@ -193,7 +206,7 @@ const RUN_TABLE = `┌───────────────────�
 │ unknown outcomes returned to the model          │     1.56 ± 0.13 │     1.56 ± 0.13 │
 └─────────────────────────────────────────────────┴─────────────────┴─────────────────┘
 beta: stopped at --max-actions 8,000 before duplicates_per_1000 reached ± 0.5
-actions simulated: 4,096 (4,000 primary) / 8,192 (8,000 primary); ± is the 95% confidence interval; seed 1, 7; idem-sim 9.9.9
+actions simulated: 4,096 (4,000 primary) / 8,192 (8,000 primary); ± is the 95% confidence interval, 0 (≤ x) none seen and at most x at 95%; seed 1, 7; idem-sim 9.9.9
 replay: idem-sim run scenarios/alpha.yaml
 `;
 const SWEEP_TABLE = `┌────────────────┬────────────┬─────────────┬──────────────┬─────────────┬─────────────────┬──────────┬──────────────┬─────────────────────┐
@@ -216,7 +229,7 @@ replay: idem-sim sweep x.yaml --seed 3
 `;
 const SWEEP_CSV = `${[
   [
-    'param_client.timeout', 'duplicates_per_1000', 'duplicates_per_1000_ci95_low', 'duplicates_per_1000_ci95_high',
+    'param_client.timeout_ms', 'duplicates_per_1000', 'duplicates_per_1000_ci95_low', 'duplicates_per_1000_ci95_high',
     'duplicates_per_1000.transport', 'duplicates_per_1000.transport_ci95_low',
     'duplicates_per_1000.transport_ci95_high', 'duplicates_per_1000.replan', 'duplicates_per_1000.replan_ci95_low',
     'duplicates_per_1000.replan_ci95_high', 'duplicates_per_1000.replay', 'duplicates_per_1000.replay_ci95_low',
@@ -272,21 +285,47 @@ const CHECK_TABLE = `┌──────────┬───────�
 │ alpha    │ call_latency_ms.p95 │ < 1s            │          1.8 s │ FAIL   │
 └──────────┴─────────────────────┴─────────────────┴────────────────┴────────┘
 2 of 3 expectations fail
-seed 1; idem-sim 9.9.9; replay: idem-sim check scenarios/alpha.yaml
+seed 1; idem-sim 9.9.9; replay: idem-sim check scenarios/alpha.yaml --seed 1
 `;
 const CHECK_JUNIT = `<?xml version="1.0" encoding="UTF-8"?>
-<testsuites name="idem-sim check" tests="3" failures="2">
-  <testsuite name="scenarios/alpha.yaml" tests="3" failures="2">
+<testsuites name="idem-sim check" tests="4" failures="2" errors="1">
+  <testsuite name="scenarios/alpha.yaml" tests="3" failures="2" errors="0">
     <properties>
       <property name="seed" value="1"/>
+      <property name="actions" value="4000"/>
       <property name="idem-sim" value="9.9.9"/>
     </properties>
-    <testcase classname="alpha" name="duplicates_per_1000 &lt;= 20"/>
+    <testcase classname="alpha" name="duplicates_per_1000 &lt;= 20">
+      <properties>
+        <property name="duplicates_per_1000" value="12.5"/>
+        <property name="duplicates_per_1000.ci95_low" value="11.25"/>
+        <property name="duplicates_per_1000.ci95_high" value="13.75"/>
+      </properties>
+      <system-out>measured 12.5 ± 1.3, expected &lt;= 20: pass</system-out>
+    </testcase>
     <testcase classname="alpha" name="lost_per_1000 == 0 (whole 95% interval)">
-      <failure message="measured 0, expected == 0">measured 0, expected == 0 (scenarios/alpha.yaml:12)</failure>
+      <properties>
+        <property name="lost_per_1000" value="0"/>
+        <property name="lost_per_1000.ci95_low" value="0"/>
+        <property name="lost_per_1000.ci95_high" value="0.75"/>
+      </properties>
+      <failure message="measured 0, 95% interval 0 to 0.75, expected == 0">measured 0, 95% interval 0 to 0.75, expected == 0 (scenarios/alpha.yaml:12)</failure>
+      <system-out>measured 0, 95% interval 0 to 0.75, expected == 0 over the whole interval: FAIL</system-out>
     </testcase>
     <testcase classname="alpha" name="call_latency_ms.p95 &lt; 1s">
+      <properties>
+        <property name="call_latency_ms.p95" value="1800"/>
+      </properties>
       <failure message="measured 1.8 s, expected &lt; 1s">measured 1.8 s, expected &lt; 1s (scenarios/alpha.yaml)</failure>
+      <system-out>measured 1.8 s, expected &lt; 1s: FAIL</system-out>
+    </testcase>
+  </testsuite>
+  <testsuite name="scenarios/beta.yaml" tests="1" failures="0" errors="1">
+    <properties>
+      <property name="idem-sim" value="9.9.9"/>
+    </properties>
+    <testcase classname="beta" name="scenario file">
+      <error type="invalid scenario" message="scenarios/beta.yaml:3:9, key client.retries: expected a whole number, got &quot;many&quot;. Write a count such as 3.">scenarios/beta.yaml:3:9, key client.retries: expected a whole number, got &quot;many&quot;. Write a count such as 3.</error>
     </testcase>
   </testsuite>
 </testsuites>

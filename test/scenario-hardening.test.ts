@@ -174,9 +174,9 @@ describe('numbers the model cannot represent (item 9)', () => {
     expect(e.origin).toEqual({ source: 's.yaml', line: 1, col: 19 });
     expect(parseScenario('idempotency: {retention: 3650d}', 's.yaml').scenario.idempotency.retention).toBe(MAX_DURATION_MS);
     for (const text of [
-      'idempotency: {retention: 3651d}', 'idempotency: {lease: 87601h}', 'client: {deadline: 1e12}',
+      'idempotency: {retention: 3651d}', 'idempotency: {lease: 87601h}', 'client: {deadline: 3652d}',
       'service: {latency: {dist: mixture, components: [{weight: 1, dist: constant, value: 9999999d}]}}',
-      'runtime: {resume_delay: {max: 400000000000}}',
+      'runtime: {resume_delay: {max: 400000000000ms}}',
     ]) {
       expect(refusal(text).message).toMatch(/at most 3650d/);
     }

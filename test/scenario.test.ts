@@ -3,17 +3,18 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
 import { formatDuration, parseDuration } from '../src/scenario/duration.js';
 import { InputError } from '../src/scenario/errors.js';
-import { parseScenario } from '../src/scenario/parse.js';
+import { parseScenario, type Override } from '../src/scenario/parse.js';
 
 describe('durations', () => {
-  it('reads units and bare milliseconds', () => {
+  it('reads units, and 0 alone', () => {
     expect(parseDuration('250ms')).toBe(250);
     expect(parseDuration('2s')).toBe(2000);
     expect(parseDuration('1.5m')).toBe(90_000);
     expect(parseDuration('24h')).toBe(86_400_000);
     expect(parseDuration('7d')).toBe(604_800_000);
-    expect(parseDuration('40')).toBe(40);
-    expect(parseDuration(12.5)).toBe(12.5);
+    expect(parseDuration('0')).toBe(0);
+    expect(() => parseDuration('40')).toThrow(RangeError);
+    expect(parseDuration(12.5)).toBe(12.5); // a number from the engine's side is ms
   });
 
   it('formats for people', () => {
@@ -59,7 +60,7 @@ describe('parseScenario', () => {
   it('overrides apply over the file and are validated like it', () => {
     const { scenario } = parseScenario('client: {timeout: 1s}', 'x', [
       { path: ['client', 'timeout'], text: '600ms', option: '--set client.timeout=600ms' },
-      { path: ['service', 'latency'], text: '{dist: constant, value: 5}', option: '--set service.latency=...' },
+      { path: ['service', 'latency'], text: '{dist: constant, value: 5ms}', option: '--set service.latency=...' },
     ]);
     expect(scenario.client.timeout).toBe(600);
     expect(scenario.service.latency).toEqual({ dist: 'constant', value: 5 });
@@ -85,5 +86,33 @@ describe('parseScenario', () => {
     try { parseScenario(text, 'x.yaml'); } catch (e) { error = e; }
     expect(error).toBeInstanceOf(InputError);
     expect((error as InputError).keyPath).toBe(keyPath);
+  });
+});
+
+describe('a duration needs its unit (docs/model.md v2)', () => {
+  const refused = (text: string, overrides: Override[] = []): InputError => {
+    try { parseScenario(text, 's.yaml', overrides); } catch (e) { if (e instanceof InputError) return e; throw e; }
+    throw new Error('not refused');
+  };
+
+  it('refuses a bare number anywhere a duration goes, naming both readings', () => {
+    const e = refused('client:\n  timeout: 2\n');
+    expect(e.message).toBe('s.yaml:2:12, key client.timeout: 2 has no unit. A duration needs its unit (ms, s, m, h or d); only 0 may stand alone: write 2s or 2ms, whichever you mean.');
+    expect(refused('idempotency: {retention: 24}').keyPath).toBe('idempotency.retention');
+    expect(refused('idempotency: {lease: "500"}').keyPath).toBe('idempotency.lease');
+    expect(refused('workload: {twin_delay: {min: 1.5}}').message).toContain('write 1.5s or 1.5ms');
+    expect(refused('service: {latency: {dist: mixture, components: [{weight: 1, dist: constant, value: 7}]}}').keyPath).toBe('service.latency.components[0].value');
+    const set = refused('', [{ path: ['client', 'timeout'], text: '2', option: '--set client.timeout=2' }]);
+    expect(set.origin).toEqual({ source: '--set client.timeout=2' });
+  });
+
+  it('takes 0 alone, and every unit', () => {
+    const s = parseScenario('client: {timeout: 2s, deadline: 0, backoff: {base: 0}}\nservice: {fast_reply: 0}', 's.yaml').scenario;
+    expect([s.client.timeout, s.client.deadline, s.client.backoff.base, s.service.fast_reply]).toEqual([2000, 0, 0, 0]);
+  });
+
+  it('refuses a unitless threshold on a latency metric', () => {
+    expect(refused('expect: {call_latency_ms.p95: "< 3"}').message).toContain('key expect.call_latency_ms.p95: the threshold "< 3" has no unit, but call_latency_ms.p95 is a time. Write < 3s or < 3ms');
+    expect(parseScenario('expect: {call_latency_ms.p95: "< 3s", duplicates_per_1000: "< 3"}', 's.yaml').expectations).toHaveLength(2);
   });
 });

@@ -14,7 +14,7 @@ describe('sweep through the CLI', () => {
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines).toHaveLength(5);
-    expect(lines[0]?.startsWith('param_client.timeout,param_idempotency.scope,duplicates_per_1000,duplicates_per_1000_ci95_low,')).toBe(true);
+    expect(lines[0]?.startsWith('param_client.timeout_ms,param_idempotency.scope,duplicates_per_1000,duplicates_per_1000_ci95_low,')).toBe(true);
     expect(lines[0]?.endsWith(',seed,idem_sim_version')).toBe(true);
     expect(lines.slice(1).map((l) => l.split(',').slice(0, 2).join(','))).toEqual(['500,call', '500,intent', '1000,call', '1000,intent']);
     expect(r.stdout).toMatchSnapshot();
@@ -76,7 +76,7 @@ describe('sweep through the CLI', () => {
   it('| head does not crash', () => {
     const r = spawnSync('sh', ['-c', `node ${BIN} sweep test/fixtures/tiny.yaml --vary client.timeout=100ms..3s:40 --actions 300 --format csv | head -1`], { encoding: 'utf8' });
     expect(r.status).toBe(0);
-    expect(r.stdout.startsWith('param_client.timeout,')).toBe(true);
+    expect(r.stdout.startsWith('param_client.timeout_ms,')).toBe(true);
     expect(r.stderr).toBe('');
   });
 });

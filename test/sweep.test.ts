@@ -11,13 +11,13 @@ describe('values', () => {
   });
 
   it('evenly spaced ranges, both ends included; durations in ms', () => {
-    expect(parseValues('200ms..2s:10')).toEqual(['200', '400', '600', '800', '1000', '1200', '1400', '1600', '1800', '2000']);
+    expect(parseValues('200ms..2s:10')).toEqual(['200ms', '400ms', '600ms', '800ms', '1000ms', '1200ms', '1400ms', '1600ms', '1800ms', '2000ms']);
     expect(parseValues('0.1..0.3:3')).toEqual(['0.1', '0.2', '0.3']);
     expect(parseValues('5..1:3')).toEqual(['5', '3', '1']);
   });
 
   it('log ranges', () => {
-    expect(parseValues('log:100ms..10s:3')).toEqual(['100', '1000', '10000']);
+    expect(parseValues('log:100ms..10s:3')).toEqual(['100ms', '1000ms', '10000ms']);
     expect(parseValues('log:1..1000:4')).toEqual(['1', '10', '100', '1000']);
   });
 

@@ -1,70 +1,134 @@
-/** `idem-sim check SCENARIO ...`: run each scenario and test its `expect:` block. Exit 1 if any fails. */
+/**
+ * `idem-sim check SCENARIO ...`: run each scenario and test its `expect:` block. Exit 1 if any
+ * fails, 2 if a file is invalid: an invalid file among several is reported (stderr, a JUnit
+ * error case, JSON `errors`) and the others are still checked, so a CI job always has its
+ * report to upload.
+ */
 import { check } from '../scenario/expect.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { seedOption } from './options.js';
+import { checkResult, renderCheckJson, type CheckResult } from './report/check-json.js';
 import { renderJunit } from './report/junit.js';
-import type { CheckedScenario } from './report/types.js';
+import type { CheckedScenario, CheckError, CheckReport } from './report/types.js';
 import { renderVerdicts } from './report/verdicts.js';
-import { columnNames, scenarioReader, type LoadedScenario } from './shared/load.js';
+import { columnNames, scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
 
 export const EXIT_EXPECTATIONS_FAILED = 1;
+/** An invalid scenario file: main.ts's EXIT_BAD_INPUT, returned here because the reports are still written. */
+export const EXIT_INVALID_SCENARIO = 2;
 
 export interface CheckOptions extends SimulationOptions {
   junit?: string;
   out?: string;
+  /** The report as JSON (check-json.ts) instead of the table. */
+  json?: boolean;
 }
 
-type Loaded = LoadedScenario & { file: string };
+type Loaded = LoadedScenario & { file: string; name: string };
 
 export async function checkCommand(files: string[], opts: CheckOptions, io: Io, signal?: AbortSignal): Promise<number> {
   if (files.length === 0) {
     throw new InputError(undefined, '', 'no scenario given', 'Name the scenario files to check, such as idem-sim check scenarios/*.yaml.');
   }
   if (opts.junit === '-' && (opts.out === undefined || opts.out === '-')) {
-    throw new InputError({ source: '--junit -' }, '', 'the JUnit XML and the table would both go to standard output',
-      'Write the table elsewhere with --out FILE, or the XML with --junit FILE.');
+    throw new InputError({ source: '--junit -' }, '', `the JUnit XML and the ${opts.json ? 'JSON' : 'table'} would both go to standard output`,
+      `Write the ${opts.json ? 'JSON' : 'table'} elsewhere with --out FILE, or the XML with --junit FILE.`);
   }
   // --junit is opened first: a bad --out then gives the --junit file back.
   return withOutput(io, opts.junit, files, (junit) => withOutput(io, opts.out, files, async (out) => {
-    const read = scenarioReader(opts);
+    const read = scenarioReader(opts, io);
     seedOption(opts.seed);
     const threads = threadSetting(opts.threads, io);
-    const loaded = withExpectations(files.map((file) => ({ file, ...read(file) })), files, io);
-    const checked = await checkEach(loaded, opts, threads, io, signal);
-    const replay = new ReplayLine('check', files, opts).overrides(opts).option('--seed', opts.seed).text();
-    const footer = `seed ${[...new Set(checked.map((c) => c.seed))].join(', ')}; idem-sim ${toolVersion()}; replay: ${replay}`;
-    const text = renderVerdicts(checked, out.style(), footer);
-    if (opts.junit !== undefined) junit.write(renderJunit(checked, toolVersion()));
-    out.write(text);
-    return checked.every((c) => c.verdicts.every((v) => v.pass)) ? 0 : EXIT_EXPECTATIONS_FAILED;
+    const { loaded, errors } = readEach(files, read, io);
+    const report = await checkEach(withExpectations(loaded, errors, files, io), errors, opts, threads, io, signal);
+    const line = replayLine(files, opts, report.checked);
+    const version = toolVersion();
+    if (opts.json) {
+      out.write(renderCheckJson(report, { version, replay: line.flag('--json', true).text() }, opts.seed));
+    } else if (report.checked.length > 0) { // nothing checked: the errors on stderr are the whole answer
+      const footer = `seed ${[...new Set(report.checked.map((c) => c.seed))].join(', ')}; idem-sim ${version}; replay: ${line.text()}`;
+      out.write(renderVerdicts(report, out.style(), footer));
+    }
+    if (opts.junit !== undefined) junit.write(renderJunit(report, version));
+    return EXIT_STATUS[checkResult(report)];
   }), '--junit');
 }
 
-/** The scenarios that have goals: a glob such as scenarios/*.yaml takes in others, which are skipped, saying so. */
-function withExpectations(all: readonly Loaded[], files: readonly string[], io: Io): Loaded[] {
-  const loaded = all.filter((l) => l.expectations.length > 0);
-  if (loaded.length === 0) {
+/** 2 when a file was invalid, else 1 when an expectation failed, else 0. */
+const EXIT_STATUS: Record<CheckResult, number> = { pass: 0, fail: EXIT_EXPECTATIONS_FAILED, error: EXIT_INVALID_SCENARIO };
+
+/**
+ * The command that checks again: the files, --set and --actions, and the seed the runs used
+ * (as `run` writes it: --seed, or the one seed every file gave or defaulted to).
+ */
+function replayLine(files: readonly string[], opts: CheckOptions, checked: readonly CheckedScenario[]): ReplayLine {
+  const seeds = [...new Set(checked.map((c) => c.seed))];
+  return new ReplayLine('check', files, opts).overrides(opts).option('--seed', opts.seed ?? (seeds.length === 1 ? seeds[0] : undefined));
+}
+
+/**
+ * Reads every file before any is simulated. A file that is invalid (unreadable, malformed, a
+ * bad key or data file) is an error of its own, said on standard error at once; an error
+ * whose source is the command line (a refused --set or --actions, an --out or --junit that
+ * would overwrite a data file) still stops the command, and no report is written.
+ */
+function readEach(files: readonly string[], read: ScenarioReader, io: Io): { loaded: Loaded[]; errors: CheckError[] } {
+  const names = columnNames(files);
+  const loaded: Loaded[] = [];
+  const errors: CheckError[] = [];
+  for (const [k, file] of files.entries()) {
+    const name = names[k] as string;
+    try {
+      loaded.push({ file, name, ...read(file) });
+    } catch (e) {
+      if (!(e instanceof InputError) || e.origin?.source.startsWith('--')) throw e;
+      io.stderr.write(`idem-sim: error: ${e.message}\n`);
+      errors.push(checkError(name, file, e));
+    }
+  }
+  return { loaded, errors };
+}
+
+function checkError(name: string, file: string, e: InputError): CheckError {
+  const { origin, keyPath } = e;
+  return {
+    name, file, message: e.message,
+    ...(origin ? { source: origin.source } : {}), ...(origin?.line !== undefined ? { line: origin.line } : {}), ...(keyPath ? { key: keyPath } : {}),
+  };
+}
+
+/**
+ * The scenarios that have goals: a glob such as scenarios/*.yaml takes in others, which are
+ * skipped, saying so. None with goals is an error, unless files were invalid (reported already).
+ */
+function withExpectations(all: readonly Loaded[], errors: readonly CheckError[], files: readonly string[], io: Io): { checkable: Loaded[]; skipped: string[] } {
+  const checkable = all.filter((l) => l.expectations.length > 0);
+  if (checkable.length === 0 && errors.length === 0) {
     throw new InputError({ source: files.length === 1 ? files[0] as string : files.join(', ') }, 'expect', 'has no expectations to check',
       'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
   }
-  for (const l of all) if (l.expectations.length === 0) io.stderr.write(`idem-sim: skipped ${l.file}: it has no expect: block\n`);
-  return loaded;
+  const skipped = all.filter((l) => l.expectations.length === 0).map((l) => l.file);
+  for (const file of skipped) io.stderr.write(`idem-sim: skipped ${file}: it has no expect: block\n`);
+  return { checkable, skipped };
 }
 
-async function checkEach(loaded: readonly Loaded[], opts: CheckOptions, threads: (actions: number) => number, io: Io, signal: AbortSignal | undefined): Promise<CheckedScenario[]> {
-  const names = columnNames(loaded.map((l) => l.file));
-  const commandActions = loaded.reduce((sum, l) => sum + l.scenario.actions, 0);
+async function checkEach(
+  { checkable, skipped }: { checkable: readonly Loaded[]; skipped: string[] }, errors: CheckError[],
+  opts: CheckOptions, threads: (actions: number) => number, io: Io, signal: AbortSignal | undefined,
+): Promise<CheckReport> {
+  const commandActions = checkable.reduce((sum, l) => sum + l.scenario.actions, 0);
   const checked: CheckedScenario[] = [];
-  for (const [k, l] of loaded.entries()) {
+  for (const l of checkable) {
     const seed = runSeed(opts.seed, l.seed);
-    const name = names[k] as string;
-    const outcome = await simulate(io, name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
+    const outcome = await simulate(io, l.name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
     const metrics = outcome.state.finish(l.scenario);
-    checked.push({ name, file: l.file, seed, verdicts: l.expectations.map((e) => check(e, metrics)) });
+    checked.push({
+      name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics)),
+    });
   }
-  return checked;
+  return { checked, errors, skipped };
 }

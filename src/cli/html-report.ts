@@ -13,12 +13,13 @@ import { toolVersion, type Io } from './io.js';
 import { positiveInteger, seedOption } from './options.js';
 import { breakdownChart } from './report/charts.js';
 import { escapeHtml, htmlPage } from './report/html.js';
+import { STORY_SCRIPT, STORY_STYLE, storyPanel } from './report/story-panel.js';
 import { resolvedScenario } from './report/json.js';
 import { duration, estimateText as ci, num } from './report/format.js';
 import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
 import { scenarioName, scenarioReader } from './shared/load.js';
-import { withOutput } from './shared/output.js';
+import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
 
@@ -50,25 +51,7 @@ function headline(m: Metrics): [string, string][] {
   ];
 }
 
-/** Shows a row's story in the panel on hover or click; the story is the row's <title>. */
-const SCRIPT = `
-(function () {
-  var panel = document.getElementById('story');
-  var rows = document.querySelectorAll('svg.timeline g.row');
-  function show(row) {
-    for (var k = 0; k < rows.length; k++) rows[k].classList.remove('selected');
-    row.classList.add('selected');
-    panel.textContent = row.querySelector('title').textContent;
-  }
-  for (var k = 0; k < rows.length; k++) {
-    rows[k].addEventListener('mouseenter', function () { show(this); });
-    rows[k].addEventListener('click', function () { show(this); });
-    rows[k].addEventListener('focus', function () { show(this); });
-  }
-})();`;
-
 const STYLE = `
-#story { position: sticky; top: 0; z-index: 1; height: 15em; overflow-y: auto; margin: 8px 0; padding: 8px 12px; background: #f6f8fa; border: 1px solid #d0d7de; white-space: pre-wrap; }
 table.headline td { padding: 2px 16px 2px 0; font-variant-numeric: tabular-nums; }
 table.headline td:first-child { color: #57606a; }
 .timeline-wrap { overflow-x: auto; }
@@ -94,7 +77,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sample: TimelineSample, timeline: string, breakdown: string, replay: string): string {
   const note = sampleNote(sample);
-  return `<style>${STYLE}</style>
+  return `<style>${STYLE}${STORY_STYLE}</style>
 <h1>idem-sim report: ${escapeHtml(name)}</h1>
 <dl class="facts">
 <dt>seed</dt><dd><code>${escapeHtml(seed)}</code></dd>
@@ -109,19 +92,30 @@ function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sa
 </div>
 <p class="note">Values are means with their 95% confidence intervals over actions; every figure means what docs/model.md says.</p>
 <h2>Action timeline</h2>
-<p class="note">${note} Hover over, click or tab to a row for its story.</p>
-<pre id="story">Hover over or click a row of the timeline to read that action's story.</pre>
+<p class="note">${note} Hover over, click or tab to a row for its story; a click keeps it while you scroll it.</p>
+${storyPanel(sample.rows.map((r) => r.story))}
 <div class="timeline-wrap">${timeline}</div>
 <h2>Scenario</h2>
 <details><summary>The resolved scenario (every key, defaults filled in)</summary><pre>${escapeHtml(stringify(resolvedScenario(scenario)))}</pre></details>
 <footer>Made by idem-sim ${escapeHtml(toolVersion())}. Numbers come from a synthetic model (docs/model.md), not from measurements of a real service.</footer>
-<script>${SCRIPT}</script>`;
+<script>${STORY_SCRIPT}</script>`;
 }
+
+/**
+ * Where the page goes without --out on a terminal (see `terminalDefault`), and how an earlier
+ * one is known: the page's title, or the timeline's opening tag, within its first bytes.
+ */
+const TERMINAL_DEFAULTS = {
+  html: { name: 'report.html', ours: (head: string) => head.startsWith('<!doctype html>') && head.includes('<title>idem-sim report: ') },
+  svg: { name: 'timeline.svg', ours: (head: string) => head.startsWith('<svg xmlns="http://www.w3.org/2000/svg" class="timeline"') },
+} as const;
 
 export async function reportCommand(file: string | undefined, opts: ReportOptions, io: Io, signal?: AbortSignal): Promise<number> {
   const inputs = file ? [file] : [];
-  return withOutput(io, opts.out, inputs, async (out) => {
-    const { scenario, seed: fileSeed } = scenarioReader(opts)(file ?? null);
+  const kind = TERMINAL_DEFAULTS[opts.svg ? 'svg' : 'html'];
+  const fallback = terminalDefault(io, opts.out, kind.name, kind.ours);
+  return withOutput(io, opts.out ?? fallback?.path, inputs, async (out) => {
+    const { scenario, seed: fileSeed } = scenarioReader(opts, io)(file ?? null);
     const seed = runSeed(seedOption(opts.seed), fileSeed);
     const threads = threadSetting(opts.threads, io)(scenario.actions);
     const eventfulRows = rowsOption(opts.rows);
@@ -131,14 +125,16 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
     const replay = new ReplayLine('report', inputs, opts).overrides(opts).option('--seed', seed).option('--rows', opts.rows).text();
     const caption = `${replay}${opts.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
     const timeline = timelineSvg(sample.rows, scenario.client.timeout, caption);
-    if (opts.svg) {
-      out.write(`${timeline}\n`);
-    } else {
-      const metrics = outcome.state.finish(scenario);
-      out.write(htmlPage(`idem-sim report: ${name}`, pageBody(name, seed, scenario, metrics, sample, timeline, await breakdownChart(metrics), replay)));
-    }
+    const text = opts.svg ? `${timeline}\n` : await page(name, seed, scenario, outcome.state.finish(scenario), sample, timeline, replay);
+    out.write(text);
+    fallback?.announce(text);
     return 0;
   });
+}
+
+/** The whole page of a run. */
+async function page(name: string, seed: string, scenario: Scenario, metrics: Metrics, sample: TimelineSample, timeline: string, replay: string): Promise<string> {
+  return htmlPage(`idem-sim report: ${name}`, pageBody(name, seed, scenario, metrics, sample, timeline, await breakdownChart(metrics), replay));
 }
 
 /** `--rows`: the most timeline rows for eventful actions. */

@@ -3,13 +3,17 @@
  * (0 ok, 1 expectations failed, 2 bad input, 70 internal error, 128 + the signal's number when
  * stopped by SIGINT, SIGTERM or SIGHUP).
  */
-import { Command, CommanderError, Option } from 'commander';
+import { Argument, Command, CommanderError, Option } from 'commander';
 import { Interrupted } from '../exec/interrupted.js';
-import { PRECISION_METRICS } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
+import { withChoices } from './choices.js';
+import { examplesHelp } from './examples.js';
 import { toolVersion, type Io } from './io.js';
+import { collect, simulationOptions } from './simulation-options.js';
+import { usageError } from './usage-error.js';
 import type { CheckOptions } from './check.js';
+import type { Shell } from './completion.js';
 import type { ReportOptions } from './html-report.js';
 import type { MergeOptions } from './merge.js';
 import type { ProbeOptions } from './probe.js';
@@ -30,22 +34,6 @@ export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70, EXIT_INTERRUPT
 export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const satisfies Record<string, number>;
 export type StopSignal = keyof typeof STOP_SIGNALS;
 
-const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
-
-/** Options every simulating command shares; `large` adds --precision and --shard. */
-function simulationOptions(cmd: Command, large: boolean): Command {
-  cmd.option('--actions <n>', 'primary actions to simulate (overrides the file)')
-    .option('--seed <seed>', 'random seed (overrides the file; default 1)')
-    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
-    .option('--threads <n>', 'threads: this one and n-1 workers (default: all cores, one per 2 M actions at most; at most 4 per core); results do not depend on it')
-    .option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust");
-  if (!large) return cmd;
-  return cmd.option('--precision <x>', 'simulate until the 95% CI half-width of the metric is at most x')
-    .option('--precision-metric <name>', `metric for --precision (default duplicates_per_1000): ${Object.keys(PRECISION_METRICS).join(', ')}`)
-    .option('--max-actions <n>', 'stop --precision here even if not reached (default 1e8, at most 1e13)')
-    .option('--shard <i/n>', 'simulate only shard i of n and write a partial result for `idem-sim merge`');
-}
-
 /** What every command's action needs: the streams, the stop signal, and where its exit status goes. */
 interface Context {
   io: Io;
@@ -53,7 +41,12 @@ interface Context {
   setCode: (code: number) => void;
 }
 
-function program(ctx: Context): Command {
+/** The formats of `run` and of `sweep` (and `merge`), for completion: reading them loads their reporters. */
+const runFormats = async () => (await import('./report/run-reporters.js')).RUN_FORMATS;
+const sweepFormats = async () => (await import('./report/sweep-reporters.js')).SWEEP_FORMATS;
+
+/** The command line (exported for the completion tests, which read it as the script does). */
+export function program(ctx: Context): Command {
   const { io } = ctx;
   const cmd = new Command('idem-sim')
     .description('Monte Carlo analysis of retries and idempotency keys for agent tool calls.')
@@ -62,17 +55,21 @@ function program(ctx: Context): Command {
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
       writeErr: (s) => io.stderr.write(s),
-      // Commander quotes the argument it refuses: it may hold control codes.
-      outputError: (s, write) => write(`idem-sim: error: ${printable(s.replace(/^error: /, '').trimEnd().replace(/\.+$/, ''))}. Run idem-sim --help for usage.\n`),
+      outputError: (s, write) => write(usageError(s)),
     })
     .addHelpText('after', `
-Scenario durations are written 250ms, 2s, 5m, 1h or 7d (a bare number means ms);
+Scenario durations are written 250ms, 2s, 5m, 1h or 7d (a number needs its unit; 0 stands alone);
 probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md.
 
 Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
 70 internal error (a bug), 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP.`);
 
-  for (const declare of [declareRun, declareSweep, declareCheck, declareSize, declareReport, declareProbe, declareMissions, declareMerge, declareSchema]) declare(cmd, ctx);
+  for (const declare of [declareRun, declareSweep, declareCheck, declareSize, declareReport, declareProbe, declareMissions, declareMerge, declareSchema, declareCompletion]) declare(cmd, ctx);
+  for (const sub of cmd.commands) {
+    // Each subcommand's errors name it, and its help ends with its examples.
+    sub.configureOutput({ ...cmd.configureOutput(), outputError: (s, write) => write(usageError(s, sub.name())) })
+      .addHelpText('after', () => examplesHelp(sub.name()));
+  }
   return cmd;
 }
 
@@ -81,8 +78,9 @@ function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('run')
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
     .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each'), true)
-    // The choices are RUN_FORMATS, checked when the command runs: reading the registry here would load every reporter at startup.
-    .option('--format <format>', 'table (default) or json (the same as --json)')
+    // The choices are RUN_FORMATS, checked when the command runs (and read by completion only):
+    // reading the registry here would load every reporter at startup.
+    .addOption(withChoices(new Option('--format <format>', 'table (default) or json (the same as --json)'), runFormats))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (files: string[], opts: RunOptions) => {
@@ -97,10 +95,11 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .description('run a scenario over a grid of settings (common random numbers); CSV for spreadsheets')
     .argument('<scenario>', 'the scenario file to vary'), true)
     .addOption(new Option('--vary <path=values>', 'a key and its values: a list (5m,1h,24h), a range (200ms..2s:10) or a log range (log:100ms..10s:9); repeat for a grid').argParser(collect))
-    .option('--format <format>', 'table (default), csv, json or html (a self-contained page of charts)')
+    .addOption(withChoices(new Option('--format <format>', 'table (default), csv, json or html (a self-contained page of charts)'), sweepFormats))
     .option('--json', 'the same as --format json')
     .option('--svg', 'write the charts as one standalone SVG (see docs/charts.md)')
-    .option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)')
+    .addOption(withChoices(new Option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)'),
+      async () => (await import('../model/metric-paths.js')).METRIC_PATHS))
     .option('--out <file>', 'write the report to a file instead of stdout')
     .option('--max-points <n>', `largest grid to run (default ${10_000})`)
     .action(async (file: string, opts: SweepOptions) => {
@@ -115,6 +114,7 @@ function declareCheck(cmd: Command, { io, signal, setCode }: Context): void {
     .description('run scenarios and test their expect: blocks; exit 1 if any expectation fails (a CI gate)')
     .argument('<scenario...>', 'scenario files with an expect: block'), false)
     .option('--junit <file>', 'also write JUnit XML for CI systems')
+    .option('--json', 'print JSON: each expectation with its metric, threshold, estimate, 95% CI and result, and the errors of invalid files')
     .option('--out <file>', 'write the table to a file instead of stdout')
     .action(async (files: string[], opts: CheckOptions) => {
       const { checkCommand } = await import('./check.js');
@@ -204,7 +204,7 @@ function declareMerge(cmd: Command, { io, setCode }: Context): void {
     .description('combine the partial results of `run --shard i/n` into the result of the whole run')
     .argument('<part...>', 'partial result files, one per shard')
     .option('--json', 'print JSON (byte-identical to the unsharded `run --json`)')
-    .option('--format <format>', 'for sweeps: table (default), csv, json or html, as `sweep --format`')
+    .addOption(withChoices(new Option('--format <format>', 'for sweeps: table (default), csv, json or html, as `sweep --format`'), sweepFormats))
     .option('--svg', 'for sweeps: the charts as one SVG, as `sweep --svg`')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (files: string[], opts: MergeOptions) => {
@@ -221,6 +221,18 @@ function declareSchema(cmd: Command, { io, setCode }: Context): void {
     .action(async (opts: { out?: string }) => {
       const [{ SCENARIO_SCHEMA }, { withOutput }] = await Promise.all([import('../scenario/schema.js'), import('./shared/output.js')]);
       await withOutput(io, opts.out, [], (out) => out.write(`${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`));
+      setCode(EXIT_OK);
+    });
+}
+
+/** `completion`: a shell's completion script, read from this very program. */
+function declareCompletion(cmd: Command, { io, setCode }: Context): void {
+  cmd.command('completion')
+    .description('print a completion script for bash, zsh or fish (see README, Shell completion)')
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(['bash', 'zsh', 'fish']))
+    .action(async (shell: Shell) => {
+      const { completionScript } = await import('./completion.js');
+      io.stdout.write(await completionScript(cmd, shell));
       setCode(EXIT_OK);
     });
 }

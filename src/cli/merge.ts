@@ -32,7 +32,7 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
       out.write(await job.merger.render(job.format, style));
     } else {
       const { runs, version, replayArgs } = job.merger.finish();
-      out.write(renderRuns(runs, replayArgs, job.format, version, style));
+      out.write(renderRuns(runs, replayArgs, job.format, version, style, out.width()));
     }
     return 0;
   });

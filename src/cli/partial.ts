@@ -22,6 +22,8 @@ export interface PartialRun {
   seed: string;
   /** The resolved scenario as reports print it. */
   scenario: WrittenScenario;
+  /** Its warnings (ScenarioRun's), for the merged report. */
+  warnings: readonly string[];
   /** See scenarioFingerprint: parts must agree on it. */
   fingerprint: string;
   grid_step: number;
@@ -191,12 +193,14 @@ export class RunMerger {
   }
 
   private run(c: PartChecker, field: string, v: unknown, shard: { index: number; count: number }): PartialRun {
-    const o = c.object(v, field, ['name', 'file', 'seed', 'scenario', 'fingerprint', 'grid_step', 'state']);
+    // `warnings` came later than format 2: a part without them has none.
+    const o = c.object(v, field, ['name', 'file', 'seed', 'scenario', 'fingerprint', 'grid_step', 'state'], ['warnings']);
     const scenario = c.scenario(o['scenario'], `${field}.scenario`);
     const gridStep = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     const run: PartialRun = {
       name: c.string(o['name'], `${field}.name`), file: o['file'] === null ? null : c.string(o['file'], `${field}.file`),
-      seed: c.string(o['seed'], `${field}.seed`), scenario, fingerprint: checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario),
+      seed: c.string(o['seed'], `${field}.seed`), scenario,
+      warnings: o['warnings'] === undefined ? [] : c.array(o['warnings'], `${field}.warnings`, 0, 100).map((w, k) => c.string(w, `${field}.warnings[${k}]`)), fingerprint: checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario),
       grid_step: gridStep, state: c.runState(o['state'], `${field}.state`, gridStep),
     };
     if (run.seed === '') c.fail(`${field}.seed`, 'is empty');
@@ -213,7 +217,7 @@ export class RunMerger {
     const missing = missingShards(first.p.shard.count, this.shards);
     if (missing) throw missing;
     const runs = first.p.runs.map((r, i): ScenarioRun => ({
-      name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, metrics: (this.states[i] as RunState).finish(r.scenario),
+      name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, metrics: (this.states[i] as RunState).finish(r.scenario),
     }));
     return { runs, version: first.version, replayArgs: first.p.replay_args };
   }

@@ -2,6 +2,7 @@
  * `idem-sim probe [SCENARIO] --store URL`: the scenario's requests against a real key store,
  * side by side with the model's prediction, and the store's bytes per record (docs/stores.md).
  */
+import { CONTRACT_VERSION } from '../model/shape.js';
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
 import type { Scenario } from '../model/types.js';
@@ -60,7 +61,7 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
   if (opts.cleanUp) return (await import('./clean-up.js')).cleanUpCommand(files, opts, io);
   if (opts.force) throw new InputError({ source: '--force' }, '', 'goes with --clean-up only', 'Write idem-sim probe --clean-up --force --store URL, or leave --force out.');
   return withOutput(io, opts.out, files, async (out) => {
-    const s = probeSettings(files, opts);
+    const s = probeSettings(files, opts, io);
     const { defaultConnections } = await import('../probe/setup.js');
     const connections = connectionCount(s.scenario, opts.connections, defaultConnections(s.scenario), io);
     if (s.speedup !== undefined && s.scenario.client.timeout / s.speedup < MIN_REAL_TIMEOUT_MS) {
@@ -90,7 +91,7 @@ interface ProbeSettings {
   records: number;
 }
 
-function probeSettings(files: readonly string[], opts: ProbeOptions): ProbeSettings {
+function probeSettings(files: readonly string[], opts: ProbeOptions, io: Io): ProbeSettings {
   if (opts.store === undefined) {
     throw new InputError({ source: 'probe' }, '', '--store is missing',
       `Name the store to probe, such as ${STORE_EXAMPLES}.`);
@@ -98,7 +99,7 @@ function probeSettings(files: readonly string[], opts: ProbeOptions): ProbeSetti
   const store = opts.store;
   const url = (() => { try { return parseStoreUrl(store); } catch (e) { throw asInputError(e); } })();
   // --actions is the probe's stream, not the scenario's: only --set changes the scenario.
-  const read = scenarioReader({ set: opts.set, allowOutside: opts.allowOutside });
+  const read = scenarioReader({ set: opts.set, allowOutside: opts.allowOutside }, io);
   seedOption(opts.seed);
   const actions = opts.actions === undefined ? DEFAULT_PROBE_ACTIONS : positiveInteger('--actions', opts.actions);
   if (actions > MAX_PROBE_ACTIONS) {
@@ -185,7 +186,7 @@ function checkProbeable(s: Scenario, file: string | null, kind: StoreKind): void
 
 export function renderProbeJson(r: ProbeResult, info: { file: string | null; seed: string; scenario: Scenario; replay: string }): string {
   const doc = {
-    tool: 'idem-sim', kind: 'probe', version: toolVersion(), model: 1, time_unit: 'ms', replay: info.replay,
+    tool: 'idem-sim', kind: 'probe', version: toolVersion(), model: CONTRACT_VERSION, time_unit: 'ms', replay: info.replay,
     file: info.file, seed: info.seed, scenario: resolvedScenario(info.scenario), ...r,
   };
   return `${JSON.stringify(doc, roundNoise, 2)}\n`;

@@ -9,7 +9,7 @@ import { resolvedScenario } from './report/json.js';
 import type { RunFormat } from './report/run-reporters.js';
 import type { ScenarioRun } from './report/types.js';
 import { renderRuns, runFormat } from './shared/formats.js';
-import { columnNames, scenarioReader, type ScenarioReader } from './shared/load.js';
+import { columnNames, scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
@@ -44,13 +44,13 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
     const args = new ReplayLine('run', files, opts).overrides(opts).option('--seed', seeds.length === 1 ? seeds[0] : undefined).precision(opts).args;
     out.write(settings.shard
       ? partialText(runs, settings.shard, args)
-      : renderRuns(runs, args, settings.format, toolVersion(), out.style()));
+      : renderRuns(runs, args, settings.format, toolVersion(), out.style(), out.width()));
     return 0;
   });
 }
 
 function runSettings(opts: RunOptions, io: Io): RunSettings {
-  const read = scenarioReader(opts);
+  const read = scenarioReader(opts, io);
   const format = runFormat(opts);
   seedOption(opts.seed);
   const threads = threadSetting(opts.threads, io);
@@ -70,7 +70,7 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
   const names = columnNames(files);
   const commandActions = loaded.reduce((sum, l) => sum + (precision?.maxActions ?? l.scenario.actions), 0);
   const runs: SimulatedRun[] = [];
-  for (const [k, { file, scenario, seed: fileSeed }] of loaded.entries()) {
+  for (const [k, { file, scenario, seed: fileSeed, warnings }] of loaded.entries()) {
     const seed = runSeed(opts.seed, fileSeed);
     const name = names[k] as string;
     const outcome = await simulate(io, name, {
@@ -79,7 +79,7 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
     // long run's grid into base64 took tens of ms at the end of every run.
     runs.push({
-      name, file, seed, scenario: resolvedScenario(scenario), metrics: outcome.state.finish(scenario),
+      name, file, seed, scenario: resolvedScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
       fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, ...(shard ? { state: outcome.state.toData() } : {}),
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
     });
@@ -91,6 +91,6 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
 function partialText(runs: readonly SimulatedRun[], shard: Shard, replayArgs: string[]): string {
   return renderPartial({
     idem_sim_partial: PARTIAL_FORMAT, version: toolVersion(), shard, replay_args: replayArgs,
-    runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state as RunStateData })),
+    runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state as RunStateData })),
   });
 }

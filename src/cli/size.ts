@@ -86,19 +86,19 @@ function scenarioFile(files: readonly string[], opts: SizeOptions): string | und
 }
 
 function retentionMs(text: string): number {
-  if (!new RegExp(DURATION_PATTERN).test(text)) {
-    throw new InputError({ source: `--retention ${text}` }, '', `"${text}" is not a duration`, 'Write it as 5m, 1h, 24h or 7d.');
-  }
-  // In a scenario a bare number is ms; here, where retentions are hours, `24` is far likelier a slip.
+  // A bare number gets both units to choose from: `24`, where retentions are hours, is far likelier hours than ms.
   if (/^\s*[0-9.]+\s*$/.test(text)) {
     throw new InputError({ source: `--retention ${text}` }, '', 'the duration has no unit',
       `Write the unit: ${text.trim()}h for hours, ${text.trim()}m for minutes (or ${text.trim()}ms if you mean milliseconds).`);
+  }
+  if (!new RegExp(DURATION_PATTERN).test(text)) {
+    throw new InputError({ source: `--retention ${text}` }, '', `"${text}" is not a duration`, 'Write it as 5m, 1h, 24h or 7d.');
   }
   return parseDuration(text);
 }
 
 async function simulateKeys(file: string, opts: SizeOptions, io: Io, signal: AbortSignal | undefined): Promise<Simulated> {
-  const { scenario, seed: fileSeed } = scenarioReader(opts)(file);
+  const { scenario, seed: fileSeed } = scenarioReader(opts, io)(file);
   const seed = runSeed(seedOption(opts.seed), fileSeed);
   const threads = threadSetting(opts.threads, io)(scenario.actions);
   const outcome = await runScenario({ scenario, seed, threads, ...(signal ? { signal } : {}) });

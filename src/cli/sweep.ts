@@ -184,7 +184,7 @@ interface SweepPlan {
 
 export async function sweepCommand(file: string, opts: SweepOptions, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, opts.out, [file], async (out) => {
-    const plan = sweepPlan(file, opts);
+    const plan = sweepPlan(file, opts, io);
     const points = gridPoints(plan.axes, plan.from, plan.to);
     const actions = checkPoints(file, plan, points);
     const seed = runSeed(opts.seed, plan.base.seed);
@@ -206,10 +206,10 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
   });
 }
 
-function sweepPlan(file: string, opts: SweepOptions): SweepPlan {
+function sweepPlan(file: string, opts: SweepOptions, io: Io): SweepPlan {
   const format = sweepFormat(opts);
   seedOption(opts.seed);
-  const read = scenarioReader(opts);
+  const read = scenarioReader(opts, io);
   const base = read(file);
   const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
   const axes = readAxes(file, base.sweep?.vary ?? [], opts);

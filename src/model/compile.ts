@@ -50,12 +50,6 @@ export interface Params {
   scope: ScopeCode;
   atomic: boolean; fpChecked: boolean; fpText: boolean; retention: number; runningLife: number;
   transactional: boolean; storeErrors: boolean;
-  /**
-   * For the fast path (see simulateArrivals): the chances, not zero, that the general model draws for a group
-   * before its first latency (a twin, a lost request) and after it (an error or crash, a
-   * lost reply, a replay), in its order. Any of them coming true makes the group not simple.
-   */
-  simpleBefore: Float64Array; simpleAfter: Float64Array;
 }
 
 /** The scope's code for the hot loop. */
@@ -69,7 +63,6 @@ export function compile(s: Scenario): Params {
   for (let j = 1; j <= s.client.retries; j++) backoff[j] = backoffDelay(b, j);
   const i = s.idempotency;
   const crashCut = s.service.error_rate + s.service.crash_probability;
-  const chances = (...ps: number[]) => Float64Array.from(ps.filter((x) => x > 0));
   return {
     twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
     requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
@@ -91,7 +84,5 @@ export function compile(s: Scenario): Params {
     retention: i.retention,
     runningLife: runningLife(i.lease, i.retention),
     transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
-    simpleBefore: chances(s.workload.twin_probability, s.network.request_loss),
-    simpleAfter: chances(crashCut, s.network.reply_loss, s.runtime.max_replays > 0 ? s.runtime.crash_probability : 0),
   };
 }

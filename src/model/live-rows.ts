@@ -1,7 +1,10 @@
 /**
  * The intervals in which a chunk's key records are live, for peak_live_keys (docs/model.md),
- * and their cells on the run's peak grid (peak.ts). A key is one row: a record that overlaps
- * an earlier one of the same key in the same group extends that row instead of adding one.
+ * and their cells on the run's peak grid (peak.ts). A key is one row (docs/model.md v2): a
+ * record that overlaps a row of the same key in the same group extends that row instead of
+ * adding one, and a row it then overlaps too is absorbed, so overlapping writes make one row from
+ * the first write to the last expiry. Each row belongs to the action whose write began it, for
+ * keys_per_action (rows per action).
  * Typed arrays owned by one simulator, reused from chunk to chunk.
  */
 
@@ -21,6 +24,8 @@ export class LiveRows {
   private start = new Float64Array(1024);
   private end = new Float64Array(1024);
   private key = new Int32Array(1024);
+  /** The group's action (0 or 1: the primary or its twin) whose write began each row. */
+  private owner = new Uint8Array(1024);
   private len = 0;
   /** First row of the current group: keys are local to a group. */
   private groupStart = 0;
@@ -38,26 +43,51 @@ export class LiveRows {
     this.groupStart = this.len;
   }
 
-  /** A record of `key` lives in [start, end) (ms in the chunk); merged into an overlapping row of its key in this group. */
-  record(key: number, start: number, end: number): void {
+  /** A record of `key`, written by action `owner` of the group, lives in [start, end) (ms in the chunk). */
+  record(key: number, start: number, end: number, owner: number): void {
     if (key >= 0) {
       for (let j = this.groupStart; j < this.len; j++) {
         if (this.key[j] === key && start < (this.end[j] as number) && (this.start[j] as number) < end) {
           if (start < (this.start[j] as number)) this.start[j] = start;
           if (end > (this.end[j] as number)) this.end[j] = end;
+          this.absorbInto(j);
           return;
         }
       }
     }
-    this.append(key, start, end);
+    this.append(key, start, end, owner);
   }
 
   /** A row of its own, for a record nothing will merge with. */
-  append(key: number, start: number, end: number): void {
+  append(key: number, start: number, end: number, owner = 0): void {
     if (this.len === this.start.length) this.grow(); // apart, to keep this small enough to inline
     this.start[this.len] = start;
     this.end[this.len] = end;
+    this.owner[this.len] = owner;
     this.key[this.len++] = key;
+  }
+
+  /** Rows of the current group that action `owner` began. */
+  owned(owner: number): number {
+    let n = 0;
+    for (let j = this.groupStart; j < this.len; j++) if (this.owner[j] === owner) n++;
+    return n;
+  }
+
+  /** Row `j` grew: the other rows of its key it now overlaps become part of it (rare: a write bridging two rows). */
+  private absorbInto(j: number): void {
+    const key = this.key[j] as number;
+    for (let r = this.groupStart; r < this.len; r++) {
+      if (r === j || this.key[r] !== key || !((this.start[r] as number) < (this.end[j] as number) && (this.start[j] as number) < (this.end[r] as number))) continue;
+      if ((this.start[r] as number) < (this.start[j] as number)) { this.start[j] = this.start[r] as number; this.owner[j] = this.owner[r] as number; }
+      if ((this.end[r] as number) > (this.end[j] as number)) this.end[j] = this.end[r] as number;
+      // Row r goes: the last row takes its place (rows have no order).
+      const last = --this.len;
+      this.start[r] = this.start[last] as number; this.end[r] = this.end[last] as number;
+      this.key[r] = this.key[last] as number; this.owner[r] = this.owner[last] as number;
+      if (j === last) j = r;
+      r = this.groupStart - 1; // start over: the grown row may now reach others
+    }
   }
 
   /**
@@ -77,6 +107,7 @@ export class LiveRows {
     const a = new Float64Array(n); a.set(this.start); this.start = a;
     const b = new Float64Array(n); b.set(this.end); this.end = b;
     const c = new Int32Array(n); c.set(this.key); this.key = c;
+    const o = new Uint8Array(n); o.set(this.owner); this.owner = o;
   }
 }
 

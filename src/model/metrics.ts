@@ -141,7 +141,7 @@ export class RunState extends CounterTally {
       const { counter, scale } = counterOf(path);
       const { mean, half } = this.counter(counter);
       const k = scaleFactor(scale, actionsPerSecond);
-      return { value: mean * k, ci95: [(mean - half) * k, (mean + half) * k] };
+      return { value: mean * k, ci95: interval(mean, half, n, k) };
     };
     const attempts = this.sum[C.attempts] as number;
     const keysPerAction = est('keys_per_action');
@@ -180,6 +180,21 @@ export class RunState extends CounterTally {
     };
   }
 
+}
+
+/**
+ * The 95% interval of a count's per-action mean, scaled by `k` (docs/model.md v2): mean ± half,
+ * its lower end clipped at 0 (counts are never negative); a count of 0 gets [0, 3/n] (the rule
+ * of three), so that "none seen" says how many could hide behind it.
+ */
+export function interval(mean: number, half: number, n: number, k: number): [number, number] {
+  if (mean === 0) return [0, n > 0 ? (3 / n) * k : Infinity];
+  return [Math.max(0, mean - half) * k, (mean + half) * k];
+}
+
+/** The half-width 1.96·sd/√n of an estimate: its upper half (the lower may be clipped); 0 for a zero count (whose interval is the rule of three). */
+export function halfWidth(e: Estimate): number {
+  return e.value === 0 ? 0 : e.ci95[1] - e.value;
 }
 
 function quantiles(bins: LatencyBins): Quantiles {

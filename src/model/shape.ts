@@ -11,6 +11,9 @@ import {
   choice, count, duration, flag, optionalDuration, probability, range, rangeEnds, real, section, type Param, type Section, type ValueOf,
 } from './params.js';
 
+/** The version of docs/model.md the numbers mean (the `model` field of every JSON output). */
+export const CONTRACT_VERSION = 2;
+
 const SECOND = 1_000, MINUTE = 60_000, HOUR = 3_600_000;
 
 export const SCENARIO_SHAPE = section('a scenario', {

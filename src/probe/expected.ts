@@ -5,7 +5,7 @@
 import type { CounterName } from '../model/counters.js';
 import { readMetric } from '../model/metric-paths.js';
 import { perActionMetric, type PerActionMetric } from '../model/metric-registry.js';
-import type { Estimate } from '../model/metrics.js';
+import { halfWidth, type Estimate } from '../model/metrics.js';
 import { simulate } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
 import type { StreamCounts } from './replay.js';
@@ -40,7 +40,7 @@ export function expectedCounts(scenario: Scenario, seed: string, actions: number
     const e = readMetric(m, path) as { value: number; ci95: [number, number] };
     const mean = (e.value / scale) * actions;
     // The per-action sd, recovered from the simulator's interval (half-width = 1.96 sd / sqrt n).
-    const sd = (((e.ci95[1] - e.ci95[0]) / 2 / 1.96) * Math.sqrt(m.actions)) / scale;
+    const sd = ((halfWidth(e) / 1.96) * Math.sqrt(m.actions)) / scale;
     const spread = 1.96 * sd * Math.sqrt(actions);
     return {
       value: mean, ci95: [(e.ci95[0] / scale) * actions, (e.ci95[1] / scale) * actions],

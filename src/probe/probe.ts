@@ -127,10 +127,7 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
     const measureOpts = storeOptions(scenario, Math.max(1, scenario.idempotency.retention / MEASURE_TTL_MS));
     const { bytes, saturation } = await backend.measure(claim, transactional, measureOpts, shape, req.measureRecords)
       .catch((e: unknown) => { throw wrapError(e); });
-    // Requests reaching the store per second of scenario time.
-    const requestsPerS = (scenario.load.rate_per_s * model.counts.attempts * (1 - scenario.network.request_loss)) / req.actions;
-    const loadSpeedup = (LOAD_TARGET * saturation.requests_per_second) / requestsPerS;
-    const latencySpeedup = (LATENCY_TARGET * scenario.client.timeout) / Math.max(saturation.unloaded_request_ms, 1e-3);
+    const { requestsPerS, loadSpeedup, latencySpeedup } = speedups(scenario, model.counts.attempts, req.actions, saturation);
     const speedup = req.speedup ?? autoSpeedup(loadSpeedup, latencySpeedup);
     checkWallTime(model.endedAt, speedup, req.actions, req.speedup !== undefined);
     // A signal during the measurement: no replay; the catch below removes the namespace.
@@ -142,18 +139,7 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
       capacityPerS: saturation.requests_per_second, scenarioMs: model.endedAt, wallMs: model.endedAt / speedup,
     });
 
-    const latencies = new Map<string, number[]>();
-    const observe = (op: string, ms: number): void => {
-      let list = latencies.get(op);
-      if (!list) latencies.set(op, (list = []));
-      list.push(ms);
-    };
-    const stores = backend.stores(claim, transactional, { ...storeOptions(scenario, speedup), observe });
-    const started = performance.now();
-    const probed = await replayStream(stream, stores, new RealClock(speedup, req.signal), {
-      body: shape.body, wrapError, ...(req.signal ? { signal: req.signal } : {}), ...(req.onProgress ? { onProgress: req.onProgress } : {}),
-    });
-    const wallMs = performance.now() - started;
+    const { probed, wallMs, latencies } = await timedReplay(req, stream, shape.body, speedup, wrapError);
     if (req.signal?.aborted) throw new Interrupted();
     const removed = req.keep ? 0 : await backend.drop().catch((e: unknown) => { throw dropError(backend, e); });
     return {
@@ -179,6 +165,33 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
     }
     throw e;
   }
+}
+
+/** Requests reaching the store per second of scenario time, and the speed-ups the store's load and latency allow. */
+function speedups(scenario: Scenario, attempts: number, actions: number, saturation: Saturation) {
+  const requestsPerS = (scenario.load.rate_per_s * attempts * (1 - scenario.network.request_loss)) / actions;
+  return {
+    requestsPerS,
+    loadSpeedup: (LOAD_TARGET * saturation.requests_per_second) / requestsPerS,
+    latencySpeedup: (LATENCY_TARGET * scenario.client.timeout) / Math.max(saturation.unloaded_request_ms, 1e-3),
+  };
+}
+
+/** The stream replayed against the store at `speedup`, with its wall time and each operation's latencies. */
+async function timedReplay(req: ProbeRequest, stream: ProbeStream, body: string, speedup: number, wrapError: (e: unknown) => unknown) {
+  const { claim, transactional } = req.scenario.idempotency;
+  const latencies = new Map<string, number[]>();
+  const observe = (op: string, ms: number): void => {
+    let list = latencies.get(op);
+    if (!list) latencies.set(op, (list = []));
+    list.push(ms);
+  };
+  const stores = req.backend.stores(claim, transactional, { ...storeOptions(req.scenario, speedup), observe });
+  const started = performance.now();
+  const probed = await replayStream(stream, stores, new RealClock(speedup, req.signal), {
+    body, wrapError, ...(req.signal ? { signal: req.signal } : {}), ...(req.onProgress ? { onProgress: req.onProgress } : {}),
+  });
+  return { probed, wallMs: performance.now() - started, latencies };
 }
 
 /** Refuses a replay that would take longer than MAX_PROBE_WALL_MS of real time. */

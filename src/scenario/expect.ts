@@ -1,9 +1,12 @@
 /** Expectations on metrics (`expect:` in a scenario), parsed and checked. */
-import { readMetric, type MetricPath, type MetricReading } from '../model/metric-paths.js';
-import { metricDef, scaleFactor } from '../model/metric-registry.js';
+import type { Confidence } from '../model/enums.js';
+import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../model/metric-paths.js';
 import type { Metrics } from '../model/metrics.js';
-import { parseDuration } from './duration.js';
-import type { Origin } from './errors.js';
+import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
+import { InputError, type Origin } from './errors.js';
+
+type Path = readonly (string | number)[];
+type Raw = Record<string, unknown>;
 
 export type Operator = '<' | '<=' | '==' | '!=' | '>=' | '>';
 
@@ -41,23 +44,13 @@ const HOLDS: Readonly<Record<Operator, (x: number, t: number) => boolean>> = {
   '!=': (x, t) => x !== t, '>=': (x, t) => x >= t, '>': (x, t) => x > t,
 };
 
-/** The factor from a counter's per-action mean to the metric (1 for a metric with no counter), from the metric registry. */
-function scaleOf(metric: string, m: Metrics): number {
-  const scale = metricDef(metric)?.scale;
-  return scale ? scaleFactor(scale, m.actions_per_second) : 1;
-}
-
 /**
- * The interval a `ci95` expectation must hold over: the 95% interval of docs/model.md, with
- * two corrections that only a check needs. Counts are never negative, so the low end is
- * at least 0. And a count of zero has a zero-width interval that proves nothing; there
- * the upper end is the rule-of-three bound, 3 events in n actions (95%).
+ * The interval a `ci95` expectation must hold over: the metric's 95% interval, which already
+ * has its low end clipped at 0 and a zero count's upper end at the rule of three
+ * (`interval` in model/metrics.ts), so every output and every check read the same one.
  */
-export function checkedInterval(metric: string, r: MetricReading, m: Metrics): [number, number] | undefined {
-  if (!r.ci95) return undefined;
-  const [lo, hi] = r.ci95;
-  if (r.value === 0 && hi === 0) return [0, m.actions > 0 ? (3 * scaleOf(metric, m)) / m.actions : Infinity];
-  return [Math.max(0, lo), hi];
+export function checkedInterval(r: MetricReading): [number, number] | undefined {
+  return r.ci95;
 }
 
 export function check(e: Expectation, metrics: Metrics): Verdict {
@@ -65,11 +58,48 @@ export function check(e: Expectation, metrics: Metrics): Verdict {
   if (measured.value === null) return { expectation: e, measured, pass: false };
   const holds = HOLDS[e.op];
   let pass = holds(measured.value, e.threshold);
-  const interval = e.confidence === 'ci95' ? checkedInterval(e.metric, measured, metrics) : undefined;
+  const interval = e.confidence === 'ci95' ? checkedInterval(measured) : undefined;
   if (pass && interval) {
     const [lo, hi] = interval;
     // The whole interval must pass: both ends for an order, no overlap for !=.
     pass = e.op === '!=' ? !(lo <= e.threshold && e.threshold <= hi) : holds(lo, e.threshold) && holds(hi, e.threshold);
   }
   return { expectation: e, measured, pass, ...(interval ? { interval } : {}) };
+}
+
+/** The `expect:` block of a validated raw scenario. */
+export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Expectation[] {
+  const block = raw['expect'] as Raw | undefined;
+  if (!block) return [];
+  const defaultConfidence = (block['confidence'] as Confidence | undefined) ?? 'none';
+  return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
+    const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: Confidence }) : undefined;
+    const text = long ? long.threshold : String(spec);
+    if (/[a-z]\s*$/.test(text)) {
+      if (!isDurationMetric(metric)) {
+        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${text.trim()}" has a time unit, but ${metric} is not a time`,
+          'Write the threshold as a plain number; units are for the *_latency_ms metrics.');
+      }
+      const amount = text.replace(/^\s*(<=|>=|==|!=|<|>)\s*/, '');
+      if (!new RegExp(DURATION_PATTERN).test(amount)) {
+        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${amount}" is not a duration`,
+          'Write a duration >= 0 such as 250ms, 3s or 2m.');
+      }
+    } else if (isDurationMetric(metric)) {
+      const m = /^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$/.exec(text);
+      if (m && isBareDuration(m[2])) {
+        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `the threshold "${text.trim()}" has no unit, but ${metric} is a time`,
+          `Write ${m[1]} ${m[2]}s or ${m[1]} ${m[2]}ms, whichever you mean; only 0 may stand alone.`);
+      }
+    }
+    const threshold = parseThreshold(text);
+    if (!Number.isFinite(threshold.threshold)) {
+      throw new InputError(locate(['expect', metric]), `expect.${metric}`, 'the threshold is a number too large to use (it reads as infinite)',
+        'Write a threshold a metric can reach, such as "<= 0.5" or "< 3s".');
+    }
+    return {
+      metric: metric as MetricPath, ...threshold, text: text.trim(),
+      confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
+    };
+  });
 }

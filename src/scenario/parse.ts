@@ -5,19 +5,19 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { Document, LineCounter, Node } from 'yaml';
-import { inertSettings } from '../model/inert.js';
-import { paramAt } from '../model/shape.js';
-import type { Confidence, WrittenScenario } from '../model/types.js';
-import { isDurationMetric, type MetricPath } from '../model/metric-paths.js';
+import type { MetricPath } from '../model/metric-paths.js';
+import type { WrittenScenario } from '../model/types.js';
 import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, tooDeep, yaml, type TextSource } from './document.js';
-import { DURATION_PATTERN } from './duration.js';
-import { parseThreshold, type Expectation } from './expect.js';
+import { readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
-import { checkCrossField, checkDurations, resolve } from './resolve.js';
+import { checkBareDurations, checkCrossField, checkDurations, resolve } from './resolve.js';
 import { didYouMean } from './suggest.js';
-import { strictJson, unclosedBracket } from './syntax.js';
+import { refuseSyntaxErrors } from './syntax.js';
 import { validate } from './validate.generated.js';
+import { inertWarnings, type ScenarioWarning } from './warnings.js';
+
+export type { ScenarioWarning } from './warnings.js';
 
 export { formatPath } from './document.js';
 
@@ -56,14 +56,6 @@ export interface ParsedScenario<S = WrittenScenario> {
   locate?: (path: readonly (string | number)[]) => Origin;
 }
 
-/** A setting that is valid but has no effect: printed on stderr and listed in JSON. */
-export interface ScenarioWarning {
-  origin?: Origin;
-  keyPath: string;
-  problem: string;
-  fix: string;
-}
-
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
 
@@ -78,33 +70,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
   const locate = locator(doc, lineCounter, source, overrides);
 
-  // An unterminated { or [ is reported where it opens, whichever of the parser's errors says so.
-  const unterminated = doc.errors.find((e) => /end with an? [}\]]/.test(e.message));
-  const open = unterminated ? unclosedBracket(text, unterminated.pos[0]) : undefined;
-  if (unterminated && open !== undefined) {
-    const at = lineCounter.linePos(open);
-    const gaveUp = unterminated.linePos?.[0];
-    throw new InputError({ source, line: at.line, col: at.col }, '',
-      `is not valid YAML or JSON: the ${text[open]} opened here is never closed${gaveUp ? ` (the parser gave up at line ${gaveUp.line})` : ''}`,
-      `Close it with ${text[open] === '{' ? '}' : ']'}, or write the collection as indented lines.`);
-  }
-  if (/\.json$/i.test(source)) strictJson(text, source, lineCounter);
-  const yamlError = doc.errors[0];
-  if (yamlError) {
-    const pos = yamlError.linePos?.[0];
-    const first = yamlError.message.split('\n')[0] ?? yamlError.message;
-    // The parser recurses per level of block nesting (checkSize counts flow nesting only).
-    if (/call stack/i.test(first)) throw tooDeep({ source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, from);
-    throw new InputError(
-      { source, ...(pos ? { line: pos.line, col: pos.col } : {}) }, '',
-      yamlError.code === 'MULTIPLE_DOCS'
-        ? 'holds more than one YAML document (a line with --- starts a second one)'
-        : `is not valid YAML or JSON: ${first.replace(/ at line \d+, column \d+:?$/, '')}`,
-      yamlError.code === 'MULTIPLE_DOCS'
-        ? 'Keep one scenario per file.'
-        : 'Fix the syntax there (indentation, a missing colon or an unclosed bracket are the usual causes).',
-    );
-  }
+  refuseSyntaxErrors(doc, text, source, lineCounter);
   const aliasAt = checkTree(doc, text, from);
   const document = toPlain(doc, text, from, aliasAt) ?? {};
   if (!isPlainObject(document)) {
@@ -114,14 +80,22 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   for (const o of overrides) applyOverride(document, o);
   const raw = applyPresets(document);
 
+  checkBareDurations(raw, locate);
   if (!validate(raw)) throw withOverrideHint(schemaError(raw, validate.errors ?? [], locate), overrides);
   checkDurations(raw, locate);
   const scenario = resolve(raw, locate);
   checkCrossField(scenario, locate);
 
   const parsed: ParsedScenario = {
-    scenario, expectations: expectations(raw, locate), warnings: warnings(document, scenario, locate), locate: (path) => locate(path, true),
+    scenario, expectations: readExpectations(raw, locate), warnings: inertWarnings(document, scenario, locate), locate: (path) => locate(path, true),
   };
+  Object.assign(parsed, metaOf(raw, locate));
+  return parsed;
+}
+
+/** What a file says besides the model's keys: seed, description, hint and `sweep:`. */
+function metaOf(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Omit<ParsedScenario, 'scenario' | 'expectations' | 'warnings' | 'locate'> {
+  const parsed: Omit<ParsedScenario, 'scenario' | 'expectations' | 'warnings' | 'locate'> = {};
   if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
   if (typeof raw['description'] === 'string') parsed.description = raw['description'];
   if (typeof raw['hint'] === 'string') parsed.hint = raw['hint'];
@@ -136,60 +110,6 @@ export function parseScenario(text: string, source: string, overrides: readonly 
     };
   }
   return parsed;
-}
-
-/** The keys a file or `--set` wrote (before presets) that the model does not read under the others. */
-function warnings(document: Raw, scenario: WrittenScenario, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
-  const found: ScenarioWarning[] = inertSettings(scenario, writtenLeaves(document)).map(({ path, because }) => ({
-    origin: locate(path.split('.'), true), keyPath: path, problem: `has no effect: ${because}`,
-    fix: 'Remove it, or change the setting that makes it inert if it should count.',
-  }));
-  if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
-    found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
-      fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove the preset.' });
-  }
-  return found;
-}
-
-/** Key paths of the model's leaves a document writes; a latency distribution counts as one leaf. */
-function writtenLeaves(document: Raw): string[] {
-  const out: string[] = [];
-  const walk = (v: unknown, path: string): void => {
-    if (path === 'service.latency' || typeof v !== 'object' || v === null || Array.isArray(v)) { out.push(path); return; }
-    for (const [k, x] of Object.entries(v)) if (path !== '' || paramAt(k) !== undefined) walk(x, path === '' ? k : `${path}.${k}`);
-  };
-  walk(document, '');
-  return out;
-}
-
-function expectations(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Expectation[] {
-  const block = raw['expect'] as Raw | undefined;
-  if (!block) return [];
-  const defaultConfidence = (block['confidence'] as Confidence | undefined) ?? 'none';
-  return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
-    const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: Confidence }) : undefined;
-    const text = long ? long.threshold : String(spec);
-    if (/[a-z]\s*$/.test(text)) {
-      if (!isDurationMetric(metric)) {
-        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${text.trim()}" has a time unit, but ${metric} is not a time`,
-          'Write the threshold as a plain number; units are for the *_latency_ms metrics.');
-      }
-      const amount = text.replace(/^\s*(<=|>=|==|!=|<|>)\s*/, '');
-      if (!new RegExp(DURATION_PATTERN).test(amount)) {
-        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${amount}" is not a duration`,
-          'Write a duration >= 0 such as 250ms, 3s or 2m, or a plain number of ms.');
-      }
-    }
-    const threshold = parseThreshold(text);
-    if (!Number.isFinite(threshold.threshold)) {
-      throw new InputError(locate(['expect', metric]), `expect.${metric}`, 'the threshold is a number too large to use (it reads as infinite)',
-        'Write a threshold a metric can reach, such as "<= 0.5" or "< 3s".');
-    }
-    return {
-      metric: metric as MetricPath, ...threshold, text: text.trim(),
-      confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
-    };
-  });
 }
 
 /** When the file is blamed but an override changed the same mapping, say so. */

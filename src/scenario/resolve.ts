@@ -8,7 +8,7 @@ import { MAX_DURATION_MS } from '../model/limits.js';
 import { rangeEnds, type Param, type Params } from '../model/params.js';
 import { DEFAULT_SCENARIO, SCENARIO_SHAPE, type WrittenScenario } from '../model/shape.js';
 import { formatPath } from './document.js';
-import { formatDuration, parseDuration } from './duration.js';
+import { bareDurationFix, formatDuration, isBareDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
 import { isDurationKey } from './schema.js';
 
@@ -100,18 +100,39 @@ function durationKey(path: string): boolean {
   return known ?? isDurationKey(path);
 }
 
-/**
- * Every duration at most MAX_DURATION_MS. The schema caps numbers, but a string such as
- * `1<400 zeros>ms` matches the duration pattern and parsed as Infinity (JSON showed null).
- */
-export function checkDurations(raw: Raw, locate: (p: Path) => Origin): void {
+/** Every leaf of the model's keys that holds a duration, with its path. */
+function durationLeaves(raw: Raw): { path: (string | number)[]; value: number | string }[] {
+  const out: { path: (string | number)[]; value: number | string }[] = [];
   const walk = (v: unknown, path: (string | number)[]): void => {
     if (Array.isArray(v)) { v.forEach((x, i) => walk(x, [...path, i])); return; }
     if (typeof v === 'object' && v !== null) {
       for (const [k, x] of Object.entries(v)) if (path.length > 0 || !META_KEYS.has(k)) walk(x, [...path, k]);
       return;
     }
-    if ((typeof v !== 'string' && typeof v !== 'number') || v === 'none' || !durationKey(formatPath(path))) return;
+    if ((typeof v === 'string' || typeof v === 'number') && v !== 'none' && durationKey(formatPath(path))) out.push({ path, value: v });
+  };
+  walk(raw, []);
+  return out;
+}
+
+/**
+ * A duration written as a bare number (`timeout: 2`, `--set client.timeout=2`) is refused before
+ * the schema speaks, with a fix that names both readings: users mean seconds as often as ms.
+ */
+export function checkBareDurations(raw: Raw, locate: (p: Path) => Origin): void {
+  const bare = durationLeaves(raw).find((d) => isBareDuration(d.value));
+  if (!bare) return;
+  const shown = String(bare.value).trim();
+  throw new InputError(locate(bare.path), formatPath(bare.path),
+    `${shown.length > 20 ? `a number of ${shown.length} characters` : shown} has no unit`, bareDurationFix(shown.length > 20 ? 'N' : shown));
+}
+
+/**
+ * Every duration at most MAX_DURATION_MS. The schema caps numbers, but a string such as
+ * `1<400 zeros>ms` matches the duration pattern and parsed as Infinity (JSON showed null).
+ */
+export function checkDurations(raw: Raw, locate: (p: Path) => Origin): void {
+  for (const { path, value: v } of durationLeaves(raw)) {
     const ms = parseDuration(v);
     if (!(ms <= MAX_DURATION_MS)) {
       const shown = String(v).trim();
@@ -119,6 +140,5 @@ export function checkDurations(raw: Raw, locate: (p: Path) => Origin): void {
         `${shown.length > 40 ? `"${shown.slice(0, 20)}...${shown.slice(-10)}" (${shown.length} characters)` : `"${shown}"`} is longer than the longest duration the model takes, ${formatDuration(MAX_DURATION_MS)} (10 years)`,
         `Give a duration of at most ${formatDuration(MAX_DURATION_MS)}.`);
     }
-  };
-  walk(raw, []);
+  }
 }

@@ -21,16 +21,17 @@ type Json = Record<string, unknown>;
 /** Non-empty string (a pattern rather than minLength, so the compiled validator needs no runtime helper). */
 const NON_EMPTY = '\\S';
 
-/** Durations: from 0 to MAX_DURATION_MS; the loader checks strings (`1e400ms` has no pattern) against it too. */
+/** Durations: from 0 to MAX_DURATION_MS; the loader checks strings (`1e400ms` has no pattern) against the cap. */
 const MAX_DURATION = formatDuration(MAX_DURATION_MS);
-const durationNumber: Json = { type: 'number', minimum: 0, maximum: MAX_DURATION_MS };
+/** A number is a duration only when it is 0: every other needs its unit (a string). */
+const durationNumber: Json = { const: 0 };
 const durationSchema = (meaning: string, def?: number): Json => ({
   anyOf: [
     durationNumber,
     { type: 'string', pattern: DURATION_PATTERN },
   ],
   ...(def === undefined ? {} : { default: formatDuration(def) }),
-  description: `a duration >= 0 and at most ${MAX_DURATION} (10 years) such as 250ms, 2s, 5m, 1h or 7d, a bare number meaning ms (${meaning})`,
+  description: `a duration >= 0 with its unit, at most ${MAX_DURATION} (10 years), such as 250ms, 2s, 5m, 1h or 7d, or 0 (${meaning})`,
 });
 const optionalDuration = (meaning: string): Json => ({
   anyOf: [
@@ -40,7 +41,7 @@ const optionalDuration = (meaning: string): Json => ({
     { type: 'null' },
   ],
   default: 'none',
-  description: `a duration >= 0 and at most ${MAX_DURATION} (10 years) such as 500ms or 90s, or none (${meaning})`,
+  description: `a duration >= 0 with its unit, at most ${MAX_DURATION} (10 years), such as 500ms or 90s, or 0, or none (${meaning})`,
 });
 const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefined, meaning: string): Json => ({
   type: 'string', enum: values, ...(def === undefined ? {} : { default: def }),

@@ -77,6 +77,7 @@ function range(m: RegExpExecArray): string[] {
   return Array.from({ length: n }, (_, i) => {
     const f = i / (n - 1);
     const v = log ? from * (to / from) ** f : from + (to - from) * f;
-    return String(Number(v.toPrecision(12))); // no float noise in the CSV: 0.30000000000000004 -> 0.3
+    // No float noise in the CSV (0.30000000000000004 -> 0.3); a duration keeps its unit, ms.
+    return `${Number(v.toPrecision(12))}${durations ? 'ms' : ''}`;
   });
 }

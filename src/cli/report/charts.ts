@@ -5,7 +5,7 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import type { Metrics } from '../../model/metrics.js';
-import { duration, num, withCi } from './format.js';
+import { duration, estimateText, num } from './format.js';
 import { FONT_STACK } from './html.js';
 
 
@@ -127,7 +127,7 @@ export function breakdownChart(metrics: Pick<Metrics, 'duplicates_per_1000'>, op
 export function breakdownSpec(metrics: Pick<Metrics, 'duplicates_per_1000'>, opts: BreakdownOptions = {}): TopLevelSpec {
   const rows = DUPLICATE_SOURCES.map(([key, source]) => {
     const e = metrics.duplicates_per_1000[key];
-    return { source, value: e.value, lo: e.ci95[0], hi: e.ci95[1], text: withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2) };
+    return { source, value: e.value, lo: e.ci95[0], hi: e.ci95[1], text: estimateText(e) };
   });
   const y = { field: 'source', type: 'nominal', sort: DUPLICATE_SOURCES.map(([, s]) => s), title: null } as const;
   const none = rows.every((r) => r.hi <= 0); // no duplicates at all: an axis from 0 to 1, not a point

@@ -38,14 +38,23 @@ export function duration(ms: number | null): string {
   return `${num(ms)} ms`;
 }
 
-/** An estimate as "value ± half-width" (its 95% CI). */
+/**
+ * An estimate as "value ± half-width" (its 95% CI; the upper half, since the lower end is clipped
+ * at 0), and a zero as "0 (≤ upper)": the rule of three's bound on what could hide behind it.
+ */
 export function estimateText(e: Estimate): string {
-  return withCi(e.value, (e.ci95[1] - e.ci95[0]) / 2);
+  return ciText(e.value, e.ci95);
+}
+
+function ciText(value: number, ci95: readonly [number, number]): string {
+  const hi = ci95[1];
+  if (value === 0 && hi > 0 && Number.isFinite(hi)) return `0 (≤ ${num(hi)})`;
+  return withCi(value, hi - value);
 }
 
 /** A metric's reading as `check` and the sweep tables show it: a duration in its unit, else value ± CI. */
 export function describeReading(r: MetricReading, metric = ''): string {
   if (r.value === null) return 'no value (no samples)';
   if (isDurationMetric(metric)) return duration(r.value);
-  return r.ci95 ? withCi(r.value, (r.ci95[1] - r.ci95[0]) / 2) : num(r.value);
+  return r.ci95 ? ciText(r.value, r.ci95) : num(r.value);
 }

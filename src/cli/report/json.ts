@@ -1,4 +1,5 @@
 /** `--json`: every metric under docs/model.md's names, with the resolved scenario, seed and version. */
+import { CONTRACT_VERSION } from '../../model/shape.js';
 import { writtenLatency } from '../../model/latency.js';
 import type { WrittenScenario } from '../../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
@@ -17,7 +18,7 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
   const doc = {
     tool: 'idem-sim',
     version: info.version,
-    model: 1,
+    model: CONTRACT_VERSION,
     time_unit: 'ms',
     replay: info.replay,
     results: runs.map((r) => ({
@@ -25,6 +26,7 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
       file: r.file,
       seed: r.seed,
       scenario: resolvedScenario(r.scenario),
+      warnings: r.warnings,
       ...(r.precision ? { precision: r.precision } : {}),
       metrics: r.metrics,
     })),

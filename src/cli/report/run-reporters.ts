@@ -11,8 +11,11 @@ import type { RunInfo, ScenarioRun } from './types.js';
 export interface RunReporter {
   /** The options that ask for this format, as the replay line writes them (none for the default). */
   readonly options: readonly string[];
-  /** The whole report; `style` colours a terminal's text (a reporter for files ignores it). */
-  render(runs: readonly ScenarioRun[], info: RunInfo, style: ChalkInstance): string;
+  /**
+   * The whole report; `style` colours a terminal's text and `width` is the widest line it may
+   * draw (undefined: no limit; cli/terminal.ts). A reporter for files ignores both.
+   */
+  render(runs: readonly ScenarioRun[], info: RunInfo, style: ChalkInstance, width?: number): string;
 }
 
 /** The table as given, its keys kept as the type of the formats and each value typed as a reporter. */

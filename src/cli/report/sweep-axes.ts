@@ -17,6 +17,17 @@ export interface ParamAxis {
   log: boolean;
   /** Values in ms, labelled as durations (`1.5 s`). */
   duration: boolean;
+  /**
+   * Two values print alike at three significant digits (1000 and 1001 ms are both `1 s`): the
+   * labels give every digit instead (`1000 ms`, `1001 ms`), so no label repeats and no two
+   * categories merge.
+   */
+  exact: boolean;
+}
+
+/** A number with every digit it has (to 12 significant), in ms for a duration. */
+export function exactText(v: number, duration: boolean): string {
+  return `${Number(v.toPrecision(12))}${duration ? ' ms' : ''}`;
 }
 
 export function paramAxes(r: SweepReport): ParamAxis[] {
@@ -30,17 +41,19 @@ export function paramAxes(r: SweepReport): ParamAxis[] {
     const values = [...seen.values()];
     const numeric = values.every((v) => typeof v === 'number');
     const short = r.paths.filter((q) => last(q) === last(path)).length > 1 ? path : last(path);
+    const shown = new Set(values.map((v) => show(v, path)));
     return {
       path, short, values, numeric,
       log: numeric && (r.logPaths ?? []).includes(path) && values.every((v) => (v as number) > 0),
       duration: isDurationKey(path),
+      exact: shown.size < values.length,
     };
   });
 }
 
 /** A value as an axis category or a label shows it. */
 export function label(axis: ParamAxis, v: ParamValue): string {
-  return show(v, axis.path);
+  return axis.exact && typeof v === 'number' ? exactText(v, axis.duration) : show(v, axis.path);
 }
 
 /** The value of a point on a chart axis: the number itself on a continuous axis, else its label. */

@@ -8,6 +8,7 @@ import { textWidth } from './charts.js';
 import { duration, num } from './format.js';
 import { label, position, thinLabels, type ParamAxis } from './sweep-axes.js';
 import { SUMMARY, type SweepReport } from './sweep.js';
+import { axisTicks } from './sweep-variation.js';
 
 /** One chart's view: a layered spec without top-level settings. */
 export type ViewSpec = Extract<TopLevelSpec, { layer: unknown }>;
@@ -84,14 +85,16 @@ export function valueLabels(axis: ParamAxis, width = LINE.width) {
   const f = axis.log ? Math.log : (v: number) => v;
   const [lo, hi] = [f(sorted[0] as number), f(sorted.at(-1) as number)];
   const at = sorted.map((v) => (hi > lo ? LINE.padding + ((f(v) - lo) / (hi - lo)) * (width - 2 * LINE.padding) : width / 2));
-  const texts = sorted.map((v) => (axis.duration ? duration(v) : num(v)));
+  const texts = sorted.map((v) => label(axis, v));
   const level = thinLabels(at, (i) => textWidth(texts[i] as string, LABEL.fontSize));
   const tilt = level.length < sorted.length && (sorted.length <= TICK_EVERY_VALUE || level.length < 4);
   const shown = (tilt ? thinLabels(at, () => LABEL.tilted) : level).map((i) => sorted[i] as number);
   const ticks = sorted.length <= TICK_EVERY_VALUE ? sorted : shown;
+  // Every digit when two values print alike (ParamAxis.exact): vega's format() with 12 significant digits, as exactText.
+  const text = axis.exact ? `format(datum.value, '.12~g')${axis.duration ? " + ' ms'" : ''}` : 'datum.label';
   return {
     values: ticks, labelOverlap: false, labelFlush: false, ...(tilt ? { labelAngle: -45 } : {}),
-    ...(ticks.length > shown.length ? { labelExpr: `indexof(${JSON.stringify(shown)}, datum.value) < 0 ? '' : datum.label` } : {}),
+    ...(ticks.length > shown.length ? { labelExpr: `indexof(${JSON.stringify(shown)}, datum.value) < 0 ? '' : ${text}` } : axis.exact ? { labelExpr: text } : {}),
   };
 }
 
@@ -164,6 +167,8 @@ export function heatMap(r: SweepReport, [xa, ya]: [ParamAxis, ParamAxis], m: Cha
   const x = categories(xa, 'x', step.x);
   const y = categories(ya, 'y', step.y);
   const scale = { type: 'linear' as const, domain: [lo, (lo + top) / 2, top], range: [...RAMPS[ramp]], interpolate: 'lab' as const };
+  // From the least value, vega's own legend ticks can be finer than the labels print: ticks that never repeat.
+  const legendTicks = fromZero ? {} : { values: axisTicks(lo, top, 5, m.duration) };
   return {
     title: m.title, description: `${m.title} for each ${xa.path} and ${ya.path}`,
     width: { step: step.x }, height: { step: step.y },
@@ -171,7 +176,7 @@ export function heatMap(r: SweepReport, [xa, ya]: [ParamAxis, ParamAxis], m: Cha
     layer: [
       {
         name: `${name}_cells`, mark: { type: 'rect' },
-        encoding: { x, y, color: { field: 'value', type: 'quantitative', title: m.heading, scale, legend: formatOf(m.duration) } },
+        encoding: { x, y, color: { field: 'value', type: 'quantitative', title: m.heading, scale, legend: { ...formatOf(m.duration), ...legendTicks } } },
       },
       ...(withText ? [{
         name: `${name}_text`, mark: { type: 'text', fontSize: 11 },

@@ -7,6 +7,7 @@ import { paretoFront } from './pareto.js';
 import { label, type ParamAxis, type ParamValue } from './sweep-axes.js';
 import { ACCENT, DETAIL_LIMITS, formatOf, MUTED, type ViewSpec } from './sweep-charts.js';
 import type { SweepReport } from './sweep.js';
+import { axisTicks, variation } from './sweep-variation.js';
 
 /** Memory spans this many times over (and never 0): a log axis. */
 const LOG_SPAN = 100;
@@ -28,13 +29,18 @@ const TAG = { fontSize: 10, dx: 6, above: -8, below: 12, margin: 2 };
 
 interface Scale { type: 'log' | 'linear'; domain: [number, number] }
 
+/** Ticks of the linear memory axis: about 8, none printed alike (sweep-variation.ts). */
+const MEMORY_TICKS = 8;
+
 /** The memory axis: log when memory spans two orders of magnitude, else linear from a little below the least. */
-function memoryScale(mbs: readonly number[]): { scale: Scale; ticks: number[] | undefined } {
-  const lo = Math.min(...mbs);
-  const hi = Math.max(...mbs);
+function memoryScale(mbs: readonly number[]): { scale: Scale; ticks: number[] } {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const mb of mbs) { lo = Math.min(lo, mb); hi = Math.max(hi, mb); } // a loop: a spread of 10^5 arguments can overflow the stack
   if (lo > 0 && hi / lo >= LOG_SPAN) return { scale: { type: 'log', domain: [lo / 1.25, hi * 1.25] }, ticks: logTicks(lo, hi) };
   const pad = (hi - lo || Math.abs(hi) || 1) * 0.08;
-  return { scale: { type: 'linear', domain: [Math.max(0, lo - pad), hi + pad] }, ticks: undefined };
+  const domain: [number, number] = [Math.max(0, lo - pad), hi + pad];
+  return { scale: { type: 'linear', domain }, ticks: axisTicks(domain[0], domain[1], MEMORY_TICKS) };
 }
 
 /** The least of 1, 1.5, 2, 2.5, 3, 4, 5, 6, 8 × 10^k at or above `v`: the top of the duplicates axis (1 when there are none). */
@@ -131,7 +137,7 @@ export function frontierChart(r: SweepReport, axes: readonly ParamAxis[], name =
   }));
   const x = {
     field: 'mb', type: 'quantitative', title: 'steady-state key store (MB)', scale: { ...memory.scale, nice: false, ...(memory.scale.type === 'linear' ? { zero: false } : {}) },
-    axis: { ...formatOf(false), ...(memory.ticks ? { values: memory.ticks } : { tickCount: 8 }) },
+    axis: { ...formatOf(false), values: memory.ticks },
   } as const;
   const dupDomain: number[] = [0, dupTop];
   const y = { field: 'dup', type: 'quantitative', title: 'duplicates per 1000 actions', scale: { domain: dupDomain, nice: false }, axis: formatOf(false) } as const;
@@ -181,6 +187,27 @@ function listed(axis: ParamAxis, values: readonly ParamValue[]): string {
   if (distinct.length <= LISTED) return distinct.map(([text]) => text).join('/');
   if (axis.numeric) distinct.sort((a, b) => (a[1] as number) - (b[1] as number));
   return `${distinct[0]?.[0] ?? ''} … ${distinct.at(-1)?.[0] ?? ''} (${distinct.length} values)`;
+}
+
+/**
+ * Why the frontier is left out, in the page's words, or null to draw it: when memory or
+ * duplicates do not vary across the sweep (sweep-variation.ts), there is nothing to trade, and
+ * the chart would be a row of dots under one repeated axis label.
+ */
+export function frontierLeftOut(r: SweepReport): string | null {
+  const mb = variation(r.points.map((pt) => pt.metrics.key_store_mb), false);
+  const dup = variation(r.points.map((pt) => pt.metrics.duplicates_per_1000.value), false);
+  const same = 'the values agree to the digits an axis prints';
+  if (mb && !mb.varies && dup && !dup.varies) {
+    return `Not drawn: the steady-state key store is ${mb.text} MB and duplicates per 1000 actions ${dup.text} at every point (${same}): this sweep changes neither.`;
+  }
+  if (mb && !mb.varies) {
+    return `Not drawn: the steady-state key store is ${mb.text} MB at every point (${same}), so this sweep trades no memory against duplicates: the fewest duplicates win. The table below marks the frontier.`;
+  }
+  if (dup && !dup.varies) {
+    return `Not drawn: duplicates per 1000 actions are ${dup.text} at every point (${same}), so no memory buys fewer of them: the least memory wins. The table below marks the frontier.`;
+  }
+  return null;
 }
 
 /** Which points are on the frontier of key-store MB against duplicates per 1000 (both lower is better). */

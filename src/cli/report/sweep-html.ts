@@ -3,16 +3,30 @@
  * every point); `sweep --svg`: the main chart as one standalone SVG. See docs/charts.md.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { MetricPath } from '../../model/metric-paths.js';
+import { readMetric, type MetricPath } from '../../model/metric-paths.js';
 import { renderSvg, textWidth } from './charts.js';
 import { num } from './format.js';
 import { escapeHtml, htmlPage } from './html.js';
 import { label, paramAxes, type ParamAxis } from './sweep-axes.js';
-import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, type ViewSpec } from './sweep-charts.js';
-import { frontierChart, frontierOf } from './sweep-frontier.js';
+import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, RAMPS, type ChartMetric, type ViewSpec } from './sweep-charts.js';
+import { frontierChart, frontierLeftOut, frontierOf } from './sweep-frontier.js';
+import { variation } from './sweep-variation.js';
 import { cell, type SweepReport } from './sweep.js';
 
-interface ChartSection { heading: string; note: string; views: ViewSpec[] }
+/** A section of charts; `left` says which charts were left out (a metric that does not vary) and their values. */
+interface ChartSection { heading: string; note: string; views: ViewSpec[]; left: string[] }
+
+/** The views of the metrics that vary; for each of the others, a line saying what it is everywhere. */
+function drawVarying(r: SweepReport, metrics: readonly ChartMetric[], draw: (m: ChartMetric) => ViewSpec): Pick<ChartSection, 'views' | 'left'> {
+  const views: ViewSpec[] = [];
+  const left: string[] = [];
+  for (const m of metrics) {
+    const v = variation(r.points.map((pt) => readMetric(pt.metrics, m.path).value), m.duration);
+    if (v?.varies) views.push(draw(m));
+    else left.push(`${m.title}: ${v ? `${v.text} at every point` : 'no value at any point'}`);
+  }
+  return { views, left };
+}
 
 /** The charts of the varied keys: a line chart per metric for one, heat maps for two, none for more. */
 export function keyCharts(r: SweepReport, metric: MetricPath): ChartSection | null {
@@ -24,33 +38,65 @@ export function keyCharts(r: SweepReport, metric: MetricPath): ChartSection | nu
       heading: `Metrics against ${first.path}`,
       note: `One chart per metric against ${first.path}${first.values.length <= DETAIL_LIMITS.lineDots ? ', a dot per value' : ''}${first.log ? ' (a log axis: the values are a log range)' : ''}. `
         + `${first.numeric ? 'The band' : 'A whisker'} is the 95% confidence interval. Every point uses the same seed, so the differences between points are the settings', not noise.`,
-      views: metrics.map((m, i) => lineChart(r, first, m, `line${i}`)),
+      ...drawVarying(r, metrics, (m) => lineChart(r, first, m, `line${metrics.indexOf(m)}`)),
     };
   }
   if (axes.length === 2 && first && second) {
-    const byPath = (p: MetricPath) => metrics.find((m) => m.path === p) as (typeof metrics)[number];
-    const maps = [heatMap(r, [first, second], byPath('duplicates_per_1000'), 'reds', 'heat_dup'),
-      heatMap(r, [first, second], byPath('key_store_mb'), 'blues', 'heat_mb')];
-    if (metric !== 'duplicates_per_1000' && metric !== 'key_store_mb') maps.push(heatMap(r, [first, second], byPath(metric), 'purples', 'heat_metric', false));
+    const byPath = (p: MetricPath) => metrics.find((m) => m.path === p) as ChartMetric;
+    const maps: [ChartMetric, keyof typeof RAMPS, string, boolean][] = [[byPath('duplicates_per_1000'), 'reds', 'heat_dup', true], [byPath('key_store_mb'), 'blues', 'heat_mb', true]];
+    if (metric !== 'duplicates_per_1000' && metric !== 'key_store_mb') maps.push([byPath(metric), 'purples', 'heat_metric', false]);
+    const drawn = drawVarying(r, maps.map(([m]) => m), (m) => {
+      const [, ramp, name, fromZero] = maps.find(([n]) => n === m) as (typeof maps)[number];
+      return heatMap(r, [first, second], m, ramp, name, fromZero);
+    });
     return {
       heading: `${first.path} × ${second.path}`,
       note: `A cell per point: ${first.path} across, ${second.path} down; darker is higher. The 95% intervals are in the table below.`,
-      views: maps,
+      ...drawn,
     };
   }
   return null;
 }
 
+/** The page's words for the charts left out. */
+export function leftOutNote(left: readonly string[]): string {
+  return `Not drawn, as they do not vary across the sweep (their values agree to the digits an axis prints: a chart would repeat one label and draw only rounding): ${left.join('; ')}.`;
+}
+
 /** The spec of `--svg`: the line charts in two columns (one key), the heat maps side by side (two), or the frontier (more). */
 export function sweepSvgSpec(r: SweepReport, metric: MetricPath): TopLevelSpec {
-  const subtitle = [...wrapCommand(`${r.replay} --svg`), ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : [])];
-  const title = { text: `idem-sim sweep ${r.scenario ?? ''}`.trimEnd(), subtitle, offset: 14 };
   const section = keyCharts(r, metric);
-  if (!section) return { title, vconcat: [frontierChart(r, paramAxes(r))] }; // the chart keeps its own title
+  const left = section?.left.length ? wrapWords(`not drawn, as they do not vary: ${section.left.join('; ')}`) : [];
+  const subtitle = [...wrapCommand(`${r.replay} --svg`), ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : []), ...left];
+  const title = { text: `idem-sim sweep ${r.scenario ?? ''}`.trimEnd(), subtitle, offset: 14 };
+  if (!section || section.views.length === 0) {
+    // Without a key chart that varies, duplicates and memory do not both vary: no frontier either.
+    const why = frontierLeftOut(r);
+    return { title, vconcat: [why ? noteView(wrapWords(why)) : frontierChart(r, paramAxes(r))] }; // the frontier keeps its own title
+  }
   const resolve = { scale: { x: 'independent', y: 'independent', color: 'independent' } } as const;
   return r.paths.length === 1
     ? { title, concat: section.views, columns: 2, spacing: 24, resolve }
     : { title, hconcat: section.views, spacing: 24, resolve };
+}
+
+/** Lines of text as a chart of its own: what an image says in place of a chart it leaves out. */
+function noteView(lines: readonly string[]): ViewSpec {
+  return {
+    width: COMMAND_WIDTH, height: lines.length * 16, data: { values: lines.map((text, i) => ({ text, i })) },
+    layer: [{ mark: { type: 'text', align: 'left', baseline: 'top', fontSize: 11 }, encoding: { y: { field: 'i', type: 'ordinal', axis: null }, x: { value: 0 }, text: { field: 'text' } } }],
+  };
+}
+
+/** Text in lines of at most `px` at 11 px, broken between words. */
+function wrapWords(text: string, px = COMMAND_WIDTH): string[] {
+  const lines: string[] = [];
+  for (const word of text.split(' ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && textWidth(`${last} ${word}`, 11) <= px) lines[lines.length - 1] = `${last} ${word}`;
+    else lines.push(word);
+  }
+  return lines;
 }
 
 /** Widest line of the command under the SVG's title, in px (the frontier chart is 520 px wide). */
@@ -89,12 +135,17 @@ export async function renderSweepHtml(r: SweepReport, metric: MetricPath): Promi
     for (const v of views) svgs.push(`<figure>${await renderSvg(v)}</figure>`); // one at a time: vega is single-threaded anyway
     return `<div class="charts">${svgs.join('\n')}</div>`;
   };
+  const note = (text: string, kind = 'note') => `<p class="${kind}">${escapeHtml(text)}</p>`;
+  const frontierWhy = frontierLeftOut(r);
   const body = [
     header(r),
-    ...(section ? [`<h2>${escapeHtml(section.heading)}</h2>`, `<p class="note">${escapeHtml(section.note)}</p>`, await figures(section.views)] : []),
+    ...(section ? [`<h2>${escapeHtml(section.heading)}</h2>`] : []),
+    ...(section?.views.length ? [note(section.note), await figures(section.views)] : []),
+    ...(section?.left.length ? [note(leftOutNote(section.left), 'note left-out')] : []),
     '<h2>Key-store memory against duplicates</h2>',
-    `<p class="note">${escapeHtml(FRONTIER_NOTE)}${r.points.length <= DETAIL_LIMITS.frontierWhiskers ? ` ${escapeHtml(WHISKERS_NOTE)}` : ''}</p>`,
-    await figures([frontierChart(r, paramAxes(r))]),
+    ...(frontierWhy
+      ? [note(frontierWhy, 'note left-out')]
+      : [note(`${FRONTIER_NOTE}${r.points.length <= DETAIL_LIMITS.frontierWhiskers ? ` ${WHISKERS_NOTE}` : ''}`), await figures([frontierChart(r, paramAxes(r))])]),
     `<h2>${r.points.length <= TABLE_LIMIT ? 'Every point' : 'The frontier points'}</h2>`,
     dataTable(r, metric),
     `<footer>idem-sim ${escapeHtml(r.version)}; seed ${escapeHtml(r.seed)}. The same command, seed and version give this page byte for byte.</footer>`,

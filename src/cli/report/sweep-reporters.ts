@@ -5,7 +5,8 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { MetricPath } from '../../model/metric-paths.js';
-import { renderCsv, renderSweepJson, renderSweepTable, type SweepReport } from './sweep.js';
+import { renderCsv } from './csv.js';
+import { renderSweepJson, renderSweepTable, type SweepReport } from './sweep.js';
 
 export interface SweepReporter {
   /** The option that asks for this format, when `--format NAME` does not. */

@@ -1,7 +1,7 @@
-/** Sweep reports: CSV for spreadsheets, JSON, and a table (rows, or a heat map of two keys). */
+/** Sweep reports: JSON, and a table (rows, or a heat map of two keys); CSV is in csv.ts. */
+import { CONTRACT_VERSION } from '../../model/shape.js';
 import type { ChalkInstance } from 'chalk';
-import { stringify } from 'csv-stringify/sync';
-import { METRIC_PATHS, readMetric, type MetricPath } from '../../model/metric-paths.js';
+import { readMetric, type MetricPath } from '../../model/metric-paths.js';
 import type { Metrics } from '../../model/metrics.js';
 import { isDurationKey } from '../../scenario/schema.js';
 import { drawRows } from './sweep-table.js';
@@ -26,30 +26,12 @@ export interface SweepReport {
   logPaths?: string[];
 }
 
-/** Columns: `param_<path>` first, then each metric and its 95% bounds, then seed and version. */
-export function renderCsv(r: SweepReport): string {
-  const metricColumns = METRIC_PATHS.flatMap((p) => {
-    const sample = r.points[0] ? readMetric(r.points[0].metrics, p) : { value: 0 };
-    return sample.ci95 ? [p, `${p}_ci95_low`, `${p}_ci95_high`] : [p];
-  });
-  const rows = r.points.map((pt) => [
-    ...r.paths.map((p) => pt.params[p] ?? ''),
-    ...METRIC_PATHS.flatMap((p) => {
-      const m = readMetric(pt.metrics, p);
-      const v = m.value === null ? '' : round(m.value);
-      return m.ci95 ? [v, round(m.ci95[0]), round(m.ci95[1])] : [v];
-    }),
-    r.seed, r.version,
-  ]);
-  return stringify(rows, { header: true, columns: [...r.paths.map((p) => `param_${p}`), ...metricColumns, 'seed', 'idem_sim_version'] });
-}
-
 /** 12 significant digits: no float noise in spreadsheets. */
 const round = (x: number) => Number(x.toPrecision(12));
 
 export function renderSweepJson(r: SweepReport): string {
   return `${JSON.stringify({
-    tool: 'idem-sim', version: r.version, model: 1, time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
+    tool: 'idem-sim', version: r.version, model: CONTRACT_VERSION, time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
     vary: r.paths, points: r.points,
   }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
 }

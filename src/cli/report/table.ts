@@ -1,10 +1,17 @@
-/** The default output: one row per metric, one column per scenario, with 95% CIs. */
-import Table from 'cli-table3';
+/**
+ * The default output: one row per metric, one column per scenario, with 95% CIs. A table wider
+ * than the report may be (cli/terminal.ts) is cut into several, each with the row labels and a
+ * group of scenario columns, rather than having its cells wrapped.
+ */
 import type { ChalkInstance } from 'chalk';
+import type { WrittenLatency } from '../../model/latency.js';
 import { readMetric, type MetricPath } from '../../model/metric-paths.js';
 import { METRICS, type MetricDef } from '../../model/metric-registry.js';
 import type { Estimate, Metrics } from '../../model/metrics.js';
+import { formatDuration } from '../../scenario/duration.js';
+import { columnGroups } from './column-groups.js';
 import { duration, estimateText, num } from './format.js';
+import { drawRows } from './sweep-table.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 type Cell = (m: Metrics) => string;
@@ -67,30 +74,58 @@ const ROWS: readonly Row[] = [
   row('alert_baselines_per_s.unknown_outcomes'),
 ];
 
+/** The table of `runs` side by side, as cli-table3 draws it (no rule between rows). */
+function draw(runs: readonly ScenarioRun[], chalk: ChalkInstance): string {
+  const rows = ROWS.map((row) => (row.length === 1
+    ? [chalk.bold.cyan(row[0]), ...runs.map(() => '')]
+    : [row[0], ...runs.map((r) => row[1](r.metrics))]));
+  return drawRows(['', ...runs.map((r) => chalk.bold(r.name))], rows, ['left', ...runs.map(() => 'right' as const)]);
+}
+
+/**
+ * The tables of `runs`: one, or when it is wider than `width` columns, one per group of
+ * scenarios (as few tables as fit, as evenly wide as they can be), a blank line between them.
+ * A column is never cut: one scenario wider than `width` still makes a table of its own.
+ */
+function tables(runs: readonly ScenarioRun[], chalk: ChalkInstance, width: number | undefined): string {
+  const whole = draw(runs, chalk);
+  const top = whole.slice(0, whole.indexOf('\n'));
+  if (width === undefined || top.length <= width || runs.length < 2) return whole;
+  // The top border's runs of ─ are the columns' widths: box characters take one column each.
+  const [label = 0, ...columns] = top.slice(1, -1).split('┬').map((run) => run.length);
+  return columnGroups(label, columns, width).map(([from, to]) => draw(runs.slice(from, to), chalk)).join('\n\n');
+}
+
+/**
+ * What each lognormal in `latency` that was given as percentiles (or a mean) was fitted to, and
+ * the median and sigma the fit gave: one line each, `where` naming a mixture's component.
+ */
+export function fittedLatencies(latency: WrittenLatency, where = ''): string[] {
+  if (latency.dist === 'mixture') return latency.components.flatMap((c, i) => fittedLatencies(c, `${where ? `${where}.` : ''}components[${i}]`));
+  if (latency.dist !== 'lognormal' || !latency.fitted_to) return [];
+  const points = Object.entries(latency.fitted_to).map(([key, ms]) => `${key} ${formatDuration(ms)}`);
+  // Three significant digits: a median the fit gave is not round (385.1234ms).
+  const median = formatDuration(Number(latency.median.toPrecision(3)));
+  return [`${where ? `${where}: ` : ''}lognormal fitted to ${points.join(', ')}: median ${median}, sigma ${num(latency.sigma)}`];
+}
+
 function assertNever(x: never): never {
   throw new TypeError(`unhandled metric unit ${String(x)}`);
 }
 
-export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: ChalkInstance): string {
-  const table = new Table({
-    head: ['', ...runs.map((r) => chalk.bold(r.name))],
-    style: { head: [], border: [] }, // no colour codes of its own: chalk decides
-    chars: { mid: '', 'left-mid': '', 'mid-mid': '', 'right-mid': '' }, // no rule between rows
-    colAligns: ['left', ...runs.map(() => 'right' as const)],
-  });
-  for (const row of ROWS) {
-    if (row.length === 1) table.push([chalk.bold.cyan(row[0]), ...runs.map(() => '')]);
-    else table.push([row[0], ...runs.map((r) => row[1](r.metrics))]);
-  }
+/** The run table; `width` is the widest line it may draw (undefined: no limit). */
+export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: ChalkInstance, width?: number): string {
   const actions = runs.map((r) => `${num(r.metrics.actions)}${r.metrics.actions !== r.metrics.primary_actions ? ` (${num(r.metrics.primary_actions)} primary)` : ''}`);
   const seeds = [...new Set(runs.map((r) => r.seed))];
   const precision = runs.flatMap((r) => (r.precision && !r.precision.reached
     ? [`${r.name}: stopped at --max-actions ${num(r.precision.max_actions)} before ${r.precision.metric} reached ± ${r.precision.half_width}`]
     : []));
+  const fits = runs.flatMap((r) => fittedLatencies(r.scenario.service.latency).map((line) => `latency of ${r.name}${/^components/.test(line) ? ', ' : ': '}${line}`));
   const footer = [
     ...precision,
-    `actions simulated: ${[...new Set(actions)].join(' / ')}; ± is the 95% confidence interval; seed ${seeds.join(', ')}; idem-sim ${info.version}`,
+    ...fits,
+    `actions simulated: ${[...new Set(actions)].join(' / ')}; ± is the 95% confidence interval, 0 (≤ x) none seen and at most x at 95%; seed ${seeds.join(', ')}; idem-sim ${info.version}`,
     `replay: ${info.replay}`,
   ];
-  return `${table.toString()}\n${chalk.dim(footer.join('\n'))}\n`;
+  return `${tables(runs, chalk, width)}\n${chalk.dim(footer.join('\n'))}\n`;
 }

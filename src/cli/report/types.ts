@@ -19,6 +19,8 @@ export interface ScenarioRun {
   file: string | null;
   seed: string;
   scenario: WrittenScenario;
+  /** Settings written that have no effect under the others, as one-paragraph texts (also said on stderr). */
+  warnings: readonly string[];
   metrics: Metrics;
   precision?: PrecisionInfo;
 }
@@ -36,5 +38,35 @@ export interface CheckedScenario {
   name: string;
   file: string | null;
   seed: string;
+  /** Primary actions simulated: the sample behind every measured value. */
+  actions: number;
+  /** Settings that have no effect in this scenario, as --json's `warnings` of `run` (already said on stderr). */
+  warnings: readonly string[];
   verdicts: Verdict[];
+}
+
+/**
+ * A scenario file `check` could not read or validate. The others are still checked; the file
+ * becomes an error case in JUnit and an entry of `errors` in JSON, and the exit status is 2.
+ */
+export interface CheckError {
+  /** Short label, as for ScenarioRun. */
+  name: string;
+  /** The file as given. */
+  file: string;
+  /** The one-paragraph error, as printed on standard error (printable: no control codes). */
+  message: string;
+  /** Where the error is: a position in the file or in a data file it names. */
+  source?: string;
+  line?: number;
+  /** Dotted key path, when the error is about one key. */
+  key?: string;
+}
+
+/** Everything `check` reports, in the order the files were given within each list. */
+export interface CheckReport {
+  checked: CheckedScenario[];
+  errors: CheckError[];
+  /** Files without an expect: block, skipped. */
+  skipped: string[];
 }

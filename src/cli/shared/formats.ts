@@ -15,11 +15,14 @@ export function runFormat(opts: { json?: boolean; format?: string }): RunFormat 
   return opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', RUN_FORMATS) as RunFormat; // oneOf checked it
 }
 
-/** The report of `runs` in `format`; its replay line is `args` and the options that ask for the format. */
-export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[], format: RunFormat, version: string, style: ChalkInstance): string {
+/**
+ * The report of `runs` in `format`; its replay line is `args` and the options that ask for the
+ * format. `width`: the widest line the report may draw (ReportOutput.width), undefined for none.
+ */
+export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[], format: RunFormat, version: string, style: ChalkInstance, width?: number): string {
   const reporter = RUN_REPORTERS[format];
   const replay = [...args, ...reporter.options].map(shellQuote).join(' ');
-  return reporter.render(runs, { version, replay }, style);
+  return reporter.render(runs, { version, replay }, style, width);
 }
 
 /** What --format, --json and --svg ask of `sweep`: one of SWEEP_FORMATS, or `svg` (the charts as one SVG; see docs/charts.md). */

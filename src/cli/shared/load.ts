@@ -4,7 +4,9 @@
  */
 import { basename, extname } from 'node:path';
 import { printable } from '../../scenario/printable.js';
-import { parseScenario, type Override } from '../../scenario/parse.js';
+import { formatInputError } from '../../scenario/errors.js';
+import { parseScenario, type Override, type ScenarioWarning } from '../../scenario/parse.js';
+import { warn, type Io } from '../io.js';
 import { loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
 import { parseOverrides } from '../options.js';
 
@@ -32,10 +34,23 @@ export type ScenarioReader = (file: string | null, more?: readonly Override[]) =
  * The command's reader of scenarios. Its --set and --actions are checked here, so a malformed
  * one fails where the command asks, before any file is read.
  */
-export function scenarioReader(opts: ScenarioOptions): ScenarioReader {
+export function scenarioReader(opts: ScenarioOptions, io: Pick<Io, 'stderr'>): ScenarioReader {
   const overrides = parseOverrides(opts);
   const access: DataAccess = { allowOutside: opts.allowOutside === true };
-  return (file, more = []) => loadScenario(file, [...overrides, ...more], access);
+  // A sweep reads its scenario at every point: each warning is said once.
+  const said = new Set<string>();
+  return (file, more = []) => {
+    const loaded = loadScenario(file, [...overrides, ...more], access);
+    for (const text of warningTexts(loaded.warnings)) {
+      if (!said.has(text) && said.size < 1000) { said.add(text); warn(io, text); }
+    }
+    return loaded;
+  };
+}
+
+/** A scenario's warnings as one-paragraph texts, like its errors (file, line, key, what, fix). */
+export function warningTexts(warnings: readonly ScenarioWarning[]): string[] {
+  return warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix));
 }
 
 /** A report's name for a scenario: the file's base name, or `lab-defaults`. */

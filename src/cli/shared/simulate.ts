@@ -34,8 +34,9 @@ export function defaultThreads(actions: number): number {
 }
 
 /**
- * `--threads`, checked (and warned of) now; the count for a command of `actions` actions once
- * they are known, which without --threads is `defaultThreads(actions)`.
+ * `--threads`, checked now (capped at the core count, with a warning that says so: see
+ * `threadCount`); the count for a command of `actions` actions once they are known, which
+ * without --threads is `defaultThreads(actions)`.
  */
 export function threadSetting(text: string | undefined, io: Io): (actions: number) => number {
   const given = text === undefined ? undefined : threadCount(text, io);

@@ -1,0 +1,19 @@
+/**
+ * `idem-sim completion bash|zsh|fish`: a shell completion script, written from the commander
+ * program itself (completion-spec.ts), so that it cannot fall behind the command line.
+ */
+import type { Command } from 'commander';
+import { bashScript } from './completion-bash.js';
+import { fishScript } from './completion-fish.js';
+import { completionSpec, type CompletionSpec } from './completion-spec.js';
+import { zshScript } from './completion-zsh.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+const RENDER: Record<Shell, (spec: CompletionSpec) => string> = { bash: bashScript, zsh: zshScript, fish: fishScript };
+
+/** The completion script of `program` for `shell`. */
+export async function completionScript(program: Command, shell: Shell): Promise<string> {
+  return RENDER[shell](await completionSpec(program));
+}

@@ -1,0 +1,88 @@
+/**
+ * The examples that end each subcommand's `--help`: command lines on the bundled scenarios,
+ * each under a shell comment saying what it shows, so that the block can be pasted into a
+ * shell as it is. test/cli-examples.e2e.test.ts runs every one that needs no key store.
+ */
+import { isAbsolute, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { shellQuote } from './io.js';
+
+export interface Example {
+  /** What it shows, one line. */
+  readonly what: string;
+  /** The command line; `{scenarios}` stands for the bundled scenarios' folder. */
+  readonly line: string;
+  /** What it needs that a machine may not have. */
+  readonly needs?: 'store';
+}
+
+/** Two or three a subcommand, by its name; every subcommand has its entry (a test checks). */
+export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
+  run: [
+    { what: 'a bundled scenario: every metric with its 95% confidence interval', line: 'idem-sim run {scenarios}/belgavi-refunds.yaml' },
+    { what: 'a mission and its solution side by side, one column each', line: 'idem-sim run {scenarios}/mission-1-blind-retries.yaml {scenarios}/solutions/mission-1-blind-retries.yaml' },
+    { what: 'one key changed (latency as percentiles, fitted), as JSON', line: "idem-sim run {scenarios}/belgavi-refunds.yaml --set 'service.latency={p50: 450ms, p99: 3s}' --json" },
+  ],
+  sweep: [
+    { what: 'the client timeout from 100ms to 10s, nine log-spaced values', line: 'idem-sim sweep {scenarios}/mission-2-slow-downstream.yaml --vary client.timeout=log:100ms..10s:9' },
+    { what: 'a grid of two keys, as CSV for a spreadsheet', line: 'idem-sim sweep {scenarios}/mission-3-crash-replays.yaml --vary idempotency.retention=5m,30m,1h --vary runtime.crash_probability=0.01,0.05 --format csv --out sweep.csv' },
+    { what: 'one key as a page of charts', line: 'idem-sim sweep {scenarios}/mission-3-crash-replays.yaml --vary idempotency.retention=5m,10m,20m,30m,1h --format html --out sweep.html' },
+  ],
+  check: [
+    { what: 'a mission: exit 1 until its settings are fixed', line: 'idem-sim check {scenarios}/mission-1-blind-retries.yaml' },
+    { what: 'every solution, with JUnit XML for CI', line: 'idem-sim check {scenarios}/solutions/*.yaml --junit idem-sim.xml' },
+  ],
+  size: [
+    { what: 'keys and memory from a rate and a retention', line: 'idem-sim size --rate 200 --retention 24h' },
+    { what: "keys per action simulated, with the scenario's rate and retention", line: 'idem-sim size {scenarios}/belgavi-refunds.yaml' },
+    { what: 'bytes per record measured against a real store (see probe --help)', line: 'idem-sim size {scenarios}/belgavi-refunds.yaml --from-probe probe.json', needs: 'store' },
+  ],
+  report: [
+    { what: 'one HTML page of a run', line: 'idem-sim report {scenarios}/mission-3-crash-replays.yaml --out report.html' },
+    { what: 'the action timeline alone, as SVG', line: 'idem-sim report {scenarios}/mission-2-slow-downstream.yaml --svg --out timeline.svg' },
+  ],
+  probe: [
+    { what: 'the scenario against a local Redis', line: 'idem-sim probe {scenarios}/solutions/mission-1-blind-retries.yaml --store redis://127.0.0.1:6379', needs: 'store' },
+    { what: 'against PostgreSQL, kept as JSON for size --from-probe', line: 'idem-sim probe {scenarios}/belgavi-refunds.yaml --store postgres://postgres@127.0.0.1:5432/postgres --json --out probe.json', needs: 'store' },
+  ],
+  missions: [
+    { what: "the guide's missions, with a hint each", line: 'idem-sim missions' },
+    { what: 'the first one', line: 'idem-sim check {scenarios}/mission-1-blind-retries.yaml' },
+  ],
+  merge: [
+    { what: 'a run cut into two shards, each run where you like', line: 'idem-sim run {scenarios}/belgavi-refunds.yaml --actions 1e6 --shard 1/2 --out part-1.json' },
+    { what: '', line: 'idem-sim run {scenarios}/belgavi-refunds.yaml --actions 1e6 --shard 2/2 --out part-2.json' },
+    { what: 'the parts as the report of the whole run, byte for byte', line: 'idem-sim merge part-1.json part-2.json' },
+  ],
+  schema: [
+    { what: 'the JSON Schema on stdout', line: 'idem-sim schema' },
+    { what: "to a file, for an editor (a scenario's first line: # yaml-language-server: $schema=scenario.schema.json)", line: 'idem-sim schema --out scenario.schema.json' },
+  ],
+  completion: [
+    { what: 'bash (with the bash-completion package; or source it from ~/.bashrc)', line: 'idem-sim completion bash > ~/.local/share/bash-completion/completions/idem-sim' },
+    { what: 'zsh (with fpath=(~/.zfunc $fpath) before compinit in ~/.zshrc)', line: 'idem-sim completion zsh > ~/.zfunc/_idem-sim' },
+    { what: 'fish', line: 'idem-sim completion fish > ~/.config/fish/completions/idem-sim.fish' },
+  ],
+};
+
+/** The bundled scenarios' folder (shipped with the package). */
+const SCENARIOS = fileURLToPath(new URL('../../scenarios', import.meta.url));
+
+/** The folder as a command typed in `cwd` names it: relative below it, else absolute. */
+export function scenariosFolder(cwd: string): string {
+  const rel = relative(cwd, SCENARIOS);
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? SCENARIOS : rel;
+}
+
+/** An example's command line as typed in `cwd`. */
+export function exampleLine(example: Example, cwd: string): string {
+  return example.line.replaceAll('{scenarios}', shellQuote(scenariosFolder(cwd)));
+}
+
+/** The help text's Examples block of `command` (empty if it has none). */
+export function examplesHelp(command: string, cwd = process.cwd()): string {
+  const examples = EXAMPLES[command] ?? [];
+  if (examples.length === 0) return '';
+  const lines = examples.flatMap((e) => [...(e.what ? [`  # ${e.what}`] : []), `  ${exampleLine(e, cwd)}`]);
+  return `\nExamples:\n${lines.join('\n')}`;
+}

@@ -1,0 +1,100 @@
+/**
+ * `sweep --format csv` (and `merge --format csv`): a header, then one row per point. Its
+ * columns, with their units and meanings, come from here and from the metric registry, and
+ * docs/csv.md lists them (a unit test holds the two together).
+ */
+import { stringify } from 'csv-stringify/sync';
+import { METRICS, METRIC_PATHS, type MetricDef, type MetricPath, type Scale } from '../../model/metric-registry.js';
+import { readMetric } from '../../model/metric-paths.js';
+import { isDurationKey } from '../../scenario/schema.js';
+import type { SweepReport } from './sweep.js';
+
+/** One column of the CSV. */
+export interface CsvColumn {
+  name: string;
+  /** As docs/csv.md prints it: `ms`, `per 1000 actions`, `MB (10^6 bytes)`, or `` for a setting as written. */
+  unit: string;
+  description: string;
+}
+
+/** The bounds that follow an estimate's column. */
+export const CI_SUFFIXES = ['_ci95_low', '_ci95_high'] as const;
+
+/** A varied key's column: `param_<path>`, with `_ms` after a duration (its values are milliseconds). */
+export function paramColumn(path: string): string {
+  return isDurationKey(path) ? `param_${path}_ms` : `param_${path}`;
+}
+
+function scaleWords(scale: Scale): string {
+  if (scale.per === 'actions') return scale.times === 1 ? 'per action' : `per ${scale.times} actions`;
+  return scale.per === 'second' ? 'per second' : 'per day';
+}
+
+/** A metric's unit in words, from the registry. */
+export function unitWords(def: MetricDef): string {
+  switch (def.unit) {
+    case 'count': return def.scale ? scaleWords(def.scale) : 'count';
+    case 'ms': return 'ms';
+    case 'fraction': return 'fraction (0 to 1)';
+    case 'keys': return 'key records';
+    case 'MB': return 'MB (10^6 bytes)';
+    case 'actions': return 'actions';
+    default: return assertNever(def.unit);
+  }
+}
+
+/** The columns of a metric: its value, and for an estimate the bounds of its 95% interval. */
+export function metricColumns(path: MetricPath): CsvColumn[] {
+  const def = METRICS[path];
+  const unit = unitWords(def);
+  const value = { name: path, unit, description: def.description };
+  if (def.kind !== 'estimate') return [value];
+  return [value,
+    { name: `${path}${CI_SUFFIXES[0]}`, unit, description: `lower end of ${path}'s 95% confidence interval` },
+    { name: `${path}${CI_SUFFIXES[1]}`, unit, description: `upper end of ${path}'s 95% confidence interval` }];
+}
+
+/** The columns after the metrics. */
+export const TRAILING_COLUMNS: readonly CsvColumn[] = [
+  { name: 'seed', unit: '', description: 'the seed every point was simulated with (common random numbers)' },
+  { name: 'idem_sim_version', unit: '', description: 'the idem-sim version that wrote the file' },
+];
+
+/** Every column of a sweep over `paths`, in order: the varied keys, the metrics in report order, seed and version. */
+export function csvColumns(paths: readonly string[]): CsvColumn[] {
+  return [
+    ...paths.map((p) => ({ name: paramColumn(p), unit: isDurationKey(p) ? 'ms' : '', description: `the value of ${p} at this point` })),
+    ...METRIC_PATHS.flatMap(metricColumns),
+    ...TRAILING_COLUMNS,
+  ];
+}
+
+/** 12 significant digits: no float noise in spreadsheets. */
+const round = (x: number) => Number(x.toPrecision(12));
+
+/**
+ * A varied key's cell, as resolved: a duration in ms, a mapping as JSON. Under an `_ms` column
+ * only numbers: `none` (no lease) is an empty cell, which spreadsheets and pandas read as missing.
+ */
+function paramCell(path: string, v: string | number | boolean | null | undefined): string | number | boolean {
+  if (v === null || v === undefined) return '';
+  return isDurationKey(path) && typeof v !== 'number' ? '' : v;
+}
+
+export function renderCsv(r: SweepReport): string {
+  const rows = r.points.map((pt) => [
+    ...r.paths.map((p) => paramCell(p, pt.params[p])),
+    ...METRIC_PATHS.flatMap((p) => {
+      const m = readMetric(pt.metrics, p);
+      const v = m.value === null ? '' : round(m.value);
+      if (METRICS[p].kind !== 'estimate') return [v];
+      return m.ci95 ? [v, round(m.ci95[0]), round(m.ci95[1])] : [v, '', ''];
+    }),
+    r.seed, r.version,
+  ]);
+  return stringify(rows, { header: true, columns: csvColumns(r.paths).map((c) => c.name) });
+}
+
+function assertNever(x: never): never {
+  throw new TypeError(`unhandled ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,162 @@
+/**
+ * One attempt (docs/model.md): the server's side (the key store's answer, or the handler's run
+ * with its writes to the store), the client's receipt, and its next move: a retry with
+ * backoff, or the call's end (calls.ts). A layer of the engine's one class (engine-state.ts
+ * says why).
+ */
+import { CallModel } from './calls.js';
+import { J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_TEXT } from './compile.js';
+import { assertNever } from './enums.js';
+import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING } from './write-log.js';
+
+// Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a
+// module's own constants, while an imported one is a load from its module cell at each use.
+/** Replies a client can receive. */
+export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
+/** Who answered an attempt: nobody (the request was lost), the key store, or the handler. */
+export const LOST_REQUEST = 0, FROM_STORE = 1, HANDLER = 2;
+/** Special keys: no key at all, or a fresh key nobody will ever look up. */
+export const NO_KEY = -1, FRESH_KEY = -2;
+
+export class AttemptModel extends CallModel {
+  /** The key actor `i`'s attempts carry now: the scope's identity as a group-local number, NO_KEY or FRESH_KEY. */
+  private keyOf(i: number): number {
+    const scope = this.p.scope;
+    switch (scope) {
+      case S_NONE: return NO_KEY;
+      case S_ATTEMPT: return FRESH_KEY;
+      case S_CALL: return this.callId[i] as number;
+      case S_INTENT: return i;
+      case S_BUSINESS: return 0;
+      case S_TEXT: return this.text[i] as number;
+      default: return assertNever(scope);
+    }
+  }
+
+  /** Actor `i`'s attempt sent at `sendAt[i]`: the server's answer, then the client's next move. */
+  protected sendAttempt(i: number): void {
+    const p = this.p;
+    const t = this.totals;
+    const s = this.sendAt[i] as number;
+    this.attemptsSent[i]!++;
+    let status = NO_REPLY;
+    let delay = 0;
+    let answeredBy = LOST_REQUEST;
+    const key = this.keyOf(i); // sent even when the request is lost (the tracer names it)
+    if (!this.requestLost()) {
+      answeredBy = FROM_STORE;
+      const fp = p.fpText ? (this.text[i] as number) : 0;
+      const found = key >= 0 ? this.log.lookup(key, s) : NONE;
+      if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
+        status = MISMATCH_422; delay = p.fastReply; this.mismatches422[i]!++;
+      } else if (found === RUNNING) {
+        status = CONFLICT_409; delay = p.fastReply; this.conflicts409[i]!++;
+      } else if (found !== NONE) {
+        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.dedupHits[i]!++;
+        if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
+      } else {
+        delay = p.latency.sample(this.rng);
+        answeredBy = HANDLER;
+        t.handlerRuns++;
+        if (delay > p.timeout) t.overTimeout++;
+        this.handlerDelay[i] = delay;
+        status = this.execute(i, key, fp);
+      }
+    }
+    const received = status !== NO_REPLY && delay <= p.timeout && !this.replyLost();
+    if (!received) t.unknownAttempts++;
+    this.hooks.onAttempt(i, s, key, delay, status, answeredBy, received);
+    this.attemptEnd[i] = received ? s + delay : s + p.timeout;
+    this.afterAttempt(i, received ? status : NO_REPLY);
+  }
+
+  /**
+   * Actor `i`'s attempt ended at `attemptEnd[i]` with `status` (NO_REPLY: nothing in time): a
+   * retry, or the call's end. (The end comes in the array: whether the optimiser inlines this
+   * into sendAttempt depends on the sizes of both, and a double argument of a call it does not
+   * inline is boxed, an allocation per attempt.)
+   */
+  private afterAttempt(i: number, status: number): void {
+    const p = this.p;
+    const end = this.attemptEnd[i] as number;
+    if (status === OK) return this.endCall(i, true, false);
+    if (status === MISMATCH_422) return this.endCall(i, false, false);
+    const retry = (this.attempt[i] as number) + 1;
+    if (retry <= p.retries) {
+      const d = p.backoff[retry] as number;
+      let wait = this.jittered(d);
+      if (status === CONFLICT_409 && wait < p.retryAfter) wait = p.retryAfter;
+      const next = end + wait;
+      if (next - (this.callStart[i] as number) <= p.deadline) {
+        this.attempt[i] = retry;
+        this.sendAt[i] = next;
+        return;
+      }
+    }
+    this.endCall(i, false, status === NO_REPLY || status === CONFLICT_409);
+  }
+
+  /** The wait before a retry whose backoff is `d`, with the scenario's jitter (docs/model.md); draws only when it jitters. */
+  private jittered(d: number): number {
+    const jitter = this.p.jitter;
+    switch (jitter) {
+      case J_NONE: return d;
+      case J_FULL: return d * this.rng.next();
+      case J_EQUAL: return d / 2 + (d / 2) * this.rng.next();
+      default: return assertNever(jitter);
+    }
+  }
+
+  /** The server runs the handler for the attempt sent at `sendAt[i]`, taking `handlerDelay[i]`; returns the reply status (or NO_REPLY for a crash). */
+  private execute(i: number, key: number, fp: number): number {
+    const p = this.p;
+    const log = this.log;
+    const rows = this.totals.rows;
+    const s = this.sendAt[i] as number;
+    const done = s + (this.handlerDelay[i] as number);
+    const keyed = key !== NO_KEY;
+    const claims = keyed && p.atomic;
+    const u = this.outcomeDraw();
+    if (claims) {
+      log.write(key, s, CLAIM, fp, s + p.runningLife);
+    }
+    if (u < p.errorRate) {
+      if (p.storeErrors && keyed) {
+        log.write(key, done, DONE_ERR, fp, done + p.retention);
+        rows.record(key, claims ? s : done, done + p.retention, i);
+      } else if (claims) {
+        log.write(key, done, RELEASE, fp, done);
+        rows.record(key, s, done, i);
+      }
+      return ERR_5XX;
+    }
+    if (u < p.crashCut) {
+      if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done);
+      if (claims && p.transactional) {
+        log.write(key, done, RELEASE, fp, done);
+        rows.record(key, s, done, i);
+      } else if (claims) {
+        rows.record(key, s, s + p.runningLife, i);
+      }
+      return NO_REPLY;
+    }
+    this.execution(i, done);
+    if (keyed) {
+      log.write(key, done, DONE_OK, fp, done + p.retention);
+      rows.record(key, claims ? s : done, done + p.retention, i);
+    }
+    return OK;
+  }
+
+  /** The handler's side effect for actor `i` happens at `at`. */
+  private execution(i: number, at: number): void {
+    const kind = this.kind[i] as number;
+    this.hooks.onExecution(i, at);
+    this.execCount[i]!++;
+    this.execByKind[i * 3 + kind]!++;
+    if (at < (this.execFirst[i] as number)) {
+      this.execFirst[i] = at;
+      this.execFirstKind[i] = kind;
+    }
+  }
+}

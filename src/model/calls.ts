@@ -1,0 +1,76 @@
+/**
+ * An action's tool calls (docs/model.md): the action's start with its original call, each
+ * call's start, and its end, after which the agent re-plans a failed call or its runtime
+ * crashes and replays. A layer of the engine's one class (engine-state.ts says why).
+ */
+import { binKey } from './bins.js';
+import { EngineState } from './engine-state.js';
+import { uniform } from '../random/uniform.js';
+
+// Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a
+// module's own constants, while an imported one is a load from its module cell at each use.
+/** Kinds of tool call (index into the duplicate split). */
+export const ORIGINAL = 0, REPLAN = 1, REPLAY = 2;
+
+export class CallModel extends EngineState {
+  /** Actor `i`'s action arrives at `at` and starts its original call. */
+  protected startAction(i: number, at: number): void {
+    this.arrival[i] = at;
+    this.lastReturn[i] = at;
+    this.replans[i] = 0;
+    this.replays[i] = 0;
+    this.execCount[i] = 0;
+    this.execFirst[i] = Infinity;
+    this.execFirstKind[i] = ORIGINAL;
+    // Plain stores: TypedArray.fill is a builtin call, too slow to make per action.
+    for (let k = i * 3; k < i * 3 + 3; k++) this.execByKind[k] = 0;
+    this.gotStoredSuccess[i] = 0;
+    this.attemptsSent[i] = 0;
+    this.mismatches422[i] = 0;
+    this.conflicts409[i] = 0;
+    this.dedupHits[i] = 0;
+    this.unknownOutcomes[i] = 0;
+    this.text[i] = this.nextText++;
+    this.startCall(i, ORIGINAL, at);
+  }
+
+  /** Actor `i` starts a tool call of `kind` at `at`: its first attempt is sent then. */
+  private startCall(i: number, kind: number, at: number): void {
+    this.kind[i] = kind;
+    this.callId[i] = this.nextCall++;
+    if (kind !== ORIGINAL && this.p.drift > 0 && this.rng.next() < this.p.drift) this.text[i] = this.nextText++;
+    this.attempt[i] = 0;
+    this.callStart[i] = at;
+    this.sendAt[i] = at;
+    this.hooks.onCall(i, kind, at);
+  }
+
+  /** Actor `i`'s tool call returns to the model at `attemptEnd[i]`, the end of its last attempt: a re-plan, a replay, or the action's end. */
+  protected endCall(i: number, success: boolean, unknown: boolean): void {
+    const p = this.p;
+    const at = this.attemptEnd[i] as number;
+    this.hooks.onCallEnd(i, at, success, unknown);
+    const latency = at - (this.callStart[i] as number);
+    const key = binKey(latency);
+    this.totals.callLatency.countKey(key);
+    this.lastCallLatency[i] = latency;
+    this.lastCallKey[i] = key;
+    this.lastReturn[i] = at;
+    let stepEnd = at;
+    if (!success) {
+      if (unknown) this.unknownOutcomes[i]!++;
+      if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng.next() < p.replanP) {
+        this.replans[i]!++;
+        const next = at + uniform(this.rng, p.replanMin, p.replanMax);
+        if (!(p.verify && (this.execFirst[i] as number) <= next)) return this.startCall(i, REPLAN, next);
+        stepEnd = next; // the read tool found the action done: no re-plan
+      }
+    }
+    if (this.replayDrawn(this.replays[i] as number)) {
+      this.replays[i]!++;
+      this.replans[i] = 0;
+      return this.startCall(i, REPLAY, stepEnd + uniform(this.rng, p.resumeMin, p.resumeMax));
+    }
+    this.sendAt[i] = Infinity;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * What a chunk produces (`ChunkOutput`) and the accumulators that build it as the chunk runs
+ * (`ChunkTotals`): per-action counter sums, handler and timeout counts, latency histograms and
+ * the key rows for peak_live_keys.
+ */
+import { LatencyBins, type BinsData } from './bins.js';
+import { C, NUM_COUNTERS } from './counters.js';
+import { LiveRows, type GridCells } from './live-rows.js';
+import type { ChunkPlan } from './plan.js';
+
+/**
+ * Everything one chunk produced, as plain data; summed by `RunState`. The typed arrays are
+ * views of the simulator's buffers, valid until its next `run` (a worker copies them).
+ */
+export interface ChunkOutput extends GridCells {
+  index: number;
+  /** Primary actions simulated. */
+  primaries: number;
+  /** Actions simulated, twins included. */
+  actions: number;
+  /** Per-action counter sums and sums of squares (see counters.ts). */
+  sum: Float64Array;
+  sumSq: Float64Array;
+  /** Requests the handler ran (not answered from the key store, not lost on the way). */
+  handlerRuns: number;
+  /** Of those, runs that took longer than `client.timeout`. */
+  handlerRunsOverTimeout: number;
+  /** Attempts that ended with the client's timer (no reply in time, for any reason). */
+  attemptsUnknown: number;
+  callLatency: BinsData;
+  actionLatency: BinsData;
+}
+
+/** A chunk output that stays valid after the simulator's next run: copies of its views. */
+export function detachedOutput(out: ChunkOutput): ChunkOutput {
+  return { ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice() };
+}
+
+/**
+ * One chunk's accumulators, reset per chunk and reused. The engine's modules add to the fields
+ * directly: these are the counts of its hot loop, and a method per increment would only hide that.
+ */
+export class ChunkTotals {
+  readonly sum = new Float64Array(NUM_COUNTERS);
+  readonly sumSq = new Float64Array(NUM_COUNTERS);
+  /** Actions simulated, twins included. */
+  actions = 0;
+  handlerRuns = 0;
+  overTimeout = 0;
+  unknownAttempts = 0;
+  /** Groups run by the fast path (engine.ts): their counters are added in `output`. */
+  simpleGroups = 0;
+  // Latency histograms, counted as the chunk runs. A simple group's call and action have the
+  // same latency: its key is counted once, in simpleLatency, and added to both in `output`.
+  readonly callLatency = new LatencyBins();
+  readonly actionLatency = new LatencyBins();
+  readonly simpleLatency = new LatencyBins();
+  /** The chunk's key rows, for peak_live_keys. */
+  readonly rows = new LiveRows();
+
+  reset(): void {
+    this.sum.fill(0);
+    this.sumSq.fill(0);
+    this.actions = 0;
+    this.handlerRuns = 0;
+    this.overTimeout = 0;
+    this.unknownAttempts = 0;
+    this.callLatency.reset();
+    this.actionLatency.reset();
+    this.simpleLatency.reset();
+    this.rows.clear();
+    this.simpleGroups = 0;
+  }
+
+  /** Adds one action's value of a counter to the chunk's sums. */
+  count(k: number, v: number): void {
+    if (v === 0) return;
+    this.sum[k] = (this.sum[k] as number) + v;
+    this.sumSq[k] = (this.sumSq[k] as number) + v * v;
+  }
+
+  /** The chunk's output, once its groups ran: `keyed` whether simple groups wrote a key; `gridStep` the peak grid's (ms). */
+  output(plan: ChunkPlan, keyed: boolean, gridStep: number): ChunkOutput {
+    // Simple groups' counts (one attempt, one execution, a key unless unkeyed), added at once:
+    // sums of integers are exact in any order.
+    const simple = this.simpleGroups;
+    const keys = keyed ? simple : 0;
+    for (const k of [C.attempts, C.executions]) { this.sum[k]! += simple; this.sumSq[k]! += simple; }
+    this.sum[C.keys]! += keys;
+    this.sumSq[C.keys]! += keys;
+    this.callLatency.addBins(this.simpleLatency);
+    this.actionLatency.addBins(this.simpleLatency);
+    return {
+      index: plan.index, primaries: plan.actions, actions: this.actions,
+      sum: this.sum, sumSq: this.sumSq,
+      handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
+      callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
+      ...this.rows.gridCells(plan.offset, gridStep),
+    };
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * One group of the general model: a primary action and its possible twin, simulated against
+ * the group's own key store. Attempts are handled in the order they are sent: every server
+ * write is scheduled at or after the send time of the attempt that causes it, so when an
+ * attempt is handled all writes it could see are known. At the end each action's counts go
+ * into the chunk's sums. A layer of the engine's one class (engine-state.ts says why).
+ */
+import { AttemptModel } from './attempt.js';
+import { binKey } from './bins.js';
+import { C } from './counters.js';
+import { uniform } from '../random/uniform.js';
+
+/** Counter of the duplicates made by each kind of call. */
+const DUPLICATES_BY_KIND = [C.duplicates_transport, C.duplicates_replan, C.duplicates_replay];
+
+export class GroupModel extends AttemptModel {
+  /** Simulates the chunk's group `a` (its arrival is `arrivals[a]`) from its start. */
+  protected simulateGroup(a: number): void {
+    const p = this.p;
+    const arrival = this.arrivals[a] as number;
+    this.log.clear();
+    this.totals.rows.beginGroup();
+    this.nextCall = 0;
+    this.nextText = 0;
+    this.hooks.onGroup(arrival);
+    const twin = this.twinDrawn();
+    this.startAction(0, arrival);
+    if (twin) this.startAction(1, arrival + uniform(this.rng, p.twinMin, p.twinMax));
+    else this.sendAt[1] = Infinity;
+    for (;;) {
+      const i = (this.sendAt[0] as number) <= (this.sendAt[1] as number) ? 0 : 1;
+      if (this.sendAt[i] === Infinity) break;
+      this.sendAttempt(i);
+    }
+    this.finishAction(0);
+    if (twin) this.finishAction(1);
+  }
+
+  /** Actor `i`'s action is over: its counts and latency go into the chunk's totals. */
+  private finishAction(i: number): void {
+    const t = this.totals;
+    const n = this.execCount[i] as number;
+    t.count(C.attempts, this.attemptsSent[i] as number);
+    t.count(C.mismatches_422, this.mismatches422[i] as number);
+    t.count(C.conflicts_409, this.conflicts409[i] as number);
+    t.count(C.dedup_hits, this.dedupHits[i] as number);
+    t.count(C.keys, t.rows.owned(i)); // rows, not writes (docs/model.md v2)
+    t.count(C.unknown_outcomes, this.unknownOutcomes[i] as number);
+    t.count(C.executions, n);
+    if (n === 0) {
+      t.count(C.lost, 1);
+      if (this.gotStoredSuccess[i]) t.count(C.merged, 1);
+    } else if (n > 1) {
+      const first = this.execFirstKind[i] as number;
+      for (let k = 0; k < 3; k++) t.count(DUPLICATES_BY_KIND[k] as number, (this.execByKind[i * 3 + k] as number) - (k === first ? 1 : 0));
+      t.count(C.duplicates, n - 1);
+    }
+    // Most actions make one call, whose latency is the action's: reuse its bin key.
+    const latency = (this.lastReturn[i] as number) - (this.arrival[i] as number);
+    t.actionLatency.countKey(latency === this.lastCallLatency[i] ? (this.lastCallKey[i] as number) : binKey(latency));
+    t.actions++;
+  }
+}

@@ -1,0 +1,45 @@
+/** Settings a scenario writes that have no effect under its others (model/inert.ts), as warnings. */
+import { inertSettings } from '../model/inert.js';
+import { DEFAULT_SCENARIO, paramAt } from '../model/shape.js';
+import type { WrittenScenario } from '../model/types.js';
+import type { Origin } from './errors.js';
+
+type Path = readonly (string | number)[];
+type Raw = Record<string, unknown>;
+
+/** A setting that is valid but has no effect: printed on stderr and listed in JSON. */
+export interface ScenarioWarning {
+  origin?: Origin;
+  keyPath: string;
+  problem: string;
+  fix: string;
+}
+
+/** The keys a file or `--set` wrote (before presets) that the model does not read under the others. */
+export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
+  // A key written with its default value changes nothing whatever the others say (a file that spells
+  // out the lab, such as scenarios/lab-defaults.yaml, is not warned of).
+  const at = (tree: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Raw | undefined)?.[k], tree);
+  const changed = writtenLeaves(document).filter((p) => JSON.stringify(at(scenario, p)) !== JSON.stringify(at(DEFAULT_SCENARIO, p)));
+  const found: ScenarioWarning[] = inertSettings(scenario, changed).map(({ path, because }) => ({
+    origin: locate(path.split('.'), true), keyPath: path, problem: `has no effect: ${because}`,
+    fix: 'Remove it, or change the setting that makes it inert if it should count.',
+  }));
+  if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
+    found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
+      fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove the preset.' });
+  }
+  return found;
+}
+
+/** Key paths of the model's leaves a document writes; a latency distribution counts as one leaf. */
+function writtenLeaves(document: Raw): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, path: string): void => {
+    if (path === 'service.latency' || typeof v !== 'object' || v === null || Array.isArray(v)) { out.push(path); return; }
+    for (const [k, x] of Object.entries(v)) if (path !== '' || paramAt(k) !== undefined) walk(x, path === '' ? k : `${path}.${k}`);
+  };
+  walk(document, '');
+  return out;
+}
+

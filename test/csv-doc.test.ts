@@ -1,0 +1,60 @@
+/**
+ * docs/csv.md lists every column `sweep --format csv` writes, with the unit and meaning the
+ * metric registry gives: the doc and the code cannot drift apart. When a metric is added or its
+ * description changes, this test prints the row docs/csv.md should hold.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { metricColumns } from '../src/cli/report/csv.js';
+import { SWEEP_REPORTERS } from '../src/cli/report/sweep-reporters.js';
+import type { SweepReport } from '../src/cli/report/sweep.js';
+import { METRIC_PATHS } from '../src/model/metric-registry.js';
+import { isDurationKey } from '../src/scenario/schema.js';
+import { Chalk } from 'chalk';
+import { ROOT, sim } from './helpers.js';
+
+const DOC = readFileSync(join(ROOT, 'docs/csv.md'), 'utf8');
+const metrics = sim('actions: 200\n', 200);
+/** A sweep of a duration key, a word key and a nested duration: every kind of param column. */
+const SWEEP: SweepReport = {
+  scenario: 's.yaml', paths: ['client.timeout', 'idempotency.scope', 'service.latency.median'], seed: '1', version: 'test', replay: 'idem-sim sweep s.yaml',
+  points: [{ params: { 'client.timeout': 500, 'idempotency.scope': 'call', 'service.latency.median': 300 }, metrics }],
+};
+
+/** The header of the CSV the reporter writes. */
+async function header(): Promise<string[]> {
+  const csv = await SWEEP_REPORTERS.csv.render(SWEEP, 'duplicates_per_1000', new Chalk({ level: 0 }));
+  return (csv.split('\n')[0] as string).split(',');
+}
+
+/** The row of docs/csv.md's metric table for `path`, as the registry words it. */
+function docRow(path: (typeof METRIC_PATHS)[number]): string {
+  const [value, ...bounds] = metricColumns(path);
+  return `| \`${value?.name}\` | ${value?.unit} | ${value?.description} | ${bounds.map((b) => `\`${b.name}\``).join(', ')} |`;
+}
+
+describe('docs/csv.md', () => {
+  it('names every column the CSV writes (a varied key by its pattern)', async () => {
+    const columns = await header();
+    expect(columns).toContain('param_client.timeout_ms');
+    expect(columns).toContain('param_service.latency.median_ms');
+    expect(columns).toContain('param_idempotency.scope');
+    for (const name of columns) {
+      const path = name.startsWith('param_') ? name.replace(/^param_/, '').replace(/_ms$/, '') : null;
+      const documented = path === null ? `\`${name}\`` : isDurationKey(path) ? '`param_<path>_ms`' : '`param_<path>`';
+      expect(DOC, `docs/csv.md should name ${documented} (the column ${name})`).toContain(documented);
+    }
+  });
+
+  it('words each metric, its unit and its interval columns as the registry does', () => {
+    for (const path of METRIC_PATHS) expect(DOC, `docs/csv.md should hold the row\n${docRow(path)}`).toContain(`${docRow(path)}\n`);
+  });
+
+  it('lists no column the CSV does not write', async () => {
+    const columns = new Set(await header());
+    const documented = [...DOC.matchAll(/^\| `([^`<>]+)` \|/gm)].map((m) => m[1] as string);
+    expect(documented.length).toBeGreaterThan(METRIC_PATHS.length);
+    expect(documented.filter((name) => !columns.has(name))).toEqual([]);
+  });
+});
