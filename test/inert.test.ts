@@ -9,6 +9,7 @@ import { INERT_RULES, inertSettings } from '../src/model/inert.js';
 import { paramAt } from '../src/model/shape.js';
 import { simulate } from '../src/model/simulate.js';
 import type { Scenario } from '../src/model/types.js';
+import { parseScenario } from '../src/scenario/parse.js';
 import { arbScenario } from './arbitrary.js';
 
 type Tree = Record<string, unknown>;
@@ -87,3 +88,24 @@ describe('inert settings', () => {
 function arbScenarioDefault(): Scenario {
   return fc.sample(arbScenario(10).map((s) => ({ ...s, runtime: { ...s.runtime, crash_probability: 0 }, idempotency: { ...s.idempotency, scope: 'none' as const } })), { numRuns: 1, seed: 1 })[0] as Scenario;
 }
+
+describe('inert settings, as a scenario file is read', () => {
+  const warned = (yaml: string) => parseScenario(yaml, 's.yaml').warnings.map((w) => `${w.keyPath}: ${w.problem}`);
+
+  it('warns of written keys that change nothing, with the reason, and of a server preset without a key', () => {
+    expect(warned('preset: stripe\nruntime:\n  resume_delay: {min: 1m, max: 5m}\nagent: {replan_probability: 0, verify_before_replan: true}\n')).toEqual([
+      'preset: has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used',
+      'runtime.resume_delay: has no effect: runtime.crash_probability is 0, so no run is resumed',
+      'agent.verify_before_replan: has no effect: agent.replan_probability is 0, so no call is re-planned',
+    ]);
+    expect(parseScenario('workload: {twin_delay: {min: 2s, max: 3s}}', 's.yaml').warnings[0]).toMatchObject({ origin: { source: 's.yaml', line: 1 }, keyPath: 'workload.twin_delay' });
+    expect(warned('idempotency: {scope: intent, claim: check_then_act, conflict_retry_after: 2s}')).toEqual([
+      'idempotency.conflict_retry_after: has no effect: idempotency.claim is check_then_act, which never leaves a key running, so no 409 is answered',
+    ]);
+  });
+
+  it('does not warn of a key written with its default (a file that spells out the lab), nor of keys that count', () => {
+    expect(warned('idempotency: {retention: 1h, lease: none}\nruntime: {resume_delay: {min: 2m, max: 20m}}\n')).toEqual([]);
+    expect(warned('idempotency: {scope: intent, retention: 24h}\nruntime: {crash_probability: 0.1, resume_delay: {min: 1m, max: 5m}}\n')).toEqual([]);
+  });
+});

@@ -61,7 +61,7 @@ export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, 
   if (opts.cleanUp) return (await import('./clean-up.js')).cleanUpCommand(files, opts, io);
   if (opts.force) throw new InputError({ source: '--force' }, '', 'goes with --clean-up only', 'Write idem-sim probe --clean-up --force --store URL, or leave --force out.');
   return withOutput(io, opts.out, files, async (out) => {
-    const s = probeSettings(files, opts, io);
+    const s = probeSettings(files, opts);
     const { defaultConnections } = await import('../probe/setup.js');
     const connections = connectionCount(s.scenario, opts.connections, defaultConnections(s.scenario), io);
     if (s.speedup !== undefined && s.scenario.client.timeout / s.speedup < MIN_REAL_TIMEOUT_MS) {
@@ -91,7 +91,7 @@ interface ProbeSettings {
   records: number;
 }
 
-function probeSettings(files: readonly string[], opts: ProbeOptions, io: Io): ProbeSettings {
+function probeSettings(files: readonly string[], opts: ProbeOptions): ProbeSettings {
   if (opts.store === undefined) {
     throw new InputError({ source: 'probe' }, '', '--store is missing',
       `Name the store to probe, such as ${STORE_EXAMPLES}.`);
@@ -99,7 +99,7 @@ function probeSettings(files: readonly string[], opts: ProbeOptions, io: Io): Pr
   const store = opts.store;
   const url = (() => { try { return parseStoreUrl(store); } catch (e) { throw asInputError(e); } })();
   // --actions is the probe's stream, not the scenario's: only --set changes the scenario.
-  const read = scenarioReader({ set: opts.set, allowOutside: opts.allowOutside }, io);
+  const read = scenarioReader({ set: opts.set, allowOutside: opts.allowOutside }, null);
   seedOption(opts.seed);
   const actions = opts.actions === undefined ? DEFAULT_PROBE_ACTIONS : positiveInteger('--actions', opts.actions);
   if (actions > MAX_PROBE_ACTIONS) {

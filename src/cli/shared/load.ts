@@ -31,10 +31,13 @@ export interface ScenarioOptions {
 export type ScenarioReader = (file: string | null, more?: readonly Override[]) => LoadedScenario;
 
 /**
- * The command's reader of scenarios. Its --set and --actions are checked here, so a malformed
- * one fails where the command asks, before any file is read.
+ * The command's reader of scenarios; it warns on `io` of settings the model does not read
+ * (null: a command that uses them otherwise, as the probe, where `transactional` or `claim`
+ * choose the real store's protocol whatever the model's other settings). Its --set and
+ * --actions are checked here, so a malformed one fails where the command asks, before any
+ * file is read.
  */
-export function scenarioReader(opts: ScenarioOptions, io: Pick<Io, 'stderr'>): ScenarioReader {
+export function scenarioReader(opts: ScenarioOptions, io: Pick<Io, 'stderr'> | null): ScenarioReader {
   const overrides = parseOverrides(opts);
   const access: DataAccess = { allowOutside: opts.allowOutside === true };
   // A sweep reads its scenario at every point: each warning is said once.
@@ -42,7 +45,7 @@ export function scenarioReader(opts: ScenarioOptions, io: Pick<Io, 'stderr'>): S
   return (file, more = []) => {
     const loaded = loadScenario(file, [...overrides, ...more], access);
     for (const text of warningTexts(loaded.warnings)) {
-      if (!said.has(text) && said.size < 1000) { said.add(text); warn(io, text); }
+      if (io && !said.has(text) && said.size < 1000) { said.add(text); warn(io, text); }
     }
     return loaded;
   };
