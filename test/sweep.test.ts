@@ -16,6 +16,14 @@ describe('values', () => {
     expect(parseValues('5..1:3')).toEqual(['5', '3', '1']);
   });
 
+  it('a range of a duration needs its unit (0..0 aside): the fix names both readings', () => {
+    expect(() => parseValues('200..2000:3', true)).toThrow(/the range 200\.\.2000:3 has no unit, but the key is a duration/);
+    const fix = (() => { try { parseValues('log:1..10:3', true); } catch (e) { return (e as { fix?: string }).fix; } return undefined; })();
+    expect(fix).toBe('Write log:1ms..10ms:3 or log:1s..10s:3, whichever you mean.');
+    expect(parseValues('200ms..2s:2', true)).toEqual(['200ms', '2000ms']);
+    expect(parseValues('0..0.5:2', false)).toEqual(['0', '0.5']);
+  });
+
   it('log ranges', () => {
     expect(parseValues('log:100ms..10s:3')).toEqual(['100ms', '1000ms', '10000ms']);
     expect(parseValues('log:1..1000:4')).toEqual(['1', '10', '100', '1000']);

@@ -6,6 +6,7 @@ import { shardRange } from '../model/plan.js';
 import type { PrecisionTarget } from '../model/precision.js';
 import type { Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
+import { isDurationKey } from '../scenario/schema.js';
 import type { FileVary, Override } from '../scenario/parse.js';
 import { gridPoints, gridSize, type Axis, type GridPoint } from '../sweeps/grid.js';
 import { countValues, parseValues, ValuesError } from '../sweeps/values.js';
@@ -115,7 +116,7 @@ function readAxes(file: string, fileVary: readonly FileVary[], opts: Pick<SweepO
       size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} points.`);
   }
   return specs.map((a): SweepAxis => {
-    const values = fromValuesError(a, () => parseValues(a.spec));
+    const values = fromValuesError(a, () => parseValues(a.spec, isDurationKey(a.path)));
     const seen = new Set<string>();
     for (const v of values) {
       if (seen.has(v)) throw new InputError({ source: a.option }, '', `the value ${v} is given twice`, 'Give each value once.');

@@ -17,14 +17,22 @@ const NUMBER = '[-+]?(?:[0-9]+\\.?[0-9]*|\\.[0-9]+)(?:[eE][-+]?[0-9]+)?';
 const RANGE = new RegExp(`^(log:)?\\s*(${NUMBER})\\s*(ms|s|m|h|d)?\\s*\\.\\.\\s*(${NUMBER})\\s*(ms|s|m|h|d)?\\s*(?::\\s*([0-9]+))?\\s*$`);
 
 /** Values as text, each read later like a `--set` value (YAML: `5m`, `0.2`, `intent`). */
-export function parseValues(spec: string | readonly (string | number | boolean)[]): string[] {
+export function parseValues(spec: string | readonly (string | number | boolean)[], isDuration = false): string[] {
   if (Array.isArray(spec)) {
     if (spec.length === 0) throw new ValuesError('the list of values is empty', 'Give at least one value.');
     return spec.map(String);
   }
   const text = String(spec).trim();
   const m = RANGE.exec(text);
-  if (m) return range(m);
+  if (m) {
+    const [, log = '', a, unitA, b, unitB, count] = m;
+    // A range of a duration without units would make bare numbers, each refused: say it of the range.
+    if (isDuration && unitA === undefined && unitB === undefined && !(Number(a) === 0 && Number(b) === 0)) {
+      throw new ValuesError(`the range ${text} has no unit, but the key is a duration`,
+        `Write ${log}${a}ms..${b}ms:${count ?? 'POINTS'} or ${log}${a}s..${b}s:${count ?? 'POINTS'}, whichever you mean.`);
+    }
+    return range(m);
+  }
   if (text.includes('..')) {
     throw new ValuesError(`"${text}" is not a range`, 'Write a range as FROM..TO:POINTS, such as 200ms..2s:10 or log:100ms..10s:9.');
   }
