@@ -60,3 +60,14 @@ describe("check's replay line", () => {
     expect(cli(replay.split(' ').slice(1)).stdout).toBe(r.stdout);
   });
 });
+
+describe('check with no file that has an expect: block', () => {
+  it('still writes the JUnit file, with an error case per file, and exits 2', () => {
+    const dir = dirWith({ 'n.yaml': 'actions: 3000\n' });
+    const r = cli(['check', 'n.yaml', '--junit', 'j.xml'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('idem-sim: error: n.yaml, key expect: has no expectations to check. Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.\n');
+    const doc = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'j.xml'), 'utf8')).testsuites;
+    expect(doc).toMatchObject({ '@_tests': '1', '@_errors': '1' });
+  });
+});

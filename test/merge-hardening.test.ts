@@ -126,6 +126,13 @@ describe('every field is checked, even in a part sealed again', () => {
     it(`refuses ${what}`, () => expect(refused(withPart3(edited(2, edit)))).toContain(message));
   }
 
+  it('refuses control characters in the names, seeds and warnings a part carries (they would reach the terminal)', () => {
+    const esc = '\u001b]0;TITLE\u0007\u001b[31m';
+    expect(refused(withPart3(edited(2, (p) => { (p.runs[0] as { name: string }).name = esc; })))).toContain('key runs[0].name: is not in the form idem-sim writes');
+    expect(refused(withPart3(edited(2, (p) => { (p.runs[0] as { seed: string }).seed = `1${esc}`; })))).toContain('key runs[0].seed: is not in the form idem-sim writes');
+    expect(refused(withPart3(edited(2, (p) => { (p.runs[0] as unknown as { warnings: string[] }).warnings = [esc]; })))).toContain('key runs[0].warnings[0]: is not in the form idem-sim writes');
+  });
+
   it('refuses a part numbered beyond the count', () => {
     const m = refused([...withPart3(texts[2] as string), edited(2, (p) => { p.shard.index = 4; })]);
     expect(m).toContain('p4.json, key shard.index: expected a whole number from 1 to 3');

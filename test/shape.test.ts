@@ -45,7 +45,7 @@ describe('the scenario shape', () => {
   });
 
   it('knows which key paths hold durations from the kinds, not from any text', () => {
-    for (const path of ['client.timeout', 'client.deadline', 'workload.twin_delay.min', 'service.latency.median', 'service.latency.components[3].mean', 'idempotency.lease']) {
+    for (const path of ['service.latency.p99', 'service.latency.components[1].mean', 'client.timeout', 'client.deadline', 'workload.twin_delay.min', 'service.latency.median', 'service.latency.components[3].mean', 'idempotency.lease']) {
       expect(isDurationKey(path), path).toBe(true);
     }
     for (const path of ['client.retries', 'service.latency.sigma', 'service.latency.weight', 'service.latency.dist', 'expect.call_latency_ms.p95', 'client.constructor', 'nope']) {

@@ -21,6 +21,8 @@ describe('values', () => {
     const fix = (() => { try { parseValues('log:1..10:3', true); } catch (e) { return (e as { fix?: string }).fix; } return undefined; })();
     expect(fix).toBe('Write log:1ms..10ms:3 or log:1s..10s:3, whichever you mean.');
     expect(parseValues('200ms..2s:2', true)).toEqual(['200ms', '2000ms']);
+    expect(() => parseValues('500ms..2:3', true)).toThrow(/has an end without its unit/);
+    expect(parseValues('0..2s:2', true)).toEqual(['0ms', '2000ms']);
     expect(parseValues('0..0.5:2', false)).toEqual(['0', '0.5']);
   });
 

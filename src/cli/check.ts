@@ -44,7 +44,7 @@ export async function checkCommand(files: string[], opts: CheckOptions, io: Io, 
     seedOption(opts.seed);
     const threads = threadSetting(opts.threads, io);
     const { loaded, errors } = readEach(files, read, io);
-    const report = await checkEach(withExpectations(loaded, errors, files, io), errors, opts, threads, io, signal);
+    const report = await checkEach(withExpectations(loaded, errors, io), errors, opts, threads, io, signal);
     const line = replayLine(files, opts, report.checked);
     const version = toolVersion();
     if (opts.json) {
@@ -103,13 +103,19 @@ function checkError(name: string, file: string, e: InputError): CheckError {
 
 /**
  * The scenarios that have goals: a glob such as scenarios/*.yaml takes in others, which are
- * skipped, saying so. None with goals is an error, unless files were invalid (reported already).
+ * skipped, saying so. None with goals is an error of each file (unless files were invalid,
+ * reported already), written into the reports like any invalid file's.
  */
-function withExpectations(all: readonly Loaded[], errors: readonly CheckError[], files: readonly string[], io: Io): { checkable: Loaded[]; skipped: string[] } {
+function withExpectations(all: readonly Loaded[], errors: CheckError[], io: Io): { checkable: Loaded[]; skipped: string[] } {
   const checkable = all.filter((l) => l.expectations.length > 0);
   if (checkable.length === 0 && errors.length === 0) {
-    throw new InputError({ source: files.length === 1 ? files[0] as string : files.join(', ') }, 'expect', 'has no expectations to check',
-      'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
+    // Nothing to check is an error of each file, so the JUnit file and --json still say so to CI.
+    for (const l of all) {
+      const e = new InputError({ source: l.file }, 'expect', 'has no expectations to check', 'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
+      io.stderr.write(`idem-sim: error: ${e.message}\n`);
+      errors.push(checkError(l.name, l.file, e));
+    }
+    return { checkable: [], skipped: [] };
   }
   const skipped = all.filter((l) => l.expectations.length === 0).map((l) => l.file);
   for (const file of skipped) io.stderr.write(`idem-sim: skipped ${file}: it has no expect: block\n`);

@@ -8,7 +8,7 @@ import { readUserFile } from './files.js';
 import { shellQuote, type Io } from './io.js';
 import { MAX_POINTS, MAX_SHARDS } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
-import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, type OpenedPart } from './partial.js';
+import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, SEED_TEXT, type OpenedPart } from './partial.js';
 import type { RunFormat } from './report/run-reporters.js';
 import type { SweepPointResult } from './report/sweep.js';
 import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
@@ -117,7 +117,7 @@ export class SweepMerger {
     if (logPaths.some((p) => !paths.includes(p))) c.fail('sweep.log_paths', 'names a key that is not varied');
     const metric = c.string(o['metric'], 'sweep.metric', 64);
     if (!(METRIC_PATHS as readonly string[]).includes(metric)) c.fail('sweep.metric', 'is not a metric idem-sim knows');
-    const seed = c.string(o['seed'], 'sweep.seed');
+    const seed = c.string(o['seed'], 'sweep.seed', 200, SEED_TEXT);
     if (seed === '') c.fail('sweep.seed', 'is empty');
     return {
       scenario: o['scenario'] === null ? null : c.string(o['scenario'], 'sweep.scenario'),

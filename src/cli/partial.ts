@@ -3,6 +3,7 @@
  * needed to check that parts belong together. `merge` adds them up into the result the
  * unsharded run gives, byte for byte, after checking every field (part-check.ts).
  */
+import { PRINTABLE_TEXT, SEED_PATTERN } from '../scenario/printable.js';
 import { RunState, type RunStateData } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
 import { gridStepFor } from '../model/simulate.js';
@@ -54,6 +55,9 @@ export function scenarioFingerprint(s: Scenario): string {
   const own = sha256(JSON.stringify(resolvedScenario(s)));
   return data.length === 0 ? own : `${own}:${sha256(JSON.stringify(data))}`;
 }
+
+/** A seed as a run writes it (scenario/printable.ts). */
+export const SEED_TEXT = new RegExp(SEED_PATTERN, 'u');
 
 export const FINGERPRINT = /^[0-9a-f]{64}(?::[0-9a-f]{64})?$/;
 
@@ -198,9 +202,9 @@ export class RunMerger {
     const scenario = c.scenario(o['scenario'], `${field}.scenario`);
     const gridStep = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     const run: PartialRun = {
-      name: c.string(o['name'], `${field}.name`), file: o['file'] === null ? null : c.string(o['file'], `${field}.file`),
-      seed: c.string(o['seed'], `${field}.seed`), scenario,
-      warnings: o['warnings'] === undefined ? [] : c.array(o['warnings'], `${field}.warnings`, 0, 100).map((w, k) => c.string(w, `${field}.warnings[${k}]`)), fingerprint: checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario),
+      name: c.string(o['name'], `${field}.name`, 4096, PRINTABLE_TEXT), file: o['file'] === null ? null : c.string(o['file'], `${field}.file`),
+      seed: c.string(o['seed'], `${field}.seed`, 200, SEED_TEXT), scenario,
+      warnings: o['warnings'] === undefined ? [] : c.array(o['warnings'], `${field}.warnings`, 0, 100).map((w, k) => c.string(w, `${field}.warnings[${k}]`, 4096, PRINTABLE_TEXT)), fingerprint: checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario),
       grid_step: gridStep, state: c.runState(o['state'], `${field}.state`, gridStep),
     };
     if (run.seed === '') c.fail(`${field}.seed`, 'is empty');

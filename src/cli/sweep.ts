@@ -163,7 +163,12 @@ const PART_HEAD_ROOM = 1024 * 1024;
 /** The value a key took in a resolved scenario, for the param columns. */
 function valueAt(s: Scenario, path: string): string | number | boolean | null {
   let node: unknown = s;
-  for (const k of parseKeyPath(path) ?? []) node = (node as Record<string | number, unknown> | undefined)?.[k];
+  for (const k of parseKeyPath(path) ?? []) {
+    const parent = node as Record<string | number, unknown> | undefined;
+    node = parent?.[k];
+    // A percentile a lognormal was fitted to lives under its `fitted_to`, in ms.
+    if (node === undefined) node = (parent?.['fitted_to'] as Record<string | number, unknown> | undefined)?.[k];
+  }
   return typeof node === 'object' ? (node === null ? null : JSON.stringify(node)) : (node as string | number | boolean);
 }
 

@@ -117,7 +117,7 @@ function childOf(p: Param, key: string): Param | undefined {
     case 'section': return own(p.params, key);
     case 'range': return own(rangeEnds(p), key);
     // A distribution's keys are those of any form (`dist` and a component's `weight` are no durations).
-    case 'latency': return Object.values(LATENCY_FORMS).map((f) => own(f.keys as Readonly<Record<string, Param>>, key)).find((q) => q !== undefined);
+    case 'latency': return Object.values(LATENCY_FORMS).map((f) => own({ ...f.keys, ...f.fit?.keys } as Readonly<Record<string, Param>>, key)).find((q) => q !== undefined);
     case 'components': return childOf({ kind: 'latency' }, key);
     default: return undefined;
   }

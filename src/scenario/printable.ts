@@ -18,3 +18,14 @@ export function hasUnprintable(text: string): boolean {
   UNPRINTABLE.lastIndex = 0;
   return found;
 }
+
+/**
+ * A seed as text: 1 to 200 characters, no control character anywhere (it reaches tables and CI
+ * logs as it is), and not beginning with =, + or @ or a space (a CSV cell a spreadsheet would
+ * take for a formula). A pattern rather than maxLength, so the compiled validator needs no helper.
+ */
+export const SEED_PATTERN = '^[^\\u0000-\\u0020\\u007f-\\u009f=+@][^\\u0000-\\u001f\\u007f-\\u009f]{0,199}$';
+export const SEED_FORM = 'at most 200 characters, no control characters, not beginning with a space, =, + or @';
+
+/** Text with no control character (C0, DEL, C1): a part's names and warnings as idem-sim writes them. */
+export const PRINTABLE_TEXT = /^[^\u0000-\u001f\u007f-\u009f]*$/u;

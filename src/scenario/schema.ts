@@ -12,6 +12,7 @@ import { rangeEnds, type Param, type Params } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
 import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
+import { SEED_FORM, SEED_PATTERN } from './printable.js';
 
 /** A threshold on a metric: an operator and a number (a duration for latencies). */
 export const THRESHOLD_PATTERN = '^\\s*(<=|>=|==|!=|<|>)\\s*[-+]?[0-9]*\\.?[0-9]+([eE][-+]?[0-9]+)?\\s*(ms|s|m|h|d)?\\s*$';
@@ -150,8 +151,8 @@ const META_KEYS: Json = {
   $schema: { type: 'string', description: 'a string (the schema this file follows, for editors)' },
   description: { type: 'string', description: 'a string (what the scenario is about)' },
   seed: {
-    anyOf: [{ type: 'number' }, { type: 'string', pattern: NON_EMPTY }],
-    description: 'a number or a non-empty string (the random seed; --seed overrides it)',
+    anyOf: [{ type: 'number' }, { type: 'string', pattern: SEED_PATTERN }],
+    description: `a number or a string of ${SEED_FORM} (the random seed; --seed overrides it)`,
   },
 };
 

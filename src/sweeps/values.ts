@@ -27,9 +27,12 @@ export function parseValues(spec: string | readonly (string | number | boolean)[
   if (m) {
     const [, log = '', a, unitA, b, unitB, count] = m;
     // A range of a duration without units would make bare numbers, each refused: say it of the range.
-    if (isDuration && unitA === undefined && unitB === undefined && !(Number(a) === 0 && Number(b) === 0)) {
-      throw new ValuesError(`the range ${text} has no unit, but the key is a duration`,
-        `Write ${log}${a}ms..${b}ms:${count ?? 'POINTS'} or ${log}${a}s..${b}s:${count ?? 'POINTS'}, whichever you mean.`);
+    // One end without its unit (`500ms..2:3`) would be read as ms: only 0 may stand alone.
+    const bare = (n: string | undefined, unit: string | undefined) => unit === undefined && Number(n) !== 0;
+    // (A negative end is refused as such by range().)
+    if (isDuration && Number(a) >= 0 && Number(b) >= 0 && (bare(a, unitA) || bare(b, unitB))) {
+      throw new ValuesError(`the range ${text} has ${bare(a, unitA) && bare(b, unitB) ? 'no unit' : 'an end without its unit'}, but the key is a duration`,
+        `Write ${log}${a}${unitA ?? 'ms'}..${b}${unitB ?? 'ms'}:${count ?? 'POINTS'} or ${log}${a}${unitA ?? 's'}..${b}${unitB ?? 's'}:${count ?? 'POINTS'}, whichever you mean.`);
     }
     return range(m);
   }
