@@ -1,5 +1,5 @@
 /** Parsing of numeric and structured command-line options, with errors that name the flag. */
-import { SEED_FORM, SEED_PATTERN } from '../scenario/printable.js';
+import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
 import { availableParallelism } from 'node:os';
 import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
 import { MAX_ACTIONS } from '../model/types.js';
@@ -91,7 +91,7 @@ export function seedOption(seed: string | undefined): string | undefined {
   if (seed !== undefined && seed.trim() === '') {
     throw new InputError({ source: '--seed' }, '', 'the seed is empty', 'Give a seed such as --seed 42 or --seed nightly-run.');
   }
-  if (seed !== undefined && !new RegExp(SEED_PATTERN, 'u').test(seed)) {
+  if (seed !== undefined && !SEED_TEXT.test(seed)) {
     throw new InputError({ source: '--seed' }, '', `the seed is not ${SEED_FORM}`, 'Give a seed such as --seed 42 or --seed nightly-run.');
   }
   return seed;

@@ -3,7 +3,7 @@
  * needed to check that parts belong together. `merge` adds them up into the result the
  * unsharded run gives, byte for byte, after checking every field (part-check.ts).
  */
-import { PRINTABLE_TEXT, SEED_PATTERN } from '../scenario/printable.js';
+import { PRINTABLE_TEXT, SEED_TEXT } from '../scenario/printable.js';
 import { RunState, type RunStateData } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
 import { gridStepFor } from '../model/simulate.js';
@@ -55,9 +55,6 @@ export function scenarioFingerprint(s: Scenario): string {
   const own = sha256(JSON.stringify(resolvedScenario(s)));
   return data.length === 0 ? own : `${own}:${sha256(JSON.stringify(data))}`;
 }
-
-/** A seed as a run writes it (scenario/printable.ts). */
-export const SEED_TEXT = new RegExp(SEED_PATTERN, 'u');
 
 export const FINGERPRINT = /^[0-9a-f]{64}(?::[0-9a-f]{64})?$/;
 

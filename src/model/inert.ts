@@ -22,7 +22,8 @@ interface Rule {
 const noKey = (s: WrittenScenario): boolean => KEY_IDENTITY[s.idempotency.scope] === null;
 const noReplan = (s: WrittenScenario): boolean => s.agent.replan_probability === 0 || s.agent.max_replans === 0;
 
-const RULES: readonly Rule[] = [
+/** Every rule, in the order its reason is preferred; `test/inert.test.ts` checks each against the engine. */
+export const INERT_RULES: readonly Rule[] = [
   {
     when: noKey, because: 'idempotency.scope is none, so no key is claimed, stored or looked up',
     keys: ['idempotency.claim', 'idempotency.fingerprint', 'idempotency.retention', 'idempotency.lease', 'idempotency.transactional',
@@ -60,7 +61,7 @@ export interface InertSetting { path: KeyPath; because: string }
  * inert; a leaf of an inert section is named by the section.
  */
 export function inertSettings(s: WrittenScenario, written: readonly KeyPath[]): InertSetting[] {
-  const holding = RULES.filter((r) => r.when(s));
+  const holding = INERT_RULES.filter((r) => r.when(s));
   const out: InertSetting[] = [];
   for (const path of written) {
     for (const rule of holding) {
@@ -73,6 +74,3 @@ export function inertSettings(s: WrittenScenario, written: readonly KeyPath[]): 
   }
   return out;
 }
-
-/** Every rule's keys and condition, for the test that checks them against the engine. */
-export const INERT_RULES: readonly Rule[] = RULES;

@@ -209,3 +209,10 @@ export function readValue(text: string, from: TextSource): { ok: true; value: un
   const aliasAt = checkTree(doc, text, from);
   return { ok: true, value: toPlain(doc, text, from, aliasAt) };
 }
+
+/** The value at a key path of plain data (own keys only), or undefined. */
+export function valueAt(raw: unknown, path: readonly (string | number)[]): unknown {
+  let cur = raw;
+  for (const k of path) cur = typeof cur === 'object' && cur !== null && Object.hasOwn(cur, k) ? (cur as Record<string | number, unknown>)[k] : undefined;
+  return cur;
+}

@@ -30,9 +30,12 @@ export interface Verdict {
   pass: boolean;
 }
 
+/** A threshold's operator and amount, as written. */
+const THRESHOLD_PARTS = /^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$/;
+
 /** `<= 0.5` or `< 3s` into an operator and a number (validated by the schema's pattern). */
 export function parseThreshold(text: string): { op: Operator; threshold: number } {
-  const m = /^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$/.exec(text);
+  const m = THRESHOLD_PARTS.exec(text);
   if (!m) throw new RangeError(`invalid threshold "${text}"`);
   const raw = m[2] as string;
   const threshold = /[a-z]$/.test(raw) ? parseDuration(raw.replace(/\s+/g, '')) : Number(raw);
@@ -75,22 +78,19 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
   return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
     const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: Confidence }) : undefined;
     const text = long ? long.threshold : String(spec);
+    const [, op, amount = ''] = THRESHOLD_PARTS.exec(text) ?? [];
     if (/[a-z]\s*$/.test(text)) {
       if (!isDurationMetric(metric)) {
         throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${text.trim()}" has a time unit, but ${metric} is not a time`,
           'Write the threshold as a plain number; units are for the *_latency_ms metrics.');
       }
-      const amount = text.replace(/^\s*(<=|>=|==|!=|<|>)\s*/, '');
       if (!new RegExp(DURATION_PATTERN).test(amount)) {
         throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${amount}" is not a duration`,
           'Write a duration >= 0 such as 250ms, 3s or 2m.');
       }
-    } else if (isDurationMetric(metric)) {
-      const m = /^\s*(<=|>=|==|!=|<|>)\s*(.+?)\s*$/.exec(text);
-      if (m && isBareDuration(m[2])) {
-        throw new InputError(locate(['expect', metric]), `expect.${metric}`, `the threshold "${text.trim()}" has no unit, but ${metric} is a time`,
-          `Write ${m[1]} ${m[2]}s or ${m[1]} ${m[2]}ms, whichever you mean; only 0 may stand alone.`);
-      }
+    } else if (isDurationMetric(metric) && isBareDuration(amount)) {
+      throw new InputError(locate(['expect', metric]), `expect.${metric}`, `the threshold "${text.trim()}" has no unit, but ${metric} is a time`,
+        `Write ${op} ${amount}s or ${op} ${amount}ms, whichever you mean; only 0 may stand alone.`);
     }
     const threshold = parseThreshold(text);
     if (!Number.isFinite(threshold.threshold)) {

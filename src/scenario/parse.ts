@@ -7,7 +7,7 @@ import type { ErrorObject } from 'ajv';
 import type { Document, LineCounter, Node } from 'yaml';
 import type { MetricPath } from '../model/metric-paths.js';
 import type { WrittenScenario } from '../model/types.js';
-import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, tooDeep, yaml, type TextSource } from './document.js';
+import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, tooDeep, valueAt, yaml, type TextSource } from './document.js';
 import { readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
@@ -245,8 +245,3 @@ function describeValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
 }
 
-function valueAt(raw: unknown, path: Path): unknown {
-  let cur = raw;
-  for (const k of path) cur = typeof cur === 'object' && cur !== null && Object.hasOwn(cur, k) ? (cur as Record<string | number, unknown>)[k] : undefined;
-  return cur;
-}

@@ -26,6 +26,7 @@ export function hasUnprintable(text: string): boolean {
  */
 export const SEED_PATTERN = '^[^\\u0000-\\u0020\\u007f-\\u009f=+@][^\\u0000-\\u001f\\u007f-\\u009f]{0,199}$';
 export const SEED_FORM = 'at most 200 characters, no control characters, not beginning with a space, =, + or @';
+export const SEED_TEXT = new RegExp(SEED_PATTERN, 'u');
 
 /** Text with no control character (C0, DEL, C1): a part's names and warnings as idem-sim writes them. */
 export const PRINTABLE_TEXT = /^[^\u0000-\u001f\u007f-\u009f]*$/u;

@@ -7,7 +7,7 @@ import { DEFAULT_DISTRIBUTION, formOf, LATENCY_FORMS, type Distribution, type La
 import { MAX_DURATION_MS } from '../model/limits.js';
 import { rangeEnds, type Param, type Params } from '../model/params.js';
 import { DEFAULT_SCENARIO, SCENARIO_SHAPE, type WrittenScenario } from '../model/shape.js';
-import { formatPath } from './document.js';
+import { formatPath, valueAt } from './document.js';
 import { bareDurationFix, formatDuration, isBareDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
 import { isDurationKey } from './schema.js';
@@ -71,12 +71,8 @@ export function checkCrossField(s: WrittenScenario, locate: (p: Path) => Origin)
       'Lower one of them so that their sum is at most 1.');
   }
   if (s.client.timeout <= 0) fail(['client', 'timeout'], 'the timeout is 0', 'Give a timeout above 0, such as 1s.');
-  const ranges: [Path, { min: number; max: number }][] = [
-    [['workload', 'twin_delay'], s.workload.twin_delay],
-    [['agent', 'replan_delay'], s.agent.replan_delay],
-    [['runtime', 'resume_delay'], s.runtime.resume_delay],
-  ];
-  for (const [path, r] of ranges) {
+  for (const path of RANGE_PATHS) {
+    const r = valueAt(s, path) as { min: number; max: number };
     if (r.min > r.max) fail([...path, 'max'], `max (${r.max}ms) is below min (${r.min}ms)`, 'Make max at least min.');
   }
   checkLatency(s.service.latency, ['service', 'latency'], fail);
@@ -89,8 +85,10 @@ function checkLatency(l: WrittenLatency, path: Path, fail: (p: Path, problem: st
   if (l.dist === 'mixture') l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], fail));
 }
 
-/** Top-level keys that are not the model's: they hold no durations of the model. */
-const META_KEYS: ReadonlySet<string> = new Set(['preset', 'hint', 'expect', 'sweep', '$schema', 'description', 'seed']);
+/** Every range of the shape (`workload.twin_delay`, ...): its min may not pass its max. */
+const RANGE_PATHS: readonly string[][] = (function ranges(params: Params, at: string[]): string[][] {
+  return Object.entries(params).flatMap(([k, p]) => (p.kind === 'range' ? [[...at, k]] : p.kind === 'section' ? ranges(p.params, [...at, k]) : []));
+})(SCENARIO_SHAPE.params, []);
 
 /** isDurationKey, remembered: a sweep parses the same keys at every point. */
 const DURATION_KEYS = new Map<string, boolean>();
@@ -106,7 +104,8 @@ function durationLeaves(raw: Raw): { path: (string | number)[]; value: number | 
   const walk = (v: unknown, path: (string | number)[]): void => {
     if (Array.isArray(v)) { v.forEach((x, i) => walk(x, [...path, i])); return; }
     if (typeof v === 'object' && v !== null) {
-      for (const [k, x] of Object.entries(v)) if (path.length > 0 || !META_KEYS.has(k)) walk(x, [...path, k]);
+      // At the top, the model's keys only: `expect:`, `sweep:` and the like hold none of its durations.
+      for (const [k, x] of Object.entries(v)) if (path.length > 0 || Object.hasOwn(SCENARIO_SHAPE.params, k)) walk(x, [...path, k]);
       return;
     }
     if ((typeof v === 'string' || typeof v === 'number') && v !== 'none' && durationKey(formatPath(path))) out.push({ path, value: v });

@@ -2,6 +2,7 @@
 import { inertSettings } from '../model/inert.js';
 import { DEFAULT_SCENARIO, paramAt } from '../model/shape.js';
 import type { WrittenScenario } from '../model/types.js';
+import { valueAt } from './document.js';
 import type { Origin } from './errors.js';
 
 type Path = readonly (string | number)[];
@@ -19,7 +20,7 @@ export interface ScenarioWarning {
 export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
   // A key written with its default value changes nothing whatever the others say (a file that spells
   // out the lab, such as scenarios/lab-defaults.yaml, is not warned of).
-  const at = (tree: unknown, path: string) => path.split('.').reduce<unknown>((v, k) => (v as Raw | undefined)?.[k], tree);
+  const at = (tree: unknown, path: string) => valueAt(tree, path.split('.'));
   const changed = writtenLeaves(document).filter((p) => JSON.stringify(at(scenario, p)) !== JSON.stringify(at(DEFAULT_SCENARIO, p)));
   const found: ScenarioWarning[] = inertSettings(scenario, changed).map(({ path, because }) => ({
     origin: locate(path.split('.'), true), keyPath: path, problem: `has no effect: ${because}`,

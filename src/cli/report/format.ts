@@ -1,6 +1,6 @@
 /** Numbers as the reports write them: three significant digits, CIs, durations in their unit. */
 import { isDurationMetric, type MetricReading } from '../../model/metric-paths.js';
-import type { Estimate } from '../../model/metrics.js';
+import { halfWidth, type Estimate } from '../../model/metrics.js';
 
 /**
  * `x` with thousands separators and between min and max decimals (trailing zeros beyond
@@ -49,7 +49,7 @@ export function estimateText(e: Estimate): string {
 function ciText(value: number, ci95: readonly [number, number]): string {
   const hi = ci95[1];
   if (value === 0 && hi > 0 && Number.isFinite(hi)) return `0 (≤ ${num(hi)})`;
-  return withCi(value, hi - value);
+  return withCi(value, halfWidth({ value, ci95: [ci95[0], hi] }));
 }
 
 /** A metric's reading as `check` and the sweep tables show it: a duration in its unit, else value ± CI. */
