@@ -67,7 +67,7 @@ describe('the completion scripts', () => {
   it('offer the fixed values of options from the registries, and the shells of completion', async () => {
     const spec = await completionSpec(cli);
     const option = (command: string, long: string) => spec.commands.find((c) => c.name === command)?.options.find((o) => o.long === long)?.value;
-    expect(option('run', '--format')).toEqual({ kind: 'choices', values: ['table', 'json'] });
+    expect(option('run', '--format')).toEqual({ kind: 'choices', values: ['table', 'json', 'csv'] });
     expect(option('sweep', '--format')).toEqual({ kind: 'choices', values: ['table', 'csv', 'json', 'html'] });
     expect(option('merge', '--format')).toEqual(option('sweep', '--format'));
     expect(option('run', '--precision-metric')).toMatchObject({ kind: 'choices', values: expect.arrayContaining(['duplicates_per_1000', 'lost_per_1000']) });
@@ -115,7 +115,7 @@ describe('what the shells offer', () => {
   it('bash: subcommands, options, their values (also after =), scenario files', async () => {
     expect(await bash('idem-sim', 'r')).toEqual(['report', 'run']);
     expect(await bash('idem-sim', 'run', '--fo')).toEqual(['--format']);
-    expect(await bash('idem-sim', 'run', '--format', '')).toEqual(['json', 'table']);
+    expect(await bash('idem-sim', 'run', '--format', '')).toEqual(['csv', 'json', 'table']);
     expect(await bash('idem-sim', 'run', '--format', '=', 'j')).toEqual(['json']);
     expect(await bash('idem-sim', 'sweep', 'a.yaml', '--format', '=')).toEqual(['csv', 'html', 'json', 'table']);
     expect(await bash('idem-sim', 'run', '--actions', '')).toEqual([]);
@@ -133,7 +133,7 @@ describe('what the shells offer', () => {
       return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0] as string).sort();
     };
     expect(fish('idem-sim r')).toEqual(['report', 'run']);
-    expect(fish('idem-sim run --format ')).toEqual(['json', 'table']);
+    expect(fish('idem-sim run --format ')).toEqual(['csv', 'json', 'table']);
     expect(fish('idem-sim completion ')).toEqual(['bash', 'fish', 'zsh']);
     expect(fish('idem-sim run a.yaml ')).toEqual(expect.arrayContaining(['a.yaml', 'sub/']));
   });

@@ -14,7 +14,8 @@ import type { CheckedScenario, ScenarioRun } from '../src/cli/report/types.js';
 import { renderVerdicts } from '../src/cli/report/verdicts.js';
 import { renderRuns } from '../src/cli/shared/formats.js';
 import type { Estimate, Metrics } from '../src/model/metrics.js';
-import type { Scenario } from '../src/model/types.js';
+import { echoed } from '../src/model/clock.js';
+import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 
 const plain = new Chalk({ level: 0 });
 
@@ -49,7 +50,9 @@ function metrics(scale: number): Metrics {
 }
 
 /** Reporters copy the scenario through: a small stand-in does (the JSON shows it as given). */
-const scenario = { actions: 4000, service: { latency: { dist: 'lognormal', median: 300, sigma: 0.6 } } } as unknown as Scenario;
+const scenario: Scenario = DEFAULT_SCENARIO;
+/** As JSON prints it: without the keys of "Time", which it does not use. */
+const printed = echoed(scenario);
 
 const RUNS: ScenarioRun[] = [
   { name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', scenario, warnings: ['s.yaml:3:3, key runtime.resume_delay: has no effect: runtime.crash_probability is 0, so no run is resumed. Remove it.'], metrics: metrics(1) },
@@ -71,7 +74,7 @@ describe('formatting helpers', () => {
 
 describe('run reporters', () => {
   it('are asked for by --format NAME, the default first', () => {
-    expect(RUN_FORMATS).toEqual(['table', 'json']);
+    expect(RUN_FORMATS).toEqual(['table', 'json', 'csv']);
     expect(SWEEP_FORMATS).toEqual(['table', 'csv', 'json', 'html']);
     expect(Object.keys(SWEEP_REPORTERS)).toEqual([...SWEEP_FORMATS, 'svg']);
   });
@@ -84,8 +87,8 @@ describe('run reporters', () => {
     const doc = {
       tool: 'idem-sim', version: '9.9.9', model: 2, time_unit: 'ms', replay: INFO.replay,
       results: [
-        { name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', scenario, warnings: RUNS[0]?.warnings, metrics: metrics(1) },
-        { name: 'beta', file: null, seed: '7', scenario, warnings: [], precision: RUNS[1]?.precision, metrics: metrics(2) },
+        { name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', scenario: printed, warnings: RUNS[0]?.warnings, metrics: metrics(1) },
+        { name: 'beta', file: null, seed: '7', scenario: printed, warnings: [], precision: RUNS[1]?.precision, metrics: metrics(2) },
       ],
     };
     expect(RUN_REPORTERS.json.render(RUNS, INFO, plain)).toBe(`${JSON.stringify(doc, null, 2)}\n`);

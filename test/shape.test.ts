@@ -12,7 +12,7 @@ describe('the scenario shape', () => {
   it("gives docs/model.md's defaults (the guide's lab)", () => {
     expect(DEFAULT_SCENARIO).toEqual({
       actions: 4000,
-      load: { rate_per_s: 50 },
+      load: { rate_per_s: 50, profile: [], duration: null },
       workload: { twin_probability: 0, twin_delay: { min: 1_000, max: 60_000 } },
       service: { latency: { dist: 'lognormal', median: 300, sigma: 0.6 }, error_rate: 0, crash_probability: 0, crash_after_effect: 0.5, fast_reply: 5 },
       network: { request_loss: 0, reply_loss: 0.02 },
@@ -21,8 +21,10 @@ describe('the scenario shape', () => {
       runtime: { crash_probability: 0, resume_delay: { min: 120_000, max: 1_200_000 }, max_replays: 1 },
       idempotency: {
         scope: 'none', claim: 'atomic', fingerprint: 'business', retention: 3_600_000, lease: null,
-        transactional: false, on_error: 'release', conflict_retry_after: null, record_bytes: 200,
+        transactional: false, on_error: 'release', conflict_retry_after: null, record_bytes: 200, on_store_down: 'fail_closed',
       },
+      incidents: [],
+      alerts: [],
     });
   });
 

@@ -12,6 +12,7 @@ import { checkResult, renderCheckJson, type CheckResult } from './report/check-j
 import { renderJunit } from './report/junit.js';
 import type { CheckedScenario, CheckError, CheckReport } from './report/types.js';
 import { renderVerdicts } from './report/verdicts.js';
+import { timeResults } from './shared/time.js';
 import { columnNames, scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
@@ -132,8 +133,9 @@ async function checkEach(
     const seed = runSeed(opts.seed, l.seed);
     const outcome = await simulate(io, l.name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
     const metrics = outcome.state.finish(l.scenario);
+    const { alerts } = timeResults(l.scenario, outcome.state, false);
     checked.push({
-      name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics)),
+      name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)),
     });
   }
   return { checked, errors, skipped };

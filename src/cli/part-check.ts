@@ -10,6 +10,10 @@ import { NUM_COUNTERS } from '../model/counters.js';
 import type { RunStateData } from '../model/metrics.js';
 import type { GridData } from '../model/peak.js';
 import { LATENCY_FORMS, type Distribution, type WrittenLatency } from '../model/latency.js';
+import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../model/limits.js';
+import type { Param, Section } from '../model/params.js';
+import { NUM_SERIES } from '../model/series.js';
+import { SCENARIO_SHAPE } from '../model/shape.js';
 import { DEFAULT_SCENARIO, MAX_ACTIONS, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 
@@ -93,7 +97,7 @@ export class PartChecker {
 
   /** A run's (or a point's) sums: counts whole and >= 0, arrays of the model's lengths, grid in bounds. */
   runState(v: unknown, field: string, gridStep: number): RunStateData {
-    const o = this.object(v, field, ['primaries', 'actions', 'handlerRuns', 'handlerRunsOverTimeout', 'attemptsUnknown', 'sum', 'sumSq', 'callLatency', 'actionLatency', 'grid']);
+    const o = this.object(v, field, ['primaries', 'actions', 'handlerRuns', 'handlerRunsOverTimeout', 'attemptsUnknown', 'sum', 'sumSq', 'callLatency', 'actionLatency', 'grid'], ['series']);
     const count = (k: string) => this.int(o[k], join(field, k));
     const s: RunStateData = {
       primaries: count('primaries'), actions: count('actions'), handlerRuns: count('handlerRuns'),
@@ -101,6 +105,7 @@ export class PartChecker {
       sum: this.counts(o['sum'], join(field, 'sum'), NUM_COUNTERS), sumSq: this.counts(o['sumSq'], join(field, 'sumSq'), NUM_COUNTERS),
       callLatency: this.bins(o['callLatency'], join(field, 'callLatency')), actionLatency: this.bins(o['actionLatency'], join(field, 'actionLatency')),
       grid: this.grid(o['grid'], join(field, 'grid'), gridStep),
+      ...(o['series'] === undefined ? {} : { series: this.series(o['series'], join(field, 'series')) }),
     };
     // Relations every real run keeps: twins come on top of primaries, a count's square is at least the count.
     if (s.actions < s.primaries) this.fail(join(field, 'actions'), 'is below primaries');
@@ -119,6 +124,21 @@ export class PartChecker {
     const counts = this.counts(o['counts'], join(field, 'counts'));
     if (offset + counts.length > BIN_KEY_LIMIT) this.fail(join(field, 'counts'), `reaches past bin ${BIN_KEY_LIMIT}, beyond any latency`);
     return { offset, counts, zero: this.int(o['zero'], join(field, 'zero')) };
+  }
+
+  /** A series: whole counts >= 0, bucket by bucket, as many as it says (series.ts), the last holding an event. */
+  private series(v: unknown, field: string): NonNullable<RunStateData['series']> {
+    const o = this.object(v, field, ['step', 'buckets', 'counts']);
+    const step = this.number(o['step'], join(field, 'step'), 1, MAX_DURATION_MS);
+    const buckets = this.int(o['buckets'], join(field, 'buckets'), 0, MAX_SERIES_BUCKETS);
+    const counts = this.string(o['counts'], join(field, 'counts'), Infinity, /^[A-Za-z0-9+/]*={0,2}$/);
+    const bytes = Buffer.from(counts, 'base64');
+    if (bytes.length !== buckets * NUM_SERIES * 8 || bytes.toString('base64') !== counts) this.fail(join(field, 'counts'), `is not the base64 of ${buckets} buckets of ${NUM_SERIES} counts`);
+    for (let i = 0; i < bytes.length; i += 8) {
+      const x = bytes.readDoubleLE(i);
+      if (!(Number.isSafeInteger(x) && x >= 0)) this.fail(join(field, 'counts'), 'holds a count that is not a whole number >= 0');
+    }
+    return { step, buckets, counts };
   }
 
   /** The grid's differences: +1 where a record starts, -1 where it ends, so they sum to 0 and never go below it. */
@@ -141,7 +161,7 @@ export class PartChecker {
 
   /** A resolved scenario as reports print it: the model's keys, each of its type, numbers finite. */
   scenario(v: unknown, field: string): WrittenScenario {
-    const s = this.shape(v, DEFAULT_SCENARIO, field) as WrittenScenario;
+    const s = this.shape(v, PART_TEMPLATE, field) as WrittenScenario;
     this.int(s.actions, join(field, 'actions'), 1, MAX_ACTIONS);
     if (s.load.rate_per_s <= 0) this.fail(join(field, 'load.rate_per_s'), 'expected a number above 0');
     return s;
@@ -149,7 +169,8 @@ export class PartChecker {
 
   private shape(v: unknown, template: unknown, field: string): unknown {
     if (field.endsWith('service.latency')) return this.latency(v, field, 0);
-    if (template === null) return v === null ? null : this.number(v, field); // deadline, lease, conflict_retry_after
+    if (template === null) return v === null ? null : this.number(v, field); // deadline, lease, conflict_retry_after, an incident's changes
+    if (Array.isArray(template)) return this.array(v, field, 0, 1000).map((x, i) => this.shape(x, template[0], `${field}[${i}]`)); // incidents, alerts, load.profile
     if (typeof template === 'number') return this.number(v, field);
     if (typeof template === 'string') return this.string(v, field, 64);
     if (typeof template === 'boolean') {
@@ -181,6 +202,29 @@ export class PartChecker {
     return o as unknown as WrittenLatency;
   }
 }
+
+/**
+ * What `shape` checks a part's scenario against: the defaults, with one item of each list
+ * (incidents, alerts, load.profile) made from its declaration in model/shape.ts: a value of
+ * each key's type (null for a value that may be absent).
+ */
+function sampleOf(p: Param): unknown {
+  switch (p.kind) {
+    case 'section': return Object.fromEntries(Object.entries(p.params).map(([k, q]) => [k, sampleOf(q)]));
+    case 'list': return [sampleOf(p.of)];
+    case 'override': case 'optional_duration': return null;
+    case 'text': case 'choice': return '';
+    case 'flag': return false;
+    default: return 0;
+  }
+}
+const listSample = (key: string, of: Section) => sampleOf(of.params[key] as Param);
+const PART_TEMPLATE = {
+  ...DEFAULT_SCENARIO,
+  load: { ...DEFAULT_SCENARIO.load, profile: listSample('profile', SCENARIO_SHAPE.params.load) },
+  incidents: listSample('incidents', SCENARIO_SHAPE),
+  alerts: listSample('alerts', SCENARIO_SHAPE),
+};
 
 const join = (field: string, key: string) => (field === '' ? key : `${field}.${key}`);
 

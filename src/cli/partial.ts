@@ -11,6 +11,7 @@ import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { MAX_SHARDS } from './options.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
+import { echoed, primaryCount } from '../model/clock.js';
 import { resolvedScenario } from './report/json.js';
 import type { ScenarioRun } from './report/types.js';
 
@@ -21,7 +22,7 @@ export interface PartialRun {
   name: string;
   file: string | null;
   seed: string;
-  /** The resolved scenario as reports print it. */
+  /** The resolved scenario, every key (`writtenScenario`); its fingerprint hashes it as reports print it. */
   scenario: WrittenScenario;
   /** Its warnings (ScenarioRun's), for the merged report. */
   warnings: readonly string[];
@@ -120,7 +121,7 @@ export function checkShard(c: PartChecker, v: unknown): { index: number; count: 
 /** A scenario's fingerprint must be the hash of the scenario the part holds (plus its data's). */
 export function checkFingerprint(c: PartChecker, field: string, v: unknown, scenario: WrittenScenario): string {
   const fingerprint = c.string(v, field, 129, FINGERPRINT);
-  if (fingerprint.slice(0, 64) !== sha256(JSON.stringify(scenario))) c.fail(field, 'is not the hash of the scenario the part holds');
+  if (fingerprint.slice(0, 64) !== sha256(JSON.stringify(echoed(scenario)))) c.fail(field, 'is not the hash of the scenario the part holds');
   return fingerprint;
 }
 
@@ -205,7 +206,7 @@ export class RunMerger {
       grid_step: gridStep, state: c.runState(o['state'], `${field}.state`, gridStep),
     };
     if (run.seed === '') c.fail(`${field}.seed`, 'is empty');
-    if (run.state.primaries !== shardPrimaries(scenario.actions, shard)) {
+    if (run.state.primaries !== shardPrimaries(primaryCount(scenario, run.seed), shard)) {
       c.fail(`${field}.state.primaries`, `is not the number of actions in the chunks of shard ${shard.index}/${shard.count}`);
     }
     return run;

@@ -5,7 +5,7 @@ import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { precisionTarget, seedOption, shard as parseShard, type PrecisionOptions } from './options.js';
 import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from './partial.js';
-import { resolvedScenario } from './report/json.js';
+import { writtenScenario } from './report/json.js';
 import type { RunFormat } from './report/run-reporters.js';
 import type { ScenarioRun } from './report/types.js';
 import { renderRuns, runFormat } from './shared/formats.js';
@@ -13,6 +13,7 @@ import { columnNames, scenarioReader, warningTexts, type ScenarioReader } from '
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
 
 export interface RunOptions extends SimulationOptions, PrecisionOptions {
   json?: boolean;
@@ -20,6 +21,8 @@ export interface RunOptions extends SimulationOptions, PrecisionOptions {
   format?: string;
   out?: string;
   shard?: string;
+  /** `--series STEP`: count the run's series in buckets of STEP. */
+  series?: string;
 }
 
 type Shard = { index: number; count: number };
@@ -31,6 +34,8 @@ interface RunSettings {
   threads: (actions: number) => number;
   precision: PrecisionTarget | undefined;
   shard: Shard | undefined;
+  /** The series' step (ms), if asked for. */
+  seriesStep: number | undefined;
 }
 
 /** A run as reported, with what a shard's part holds besides. */
@@ -41,7 +46,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
     const settings = runSettings(opts, io);
     const runs = await simulateRuns(files.length > 0 ? files : [null], settings, opts, io, signal);
     const seeds = [...new Set(runs.map((r) => r.seed))];
-    const args = new ReplayLine('run', files, opts).overrides(opts).option('--seed', seeds.length === 1 ? seeds[0] : undefined).precision(opts).args;
+    const args = new ReplayLine('run', files, opts).overrides(opts).option('--seed', seeds.length === 1 ? seeds[0] : undefined).option('--series', opts.series).precision(opts).args;
     out.write(settings.shard
       ? partialText(runs, settings.shard, args)
       : renderRuns(runs, args, settings.format, toolVersion(), out.style(), out.width()));
@@ -56,11 +61,16 @@ function runSettings(opts: RunOptions, io: Io): RunSettings {
   const threads = threadSetting(opts.threads, io);
   const precision = precisionTarget(opts);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  const seriesStep = seriesOption(opts.series);
+  if (format === 'csv' && seriesStep === undefined) {
+    throw new InputError({ source: '--format csv' }, '', 'writes a run\'s series, one row per bucket, but no --series was given',
+      'Add --series with the bucket, such as --series 1m (or use --format table or json).');
+  }
   if (shard && precision) {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
       'Shard a run of fixed --actions, or run --precision on one machine.');
   }
-  return { read, format, threads, precision, shard };
+  return { read, format, threads, precision, shard, seriesStep };
 }
 
 /** Reads every scenario first (a bad one fails before any is simulated), then simulates each in turn. */
@@ -72,16 +82,19 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
   const runs: SimulatedRun[] = [];
   for (const [k, { file, scenario, seed: fileSeed, warnings }] of loaded.entries()) {
     const seed = runSeed(opts.seed, fileSeed);
+    if (s.seriesStep !== undefined) checkSeriesLength(s.seriesStep, scenario, `--series ${opts.series}`);
     const name = names[k] as string;
     const outcome = await simulate(io, name, {
       scenario, seed, threads: s.threads(commandActions), ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),
+      ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}),
     }, signal);
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
     // long run's grid into base64 took tens of ms at the end of every run.
     runs.push({
-      name, file, seed, scenario: resolvedScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
+      name, file, seed, scenario: writtenScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
       fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, ...(shard ? { state: outcome.state.toData() } : {}),
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
+      ...timeResults(scenario, outcome.state, s.seriesStep !== undefined),
     });
   }
   return runs;

@@ -18,7 +18,7 @@ import {
 import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
-import { resolvedScenario } from './report/json.js';
+import { writtenScenario } from './report/json.js';
 import type { SweepPointResult } from './report/sweep.js';
 import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
 import { sweepFormat } from './shared/formats.js';
@@ -48,6 +48,7 @@ const isLogRange = (spec: string | readonly unknown[]) => typeof spec === 'strin
 export interface PartialPoint {
   index: number;
   params: SweepPointResult['params'];
+  /** Every key (`writtenScenario`). */
   scenario: WrittenScenario;
   fingerprint: string;
   grid_step: number;
@@ -262,7 +263,7 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
       // What grows with the points stays small: a point's sums (its grid alone can be hundreds
       // of KB) go only into a shard's part, as text.
       if (run.part) {
-        run.part.add({ index: pt.index, params, scenario: resolvedScenario(scenario), fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
+        run.part.add({ index: pt.index, params, scenario: writtenScenario(scenario), fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
       } else {
         results.push({ params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}) });
       }

@@ -11,6 +11,7 @@
  */
 import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../model/engine.js';
 import { RunState, type RunStateData } from '../model/metrics.js';
+import { arrivalTime } from '../model/clock.js';
 import { chunkPlans, type ChunkPlan } from '../model/plan.js';
 import { chunkRng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
@@ -34,6 +35,8 @@ export interface LaneSpec {
   to: number;
   gridStep: number;
   gridCells: number;
+  /** The series' step in ms, or null when the run counts none. */
+  seriesStep: number | null;
   /** Unconfirmed chunks a lane may run ahead (0: every chunk is confirmed from the start). */
   window: number;
   control: Int32Array;
@@ -71,10 +74,10 @@ export class Lane {
   private held: ChunkOutput[] = [];
 
   constructor(private readonly spec: LaneSpec) {
-    this.state = new RunState(spec.gridStep, spec.gridCells);
-    this.sim = new ChunkSimulator(spec.scenario, spec.gridStep);
+    this.state = new RunState(spec.gridStep, spec.gridCells, spec.seriesStep);
+    this.sim = new ChunkSimulator(spec.scenario, spec.gridStep, true, undefined, spec.seriesStep);
     // Each lane walks the plans itself (one Gamma draw a chunk), so no list of them is shared.
-    this.plans = chunkPlans(spec.seed, spec.total, spec.scenario.load.rate_per_s, spec.from, spec.to);
+    this.plans = chunkPlans(spec.seed, spec.total, spec.scenario.load.rate_per_s, spec.from, spec.to, arrivalTime(spec.scenario));
   }
 
   /** Takes the next chunk of the run, or undefined when none is left. */

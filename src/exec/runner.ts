@@ -14,6 +14,8 @@ import type { Worker } from 'node:worker_threads';
 import type { RunState, RunStateData } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
 import type { PrecisionTarget } from '../model/precision.js';
+import { ALERT_STEP_MS } from '../model/alerts.js';
+import { withPrimaries } from '../model/clock.js';
 import { gridCellsFor, gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
 import { Interrupted } from './interrupted.js';
@@ -46,6 +48,8 @@ export interface RunRequest {
   shard?: { index: number; count: number };
   /** Keep simulating until the target is reached, up to `maxActions` primary actions. */
   precision?: PrecisionTarget;
+  /** Count the run's series in buckets of this many ms (docs/model.md, "Time"); alerts need one. */
+  seriesStep?: number;
   /** Called after each chunk this thread simulates, with the primary actions all threads have simulated and the most there can be. */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
@@ -62,7 +66,7 @@ export interface RunOutcome {
 }
 
 export async function runScenario(req: RunRequest): Promise<RunOutcome> {
-  const { scenario } = req;
+  const scenario = withPrimaries(req.scenario, req.seed);
   const total = req.precision?.maxActions ?? scenario.actions;
   const chunks = chunkCount(total);
   const [from, to] = req.shard ? shardRange(chunks, req.shard) : [0, chunks];
@@ -73,6 +77,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const gridStep = gridStepFor(scenario, gridActions);
   const spec: LaneSpec = {
     scenario, seed: req.seed, total, from, to, gridStep, gridCells: gridCellsFor(scenario, gridActions, gridStep),
+    seriesStep: seriesStepOf(scenario, req.seriesStep),
     window: req.precision ? WINDOW_PER_THREAD * threads : 0,
     control: controlBlock(from, to, !req.precision),
   };
@@ -116,6 +121,11 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
     state: lane.state, gridStep, chunksPerThread: [lane.chunks, ...crew.chunks],
     ...(confirmer ? { precisionReached: confirmer.reached } : {}),
   };
+}
+
+/** The series step of a run: the one asked for, else one minute when the scenario has alerts, else none. */
+export function seriesStepOf(scenario: Scenario, asked: number | undefined): number | null {
+  return asked ?? (scenario.alerts.length > 0 ? ALERT_STEP_MS : null);
 }
 
 /** The worker threads of one run, and what they have sent. */

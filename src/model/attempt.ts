@@ -7,12 +7,13 @@
 import { CallModel } from './calls.js';
 import { J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_TEXT } from './compile.js';
 import { assertNever } from './enums.js';
+import { SER } from './series.js';
 import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING } from './write-log.js';
 
 // Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a
 // module's own constants, while an imported one is a load from its module cell at each use.
-/** Replies a client can receive. */
-export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, NO_REPLY = -1;
+/** Replies a client can receive (STORE_503: the key store is down and the server fails closed). */
+export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, STORE_503 = 4, NO_REPLY = -1;
 /** Who answered an attempt: nobody (the request was lost), the key store, or the handler. */
 export const LOST_REQUEST = 0, FROM_STORE = 1, HANDLER = 2;
 /** Special keys: no key at all, or a fresh key nobody will ever look up. */
@@ -35,39 +36,55 @@ export class AttemptModel extends CallModel {
 
   /** Actor `i`'s attempt sent at `sendAt[i]`: the server's answer, then the client's next move. */
   protected sendAttempt(i: number): void {
+    const s = this.sendAt[i] as number;
+    if (this.regimes !== null) this.p = this.regimes.at(this.offset + s);
     const p = this.p;
     const t = this.totals;
-    const s = this.sendAt[i] as number;
     this.attemptsSent[i]!++;
     let status = NO_REPLY;
     let delay = 0;
     let answeredBy = LOST_REQUEST;
+    let served = -1; // the series count of a reply from the key store, if any
     const key = this.keyOf(i); // sent even when the request is lost (the tracer names it)
     if (!this.requestLost()) {
       answeredBy = FROM_STORE;
       const fp = p.fpText ? (this.text[i] as number) : 0;
-      const found = key >= 0 ? this.log.lookup(key, s) : NONE;
-      if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
-        status = MISMATCH_422; delay = p.fastReply; this.mismatches422[i]!++;
+      // A key store that is down: 503 at once (fail closed), or the handler runs as if unkeyed (fail open).
+      const down = p.storeDown && key !== NO_KEY;
+      const used = down ? NO_KEY : key;
+      const found = used >= 0 ? this.log.lookup(used, s) : NONE;
+      if (down && !p.failOpen) {
+        status = STORE_503; delay = p.fastReply; this.storeUnavailable[i]!++; served = SER.store_unavailable;
+      } else if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
+        status = MISMATCH_422; delay = p.fastReply; this.mismatches422[i]!++; served = SER.mismatches_422;
       } else if (found === RUNNING) {
-        status = CONFLICT_409; delay = p.fastReply; this.conflicts409[i]!++;
+        status = CONFLICT_409; delay = p.fastReply; this.conflicts409[i]!++; served = SER.conflicts_409;
       } else if (found !== NONE) {
-        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.dedupHits[i]!++;
+        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.dedupHits[i]!++; served = SER.dedup_hits;
         if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
       } else {
-        delay = p.latency.sample(this.rng);
+        delay = p.latency.sample(this.rng) * p.latencyScale; // × 1 outside incidents: the same number
         answeredBy = HANDLER;
         t.handlerRuns++;
         if (delay > p.timeout) t.overTimeout++;
         this.handlerDelay[i] = delay;
-        status = this.execute(i, key, fp);
+        status = this.execute(i, used, fp);
       }
     }
     const received = status !== NO_REPLY && delay <= p.timeout && !this.replyLost();
     if (!received) t.unknownAttempts++;
+    if (this.series !== null) this.countAttempt(s, served, received);
     this.hooks.onAttempt(i, s, key, delay, status, answeredBy, received);
     this.attemptEnd[i] = received ? s + delay : s + p.timeout;
     this.afterAttempt(i, received ? status : NO_REPLY);
+  }
+
+  /** The series' counts of an attempt sent at `s`: its send, the key store's reply (`served`), its timeout. */
+  private countAttempt(s: number, served: number, received: boolean): void {
+    const sr = this.series!;
+    sr.add(SER.attempts, s);
+    if (served >= 0) sr.add(served, s + this.p.fastReply);
+    if (!received) sr.add(SER.timeouts, s + this.p.timeout);
   }
 
   /**
@@ -152,6 +169,10 @@ export class AttemptModel extends CallModel {
   private execution(i: number, at: number): void {
     const kind = this.kind[i] as number;
     this.hooks.onExecution(i, at);
+    if (this.series !== null) {
+      this.series.add(SER.executions, at);
+      this.series.add(SER.duplicates, at); // the first of the action's is taken off when it ends (group.ts)
+    }
     this.execCount[i]!++;
     this.execByKind[i * 3 + kind]!++;
     if (at < (this.execFirst[i] as number)) {

@@ -5,6 +5,7 @@
  */
 import { binKey } from './bins.js';
 import { EngineState } from './engine-state.js';
+import { SER } from './series.js';
 import { uniform } from '../random/uniform.js';
 
 // Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a
@@ -30,6 +31,7 @@ export class CallModel extends EngineState {
     this.conflicts409[i] = 0;
     this.dedupHits[i] = 0;
     this.unknownOutcomes[i] = 0;
+    this.storeUnavailable[i] = 0;
     this.text[i] = this.nextText++;
     this.startCall(i, ORIGINAL, at);
   }
@@ -58,7 +60,10 @@ export class CallModel extends EngineState {
     this.lastReturn[i] = at;
     let stepEnd = at;
     if (!success) {
-      if (unknown) this.unknownOutcomes[i]!++;
+      if (unknown) {
+        this.unknownOutcomes[i]!++;
+        if (this.series !== null) this.series.add(SER.unknown_outcomes, at);
+      }
       if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng.next() < p.replanP) {
         this.replans[i]!++;
         const next = at + uniform(this.rng, p.replanMin, p.replanMax);
@@ -66,6 +71,8 @@ export class CallModel extends EngineState {
         stepEnd = next; // the read tool found the action done: no re-plan
       }
     }
+    // A deploy's window (runtime.crash_probability) applies to the steps that end in it.
+    if (this.regimes !== null) this.p = this.regimes.at(this.offset + stepEnd);
     if (this.replayDrawn(this.replays[i] as number)) {
       this.replays[i]!++;
       this.replans[i] = 0;

@@ -7,6 +7,7 @@ import { LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from './counters.js';
 import { LiveRows, type GridCells } from './live-rows.js';
 import type { ChunkPlan } from './plan.js';
+import type { SeriesTally } from './series-tally.js';
 
 /**
  * Everything one chunk produced, as plain data; summed by `RunState`. The typed arrays are
@@ -29,11 +30,16 @@ export interface ChunkOutput extends GridCells {
   attemptsUnknown: number;
   callLatency: BinsData;
   actionLatency: BinsData;
+  /** The chunk's series (series-tally.ts): rows of counts from bucket `base`; null when the run counts none. */
+  series: { base: number; rows: Int32Array } | null;
 }
 
 /** A chunk output that stays valid after the simulator's next run: copies of its views. */
 export function detachedOutput(out: ChunkOutput): ChunkOutput {
-  return { ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice() };
+  return {
+    ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice(),
+    series: out.series && { base: out.series.base, rows: out.series.rows.slice() },
+  };
 }
 
 /**
@@ -80,7 +86,7 @@ export class ChunkTotals {
   }
 
   /** The chunk's output, once its groups ran: `keyed` whether simple groups wrote a key; `gridStep` the peak grid's (ms). */
-  output(plan: ChunkPlan, keyed: boolean, gridStep: number): ChunkOutput {
+  output(plan: ChunkPlan, keyed: boolean, gridStep: number, series: SeriesTally | null): ChunkOutput {
     // Simple groups' counts (one attempt, one execution, a key unless unkeyed), added at once:
     // sums of integers are exact in any order.
     const simple = this.simpleGroups;
@@ -96,6 +102,7 @@ export class ChunkTotals {
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
       ...this.rows.gridCells(plan.offset, gridStep),
+      series: series && { base: series.base, rows: series.rows() },
     };
   }
 }

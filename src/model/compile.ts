@@ -2,7 +2,7 @@
  * The scenario as the engine's hot loop wants it (`Params`): numbers, small integer codes and
  * precomputed tables, made once per simulator. The decisions' arithmetic is policy.ts's.
  */
-import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type Scope } from './enums.js';
+import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type OnStoreDown, type Scope } from './enums.js';
 import { compileLatency, type LatencySampler } from './latency.js';
 import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from './policy.js';
 import type { Scenario } from './types.js';
@@ -32,6 +32,8 @@ const FINGERPRINT_RULE: Record<Fingerprint, { checked: boolean; text: boolean }>
 };
 /** Whether a claim takes the key atomically before the handler runs (else the key is written only when it ends). */
 const ATOMIC_CLAIM: Record<Claim, boolean> = { atomic: true, check_then_act: false };
+/** Whether an attempt that finds the key store down executes without its key (else it gets a 503). */
+const FAILS_OPEN: Record<OnStoreDown, boolean> = { fail_closed: false, fail_open: true };
 /** Whether a 5xx is stored under its key (else the key is released). */
 const STORES_ERRORS: Record<OnError, boolean> = { release: false, store: true };
 
@@ -50,6 +52,8 @@ export interface Params {
   scope: ScopeCode;
   atomic: boolean; fpChecked: boolean; fpText: boolean; retention: number; runningLife: number;
   transactional: boolean; storeErrors: boolean;
+  /** Incidents (incidents.ts): every latency drawn is multiplied by this (1 outside them); the key store does not answer; what the server then does. */
+  latencyScale: number; storeDown: boolean; failOpen: boolean;
 }
 
 /** The scope's code for the hot loop. */
@@ -84,5 +88,6 @@ export function compile(s: Scenario): Params {
     retention: i.retention,
     runningLife: runningLife(i.lease, i.retention),
     transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
+    latencyScale: 1, storeDown: false, failOpen: FAILS_OPEN[i.on_store_down],
   };
 }

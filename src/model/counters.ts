@@ -6,7 +6,7 @@
 export const COUNTER_NAMES = [
   'duplicates', 'duplicates_transport', 'duplicates_replan', 'duplicates_replay',
   'lost', 'merged', 'unknown_outcomes', 'conflicts_409', 'mismatches_422', 'dedup_hits',
-  'attempts', 'executions', 'keys',
+  'attempts', 'executions', 'keys', 'store_unavailable',
 ] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 

@@ -34,8 +34,15 @@ import { Rng } from '../random/rng.js';
 export class Draws {
   /** The chunk's stream (set per chunk). */
   protected rng: Rng = new Rng({ a: 0, b: 0, c: 0, d: 0 });
+  /**
+   * The parameters in force: `base`, or during an incident those of its window (incidents.ts),
+   * set where an attempt is sent and where a step ends (attempt.ts, calls.ts).
+   */
+  protected p: Params;
 
-  constructor(protected readonly p: Params) {}
+  constructor(protected readonly base: Params) {
+    this.p = base;
+  }
 
   /** Whether the group has a twin (a second action of the same business identity). */
   protected twinDrawn(): boolean {

@@ -16,6 +16,8 @@ import { ChunkTotals } from './chunk-output.js';
 import type { Params } from './compile.js';
 import { Draws } from './draws.js';
 import type { EngineHooks } from './hooks.js';
+import type { Regimes } from './incidents.js';
+import type { SeriesTally } from './series-tally.js';
 import { WriteLog } from './write-log.js';
 
 export class EngineState extends Draws {
@@ -24,6 +26,12 @@ export class EngineState extends Draws {
   protected readonly totals = new ChunkTotals();
   /** Arrival times of the chunk's groups (ms from its start; grown as needed). */
   protected arrivals = new Float64Array(0);
+  /** The chunk's start in the run's time (ms): chunk times + offset = run times. */
+  protected offset = 0;
+  /** The incident windows' parameters, or null when the scenario has none. */
+  protected regimes: Regimes | null = null;
+  /** The chunk's series, or null when the run counts none (docs/model.md, "Time"). */
+  protected series: SeriesTally | null = null;
 
   // Each actor's state. Times go between the steps in these arrays, not as arguments: a call
   // the optimiser does not inline boxes each double argument, megabytes a chunk where most
@@ -56,6 +64,7 @@ export class EngineState extends Draws {
   protected readonly conflicts409 = new Int32Array(2);
   protected readonly dedupHits = new Int32Array(2);
   protected readonly unknownOutcomes = new Int32Array(2);
+  protected readonly storeUnavailable = new Int32Array(2);
   /** Latency and bin key of each action's last call (most actions make one call). */
   protected readonly lastCallLatency = new Float64Array(2);
   protected readonly lastCallKey = new Int32Array(2);

@@ -11,16 +11,20 @@
 import { FRESH_KEY } from './attempt.js';
 import { binKey } from './bins.js';
 import type { ChunkOutput } from './chunk-output.js';
+import { clockOf, type Clock } from './clock.js';
 import { compile, S_NONE } from './compile.js';
 import { simpleChances, type SimpleChances } from './draws.js';
 import { GroupModel } from './group.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
+import { Regimes } from './incidents.js';
 import type { ChunkPlan } from './plan.js';
+import { SER } from './series.js';
+import { SeriesTally } from './series-tally.js';
 import { standardExponential } from '../random/exponential.js';
 import type { Rng } from '../random/rng.js';
 import type { Scenario } from './types.js';
 
-export { CONFLICT_409, ERR_5XX, FRESH_KEY, FROM_STORE, HANDLER, LOST_REQUEST, MISMATCH_422, NO_KEY, NO_REPLY, OK } from './attempt.js';
+export { CONFLICT_409, ERR_5XX, FRESH_KEY, FROM_STORE, HANDLER, LOST_REQUEST, MISMATCH_422, NO_KEY, NO_REPLY, OK, STORE_503 } from './attempt.js';
 export { ORIGINAL, REPLAN, REPLAY } from './calls.js';
 export { detachedOutput, type ChunkOutput } from './chunk-output.js';
 
@@ -37,31 +41,42 @@ export class ChunkSimulator extends GroupModel {
    * thread's first chunks.
    */
   private fastPaidOff = true;
+  /** The run's clock (arrivals are drawn in its operational time), and where the fast path must not go in this chunk (chunk times; see Regimes). */
+  private readonly clock: Clock;
+  private unsafe = new Float64Array(0);
 
   /**
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
    * every group through the general model; the outputs are the same (tests compare them).
    * `hooks` hear every group's story (on the general model only: a tracer sets `fastPath: false`).
+   * `seriesStep`: count the run's series in buckets of this many ms (null: none).
    */
   constructor(
     scenario: Scenario, private readonly gridStep: number, private readonly fastPath = true,
-    hooks: EngineHooks = NO_HOOKS,
+    hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null,
   ) {
     super(compile(scenario), hooks);
     this.simple = simpleChances(this.p);
+    this.clock = clockOf(scenario);
+    if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
+    if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
   }
 
   /** Simulates one chunk with the chunk's own stream. */
   run(rng: Rng, plan: ChunkPlan): ChunkOutput {
     this.rng = rng;
     this.totals.reset();
-    this.drawArrivals(plan.actions, plan.span);
+    this.p = this.base;
+    this.offset = plan.offset;
+    this.series?.begin(plan.offset);
+    if (this.regimes !== null) this.unsafe = this.regimes.unsafe.map((t) => t - plan.offset);
+    this.drawArrivals(plan);
     // Where few groups are simple (mission 2: most first attempts time out) the fast path
     // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
     this.tryFast = this.fastPath && this.fastPaidOff;
     this.simulateArrivals(plan.actions);
     if (this.tryFast) this.fastPaidOff = this.totals.simpleGroups / Math.max(1, plan.actions) >= 0.5;
-    return this.totals.output(plan, this.p.scope !== S_NONE, this.gridStep);
+    return this.totals.output(plan, this.p.scope !== S_NONE, this.gridStep, this.series);
   }
 
   /**
@@ -84,8 +99,21 @@ export class ChunkSimulator extends GroupModel {
     const rng = this.rng;
     const { before, after } = this.simple;
     const fast = this.tryFast;
+    const sr = this.series;
+    // Incident windows the fast path keeps out of, as flat pairs [from, to) (none: Infinity).
+    const unsafe = this.unsafe;
+    let w = 0;
+    let unsafeFrom = unsafe.length > 0 ? (unsafe[0] as number) : Infinity;
+    let unsafeTo = unsafe.length > 0 ? (unsafe[1] as number) : Infinity;
     for (let a = 0; a < n; a++) {
       if (!fast) { this.simulateGroup(a); continue; }
+      const s = this.arrivals[a] as number;
+      while (s >= unsafeTo) {
+        w += 2;
+        unsafeFrom = w < unsafe.length ? (unsafe[w] as number) : Infinity;
+        unsafeTo = w < unsafe.length ? (unsafe[w + 1] as number) : Infinity;
+      }
+      if (s >= unsafeFrom) { this.simulateGroup(a); continue; }
       rng.mark();
       let simple = true;
       for (let k = 0; simple && k < before.length; k++) simple = rng.next() >= (before[k] as number);
@@ -98,8 +126,12 @@ export class ChunkSimulator extends GroupModel {
         continue;
       }
       // One attempt, one execution, one key record unless unkeyed; the call's latency is the action's.
-      const s = this.arrivals[a] as number;
       const done = s + delay;
+      if (sr !== null) {
+        sr.add(SER.arrivals, s);
+        sr.add(SER.attempts, s);
+        sr.add(SER.executions, done);
+      }
       t.handlerRuns++;
       t.simpleGroups++;
       if (p.scope !== S_NONE) t.rows.append(FRESH_KEY, p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
@@ -108,8 +140,13 @@ export class ChunkSimulator extends GroupModel {
     }
   }
 
-  /** Exponential gaps scaled to the chunk's span: a Poisson process given its n-th arrival. */
-  private drawArrivals(n: number, span: number): void {
+  /**
+   * Exponential gaps scaled to the chunk's span: a Poisson process given its n-th arrival, in
+   * operational time, then (with a load profile) mapped to the run's time (clock.ts).
+   */
+  private drawArrivals(plan: ChunkPlan): void {
+    const n = plan.actions;
+    const span = plan.opSpan;
     const rng = this.rng;
     if (this.arrivals.length < n) this.arrivals = new Float64Array(n);
     const arrivals = this.arrivals;
@@ -126,5 +163,8 @@ export class ChunkSimulator extends GroupModel {
       arrivals[a] = t;
     }
     if (n > 0) arrivals[n - 1] = span;
+    if (this.clock.identity) return;
+    for (let a = 0; a < n - 1; a++) arrivals[a] = this.clock.real(plan.opOffset + (arrivals[a] as number)) - plan.offset;
+    if (n > 0) arrivals[n - 1] = plan.span;
   }
 }

@@ -33,6 +33,9 @@ export type Jitter = (typeof JITTERS)[number];
 export const ON_ERRORS = ['release', 'store'] as const;
 export type OnError = (typeof ON_ERRORS)[number];
 
+/** What the server does with an attempt that arrives while the key store is down (`idempotency.on_store_down`). */
+export const ON_STORE_DOWNS = ['fail_closed', 'fail_open'] as const;
+export type OnStoreDown = (typeof ON_STORE_DOWNS)[number];
 
 /** How `expect:` judges a threshold: on the estimate, or on its whole 95% interval. */
 export const CONFIDENCES = ['none', 'ci95'] as const;

@@ -8,6 +8,7 @@
 import { AttemptModel } from './attempt.js';
 import { binKey } from './bins.js';
 import { C } from './counters.js';
+import { SER } from './series.js';
 import { uniform } from '../random/uniform.js';
 
 /** Counter of the duplicates made by each kind of call. */
@@ -23,6 +24,7 @@ export class GroupModel extends AttemptModel {
     this.nextCall = 0;
     this.nextText = 0;
     this.hooks.onGroup(arrival);
+    if (this.series !== null) this.series.add(SER.arrivals, arrival);
     const twin = this.twinDrawn();
     this.startAction(0, arrival);
     if (twin) this.startAction(1, arrival + uniform(this.rng, p.twinMin, p.twinMax));
@@ -46,7 +48,14 @@ export class GroupModel extends AttemptModel {
     t.count(C.dedup_hits, this.dedupHits[i] as number);
     t.count(C.keys, t.rows.owned(i)); // rows, not writes (docs/model.md v2)
     t.count(C.unknown_outcomes, this.unknownOutcomes[i] as number);
+    t.count(C.store_unavailable, this.storeUnavailable[i] as number);
     t.count(C.executions, n);
+    const sr = this.series;
+    // Every execution was counted as a duplicate at its commit (attempt.ts); the first is none.
+    if (sr !== null) {
+      if (n > 0) sr.add(SER.duplicates, this.execFirst[i] as number, -1);
+      else sr.add(SER.lost, this.arrival[i] as number);
+    }
     if (n === 0) {
       t.count(C.lost, 1);
       if (this.gotStoredSuccess[i]) t.count(C.merged, 1);

@@ -54,3 +54,14 @@ export const MAX_ACTIONS = 1e13;
 
 /** The most retries, re-plans or replays a scenario may ask for (per call, step or action). */
 export const MAX_REPEATS = 1000;
+
+/** Entries of `load.profile`, windows of `incidents`, and `alerts`, at most (each is looked up per attempt or per bucket). */
+export const MAX_PROFILE_ENTRIES = 1000;
+export const MAX_INCIDENTS = 100;
+export const MAX_ALERTS = 100;
+
+/** The most buckets a series may hold (11 counts of 8 bytes each: 88 MB at most). */
+export const MAX_SERIES_BUCKETS = 1_000_000;
+
+/** The largest latency multiplier an incident may set. */
+export const MAX_LATENCY_MULTIPLIER = 1e6;

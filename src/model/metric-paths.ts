@@ -2,7 +2,7 @@
 import { metricDef, type MetricPath } from './metric-registry.js';
 import type { Estimate, Metrics } from './metrics.js';
 
-export { METRIC_PATHS, type MetricPath } from './metric-registry.js';
+export { ALL_METRIC_PATHS, METRIC_PATHS, type MetricPath } from './metric-registry.js';
 
 export interface MetricReading {
   /** The value, or null where there is none (a quantile of no samples). */
@@ -13,8 +13,8 @@ export interface MetricReading {
 
 export function readMetric(m: Metrics, path: MetricPath): MetricReading {
   let node: unknown = m;
-  for (const part of path.split('.')) node = (node as Record<string, unknown>)[part];
-  if (typeof node === 'number' || node === null) return { value: node };
+  for (const part of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
+  if (typeof node === 'number' || node === null || node === undefined) return { value: node ?? null }; // undefined: a metric this run does not report
   const e = node as Estimate;
   return { value: e.value, ci95: e.ci95 };
 }

@@ -28,6 +28,8 @@ export interface MetricDef {
   /** As the run table's row shows it. */
   readonly label: string;
   readonly description: string;
+  /** Reported only for scenarios where it can be other than 0 (`store_down`: an incident takes the key store down). */
+  readonly only?: 'store_down';
 }
 
 const PER_ACTION: Scale = { per: 'actions', times: 1 };
@@ -48,6 +50,7 @@ const DEFS = [
   { path: 'mismatches_422_per_1000', kind: 'estimate', counter: 'mismatches_422', scale: PER_1000, unit: 'count', label: '422 fingerprint mismatch', description: '422 (fingerprint mismatch) answers, per 1000 actions' },
   { path: 'dedup_hits_per_1000', kind: 'estimate', counter: 'dedup_hits', scale: PER_1000, unit: 'count', label: 'dedup hits (stored result replayed)', description: 'stored results replayed by the server (successes and, under on_error: store, 5xx), per 1000 actions' },
   { path: 'attempts_per_action', kind: 'estimate', counter: 'attempts', scale: PER_ACTION, unit: 'count', label: 'attempts per action', description: 'attempts per action' },
+  { path: 'store_unavailable_per_1000', kind: 'estimate', counter: 'store_unavailable', scale: PER_1000, unit: 'count', label: '503 key store down', description: '503 answers while the key store was down (idempotency.on_store_down: fail_closed), per 1000 actions', only: 'store_down' },
   { path: 'executions_per_action', kind: 'estimate', counter: 'executions', scale: PER_ACTION, unit: 'count', label: 'executions per action', description: 'side effects committed per action' },
   { path: 'handler_over_timeout_fraction', kind: 'value', unit: 'fraction', label: 'handler runs slower than the timeout', description: 'share of handler runs (requests not answered from the key store) longer than client.timeout' },
   { path: 'attempts_unknown_fraction', kind: 'value', unit: 'fraction', label: 'attempts ending unknown', description: 'share of attempts that ended with an unknown outcome: no reply within the timeout' },
@@ -75,7 +78,9 @@ export type MetricPath = Def['path'];
 export type CounterMetricPath = Extract<Def, { counter: CounterName }>['path'];
 
 /** Every numeric metric, in report order. */
-export const METRIC_PATHS: readonly MetricPath[] = DEFS.map((d) => d.path);
+export const ALL_METRIC_PATHS: readonly MetricPath[] = DEFS.map((d) => d.path);
+/** The metrics every run reports, in report order (the others only where they apply: `only`). */
+export const METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d)).map((d) => d.path);
 
 /** Each metric's definition by path. */
 export const METRICS: Readonly<Record<MetricPath, MetricDef>> = Object.fromEntries(DEFS.map((d) => [d.path, d])) as Record<MetricPath, MetricDef>;
@@ -106,7 +111,7 @@ export interface PerActionMetric { readonly path: MetricPath; readonly counter: 
 
 /** The counter metrics with a constant scale, in report order: what `--precision` can target. */
 export const PER_ACTION_METRICS: readonly PerActionMetric[] = DEFS.flatMap((d) =>
-  ('counter' in d && d.scale.per === 'actions' ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
+  ('counter' in d && d.scale.per === 'actions' && !('only' in d) ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
 
 /** The metric that is `counter` per action or per 1000 actions (the first in report order). */
 export function perActionMetric(counter: CounterName): PerActionMetric | undefined {

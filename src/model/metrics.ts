@@ -7,7 +7,10 @@ import { LatencyBins, type BinsData } from './bins.js';
 import { C, CounterTally } from './counters.js';
 import type { ChunkOutput } from './engine.js';
 import { counterOf, scaleFactor, type CounterMetricPath } from './metric-registry.js';
+import { meanRatePerS } from './clock.js';
 import { KeyGrid, type GridData } from './peak.js';
+import type { SeriesCounts } from './series.js';
+import { SeriesSum } from './series-tally.js';
 import type { WrittenScenario } from './types.js';
 
 /** A mean with its 95% confidence interval [low, high] (mean ± 1.96·sd/√n over actions). */
@@ -36,6 +39,8 @@ export interface Metrics {
   mismatches_422_per_1000: Estimate;
   /** Stored results replayed by the server (successes and, under on_error: store, 5xx), per 1000 actions. */
   dedup_hits_per_1000: Estimate;
+  /** 503s of a key store that is down, per 1000 actions: only for scenarios with an incident that takes it down. */
+  store_unavailable_per_1000?: Estimate;
   attempts_per_action: Estimate;
   executions_per_action: Estimate;
   /** First attempt to the tool's return, per call (ms). */
@@ -79,6 +84,8 @@ export interface RunStateData {
   callLatency: BinsData;
   actionLatency: BinsData;
   grid: GridData;
+  /** The series, when the run counts one: its step, and base64 of the little-endian Float64 counts, bucket by bucket (series.ts). */
+  series?: { step: number; buckets: number; counts: string };
 }
 
 /**
@@ -93,23 +100,32 @@ export class RunState extends CounterTally {
   private readonly callLatency = new LatencyBins();
   private readonly actionLatency = new LatencyBins();
   private readonly grid: KeyGrid;
+  private readonly seriesSum: SeriesSum | null;
 
-  /** `gridCells`: how many grid cells the run is expected to span, if known (see KeyGrid). */
-  constructor(gridStep: number, gridCells = 0) {
+  /** `gridCells`: how many grid cells the run is expected to span, if known (see KeyGrid); `seriesStep`: the series' step in ms, null for none. */
+  constructor(gridStep: number, gridCells = 0, seriesStep: number | null = null) {
     super();
     this.grid = new KeyGrid(gridStep, gridCells);
+    this.seriesSum = seriesStep === null ? null : new SeriesSum(seriesStep);
   }
 
   /** Adds one chunk. */
   addChunk(c: ChunkOutput): void {
     this.addTotals(c);
     this.grid.addCells(c.cells, c.cellsLow, c.cellsHigh);
+    if (c.series) this.seriesSum?.add(c.series.base, c.series.rows);
   }
 
   /** Adds a part summed elsewhere (another shard). */
   addData(d: RunStateData): void {
     this.addTotals(d);
     this.grid.addData(d.grid);
+    if (d.series) this.seriesSum?.add(0, decodeCounts(d.series.counts));
+  }
+
+  /** The run's series, or null when it counts none. */
+  series(): SeriesCounts | null {
+    return this.seriesSum?.result() ?? null;
   }
 
   /** The parts a chunk's output and a run's data share. */
@@ -129,13 +145,14 @@ export class RunState extends CounterTally {
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       sum: Array.from(this.sum), sumSq: Array.from(this.sumSq),
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(), grid: this.grid.toData(),
+      ...(this.seriesSum ? { series: encodeSeries(this.seriesSum.result()) } : {}),
     };
   }
 
   finish(s: WrittenScenario): Metrics {
     const n = this.actions;
-    // Action rate including twins, as measured: primaries arrive at rate_per_s.
-    const actionsPerSecond = this.primaries > 0 ? (s.load.rate_per_s * n) / this.primaries : 0;
+    // Action rate including twins, as measured: primaries arrive at rate_per_s (with a profile, the run's mean rate).
+    const actionsPerSecond = this.primaries > 0 ? (meanRatePerS(s) * n) / this.primaries : 0;
     // Counter and scale of each estimate come from the metric registry.
     const est = (path: CounterMetricPath): Estimate => {
       const { counter, scale } = counterOf(path);
@@ -162,6 +179,7 @@ export class RunState extends CounterTally {
       conflicts_409_per_1000: est('conflicts_409_per_1000'),
       mismatches_422_per_1000: est('mismatches_422_per_1000'),
       dedup_hits_per_1000: est('dedup_hits_per_1000'),
+      ...(s.incidents.some((w) => w.store.down) ? { store_unavailable_per_1000: est('store_unavailable_per_1000') } : {}),
       attempts_per_action: est('attempts_per_action'),
       executions_per_action: est('executions_per_action'),
       call_latency_ms: quantiles(this.callLatency),
@@ -199,4 +217,18 @@ export function halfWidth(e: Estimate): number {
 
 function quantiles(bins: LatencyBins): Quantiles {
   return { p50: bins.quantile(0.5), p95: bins.quantile(0.95), p99: bins.quantile(0.99) };
+}
+
+/** A series as a part file holds it: exact (integers in Float64), compact. */
+function encodeSeries(s: SeriesCounts): { step: number; buckets: number; counts: string } {
+  const bytes = new Uint8Array(s.counts.buffer, s.counts.byteOffset, s.counts.byteLength);
+  return { step: s.step, buckets: s.buckets, counts: Buffer.from(bytes).toString('base64') };
+}
+
+/** The counts of `encodeSeries` (a part file checked by cli/part-check.ts). */
+function decodeCounts(text: string): Float64Array {
+  const bytes = Buffer.from(text, 'base64');
+  const copy = new Uint8Array(bytes.length - (bytes.length % 8));
+  copy.set(bytes.subarray(0, copy.length));
+  return new Float64Array(copy.buffer);
 }

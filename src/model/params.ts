@@ -13,24 +13,28 @@ export interface Probability { readonly kind: 'probability'; readonly default: n
 /** A whole number from `min` (up to `max`, when one is set). */
 export interface Count { readonly kind: 'count'; readonly default: number; readonly min: number; readonly max?: number; readonly meaning: string }
 /** A real number in [min, max]; `description` is the whole phrase (these read best written out). */
-export interface Real { readonly kind: 'number'; readonly default: number; readonly min: number; readonly max: number; readonly description: string }
+export interface Real { readonly kind: 'number'; readonly default?: number; readonly min: number; readonly max: number; readonly description: string }
 export interface Flag { readonly kind: 'flag'; readonly default: boolean; readonly meaning: string }
-export interface Choice<T extends string = string> { readonly kind: 'choice'; readonly values: readonly T[]; readonly default: T; readonly meaning: string }
+export interface Choice<T extends string = string> { readonly kind: 'choice'; readonly values: readonly T[]; readonly default?: T; readonly meaning: string }
 /** A duration in ms; without a default the key is required where it appears (a latency form's keys). */
 export interface Duration { readonly kind: 'duration'; readonly default?: number; readonly meaning: string }
 /** A duration or `none` (null), `none` by default. */
 export interface OptionalDuration { readonly kind: 'optional_duration'; readonly meaning: string }
 /** A closed range {min, max} of durations, drawn uniformly. */
 export interface Range { readonly kind: 'range'; readonly default: DelayRange; readonly meaning: string }
-/** A non-empty string; `description` is the whole phrase. */
-export interface Text { readonly kind: 'text'; readonly description: string }
+/** A non-empty string (of `pattern`, when one is set); `description` is the whole phrase. */
+export interface Text { readonly kind: 'text'; readonly description: string; readonly pattern?: string }
 /** A latency distribution: one of the forms of `model/latency.ts`. */
 export interface Latency { readonly kind: 'latency' }
 /** A mixture's list of latency distributions, each with a weight. */
 export interface Components { readonly kind: 'components'; readonly description: string }
 export interface Section<P extends Params = Params> { readonly kind: 'section'; readonly meaning: string; readonly params: P }
+/** A list of mappings of one shape (incidents, alerts, a load profile), `none` or empty by default; at most `max` items. */
+export interface List<S extends Section = Section> { readonly kind: 'list'; readonly of: S; readonly max: number; readonly meaning: string }
+/** A value that replaces the scenario's own where it applies (an incident's), or null (absent: no change). */
+export interface Override<P extends Probability | Real = Probability | Real> { readonly kind: 'override'; readonly of: P }
 
-export type Param = Probability | Count | Real | Flag | Choice | Duration | OptionalDuration | Range | Text | Latency | Components | Section;
+export type Param = Probability | Count | Real | Flag | Choice | Duration | OptionalDuration | Range | Text | Latency | Components | Section | List | Override;
 export type Params = { readonly [key: string]: Param };
 
 /** A closed interval of durations in ms, drawn uniformly. */
@@ -47,18 +51,30 @@ export type ValueOf<P, L> =
   : P extends Latency ? L
   : P extends Components ? readonly (L & { weight: number })[]
   : P extends Section<infer Q> ? { -readonly [K in keyof Q]: ValueOf<Q[K], L> }
+  : P extends List<infer S> ? ValueOf<S, L>[]
+  : P extends Override<infer Q> ? ValueOf<Q, L> | null
   : never;
 
 export const probability = (def: number, meaning: string): Probability => ({ kind: 'probability', default: def, meaning });
 export const count = (def: number, meaning: string, min = 0, max?: number): Count => ({ kind: 'count', default: def, min, ...(max === undefined ? {} : { max }), meaning });
-export const real = (def: number, min: number, max: number, description: string): Real => ({ kind: 'number', default: def, min, max, description });
+export const real = (def: number | undefined, min: number, max: number, description: string): Real => ({ kind: 'number', ...(def === undefined ? {} : { default: def }), min, max, description });
 export const flag = (def: boolean, meaning: string): Flag => ({ kind: 'flag', default: def, meaning });
-export const choice = <T extends string>(values: readonly T[], def: NoInfer<T>, meaning: string): Choice<T> => ({ kind: 'choice', values, default: def, meaning });
+export const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefined, meaning: string): Choice<T> => ({ kind: 'choice', values, ...(def === undefined ? {} : { default: def }), meaning });
 export const duration = (def: number | undefined, meaning: string): Duration => ({ kind: 'duration', ...(def === undefined ? {} : { default: def }), meaning });
 export const optionalDuration = (meaning: string): OptionalDuration => ({ kind: 'optional_duration', meaning });
 export const range = (def: DelayRange, meaning: string): Range => ({ kind: 'range', default: def, meaning });
-export const text = (description: string): Text => ({ kind: 'text', description });
+export const text = (description: string, pattern?: string): Text => ({ kind: 'text', description, ...(pattern === undefined ? {} : { pattern }) });
+
+/** A name that key paths may hold (`alerts.NAME.false_alarms` in expect:): letters, digits, _ and -. */
+export const NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$';
 export const section = <P extends Params>(meaning: string, params: P): Section<P> => ({ kind: 'section', meaning, params });
+export const list = <S extends Section>(meaning: string, max: number, of: S): List<S> => ({ kind: 'list', of, max, meaning });
+export const override = <P extends Probability | Real>(of: P): Override<P> => ({ kind: 'override', of });
+
+/** Whether a key of a list's item must be written (it has no default). */
+export function required(p: Param): boolean {
+  return (p.kind === 'duration' || p.kind === 'number' || p.kind === 'choice') ? p.default === undefined : p.kind === 'text';
+}
 
 /** A range's two ends, as durations of their own (for the schema and for key paths such as `twin_delay.min`). */
 export const rangeEnds = (r: Range): { min: Duration; max: Duration } => ({

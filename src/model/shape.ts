@@ -4,22 +4,72 @@
  * (`scenario/resolve.ts`: defaults, units) all come from `SCENARIO_SHAPE`; a new key is one line
  * here (and its use in the engine).
  */
-import { CLAIMS, FINGERPRINTS, JITTERS, ON_ERRORS, SCOPES } from './enums.js';
+import { CLAIMS, FINGERPRINTS, JITTERS, ON_ERRORS, ON_STORE_DOWNS, SCOPES } from './enums.js';
 import { DEFAULT_DISTRIBUTION, LATENCY_FORMS, type LatencySpec, type WrittenLatency } from './latency.js';
-import { MAX_ACTIONS, MAX_MULTIPLIER, MAX_RATE_PER_S, MAX_RECORD_BYTES, MAX_REPEATS, MIN_RATE_PER_S } from './limits.js';
 import {
-  choice, count, duration, flag, optionalDuration, probability, range, rangeEnds, real, section, type Param, type Section, type ValueOf,
+  MAX_ACTIONS, MAX_ALERTS, MAX_INCIDENTS, MAX_LATENCY_MULTIPLIER, MAX_MULTIPLIER, MAX_PROFILE_ENTRIES, MAX_RATE_PER_S, MAX_RECORD_BYTES, MAX_REPEATS,
+  MIN_RATE_PER_S,
+} from './limits.js';
+import {
+  choice, count, duration, flag, list, NAME_PATTERN, optionalDuration, override, probability, range, rangeEnds, real, section, text, type Param, type Section, type ValueOf,
 } from './params.js';
+import { SERIES_NAMES } from './series.js';
 
 /** The version of docs/model.md the numbers mean (the `model` field of every JSON output). */
 export const CONTRACT_VERSION = 2;
 
 const SECOND = 1_000, MINUTE = 60_000, HOUR = 3_600_000;
 
+const RATE_TEXT = 'a number from 0.00001 (one action per 27.8 hours) to 10^9 (primary actions per second)';
+
+// The keys an incident window may change are the scenario's own (docs/model.md, "Time").
+const SERVICE_ERROR_RATE = probability(0, 'chance an execution fails with a 5xx before any side effect');
+const SERVICE_CRASH = probability(0, 'chance the handler dies mid-request');
+const REQUEST_LOSS = probability(0, 'chance a request never arrives');
+const REPLY_LOSS = probability(0.02, 'chance a reply is lost');
+const RUNTIME_CRASH = probability(0, 'chance the worker dies before the checkpoint when a step ends');
+
+/** One window of `incidents`: what changes for the attempts sent in [from, to) (runtime: for the steps ending in it). */
+const INCIDENT = section('an incident window {name, from, to, ...the keys it changes}', {
+  name: text('a name of letters, digits, _ and -, at most 64, unique among the incidents (alerts and expect: refer to it)', NAME_PATTERN),
+  from: duration(undefined, 'start of the window, from the start of the run'),
+  to: duration(undefined, 'end of the window (not included), after from'),
+  service: section('the tool server in the window', {
+    latency_multiplier: override(real(undefined, 0, MAX_LATENCY_MULTIPLIER, 'a number from 0 to 10^6 (every latency drawn for an attempt sent in the window is multiplied by it)')),
+    error_rate: override(SERVICE_ERROR_RATE),
+    crash_probability: override(SERVICE_CRASH),
+  }),
+  network: section('the network in the window', {
+    request_loss: override(REQUEST_LOSS),
+    reply_loss: override(REPLY_LOSS),
+  }),
+  store: section('the key store in the window', {
+    down: flag(false, 'the key store does not answer (idempotency.on_store_down says what the server does)'),
+  }),
+  runtime: section('the agent runtime for the steps ending in the window', {
+    crash_probability: override(RUNTIME_CRASH),
+  }),
+});
+
+/** One entry of `alerts`, evaluated on the run's series (docs/model.md, "Time"). */
+const ALERT = section('an alert {name, metric, above, for, grace}', {
+  name: text('a name of letters, digits, _ and -, at most 64, unique among the alerts (expect: refers to it)', NAME_PATTERN),
+  metric: choice(SERIES_NAMES, undefined, 'the series count the alert watches'),
+  above: real(undefined, 0, 1e9, 'a number from 0 to 10^9 (the rate per second above which a bucket counts)'),
+  for: duration(0, 'how long the rate must stay above before the alert fires (at least one bucket)'),
+  grace: duration(30 * MINUTE, 'a firing that begins this long after an incident window still belongs to it'),
+});
+
 export const SCENARIO_SHAPE = section('a scenario', {
   actions: count(4000, 'primary actions to simulate, at most 10^13; twins come on top', 1, MAX_ACTIONS),
   load: section('arrival process', {
-    rate_per_s: real(50, MIN_RATE_PER_S, MAX_RATE_PER_S, 'a number from 0.00001 (one action per 27.8 hours) to 10^9 (primary actions per second)'),
+    rate_per_s: real(50, MIN_RATE_PER_S, MAX_RATE_PER_S, RATE_TEXT),
+    profile: list('rate changes {at, rate_per_s}: from at on, primaries arrive at rate_per_s', MAX_PROFILE_ENTRIES, section('a rate change {at, rate_per_s}', {
+      at: duration(undefined, 'when the rate changes, from the start of the run'),
+      rate_per_s: real(undefined, MIN_RATE_PER_S, MAX_RATE_PER_S, RATE_TEXT),
+    })),
+    /** ms: simulate the primaries arriving in [0, duration) instead of `actions`; null = none. */
+    duration: optionalDuration('simulate the primaries that arrive in this time instead of a fixed number of actions'),
   }),
   workload: section('twins: distinct requests with the same business identity', {
     twin_probability: probability(0, 'chance an action has a twin'),
@@ -27,14 +77,14 @@ export const SCENARIO_SHAPE = section('a scenario', {
   }),
   service: section('the tool server', {
     latency: { kind: 'latency' },
-    error_rate: probability(0, 'chance an execution fails with a 5xx before any side effect'),
-    crash_probability: probability(0, 'chance the handler dies mid-request'),
+    error_rate: SERVICE_ERROR_RATE,
+    crash_probability: SERVICE_CRASH,
     crash_after_effect: probability(0.5, 'chance a crash comes after the side effect'),
     fast_reply: duration(5, 'time to answer 409, 422 or a stored result'),
   }),
   network: section('the network between agent and tool', {
-    request_loss: probability(0, 'chance a request never arrives'),
-    reply_loss: probability(0.02, 'chance a reply is lost'),
+    request_loss: REQUEST_LOSS,
+    reply_loss: REPLY_LOSS,
   }),
   client: section('the HTTP client or tool wrapper', {
     timeout: duration(1 * SECOND, 'client timeout per attempt, > 0'),
@@ -56,7 +106,7 @@ export const SCENARIO_SHAPE = section('a scenario', {
     verify_before_replan: flag(false, 'read before re-planning and skip if the action ran'),
   }),
   runtime: section('the durable agent runtime', {
-    crash_probability: probability(0, 'chance the worker dies before the checkpoint when a step ends'),
+    crash_probability: RUNTIME_CRASH,
     resume_delay: range({ min: 2 * MINUTE, max: 20 * MINUTE }, 'delay before a crashed run resumes'),
     max_replays: count(1, 'replays per action at most, up to 1000', 0, MAX_REPEATS),
   }),
@@ -72,7 +122,10 @@ export const SCENARIO_SHAPE = section('a scenario', {
     /** minimum wait in ms a 409 imposes on the client's next attempt; null = none. */
     conflict_retry_after: optionalDuration('a 409 makes the client wait at least this long'),
     record_bytes: count(200, 'bytes one key record takes, at most 16 MiB = 16777216', 1, MAX_RECORD_BYTES),
+    on_store_down: choice(ON_STORE_DOWNS, 'fail_closed', 'what the server does while the key store is down: fail_closed answers 503, fail_open executes without the key'),
   }),
+  incidents: list('incident windows that change parameters for the attempts sent in them', MAX_INCIDENTS, INCIDENT),
+  alerts: list('alerts on the run\'s series', MAX_ALERTS, ALERT),
 });
 
 /** A scenario with its latency distribution of type `L`. */
@@ -94,6 +147,8 @@ function defaultOf(p: Param): unknown {
     case 'optional_duration': return null;
     case 'range': return { ...p.default };
     case 'text': case 'components': return undefined; // required where they appear
+    case 'list': return [];
+    case 'override': return null;
     default: return p.default;
   }
 }
@@ -119,6 +174,7 @@ function childOf(p: Param, key: string): Param | undefined {
     // A distribution's keys are those of any form (`dist` and a component's `weight` are no durations).
     case 'latency': return Object.values(LATENCY_FORMS).map((f) => own({ ...f.keys, ...f.fit?.keys } as Readonly<Record<string, Param>>, key)).find((q) => q !== undefined);
     case 'components': return childOf({ kind: 'latency' }, key);
+    case 'list': return childOf(p.of, key);
     default: return undefined;
   }
 }

@@ -1,8 +1,10 @@
 /** One run of a scenario on this thread: chunks simulated in order and summed. */
+import { arrivalTime, meanRatePerS, withPrimaries } from './clock.js';
 import { ChunkSimulator } from './engine.js';
 import { RunState, type Metrics } from './metrics.js';
 import { peakGridStep, runHorizon } from './peak.js';
 import { planChunks } from './plan.js';
+import type { SeriesCounts } from './series.js';
 import { chunkRng } from '../random/rng.js';
 import type { Scenario, WrittenScenario } from './types.js';
 
@@ -10,32 +12,39 @@ export interface RunResult {
   scenario: Scenario;
   seed: string;
   metrics: Metrics;
+  /** With a series step: the run's series. */
+  series: SeriesCounts | null;
 }
 
 /** The grid step of a run of up to `maxActions` primary actions. */
 export function gridStepFor(scenario: WrittenScenario, maxActions = scenario.actions): number {
-  return peakGridStep(scenario.idempotency.retention, scenario.load.rate_per_s, maxActions, longestDelay(scenario));
+  return peakGridStep(scenario.idempotency.retention, meanRatePerS(scenario), maxActions, longestDelay(scenario));
 }
 
 /** The grid cells a run of up to `maxActions` is expected to span (1% spare: arrivals are random), for `RunState`. */
 export function gridCellsFor(scenario: WrittenScenario, maxActions: number, step: number): number {
-  return Math.ceil((1.01 * runHorizon(scenario.idempotency.retention, scenario.load.rate_per_s, maxActions, longestDelay(scenario))) / step);
+  return Math.ceil((1.01 * runHorizon(scenario.idempotency.retention, meanRatePerS(scenario), maxActions, longestDelay(scenario))) / step);
 }
 
 /** Upper bound on how long after its arrival an action's calls can start (ms). */
-function longestDelay({ agent, runtime, workload, client }: WrittenScenario): number {
+export function longestDelay({ agent, runtime, workload, client }: WrittenScenario): number {
   const calls = (agent.max_replans + 1) * (runtime.max_replays + 1);
   return workload.twin_delay.max + runtime.max_replays * runtime.resume_delay.max
     + calls * (agent.replan_delay.max + (client.retries + 1) * (client.timeout + client.backoff.max));
 }
 
-/** Simulates `scenario.actions` primary actions from `seed`. Same inputs, same numbers. */
-export function simulate(scenario: Scenario, seed: string): RunResult {
+/**
+ * Simulates the scenario's primary actions (`actions`, or those arriving in `load.duration`)
+ * from `seed` on this thread, counting series in buckets of `seriesStep` ms if given. Same
+ * inputs, same numbers (exec/runner.ts gives the same on any number of threads).
+ */
+export function simulate(written: Scenario, seed: string, seriesStep: number | null = null): RunResult {
+  const scenario = withPrimaries(written, seed);
   const step = gridStepFor(scenario);
-  const sim = new ChunkSimulator(scenario, step);
-  const state = new RunState(step, gridCellsFor(scenario, scenario.actions, step));
-  for (const plan of planChunks(seed, scenario.actions, scenario.load.rate_per_s)) {
+  const sim = new ChunkSimulator(scenario, step, true, undefined, seriesStep);
+  const state = new RunState(step, gridCellsFor(scenario, scenario.actions, step), seriesStep);
+  for (const plan of planChunks(seed, scenario.actions, scenario.load.rate_per_s, 0, undefined, arrivalTime(scenario))) {
     state.addChunk(sim.run(chunkRng(seed, plan.index), plan));
   }
-  return { scenario, seed, metrics: state.finish(scenario) };
+  return { scenario, seed, metrics: state.finish(scenario), series: state.series() };
 }

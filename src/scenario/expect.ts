@@ -1,7 +1,10 @@
 /** Expectations on metrics (`expect:` in a scenario), parsed and checked. */
 import type { Confidence } from '../model/enums.js';
+import { alertQuery, isAlertPath, readAlert, type AlertPath } from '../model/alert-paths.js';
+import type { AlertResult } from '../model/alerts.js';
 import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../model/metric-paths.js';
 import type { Metrics } from '../model/metrics.js';
+import type { WrittenScenario } from '../model/types.js';
 import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
 
@@ -11,7 +14,8 @@ type Raw = Record<string, unknown>;
 export type Operator = '<' | '<=' | '==' | '!=' | '>=' | '>';
 
 export interface Expectation {
-  metric: MetricPath;
+  /** A metric, or a reading of an alert (model/alert-paths.ts). */
+  metric: MetricPath | AlertPath;
   op: Operator;
   /** The threshold, in the metric's unit (ms for latencies). */
   threshold: number;
@@ -56,8 +60,14 @@ export function checkedInterval(r: MetricReading): [number, number] | undefined 
   return r.ci95;
 }
 
-export function check(e: Expectation, metrics: Metrics): Verdict {
-  const measured = readMetric(metrics, e.metric);
+/** Whether a metric or an alert reading is a time (ms): its threshold may carry a unit, and must. */
+export function isDurationReading(path: string): boolean {
+  return isAlertPath(path) ? alertQuery(path).reading === 'detection_delay_ms' : isDurationMetric(path);
+}
+
+/** The expectation checked against a run's metrics and, for an alert's reading, its alerts. */
+export function check(e: Expectation, metrics: Metrics, alerts?: readonly AlertResult[]): Verdict {
+  const measured = isAlertPath(e.metric) ? { value: readAlert(alerts, e.metric) } : readMetric(metrics, e.metric);
   if (measured.value === null) return { expectation: e, measured, pass: false };
   const holds = HOLDS[e.op];
   let pass = holds(measured.value, e.threshold);
@@ -80,7 +90,7 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
     const text = long ? long.threshold : String(spec);
     const [, op, amount = ''] = THRESHOLD_PARTS.exec(text) ?? [];
     if (/[a-z]\s*$/.test(text)) {
-      if (!isDurationMetric(metric)) {
+      if (!isDurationReading(metric)) {
         throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${text.trim()}" has a time unit, but ${metric} is not a time`,
           'Write the threshold as a plain number; units are for the *_latency_ms metrics.');
       }
@@ -88,7 +98,7 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
         throw new InputError(locate(['expect', metric]), `expect.${metric}`, `"${amount}" is not a duration`,
           'Write a duration >= 0 such as 250ms, 3s or 2m.');
       }
-    } else if (isDurationMetric(metric) && isBareDuration(amount)) {
+    } else if (isDurationReading(metric) && isBareDuration(amount)) {
       throw new InputError(locate(['expect', metric]), `expect.${metric}`, `the threshold "${text.trim()}" has no unit, but ${metric} is a time`,
         `Write ${op} ${amount}s or ${op} ${amount}ms, whichever you mean; only 0 may stand alone.`);
     }
@@ -98,8 +108,27 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
         'Write a threshold a metric can reach, such as "<= 0.5" or "< 3s".');
     }
     return {
-      metric: metric as MetricPath, ...threshold, text: text.trim(),
+      metric: metric as MetricPath | AlertPath, ...threshold, text: text.trim(),
       confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
     };
   });
+}
+
+/** Every alert and incident an expectation names is one of the scenario's. */
+export function checkAlertNames(expectations: readonly Expectation[], s: WrittenScenario): void {
+  for (const e of expectations) {
+    if (!isAlertPath(e.metric)) continue;
+    const q = alertQuery(e.metric);
+    const where = e.origin;
+    if (!s.alerts.some((a) => a.name === q.alert)) {
+      const names = s.alerts.map((a) => a.name);
+      throw new InputError(where, `expect.${e.metric}`, `names the alert "${q.alert}", which the scenario does not have`,
+        names.length > 0 ? `Use one of the alerts' names: ${names.join(', ')}.` : 'Add the alert under alerts: (a name, a metric and above), or remove this expectation.');
+    }
+    if (q.reading === 'detection_delay_ms' && !s.incidents.some((w) => w.name === q.incident)) {
+      const names = s.incidents.map((w) => w.name);
+      throw new InputError(where, `expect.${e.metric}`, `names the incident "${q.incident}", which the scenario does not have`,
+        names.length > 0 ? `Use one of the incidents' names: ${names.join(', ')}.` : 'Add the incident under incidents: (a name, from and to), or remove this expectation.');
+    }
+  }
 }

@@ -8,10 +8,11 @@ import type { Document, LineCounter, Node } from 'yaml';
 import type { MetricPath } from '../model/metric-paths.js';
 import type { WrittenScenario } from '../model/types.js';
 import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, tooDeep, valueAt, yaml, type TextSource } from './document.js';
-import { readExpectations, type Expectation } from './expect.js';
+import { checkAlertNames, readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
 import { checkBareDurations, checkCrossField, checkDurations, resolve } from './resolve.js';
+import { checkTime } from './time-checks.js';
 import { didYouMean } from './suggest.js';
 import { refuseSyntaxErrors } from './syntax.js';
 import { validate } from './validate.generated.js';
@@ -85,9 +86,10 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   checkDurations(raw, locate);
   const scenario = resolve(raw, locate);
   checkCrossField(scenario, locate);
+  checkTime(raw, scenario, locate);
 
   const parsed: ParsedScenario = {
-    scenario, expectations: readExpectations(raw, locate), warnings: inertWarnings(document, scenario, locate), locate: (path) => locate(path, true),
+    scenario, expectations: checkedExpectations(readExpectations(raw, locate), scenario), warnings: inertWarnings(document, scenario, locate), locate: (path) => locate(path, true),
   };
   Object.assign(parsed, metaOf(raw, locate));
   return parsed;
@@ -200,13 +202,17 @@ function pointerToPath(pointer: string, raw: unknown): (string | number)[] {
 
 /** Picks the error that tells the user most and words it as problem + fix. */
 function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path, keyNode?: boolean) => Origin): InputError {
-  const useful = errors.filter((e) => e.keyword !== 'if');
-  const pick =
+  const all = errors.filter((e) => e.keyword !== 'if');
+  const best = (useful: readonly ErrorObject[]) =>
     useful.find((e) => e.keyword === 'additionalProperties') ??
     useful.find((e) => e.keyword === 'enum') ??
     useful.find((e) => e.keyword === 'required') ??
     useful.find((e) => e.keyword === 'anyOf') ??
     useful[0];
+  let pick = best(all);
+  // A list that may also be `none` (incidents, alerts): the error inside its item says more than "not a list".
+  const inside = pick?.keyword === 'anyOf' ? all.filter((e) => e.instancePath.startsWith(`${pick?.instancePath}/`)) : [];
+  if (inside.length > 0) pick = best(inside);
   if (!pick) return new InputError(locate([]), '', 'the scenario is not valid', 'Compare it with `idem-sim schema`.');
   const path = pointerToPath(pick.instancePath, raw);
   const described = (pick.parentSchema as { description?: string } | undefined)?.description;
@@ -245,3 +251,9 @@ function describeValue(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;
 }
 
+
+/** Expectations whose alerts and incidents are the scenario's. */
+function checkedExpectations(expectations: Expectation[], scenario: WrittenScenario): Expectation[] {
+  checkAlertNames(expectations, scenario);
+  return expectations;
+}

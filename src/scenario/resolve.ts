@@ -22,8 +22,10 @@ type Locate = (path: Path) => Origin | undefined;
  */
 function resolveParam(p: Param, v: unknown, path: Path, locate: Locate): unknown {
   if (p.kind === 'section') return resolveParams(p.params, (v ?? {}) as Raw, path, locate);
+  if (p.kind === 'list') return v === undefined || v === null || v === 'none' ? [] : (v as Raw[]).map((item, i) => resolveParams(p.of.params, item, [...path, i], locate));
   if (v === undefined) return p.kind === 'latency' ? DEFAULT_SCENARIO.service.latency : p.kind === 'range' ? { ...p.default } : 'default' in p ? p.default : null;
   switch (p.kind) {
+    case 'override': return resolveParam(p.of, v, path, locate);
     case 'duration': return parseDuration(v as number | string);
     case 'optional_duration': return v === null || v === 'none' ? null : parseDuration(v as number | string);
     case 'range': return resolveParams(rangeEnds(p), v as Raw, path, locate);

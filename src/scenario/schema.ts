@@ -7,8 +7,9 @@
 import { assertNever, CONFIDENCES } from '../model/enums.js';
 import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS, LATENCY_FORMS, type Distribution } from '../model/latency.js';
 import { MAX_DURATION_MS, MAX_WEIGHT } from '../model/limits.js';
-import { METRIC_PATHS } from '../model/metric-paths.js';
-import { rangeEnds, type Param, type Params } from '../model/params.js';
+import { ALERT_PATH_PATTERN } from '../model/alert-paths.js';
+import { ALL_METRIC_PATHS, METRIC_PATHS } from '../model/metric-paths.js';
+import { rangeEnds, required, type Param, type Params } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
 import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
@@ -58,7 +59,7 @@ function paramSchema(p: Param, extra: Json = {}): Json {
       type: 'integer', minimum: p.min, default: p.default, description: `a whole number >= ${p.min} (${p.meaning})`,
       ...(p.max === undefined ? {} : { maximum: p.max }),
     };
-    case 'number': return { type: 'number', minimum: p.min, maximum: p.max, default: p.default, description: p.description };
+    case 'number': return { type: 'number', minimum: p.min, maximum: p.max, ...(p.default === undefined ? {} : { default: p.default }), description: p.description };
     case 'flag': return { type: 'boolean', default: p.default, description: `true or false (${p.meaning})` };
     case 'choice': return choice(p.values, p.default, p.meaning);
     case 'duration': return durationSchema(p.meaning, p.default);
@@ -67,10 +68,23 @@ function paramSchema(p: Param, extra: Json = {}): Json {
       const ends = rangeEnds(p);
       return mapping(`a range {min, max} of durations (${p.meaning})`, { min: paramSchema(ends.min), max: paramSchema(ends.max) });
     }
-    case 'text': return { type: 'string', pattern: NON_EMPTY, description: p.description };
+    case 'text': return { type: 'string', pattern: p.pattern ?? NON_EMPTY, description: p.description };
     case 'latency': return { $ref: '#/definitions/latency' };
     case 'components': return { type: 'array', minItems: 1, items: { $ref: '#/definitions/component' }, description: p.description };
     case 'section': return mapping(`a mapping (${p.meaning})`, { ...extra, ...paramsSchema(p.params) });
+    case 'list': return {
+      anyOf: [
+        { const: 'none' },
+        { type: 'null' },
+        { type: 'array', maxItems: p.max, items: { ...mapping(`a mapping (${p.of.meaning})`, paramsSchema(p.of.params)), required: Object.keys(p.of.params).filter((k) => required(p.of.params[k] as Param)) } },
+      ],
+      default: 'none',
+      description: `a list of at most ${p.max} mappings, or none (${p.meaning})`,
+    };
+    case 'override': {
+      const { default: _ignored, ...schema } = paramSchema(p.of);
+      return schema;
+    }
     default: return assertNever(p);
   }
 }
@@ -110,9 +124,15 @@ const threshold: Json = {
 const EXPECT: Json = {
   type: 'object', additionalProperties: false,
   description: 'a mapping of metric to threshold (checked by idem-sim check)',
+  patternProperties: {
+    [ALERT_PATH_PATTERN]: {
+      anyOf: [threshold, { type: 'object', additionalProperties: false, required: ['threshold'], properties: { threshold, confidence } }],
+      description: 'a threshold on an alert: alerts.NAME.false_alarms, alerts.NAME.firings, or alerts.NAME.detection_delay_ms.INCIDENT such as "< 3m"',
+    },
+  },
   properties: {
     confidence,
-    ...Object.fromEntries(METRIC_PATHS.map((path) => [path, {
+    ...Object.fromEntries(ALL_METRIC_PATHS.map((path) => [path, {
       anyOf: [threshold, { type: 'object', additionalProperties: false, required: ['threshold'], properties: { threshold, confidence } }],
       description: `a threshold on ${path} such as "<= 0.5", or {threshold, confidence: ci95}`,
     }])),

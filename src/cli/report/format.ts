@@ -1,5 +1,7 @@
 /** Numbers as the reports write them: three significant digits, CIs, durations in their unit. */
-import { isDurationMetric, type MetricReading } from '../../model/metric-paths.js';
+import type { MetricReading } from '../../model/metric-paths.js';
+import { isAlertPath } from '../../model/alert-paths.js';
+import { isDurationReading } from '../../scenario/expect.js';
 import { halfWidth, type Estimate } from '../../model/metrics.js';
 
 /**
@@ -54,7 +56,7 @@ function ciText(value: number, ci95: readonly [number, number]): string {
 
 /** A metric's reading as `check` and the sweep tables show it: a duration in its unit, else value ± CI. */
 export function describeReading(r: MetricReading, metric = ''): string {
-  if (r.value === null) return 'no value (no samples)';
-  if (isDurationMetric(metric)) return duration(r.value);
+  if (r.value === null) return isAlertPath(metric) ? 'none (the alert did not fire for it)' : 'no value (no samples)';
+  if (isDurationReading(metric)) return duration(r.value);
   return r.ci95 ? ciText(r.value, r.ci95) : num(r.value);
 }

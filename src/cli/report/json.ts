@@ -1,12 +1,19 @@
 /** `--json`: every metric under docs/model.md's names, with the resolved scenario, seed and version. */
 import { CONTRACT_VERSION } from '../../model/shape.js';
+import { echoed } from '../../model/clock.js';
 import { writtenLatency } from '../../model/latency.js';
+import { seriesJson } from '../../model/series.js';
 import type { WrittenScenario } from '../../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 /** The scenario as written, in ms: the empirical values are data, not settings (the file name identifies them). */
-export function resolvedScenario(s: WrittenScenario): WrittenScenario {
+export function writtenScenario(s: WrittenScenario): WrittenScenario {
   return { ...s, service: { ...s.service, latency: writtenLatency(s.service.latency) } };
+}
+
+/** The scenario as outputs print it: written, without the keys of "Time" when it uses none (`echoed`). */
+export function resolvedScenario(s: WrittenScenario): Partial<WrittenScenario> {
+  return echoed(writtenScenario(s));
 }
 
 /** 12 significant digits: drops float noise (16334.999999999998) and keeps every real digit. */
@@ -25,10 +32,12 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
       name: r.name,
       file: r.file,
       seed: r.seed,
-      scenario: resolvedScenario(r.scenario),
+      scenario: echoed(r.scenario),
       warnings: r.warnings,
       ...(r.precision ? { precision: r.precision } : {}),
       metrics: r.metrics,
+      ...(r.series ? { series: seriesJson(r.series) } : {}),
+      ...(r.alerts ? { alerts: r.alerts } : {}),
     })),
   };
   return `${JSON.stringify(doc, roundNoise, 2)}\n`;

@@ -5,6 +5,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { renderJson } from './json.js';
+import { renderSeriesCsv } from './series-csv.js';
 import { renderTable } from './table.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
@@ -24,6 +25,7 @@ const registry = <F extends string>(reporters: Record<F, RunReporter>) => report
 export const RUN_REPORTERS = registry({
   table: { options: [], render: renderTable },
   json: { options: ['--json'], render: renderJson },
+  csv: { options: ['--format', 'csv'], render: renderSeriesCsv },
 });
 
 export type RunFormat = keyof typeof RUN_REPORTERS;

@@ -9,6 +9,7 @@ import { readMetric, type MetricPath } from '../../model/metric-paths.js';
 import { METRICS, type MetricDef } from '../../model/metric-registry.js';
 import type { Estimate, Metrics } from '../../model/metrics.js';
 import { formatDuration } from '../../scenario/duration.js';
+import { alertRows } from './alert-rows.js';
 import { columnGroups } from './column-groups.js';
 import { duration, estimateText, num } from './format.js';
 import { drawRows } from './sweep-table.js';
@@ -20,6 +21,7 @@ type Row = readonly [label: string, cell: Cell] | readonly [section: string];
 /** A metric's cell, by what the registry says it is: an estimate ± its CI, a duration, a percentage or a number. */
 function cellOf(d: MetricDef): Cell {
   const path = d.path as MetricPath;
+  if (d.only) return (m) => (readMetric(m, path).value === null ? '–' : estimateText(readMetric(m, path) as Estimate));
   if (d.kind === 'estimate') return (m) => estimateText(readMetric(m, path) as Estimate);
   const value = (m: Metrics) => readMetric(m, path).value;
   switch (d.unit) {
@@ -37,6 +39,10 @@ const row = (path: MetricPath, depth = 0): Row => {
   return [`${'  '.repeat(depth)}${d.label}`, cellOf(d)];
 };
 
+/** The rows of metrics some runs do not report, by label: whether a run's metrics hold it. */
+const ONLY_WHERE: Readonly<Record<string, (m: Metrics) => boolean>> = Object.fromEntries(Object.values(METRICS)
+  .filter((d) => d.only).map((d) => [d.label, (m: Metrics) => readMetric(m, d.path as MetricPath).value !== null]));
+
 const ROWS: readonly Row[] = [
   ['Duplicates'],
   row('duplicates_per_1000'),
@@ -52,6 +58,7 @@ const ROWS: readonly Row[] = [
   row('conflicts_409_per_1000'),
   row('mismatches_422_per_1000'),
   row('dedup_hits_per_1000'),
+  row('store_unavailable_per_1000'),
   ['Load'],
   row('attempts_per_action'),
   row('executions_per_action'),
@@ -76,9 +83,14 @@ const ROWS: readonly Row[] = [
 
 /** The table of `runs` side by side, as cli-table3 draws it (no rule between rows). */
 function draw(runs: readonly ScenarioRun[], chalk: ChalkInstance): string {
-  const rows = ROWS.map((row) => (row.length === 1
+  // A metric only some scenarios report (its registry entry's `only`) has a row when one of these does.
+  const reported = (row: Row) => row.length === 1 || !(row[0] in ONLY_WHERE) || runs.some((r) => ONLY_WHERE[row[0]]?.(r.metrics));
+  const metricRows = ROWS.filter(reported).map((row) => (row.length === 1
     ? [chalk.bold.cyan(row[0]), ...runs.map(() => '')]
     : [row[0], ...runs.map((r) => row[1](r.metrics))]));
+  const rows = [...metricRows, ...alertRows(runs).map((row) => (row.length === 1
+    ? [chalk.bold.cyan(row[0]), ...runs.map(() => '')]
+    : [row[0], ...runs.map((r) => row[1](r))]))];
   return drawRows(['', ...runs.map((r) => chalk.bold(r.name))], rows, ['left', ...runs.map(() => 'right' as const)]);
 }
 

@@ -1,4 +1,6 @@
+import type { AlertResult } from '../../model/alerts.js';
 import type { Metrics } from '../../model/metrics.js';
+import type { SeriesCounts } from '../../model/series.js';
 import type { WrittenScenario } from '../../model/types.js';
 import type { Verdict } from '../../scenario/expect.js';
 
@@ -23,6 +25,10 @@ export interface ScenarioRun {
   warnings: readonly string[];
   metrics: Metrics;
   precision?: PrecisionInfo;
+  /** The run's series, when `--series` asked for one (docs/model.md, "Time"). */
+  series?: SeriesCounts;
+  /** The scenario's alerts, evaluated on its series. */
+  alerts?: AlertResult[];
 }
 
 /** What every report carries so that a run can be replayed. */

@@ -1,0 +1,37 @@
+/**
+ * The run table's section on alerts (docs/model.md, "Time"): per alert, its firings, its
+ * detection delay per incident and its false alarms, for every run that has it.
+ */
+import type { AlertResult } from '../../model/alerts.js';
+import { formatDuration } from '../../scenario/duration.js';
+import { num } from './format.js';
+import type { ScenarioRun } from './types.js';
+
+/** A row: its label and each run's cell (undefined: the run has no such alert). */
+export type AlertRow = readonly [label: string, cell: (r: ScenarioRun) => string] | readonly [section: string];
+
+const find = (r: ScenarioRun, name: string): AlertResult | undefined => r.alerts?.find((a) => a.name === name);
+const missing = '–';
+
+/** The section's rows, for the alerts of all `runs` in the order they first appear. */
+export function alertRows(runs: readonly ScenarioRun[]): AlertRow[] {
+  const names = [...new Set(runs.flatMap((r) => (r.alerts ?? []).map((a) => a.name)))];
+  if (names.length === 0) return [];
+  const rows: AlertRow[] = [['Alerts (on the run\'s series)']];
+  for (const name of names) {
+    const spec = runs.map((r) => r.scenario.alerts.find((a) => a.name === name)).find((a) => a !== undefined);
+    const rule = spec ? ` (${spec.metric} > ${num(spec.above)}/s${spec.for > 0 ? ` for ${formatDuration(spec.for)}` : ''})` : '';
+    rows.push([`${name}${rule}: firings`, (r) => { const a = find(r, name); return a ? num(a.firings.length) : missing; }]);
+    const incidents = [...new Set(runs.flatMap((r) => Object.keys(find(r, name)?.detection_delay_ms ?? {})))];
+    for (const incident of incidents) {
+      rows.push([`  detection delay after ${incident}`, (r) => {
+        const a = find(r, name);
+        if (!a || !Object.hasOwn(a.detection_delay_ms, incident)) return missing;
+        const d = a.detection_delay_ms[incident];
+        return d === null || d === undefined ? 'not detected' : formatDuration(d);
+      }]);
+    }
+    rows.push(['  false alarms', (r) => { const a = find(r, name); return a ? num(a.false_alarms) : missing; }]);
+  }
+  return rows;
+}

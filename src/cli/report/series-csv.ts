@@ -1,0 +1,30 @@
+/**
+ * `run --series STEP --format csv`: one row per bucket of each run's series (docs/model.md,
+ * "Time"), counts as integers, for spreadsheets and plotting. docs/csv.md lists the columns
+ * (a unit test holds the two together).
+ */
+import { stringify } from 'csv-stringify/sync';
+import { NUM_SERIES, SERIES_MEANINGS, SERIES_NAMES } from '../../model/series.js';
+import type { CsvColumn } from './csv.js';
+import type { RunInfo, ScenarioRun } from './types.js';
+
+/** Every column, in order. */
+export const SERIES_COLUMNS: readonly CsvColumn[] = [
+  { name: 'run', unit: '', description: 'the scenario\'s name (its file name without extension, or lab-defaults)' },
+  { name: 'start_ms', unit: 'ms', description: 'the start of the bucket, from the start of the run; it ends one step later' },
+  ...SERIES_NAMES.map((n) => ({ name: n, unit: 'count', description: SERIES_MEANINGS[n] })),
+  { name: 'step_ms', unit: 'ms', description: 'the bucket\'s length (--series)' },
+  { name: 'seed', unit: '', description: 'the seed of the run' },
+  { name: 'idem_sim_version', unit: '', description: 'the idem-sim version that wrote the file' },
+];
+
+export function renderSeriesCsv(runs: readonly ScenarioRun[], info: RunInfo): string {
+  const rows = runs.flatMap((r) => {
+    const s = r.series;
+    if (!s) return [];
+    return Array.from({ length: s.buckets }, (_, b) => [
+      r.name, b * s.step, ...Array.from(s.counts.subarray(b * NUM_SERIES, (b + 1) * NUM_SERIES)), s.step, r.seed, info.version,
+    ]);
+  });
+  return stringify(rows, { header: true, columns: SERIES_COLUMNS.map((c) => c.name) });
+}

@@ -1,0 +1,35 @@
+/**
+ * Readings of alerts by dotted path, for `expect:` (docs/model.md, "Time"):
+ * `alerts.NAME.false_alarms`, `alerts.NAME.firings` (how many) and
+ * `alerts.NAME.detection_delay_ms.INCIDENT` (ms; no value when the alert missed the incident).
+ */
+import type { AlertResult } from './alerts.js';
+
+export type AlertPath = `alerts.${string}`;
+
+/** What an alert path asks for. */
+export type AlertQuery = { alert: string } & ({ reading: 'false_alarms' | 'firings' } | { reading: 'detection_delay_ms'; incident: string });
+
+/** Paths as `expect:` may write them (names as model/params.ts's NAME_PATTERN allows). */
+export const ALERT_PATH_PATTERN = '^alerts\\.[A-Za-z0-9_][A-Za-z0-9_-]{0,63}\\.(false_alarms|firings|detection_delay_ms\\.[A-Za-z0-9_][A-Za-z0-9_-]{0,63})$';
+
+export function isAlertPath(path: string): path is AlertPath {
+  return new RegExp(ALERT_PATH_PATTERN).test(path);
+}
+
+export function alertQuery(path: AlertPath): AlertQuery {
+  const [, alert = '', reading = '', incident = ''] = path.split('.');
+  return reading === 'detection_delay_ms' ? { alert, reading, incident } : { alert, reading: reading as 'false_alarms' | 'firings' };
+}
+
+/** The value at `path` (null: the alert never fired for that incident, or the run has no such alert). */
+export function readAlert(alerts: readonly AlertResult[] | undefined, path: AlertPath): number | null {
+  const q = alertQuery(path);
+  const a = alerts?.find((x) => x.name === q.alert);
+  if (!a) return null;
+  switch (q.reading) {
+    case 'false_alarms': return a.false_alarms;
+    case 'firings': return a.firings.length;
+    case 'detection_delay_ms': return a.detection_delay_ms[q.incident] ?? null;
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * Alerts evaluated on a run's series (docs/model.md, "Time"). An alert fires at the end of the
+ * bucket that completes a run of consecutive buckets above its rate lasting at least `for`
+ * (ceil(for/Δ) buckets, at least one), and clears at the end of the first bucket at or below
+ * it; one still firing when the series ends closes there. A firing belongs to the latest
+ * incident whose window, extended by the alert's grace, holds its start.
+ */
+import { NUM_SERIES, SER, type SeriesCounts } from './series.js';
+import type { WrittenScenario } from './types.js';
+
+/** Buckets of alerts evaluated without a series asked for. */
+export const ALERT_STEP_MS = 60_000;
+
+type Alert = WrittenScenario['alerts'][number];
+type Incident = WrittenScenario['incidents'][number];
+
+/** `results[i].alerts[j]` in JSON. */
+export interface AlertResult {
+  name: string;
+  /** Every firing as [start, end] in ms of the run. */
+  firings: [number, number][];
+  /** Per incident: from its `from` to the first firing that belongs to it (ms), or null if none does. */
+  detection_delay_ms: Record<string, number | null>;
+  /** Firings that belong to no incident. */
+  false_alarms: number;
+}
+
+export function evaluateAlerts(series: SeriesCounts, alerts: readonly Alert[], incidents: readonly Incident[]): AlertResult[] {
+  return alerts.map((a) => judge(a, firings(series, a), incidents));
+}
+
+/** The firings of one alert on the series. */
+export function firings(series: SeriesCounts, a: Alert): [number, number][] {
+  const { step, buckets, counts } = series;
+  const m = SER[a.metric];
+  const need = Math.max(1, Math.ceil(a.for / step));
+  const limit = (a.above * step) / 1000; // the rate per second as a count per bucket
+  const out: [number, number][] = [];
+  let above = 0;
+  let start: number | null = null;
+  for (let b = 0; b < buckets; b++) {
+    const end = (b + 1) * step;
+    if ((counts[b * NUM_SERIES + m] as number) > limit) {
+      above++;
+      if (start === null && above >= need) start = end;
+    } else {
+      above = 0;
+      if (start !== null) { out.push([start, end]); start = null; }
+    }
+  }
+  if (start !== null) out.push([start, Math.max(start, buckets * step)]);
+  return out;
+}
+
+/** Which incident each firing belongs to, the detection delays and the false alarms. */
+function judge(a: Alert, fired: [number, number][], incidents: readonly Incident[]): AlertResult {
+  const delay: Record<string, number | null> = Object.fromEntries(incidents.map((w) => [w.name, null]));
+  let falseAlarms = 0;
+  for (const [start] of fired) {
+    let owner: Incident | undefined;
+    for (const w of incidents) if (w.from <= start && start < w.to + a.grace && (!owner || w.from >= owner.from)) owner = w;
+    if (!owner) { falseAlarms++; continue; }
+    if (delay[owner.name] === null) delay[owner.name] = start - owner.from;
+  }
+  return { name: a.name, firings: fired, detection_delay_ms: delay, false_alarms: falseAlarms };
+}

@@ -1,0 +1,86 @@
+/**
+ * A chunk's series as the engine counts them (series.ts names the counts): one row of counts
+ * per bucket from the chunk's first, grown as events come later. Reset per chunk; only the
+ * rows used are cleared, so a fine step costs nothing where no event falls.
+ */
+import { MAX_SERIES_BUCKETS } from './limits.js';
+import { NUM_SERIES, type SeriesCounts } from './series.js';
+
+export class SeriesTally {
+  /** Bucket index of row 0: the bucket of the chunk's start. */
+  base = 0;
+  /** Rows used so far (the row of the latest event + 1). */
+  used = 0;
+  private counts = new Int32Array(64 * NUM_SERIES);
+  private offset = 0;
+
+  constructor(readonly step: number) {}
+
+  /** A new chunk, starting at run time `offset` (ms). */
+  begin(offset: number): void {
+    this.counts.fill(0, 0, this.used * NUM_SERIES);
+    this.used = 0;
+    this.offset = offset;
+    this.base = Math.floor(offset / this.step);
+  }
+
+  /** One event of count `m` at chunk time `t` (ms from the chunk's start). */
+  add(m: number, t: number, n = 1): void {
+    const row = Math.floor((this.offset + t) / this.step) - this.base;
+    if (row >= this.used) this.reach(row);
+    this.counts[row * NUM_SERIES + m]! += n;
+  }
+
+  /** The rows used, as a view (valid until the next `begin`). */
+  rows(): Int32Array {
+    return this.counts.subarray(0, this.used * NUM_SERIES);
+  }
+
+  private reach(row: number): void {
+    if (this.base + row >= MAX_SERIES_BUCKETS) {
+      throw new RangeError(`an event at bucket ${this.base + row} is past the ${MAX_SERIES_BUCKETS} buckets a series may hold`);
+    }
+    if ((row + 1) * NUM_SERIES > this.counts.length) {
+      const grown = new Int32Array(Math.max(this.counts.length * 2, (row + 1) * NUM_SERIES));
+      grown.set(this.counts.subarray(0, this.used * NUM_SERIES));
+      this.counts = grown;
+    }
+    this.used = row + 1;
+  }
+}
+
+/** A run's series: the chunks' rows added at their buckets. */
+export class SeriesSum {
+  private counts = new Float64Array(0);
+  buckets = 0;
+
+  constructor(readonly step: number) {}
+
+  /** Adds rows of counts whose first row is bucket `base`. */
+  add(base: number, rows: ArrayLike<number>): void {
+    const n = rows.length / NUM_SERIES;
+    if (base + n > MAX_SERIES_BUCKETS) throw new RangeError(`a series of ${base + n} buckets is longer than the ${MAX_SERIES_BUCKETS} a series may hold`);
+    const need = (base + n) * NUM_SERIES;
+    if (need > this.counts.length) {
+      const grown = new Float64Array(Math.max(need, this.counts.length * 2));
+      grown.set(this.counts);
+      this.counts = grown;
+    }
+    const at = base * NUM_SERIES;
+    for (let k = 0; k < rows.length; k++) this.counts[at + k]! += rows[k] as number;
+    // The last bucket is the one holding the last event: trailing rows of zeros do not count.
+    for (let b = base + n - 1; b >= this.buckets; b--) {
+      if (this.rowHasEvents(b)) { this.buckets = b + 1; break; }
+    }
+  }
+
+  private rowHasEvents(b: number): boolean {
+    for (let m = 0; m < NUM_SERIES; m++) if (this.counts[b * NUM_SERIES + m] !== 0) return true;
+    return false;
+  }
+
+  /** The run's series (series.ts), a copy. */
+  result(): SeriesCounts {
+    return { step: this.step, buckets: this.buckets, counts: this.counts.slice(0, this.buckets * NUM_SERIES) };
+  }
+}

@@ -1,0 +1,65 @@
+/**
+ * Series (docs/model.md, "Time"): with a step Δ, every event of a run counted in the bucket
+ * [kΔ, (k+1)Δ) holding its time. The names are the model's; every count is an integer, so
+ * series from chunks, threads and shards add up to the same numbers in any order.
+ */
+
+/** The counts of a series, in the order JSON and CSV list them. */
+export const SERIES_NAMES = [
+  'arrivals', 'attempts', 'executions', 'duplicates', 'conflicts_409', 'mismatches_422',
+  'dedup_hits', 'timeouts', 'unknown_outcomes', 'lost', 'store_unavailable',
+] as const;
+export type SeriesName = (typeof SERIES_NAMES)[number];
+
+/** Each count's index in a bucket's row. */
+export const SER = Object.fromEntries(SERIES_NAMES.map((n, i) => [n, i])) as { readonly [K in SeriesName]: number };
+export const NUM_SERIES = SERIES_NAMES.length;
+
+/** What each count counts, at which time (the JSON Schema and docs/csv.md read these). */
+export const SERIES_MEANINGS: Readonly<Record<SeriesName, string>> = {
+  arrivals: 'primary actions arriving (their arrival time)',
+  attempts: 'attempts sent (their send time)',
+  executions: 'side effects committed (their commit time)',
+  duplicates: 'executions beyond each action\'s first (their commit time)',
+  conflicts_409: '409 answers (the server\'s reply time)',
+  mismatches_422: '422 answers (the server\'s reply time)',
+  dedup_hits: 'stored results replayed (the server\'s reply time)',
+  timeouts: 'attempts ending unknown (at the client\'s timer)',
+  unknown_outcomes: 'unknown outcomes returned to the model (the call\'s return)',
+  lost: 'actions never executed (their arrival time)',
+  store_unavailable: '503s of a key store that is down (the server\'s reply time)',
+};
+
+/** A run's series: `counts[b * NUM_SERIES + SER[name]]` for bucket b, which starts at b·step. */
+export interface SeriesCounts {
+  step: number;
+  /** Buckets 0 .. buckets - 1: the last holds the run's last event. */
+  buckets: number;
+  counts: Float64Array;
+}
+
+/** One bucket as JSON writes it. */
+export type SeriesBucket = { start_ms: number } & Record<SeriesName, number>;
+
+/** `results[i].series` in JSON. */
+export interface SeriesJson {
+  step_ms: number;
+  buckets: SeriesBucket[];
+}
+
+export function seriesJson(s: SeriesCounts): SeriesJson {
+  const buckets: SeriesBucket[] = [];
+  for (let b = 0; b < s.buckets; b++) {
+    const row = { start_ms: b * s.step } as SeriesBucket;
+    SERIES_NAMES.forEach((n, m) => { row[n] = s.counts[b * NUM_SERIES + m] as number; });
+    buckets.push(row);
+  }
+  return { step_ms: s.step, buckets };
+}
+
+/** The total of one count over the run. */
+export function seriesTotal(s: SeriesCounts, name: SeriesName): number {
+  let total = 0;
+  for (let b = 0; b < s.buckets; b++) total += s.counts[b * NUM_SERIES + SER[name]] as number;
+  return total;
+}
