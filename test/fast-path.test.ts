@@ -4,11 +4,13 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { ChunkSimulator } from '../src/model/engine.js';
+import { arrivalTime, withPrimaries } from '../src/model/clock.js';
+import { ChunkSimulator, detachedOutput } from '../src/model/engine.js';
 import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/model/plan.js';
 import { chunkRng } from '../src/random/rng.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { arbScenario } from './arbitrary.js';
+import { parseRunnable } from './helpers.js';
 
 /** One chunk of `scenario`, simulated with and without the fast path. */
 function both(scenario: Scenario, seed: string, actions: number) {
@@ -23,6 +25,21 @@ describe('fast path', () => {
     const scenario: Scenario = { ...DEFAULT_SCENARIO, idempotency: { ...DEFAULT_SCENARIO.idempotency, scope: 'intent' } };
     const { fast, general } = both(scenario, 'fast', CHUNK_ACTIONS);
     expect(fast).toEqual(general);
+  });
+
+  it('keeps out of incident windows: the same chunks, series included, with a slowdown, an outage and a deploy', () => {
+    const scenario = parseRunnable(`load: {duration: 20m, profile: [{at: 8m, rate_per_s: 90}]}
+idempotency: {scope: intent}
+incidents:
+  - {name: slow, from: 2m, to: 4m, service: {latency_multiplier: 3, error_rate: 0.05}, network: {reply_loss: 0.1}}
+  - {name: outage, from: 6m, to: 7m, store: {down: true}}
+  - {name: deploy, from: 9m, to: 570s, runtime: {crash_probability: 1}}`);
+    const seed = 'windows';
+    const bound = withPrimaries(scenario, seed);
+    for (const plan of planChunks(seed, bound.actions, bound.load.rate_per_s, 0, undefined, arrivalTime(bound))) {
+      const run = (fast: boolean) => detachedOutput(new ChunkSimulator(bound, 100, fast, undefined, 10_000).run(chunkRng(seed, plan.index), plan));
+      expect(run(true)).toEqual(run(false));
+    }
   });
 
   it('gives the same chunk as the general model across random scenarios', () => {

@@ -54,6 +54,11 @@ const FORCE: Record<string, (s: Scenario) => Scenario> = {
   'service.crash_probability is 0': (s) => ({ ...s, service: { ...s.service, crash_probability: 0 } }),
   'service.error_rate is 0': (s) => ({ ...s, service: { ...s.service, error_rate: 0 } }),
   'client.retries is 0': (s) => ({ ...s, client: { ...s.client, retries: 0 } }),
+  // An incident, but one that leaves the key store up.
+  'no incident takes the key store down': (s) => ({ ...s, incidents: [{
+    name: 'slow', from: 0, to: 30_000, service: { latency_multiplier: 3, error_rate: null, crash_probability: null },
+    network: { request_loss: null, reply_loss: null }, store: { down: false }, runtime: { crash_probability: null },
+  }] }),
 };
 const forceOf = (because: string) => {
   const key = Object.keys(FORCE).find((k) => because.startsWith(k));

@@ -5,6 +5,7 @@ import { RunState } from '../model/metrics.js';
 import { shardRange } from '../model/plan.js';
 import { InputError } from '../scenario/errors.js';
 import { readUserFile } from './files.js';
+import { alertsOnly, timeResults } from './shared/time.js';
 import { shellQuote, type Io } from './io.js';
 import { MAX_POINTS, MAX_SHARDS } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
@@ -142,9 +143,9 @@ export class SweepMerger {
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     const state = c.runState(o['state'], `${field}.state`, step);
     if (state.primaries !== scenario.actions) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
-    const sums = new RunState(step);
+    const sums = new RunState(step, 0, state.series?.step ?? null);
     sums.addData(state);
-    return { params: params as SweepPointResult['params'], metrics: sums.finish(scenario) };
+    return { params: params as SweepPointResult['params'], metrics: sums.finish(scenario), ...alertsOnly(timeResults(scenario, sums, false)) };
   }
 
   async render(format: SweepFormat, chalk: ChalkInstance): Promise<string> {

@@ -13,6 +13,7 @@ import { MAX_SHARDS } from './options.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { echoed, primaryCount } from '../model/clock.js';
 import { resolvedScenario } from './report/json.js';
+import { timeResults } from './shared/time.js';
 import type { ScenarioRun } from './report/types.js';
 
 /** 2: sealed with a digest, fingerprints that the embedded scenario re-hashes to. Format 1 is refused. */
@@ -188,7 +189,7 @@ export class RunMerger {
     this.shards.set(shard.index, part.file);
     if (!this.first) {
       this.first = first;
-      this.states = runs.map((r) => new RunState(r.grid_step));
+      this.states = runs.map((r) => new RunState(r.grid_step, 0, r.state.series?.step ?? null));
     }
     runs.forEach((r, i) => (this.states[i] as RunState).addData(r.state));
     for (const r of runs) Reflect.deleteProperty(r, 'state'); // added up: let the sums go
@@ -218,8 +219,11 @@ export class RunMerger {
     if (!first) throw new InputError(undefined, '', 'no partial results given', WRITTEN_BY);
     const missing = missingShards(first.p.shard.count, this.shards);
     if (missing) throw missing;
+    // The shards' command asked for the series it prints (their alerts' series is counted, not printed).
+    const shown = first.p.replay_args.includes('--series');
     const runs = first.p.runs.map((r, i): ScenarioRun => ({
       name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, metrics: (this.states[i] as RunState).finish(r.scenario),
+      ...timeResults(r.scenario, this.states[i] as RunState, shown),
     }));
     return { runs, version: first.version, replayArgs: first.p.replay_args };
   }

@@ -19,6 +19,7 @@ import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
 import { writtenScenario } from './report/json.js';
+import { alertsOnly, timeResults } from './shared/time.js';
 import type { SweepPointResult } from './report/sweep.js';
 import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
 import { sweepFormat } from './shared/formats.js';
@@ -265,7 +266,10 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
       if (run.part) {
         run.part.add({ index: pt.index, params, scenario: writtenScenario(scenario), fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
       } else {
-        results.push({ params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}) });
+        results.push({
+          params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
+          ...alertsOnly(timeResults(scenario, outcome.state, false)),
+        });
       }
     }
   } finally {

@@ -44,23 +44,22 @@ export class AttemptModel extends CallModel {
     let status = NO_REPLY;
     let delay = 0;
     let answeredBy = LOST_REQUEST;
-    let served = -1; // the series count of a reply from the key store, if any
     const key = this.keyOf(i); // sent even when the request is lost (the tracer names it)
     if (!this.requestLost()) {
       answeredBy = FROM_STORE;
       const fp = p.fpText ? (this.text[i] as number) : 0;
-      // A key store that is down: 503 at once (fail closed), or the handler runs as if unkeyed (fail open).
-      const down = p.storeDown && key !== NO_KEY;
-      const used = down ? NO_KEY : key;
-      const found = used >= 0 ? this.log.lookup(used, s) : NONE;
-      if (down && !p.failOpen) {
-        status = STORE_503; delay = p.fastReply; this.storeUnavailable[i]!++; served = SER.store_unavailable;
+      const found = key >= 0 ? this.log.lookup(key, s) : NONE;
+      if (p.storeDown && key !== NO_KEY) {
+        // The key store is down (an incident): a 503, or the handler runs unkeyed (its time in handlerDelay).
+        status = this.storeDown(i, fp);
+        delay = this.handlerDelay[i] as number;
+        if (status !== STORE_503) answeredBy = HANDLER;
       } else if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
-        status = MISMATCH_422; delay = p.fastReply; this.mismatches422[i]!++; served = SER.mismatches_422;
+        status = MISMATCH_422; delay = p.fastReply; this.mismatches422[i]!++;
       } else if (found === RUNNING) {
-        status = CONFLICT_409; delay = p.fastReply; this.conflicts409[i]!++; served = SER.conflicts_409;
+        status = CONFLICT_409; delay = p.fastReply; this.conflicts409[i]!++;
       } else if (found !== NONE) {
-        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.dedupHits[i]!++; served = SER.dedup_hits;
+        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.dedupHits[i]!++;
         if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
       } else {
         delay = p.latency.sample(this.rng) * p.latencyScale; // × 1 outside incidents: the same number
@@ -68,22 +67,47 @@ export class AttemptModel extends CallModel {
         t.handlerRuns++;
         if (delay > p.timeout) t.overTimeout++;
         this.handlerDelay[i] = delay;
-        status = this.execute(i, used, fp);
+        status = this.execute(i, key, fp);
       }
     }
     const received = status !== NO_REPLY && delay <= p.timeout && !this.replyLost();
     if (!received) t.unknownAttempts++;
-    if (this.series !== null) this.countAttempt(s, served, received);
+    if (this.series !== null) this.countAttempt(i, status, answeredBy, received);
     this.hooks.onAttempt(i, s, key, delay, status, answeredBy, received);
     this.attemptEnd[i] = received ? s + delay : s + p.timeout;
     this.afterAttempt(i, received ? status : NO_REPLY);
   }
 
-  /** The series' counts of an attempt sent at `s`: its send, the key store's reply (`served`), its timeout. */
-  private countAttempt(s: number, served: number, received: boolean): void {
+  /**
+   * An attempt of actor `i` while the key store is down (docs/model.md, "Time"): fail closed, a
+   * 503 after `fast_reply`, nothing executed or written; fail open, the handler runs as if no key
+   * were sent. Its time goes into `handlerDelay[i]`.
+   */
+  private storeDown(i: number, fp: number): number {
+    const p = this.p;
+    if (!p.failOpen) {
+      this.storeUnavailable[i]!++;
+      this.handlerDelay[i] = p.fastReply;
+      return STORE_503;
+    }
+    const t = this.totals;
+    const delay = p.latency.sample(this.rng) * p.latencyScale;
+    t.handlerRuns++;
+    if (delay > p.timeout) t.overTimeout++;
+    this.handlerDelay[i] = delay;
+    return this.execute(i, NO_KEY, fp);
+  }
+
+  /** The series' counts of actor `i`'s attempt: its send, the key store's or a down store's reply, its timeout. */
+  private countAttempt(i: number, status: number, answeredBy: number, received: boolean): void {
     const sr = this.series!;
+    const s = this.sendAt[i] as number;
     sr.add(SER.attempts, s);
-    if (served >= 0) sr.add(served, s + this.p.fastReply);
+    const replied = s + this.p.fastReply;
+    if (status === STORE_503) sr.add(SER.store_unavailable, replied);
+    else if (answeredBy === FROM_STORE && status !== NO_REPLY) {
+      sr.add(status === MISMATCH_422 ? SER.mismatches_422 : status === CONFLICT_409 ? SER.conflicts_409 : SER.dedup_hits, replied);
+    }
     if (!received) sr.add(SER.timeouts, s + this.p.timeout);
   }
 

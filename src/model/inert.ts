@@ -27,7 +27,11 @@ export const INERT_RULES: readonly Rule[] = [
   {
     when: noKey, because: 'idempotency.scope is none, so no key is claimed, stored or looked up',
     keys: ['idempotency.claim', 'idempotency.fingerprint', 'idempotency.retention', 'idempotency.lease', 'idempotency.transactional',
-      'idempotency.on_error', 'idempotency.conflict_retry_after', 'idempotency.record_bytes', 'service.fast_reply'],
+      'idempotency.on_error', 'idempotency.conflict_retry_after', 'idempotency.record_bytes', 'idempotency.on_store_down', 'service.fast_reply'],
+  },
+  {
+    when: (s) => !s.incidents.some((w) => w.store.down), because: 'no incident takes the key store down (store.down: true), so the server never finds it down',
+    keys: ['idempotency.on_store_down'],
   },
   {
     when: (s) => s.idempotency.claim === 'check_then_act', because: 'idempotency.claim is check_then_act, which never leaves a key running, so no 409 is answered',

@@ -1,4 +1,5 @@
 /** Settings a scenario writes that have no effect under its others (model/inert.ts), as warnings. */
+import { changes, inForceAt } from '../model/incidents.js';
 import { inertSettings } from '../model/inert.js';
 import { DEFAULT_SCENARIO, paramAt } from '../model/shape.js';
 import type { WrittenScenario } from '../model/types.js';
@@ -26,11 +27,29 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
     origin: locate(path.split('.'), true), keyPath: path, problem: `has no effect: ${because}`,
     fix: 'Remove it, or change the setting that makes it inert if it should count.',
   }));
+  found.push(...incidentWarnings(scenario, locate));
   if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
     found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
       fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove the preset.' });
   }
   return found;
+}
+
+/** Incident windows whose settings do nothing: a store outage without keys, a window that changes nothing and that no alert is judged on. */
+function incidentWarnings(s: WrittenScenario, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
+  const out: ScenarioWarning[] = [];
+  s.incidents.forEach((w, i) => {
+    if (w.store.down && s.idempotency.scope === 'none') {
+      out.push({ origin: locate(['incidents', i, 'store', 'down'], true), keyPath: `incidents[${i}].store.down`,
+        problem: 'has no effect: idempotency.scope is none, so no key store is used', fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove it.' });
+    }
+    if (!changes(inForceAt([w], w.from)) && s.alerts.length === 0) {
+      out.push({ origin: locate(['incidents', i], true), keyPath: `incidents[${i}]`,
+        problem: 'has no effect: the window changes no parameter, and no alert is judged on it',
+        fix: 'Give it what changes (such as service: {latency_multiplier: 4} or store: {down: true}), or add an alert.' });
+    }
+  });
+  return out;
 }
 
 /** Key paths of the model's leaves a document writes; a latency distribution counts as one leaf. */

@@ -7,6 +7,7 @@ import { stringify } from 'csv-stringify/sync';
 import { METRICS, METRIC_PATHS, type MetricDef, type MetricPath, type Scale } from '../../model/metric-registry.js';
 import { readMetric } from '../../model/metric-paths.js';
 import { isDurationKey } from '../../scenario/schema.js';
+import { alertColumns, alertValue } from './sweep-alerts.js';
 import type { SweepReport } from './sweep.js';
 
 /** One column of the CSV. */
@@ -82,6 +83,7 @@ function paramCell(path: string, v: string | number | boolean | null | undefined
 }
 
 export function renderCsv(r: SweepReport): string {
+  const alerts = alertColumns(r.points);
   const rows = r.points.map((pt) => [
     ...r.paths.map((p) => paramCell(p, pt.params[p])),
     ...METRIC_PATHS.flatMap((p) => {
@@ -90,9 +92,13 @@ export function renderCsv(r: SweepReport): string {
       if (METRICS[p].kind !== 'estimate') return [v];
       return m.ci95 ? [v, round(m.ci95[0]), round(m.ci95[1])] : [v, '', ''];
     }),
+    ...alerts.map((a) => alertValue(pt, a.path) ?? ''),
     r.seed, r.version,
   ]);
-  return stringify(rows, { header: true, columns: csvColumns(r.paths).map((c) => c.name) });
+  const columns = csvColumns(r.paths).map((c) => c.name);
+  // An alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell).
+  columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...alerts.map((a) => a.path));
+  return stringify(rows, { header: true, columns });
 }
 
 function assertNever(x: never): never {

@@ -1,4 +1,6 @@
 /** Sweep reports: JSON, and a table (rows, or a heat map of two keys); CSV is in csv.ts. */
+import type { AlertResult } from '../../model/alerts.js';
+import { alertCell, alertColumns } from './sweep-alerts.js';
 import { CONTRACT_VERSION } from '../../model/shape.js';
 import type { ChalkInstance } from 'chalk';
 import { readMetric, type MetricPath } from '../../model/metric-paths.js';
@@ -13,6 +15,8 @@ export interface SweepPointResult {
   params: Record<string, string | number | boolean | null>;
   metrics: Metrics;
   precision?: PrecisionInfo;
+  /** The scenario's alerts at this point, evaluated on its series. */
+  alerts?: AlertResult[];
 }
 
 export interface SweepReport {
@@ -58,9 +62,10 @@ export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: Chal
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
   // The summary columns, and the chosen metric if it is not among them.
   const columns = SUMMARY.some(([, m]) => m === metric) ? SUMMARY : [...SUMMARY, [metric, metric] as const];
-  const table = drawRows([...r.paths, ...columns.map(([h]) => h)].map((h) => chalk.bold(h)),
-    r.points.map((pt) => [...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map(([, m]) => cell(pt.metrics, m))]),
-    [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const)]);
+  const alerts = alertColumns(r.points);
+  const table = drawRows([...r.paths, ...columns.map(([h]) => h), ...alerts.map((a) => a.heading)].map((h) => chalk.bold(h)),
+    r.points.map((pt) => [...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map(([, m]) => cell(pt.metrics, m)), ...alerts.map((a) => alertCell(pt, a.path))]),
+    [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const), ...alerts.map(() => 'right' as const)]);
   return `${table}\n${footer}\n`;
 }
 

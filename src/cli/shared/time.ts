@@ -7,7 +7,7 @@ import { arrivalSpan } from '../../model/clock.js';
 import { MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
 import { longestDelay } from '../../model/simulate.js';
-import type { Scenario } from '../../model/types.js';
+import type { WrittenScenario } from '../../model/types.js';
 import { DURATION_PATTERN, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
 import { InputError } from '../../scenario/errors.js';
 import type { ScenarioRun } from '../report/types.js';
@@ -26,7 +26,7 @@ export function seriesOption(text: string | undefined): number | undefined {
  * Refuses a step that could need more buckets than a series may hold: the scenario's arrivals
  * and the longest an action's calls can go on after its arrival, over the step.
  */
-export function checkSeriesLength(step: number, scenario: Scenario, source: string): void {
+export function checkSeriesLength(step: number, scenario: WrittenScenario, source: string): void {
   const most = (arrivalSpan(scenario) + longestDelay(scenario)) / step;
   if (most > MAX_SERIES_BUCKETS) {
     const least = Math.ceil((arrivalSpan(scenario) + longestDelay(scenario)) / MAX_SERIES_BUCKETS);
@@ -36,11 +36,16 @@ export function checkSeriesLength(step: number, scenario: Scenario, source: stri
 }
 
 /** What a run adds to its report from its series: the series if asked for (`shown`), and its alerts. */
-export function timeResults(scenario: Scenario, state: RunState, shown: boolean): Pick<ScenarioRun, 'series' | 'alerts'> {
+export function timeResults(scenario: WrittenScenario, state: RunState, shown: boolean): Pick<ScenarioRun, 'series' | 'alerts'> {
   const series = state.series();
   if (!series) return {};
   return {
     ...(shown ? { series } : {}),
     ...(scenario.alerts.length > 0 ? { alerts: evaluateAlerts(series, scenario.alerts, scenario.incidents) } : {}),
   };
+}
+
+/** Only the alerts of `timeResults` (a sweep's points carry no series). */
+export function alertsOnly(t: Pick<ScenarioRun, 'series' | 'alerts'>): Pick<ScenarioRun, 'alerts'> {
+  return t.alerts ? { alerts: t.alerts } : {};
 }

@@ -1,0 +1,38 @@
+/**
+ * A sweep's columns for its scenario's alerts (docs/model.md, "Time"): per alert, its detection
+ * delay for each incident, its false alarms and its firings, so that the threshold or timeout
+ * that detects fastest with no false alarm can be read off the grid.
+ */
+import { readAlert, type AlertPath } from '../../model/alert-paths.js';
+import { duration, num } from './format.js';
+import type { SweepPointResult } from './sweep.js';
+
+export interface AlertColumn {
+  /** As the table heads it. */
+  heading: string;
+  /** As expect: and the CSV name it. */
+  path: AlertPath;
+}
+
+/** Every alert reading of the points, in the order they first appear. */
+export function alertColumns(points: readonly SweepPointResult[]): AlertColumn[] {
+  const seen = new Map<AlertPath, string>();
+  for (const pt of points) {
+    for (const a of pt.alerts ?? []) {
+      for (const incident of Object.keys(a.detection_delay_ms)) seen.set(`alerts.${a.name}.detection_delay_ms.${incident}`, `${a.name} delay (${incident})`);
+      seen.set(`alerts.${a.name}.false_alarms`, `${a.name} false alarms`);
+      seen.set(`alerts.${a.name}.firings`, `${a.name} firings`);
+    }
+  }
+  return [...seen].map(([path, heading]) => ({ path, heading }));
+}
+
+/** The reading's value at a point (null: missed, or no such alert there). */
+export const alertValue = (pt: SweepPointResult, path: AlertPath): number | null => readAlert(pt.alerts, path);
+
+/** The reading as the table shows it. */
+export function alertCell(pt: SweepPointResult, path: AlertPath): string {
+  const v = alertValue(pt, path);
+  if (path.includes('.detection_delay_ms.')) return v === null ? 'missed' : duration(v);
+  return v === null ? '–' : num(v);
+}

@@ -1,0 +1,106 @@
+/**
+ * docs/model.md's "Time" through the binary: `run --series` in JSON and CSV, byte-identical
+ * across threads and across shards merged, alerts in `check`, and the errors of bad time keys.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cli, removeScratch, scratch } from './helpers.js';
+
+afterEach(removeScratch);
+
+const INCIDENT = `load: {duration: 20m}
+idempotency: {scope: intent}
+incidents:
+  - {name: slowdown, from: 5m, to: 8m, service: {latency_multiplier: 4}}
+alerts:
+  - {name: conflicts, metric: conflicts_409, above: 10, for: 2m}
+`;
+
+function file(text: string, name = 's.yaml'): string {
+  const path = join(scratch(), name);
+  writeFileSync(path, text);
+  return path;
+}
+
+describe('run --series', () => {
+  it('gives the same bytes on 1 and 2 threads, and when 3 shards are merged', () => {
+    const s = file(INCIDENT);
+    const one = cli(['run', s, '--series', '1m', '--json', '--threads', '1']);
+    expect(one.status).toBe(0);
+    expect(cli(['run', s, '--series', '1m', '--json', '--threads', '2']).stdout).toBe(one.stdout);
+    const dir = scratch();
+    const parts = [1, 2, 3].map((k) => {
+      const out = join(dir, `p${k}.json`);
+      expect(cli(['run', s, '--series', '1m', '--shard', `${k}/3`, '--out', out]).status).toBe(0);
+      return out;
+    });
+    const merged = cli(['merge', ...parts, '--json']);
+    expect(merged.status).toBe(0);
+    const [a, b] = [one.stdout, merged.stdout].map((t) => JSON.parse(t).results[0]);
+    expect(b.series).toEqual(a.series);
+    expect(b.alerts).toEqual(a.alerts);
+    expect(b.metrics).toEqual(a.metrics);
+    expect(a.series.step_ms).toBe(60_000);
+    expect(a.alerts[0].detection_delay_ms.slowdown).toBe(120_000);
+    expect(a.alerts[0].false_alarms).toBe(0);
+  });
+
+  it('writes one CSV row per bucket, and refuses --format csv without --series', () => {
+    const s = file(INCIDENT);
+    const csv = cli(['run', s, '--series', '5m', '--format', 'csv']);
+    expect(csv.status).toBe(0);
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('run,start_ms,arrivals,attempts,executions,duplicates,conflicts_409,mismatches_422,dedup_hits,timeouts,unknown_outcomes,lost,store_unavailable,step_ms,seed,idem_sim_version');
+    expect(lines[1]?.startsWith('s,0,')).toBe(true);
+    expect(lines.length - 1).toBeGreaterThanOrEqual(4); // 20 min of arrivals, and their retries after
+    const bad = cli(['run', s, '--format', 'csv']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain('--series');
+  });
+
+  it('refuses a step without its unit or one that would need too many buckets', () => {
+    const s = file(INCIDENT);
+    const bare = cli(['run', s, '--series', '60']);
+    expect(bare.status).toBe(2);
+    expect(bare.stderr).toMatch(/60s or 60ms/);
+    const fine = cli(['run', s, '--series', '1ms']);
+    expect(fine.status).toBe(2);
+    expect(fine.stderr).toMatch(/Give a step of at least/);
+  });
+});
+
+describe('check with alerts', () => {
+  it('gates on a detection delay and on false alarms', () => {
+    const pass = file(`${INCIDENT}expect:\n  alerts.conflicts.detection_delay_ms.slowdown: "< 3m"\n  alerts.conflicts.false_alarms: "== 0"\n`);
+    expect(cli(['check', pass]).status).toBe(0);
+    const fail = file(`${INCIDENT}expect:\n  alerts.conflicts.detection_delay_ms.slowdown: "< 1m"\n`, 'f.yaml');
+    const r = cli(['check', fail]);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toContain('2 min');
+  });
+
+  it('refuses an expectation on an alert or an incident the scenario does not have, naming the line', () => {
+    const bad = file(`${INCIDENT}expect:\n  alerts.conflicts.detection_delay_ms.slowdonw: "< 3m"\n`);
+    const r = cli(['check', bad]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/s\.yaml:8:\d+, key expect\.alerts\.conflicts\.detection_delay_ms\.slowdonw: names the incident "slowdonw"/);
+    expect(r.stderr).toContain('slowdown');
+  });
+});
+
+describe('sweeps over incidents and alert thresholds', () => {
+  it('varies an incident\'s multiplier and an alert\'s threshold, with the alert\'s readings as columns', () => {
+    const s = file(INCIDENT);
+    const r = cli(['sweep', s, '--vary', 'alerts[0].above=5,80', '--vary', 'incidents[0].service.latency_multiplier=1,4', '--format', 'csv']);
+    expect(r.status).toBe(0);
+    const [head, ...rows] = r.stdout.trim().split('\n');
+    const columns = (head as string).split(',');
+    const delay = columns.indexOf('alerts.conflicts.detection_delay_ms.slowdown');
+    expect(delay).toBeGreaterThan(0);
+    expect(columns).toContain('alerts.conflicts.false_alarms');
+    const cells = rows.map((row) => row.split(','));
+    // above 5/s with a 4× slowdown: detected after 2 minutes; above 80/s, or no slowdown: missed (an empty cell).
+    expect(cells.map((c) => [c[0], c[1], c[delay]])).toEqual([['5', '1', ''], ['5', '4', '120000'], ['80', '1', ''], ['80', '4', '']]);
+  });
+});
