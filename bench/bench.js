@@ -37,6 +37,19 @@ const CASES = [
   { name: 'lab defaults, scope intent', yaml: 'idempotency: {scope: intent}', scale: 1 },
   { name: 'mission 2 (slow downstream)', yaml: 'service: {latency: {median: 1200ms}}\nclient: {timeout: 600ms}\nidempotency: {scope: call}', scale: 0.25 },
 ];
+/**
+ * Issue 15's speed case: an hour with a 10-minute incident window against the same hour without
+ * it (scope intent, a 4x slowdown from minute 20 to 30, a 409 alert counting a 1-minute series
+ * in both), at the rate that makes the case's actions an hour. The incident must cost the
+ * steady 50 minutes nothing: the fast path stays on outside the window.
+ */
+const INCIDENT_ACTIONS = Math.round(ACTIONS / 4);
+const HOUR_RATE = INCIDENT_ACTIONS / 3600;
+const HOUR = `actions: ${INCIDENT_ACTIONS}\nload: {rate_per_s: ${HOUR_RATE}}\nidempotency: {scope: intent}\nalerts: [{name: conflicts, metric: conflicts_409, above: 10, for: 2m}]`;
+const INCIDENT_CASES = [
+  { name: 'an hour, no incident', yaml: HOUR },
+  { name: 'the hour with a 10-minute 4x slowdown', yaml: `${HOUR}\nincidents: [{name: slowdown, from: 20m, to: 30m, service: {latency_multiplier: 4}}]` },
+];
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const threadsAll = os.availableParallelism();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -116,6 +129,20 @@ for (const c of CASES) {
     peak_rss_mb: Math.max(warm.peakRssMb, all?.peakRssMb ?? 0),
   });
 }
+/** One-thread rates of the two incident cases, in turns (the order alternating), and the median of the rounds' ratios. */
+async function incidentCase() {
+  const rates = INCIDENT_CASES.map(() => []);
+  const ratios = [];
+  for (let round = 0; round < RUNS; round++) {
+    const order = round % 2 === 0 ? [0, 1] : [1, 0];
+    const got = [];
+    for (const k of order) got[k] = (await child('warm', [INCIDENT_CASES[k].yaml, 3, INCIDENT_ACTIONS])).rate;
+    got.forEach((r, k) => rates[k].push(r));
+    ratios.push(got[1] / got[0]);
+  }
+  return { actions: INCIDENT_ACTIONS, rounds: RUNS, cases: INCIDENT_CASES.map((c, k) => ({ case: c.name, one_thread_actions_per_s: Math.round(median(rates[k])) })), with_over_without: median(ratios), ratios: ratios.sort((a, b) => a - b) };
+}
+const incidents = await incidentCase();
 const numpy = numpyBaseline();
 const billion = quick ? null : await child('cold', ['idempotency: {scope: intent}', BILLION, threadsAll, 'billion']);
 const start = startup();
@@ -123,6 +150,7 @@ const intent = results[1];
 const report = {
   machine: { cores: threadsAll, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
   results,
+  incidents,
   numpy: numpy && { ...numpy, idem_sim_intent_over_numpy: intent.one_thread_actions_per_s / numpy.median_actions_per_s },
   peak_rss_mb: Math.max(...results.map((r) => r.peak_rss_mb)),
   billion: billion && { actions: BILLION, scope: 'intent', threads: threadsAll, seconds: billion.seconds, peak_rss_mb: billion.peakRssMb },
@@ -144,6 +172,7 @@ if (json) {
   console.log(numpy
     ? `numpy ${numpy.numpy}, blind retries only: ${m(numpy.median_actions_per_s)} (${numpy.duplicates_per_1000.toFixed(1)} duplicates/1000); idem-sim full model, scope intent, 1 thread: ${report.numpy.idem_sim_intent_over_numpy.toFixed(2)}x of it`
     : 'numpy baseline skipped: python3 with numpy not found');
+  console.log(`incidents (${(incidents.actions / 1e6).toFixed(2)} M actions over an hour): ${incidents.cases.map((c) => `${c.case} ${m(c.one_thread_actions_per_s)}`).join(', ')}; with/without ${incidents.with_over_without.toFixed(3)} (rounds ${incidents.ratios[0].toFixed(3)}-${incidents.ratios.at(-1).toFixed(3)})`);
   if (billion) console.log(`10^9 actions, scope intent, ${threadsAll} threads: ${billion.seconds.toFixed(1)} s, peak RSS ${billion.peakRssMb} MB`);
   console.log(`start-up: idem-sim run on the built-in defaults ${start.idem_sim_run_s.toFixed(2)} s (range ${start.idem_sim_run_range_s.map((x) => x.toFixed(2)).join('-')}; node -e 0: ${start.node_e_0_s.toFixed(2)} s), medians of ${STARTS}`);
   console.log(`peak RSS ${report.peak_rss_mb} MB; ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; medians of ${RUNS}; speed-ups: medians of ${ROUNDS} rounds' own ratios, each run a cold process`);

@@ -4,7 +4,7 @@
  * hooks, so the chunk's numbers are exactly those of a run (the tests compare them).
  */
 import {
-  ChunkSimulator, CONFLICT_409, ERR_5XX, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
+  ChunkSimulator, CONFLICT_409, ERR_5XX, STORE_503, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
 } from './engine.js';
 import { SCOPE_KEY_NAME, type Scope } from './enums.js';
 import type { EngineHooks } from './hooks.js';
@@ -34,7 +34,7 @@ export interface TracedAttempt {
   /** Who produced the server's answer; `store` for 409s, 422s and replayed results (cyan rings). */
   answeredBy: 'nobody' | 'store' | 'handler';
   /** The server's answer, whether or not it reached the client; null for a lost request or a crash. */
-  status: 'ok' | '5xx' | '409' | '422' | null;
+  status: 'ok' | '5xx' | '409' | '422' | '503' | null;
   /** Handler run time (ms) when the handler ran. */
   handlerMs?: number;
   /** When the server's answer left it (ms from the group's arrival), whether or not it arrived; absent without one. */
@@ -74,8 +74,8 @@ export interface TracedAction {
   executions: TracedExecution[];
 }
 
-/** Engine reply codes (NO_REPLY = -1, OK, ERR_5XX, CONFLICT_409, MISMATCH_422) shifted by one. */
-const STATUS = [null, 'ok', '5xx', '409', '422'] as const;
+/** Engine reply codes (NO_REPLY = -1, OK, ERR_5XX, CONFLICT_409, MISMATCH_422, STORE_503) shifted by one. */
+const STATUS = [null, 'ok', '5xx', '409', '422', '503'] as const;
 const KINDS: CallKind[] = ['original', 'replan', 'replay'];
 
 /** Hooks that record every action of a chunk. */
@@ -118,7 +118,7 @@ class Tracer implements EngineHooks {
     const sent = s - this.groupArrival;
     const crashed = answeredBy === HANDLER && status === NO_REPLY;
     let outcome: AttemptOutcome;
-    if (received) outcome = status === OK ? 'ok' : status === ERR_5XX ? 'error' : status === CONFLICT_409 ? 'conflict_409' : 'mismatch_422';
+    if (received) outcome = status === OK ? 'ok' : status === ERR_5XX || status === STORE_503 ? 'error' : status === CONFLICT_409 ? 'conflict_409' : 'mismatch_422';
     else outcome = status !== NO_REPLY && delay <= this.timeout ? 'reply_lost' : 'timeout';
     action.attempts.push({
       call, number, sent, ended: sent + (received ? delay : this.timeout), outcome,

@@ -20,7 +20,8 @@ export function checkTime(raw: Record<string, unknown>, s: WrittenScenario, loca
   };
   checkLoad(raw, s, fail);
   const end = arrivalSpan(s);
-  const endText = s.load.duration === null ? `the run's expected last arrival (${formatDuration(end)} for ${s.actions} actions)` : `the run's end (load.duration ${formatDuration(end)})`;
+  // To the second: the expected last arrival is rarely a round number of ms.
+  const endText = s.load.duration === null ? `the run's expected last arrival (about ${formatDuration(Math.round(end / 1000) * 1000)} for ${s.actions} actions)` : `the run's end (load.duration ${formatDuration(end)})`;
   s.incidents.forEach((w, i) => {
     if (!(w.from < w.to)) fail(['incidents', i, 'to'], `to (${formatDuration(w.to)}) is not after from (${formatDuration(w.from)})`, 'Give the window a to after its from.');
     if (w.from >= end) fail(['incidents', i, 'from'], `the window starts at ${formatDuration(w.from)}, at or after ${endText}`, 'Move the window into the run, or lengthen load.duration (or actions).');

@@ -3,8 +3,7 @@
  * detection delay per incident and its false alarms, for every run that has it.
  */
 import type { AlertResult } from '../../model/alerts.js';
-import { formatDuration } from '../../scenario/duration.js';
-import { num } from './format.js';
+import { duration, num } from './format.js';
 import type { ScenarioRun } from './types.js';
 
 /** A row: its label and each run's cell (undefined: the run has no such alert). */
@@ -20,15 +19,19 @@ export function alertRows(runs: readonly ScenarioRun[]): AlertRow[] {
   const rows: AlertRow[] = [['Alerts (on the run\'s series)']];
   for (const name of names) {
     const spec = runs.map((r) => r.scenario.alerts.find((a) => a.name === name)).find((a) => a !== undefined);
-    const rule = spec ? ` (${spec.metric} > ${num(spec.above)}/s${spec.for > 0 ? ` for ${formatDuration(spec.for)}` : ''})` : '';
+    const rule = spec ? ` (${spec.metric} > ${num(spec.above)}/s${spec.for > 0 ? ` for ${duration(spec.for)}` : ''})` : '';
     rows.push([`${name}${rule}: firings`, (r) => { const a = find(r, name); return a ? num(a.firings.length) : missing; }]);
+    rows.push(['  first firing, in the run', (r) => {
+      const first = find(r, name)?.firings[0];
+      return first ? `${duration(first[0])} to ${duration(first[1])}` : missing;
+    }]);
     const incidents = [...new Set(runs.flatMap((r) => Object.keys(find(r, name)?.detection_delay_ms ?? {})))];
     for (const incident of incidents) {
       rows.push([`  detection delay after ${incident}`, (r) => {
         const a = find(r, name);
         if (!a || !Object.hasOwn(a.detection_delay_ms, incident)) return missing;
         const d = a.detection_delay_ms[incident];
-        return d === null || d === undefined ? 'not detected' : formatDuration(d);
+        return d === null || d === undefined ? 'not detected' : duration(d);
       }]);
     }
     rows.push(['  false alarms', (r) => { const a = find(r, name); return a ? num(a.false_alarms) : missing; }]);

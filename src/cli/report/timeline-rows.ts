@@ -152,6 +152,7 @@ function attemptWords(t: TracedAttempt, timeout: number): string {
     case 'store':
       if (t.status === '409') return `the key was still in progress: 409${lost || ` at ${at(t.ended)}`}`;
       if (t.status === '422') return `the key came with different arguments: 422${lost || ` at ${at(t.ended)}`}`;
+      if (t.status === '503') return `the key store was down: 503, nothing executed${lost || ` at ${at(t.ended)}`}`;
       return `answered from the key store with the stored ${t.status === 'ok' ? 'success' : '5xx'}, no execution${lost || ` at ${at(t.ended)}`}`;
     case 'handler': {
       const ran = `the handler ran ${duration(t.handlerMs ?? 0)}`;
