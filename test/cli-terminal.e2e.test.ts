@@ -85,7 +85,7 @@ describe('idem-sim completion', () => {
   it('prints a script for bash, zsh and fish, and refuses another shell with the choices', () => {
     expect(cli(['completion', 'bash']).stdout).toContain('complete -F _idem_sim idem-sim');
     expect(cli(['completion', 'zsh']).stdout).toMatch(/^#compdef idem-sim\n/);
-    expect(cli(['completion', 'fish']).stdout).toContain("complete -c idem-sim -n '__fish_seen_subcommand_from run' -l format -x -a 'table json'");
+    expect(cli(['completion', 'fish']).stdout).toContain("complete -c idem-sim -n '__fish_seen_subcommand_from run' -l format -x -a 'table json csv'");
     const r = cli(['completion', 'powershell']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe("idem-sim: error: command-argument value 'powershell' is invalid for argument 'shell'. Allowed choices are bash, zsh, fish. Run idem-sim completion --help for usage.\n");

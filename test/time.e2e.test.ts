@@ -66,7 +66,7 @@ describe('run --series', () => {
     expect(bare.stderr).toMatch(/60s or 60ms/);
     const fine = cli(['run', s, '--series', '1ms']);
     expect(fine.status).toBe(2);
-    expect(fine.stderr).toMatch(/Give a step of at least/);
+    expect(fine.stderr).toMatch(/Give --series a step of at least/);
   });
 });
 

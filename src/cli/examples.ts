@@ -20,7 +20,7 @@ export interface Example {
 export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   run: [
     { what: 'a bundled scenario: every metric with its 95% confidence interval', line: 'idem-sim run {scenarios}/belgavi-refunds.yaml' },
-    { what: 'a mission and its solution side by side, one column each', line: 'idem-sim run {scenarios}/mission-1-blind-retries.yaml {scenarios}/solutions/mission-1-blind-retries.yaml' },
+    { what: 'an hour with an incident, counted minute by minute, as CSV', line: 'idem-sim run {scenarios}/incident-slowdown.yaml --series 1m --format csv' },
     { what: 'one key changed (latency as percentiles, fitted), as JSON', line: "idem-sim run {scenarios}/belgavi-refunds.yaml --set 'service.latency={p50: 450ms, p99: 3s}' --json" },
   ],
   sweep: [
@@ -40,6 +40,10 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   report: [
     { what: 'one HTML page of a run', line: 'idem-sim report {scenarios}/mission-3-crash-replays.yaml --out report.html' },
     { what: 'the action timeline alone, as SVG', line: 'idem-sim report {scenarios}/mission-2-slow-downstream.yaml --svg --out timeline.svg' },
+  ],
+  lab: [
+    { what: 'the lab on the built-in defaults: one offline page', line: 'idem-sim lab --out lab.html' },
+    { what: 'starting from a mission', line: 'idem-sim lab {scenarios}/mission-2-slow-downstream.yaml --out lab.html' },
   ],
   probe: [
     { what: 'the scenario against a local Redis', line: 'idem-sim probe {scenarios}/solutions/mission-1-blind-retries.yaml --store redis://127.0.0.1:6379', needs: 'store' },

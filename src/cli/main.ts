@@ -10,6 +10,7 @@ import { printable } from '../scenario/printable.js';
 import { withChoices } from './choices.js';
 import { examplesHelp } from './examples.js';
 import { toolVersion, type Io } from './io.js';
+import { declareLab } from './lab.js';
 import { collect, simulationOptions } from './simulation-options.js';
 import { usageError } from './usage-error.js';
 import type { CheckOptions } from './check.js';
@@ -64,7 +65,7 @@ probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md
 Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
 70 internal error (a bug), 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP.`);
 
-  for (const declare of [declareRun, declareSweep, declareCheck, declareSize, declareReport, declareProbe, declareMissions, declareMerge, declareSchema, declareCompletion]) declare(cmd, ctx);
+  for (const declare of [declareRun, declareSweep, declareCheck, declareSize, declareReport, declareLab, declareProbe, declareMissions, declareMerge, declareSchema, declareCompletion]) declare(cmd, ctx);
   for (const sub of cmd.commands) {
     // Each subcommand's errors name it, and its help ends with its examples.
     sub.configureOutput({ ...cmd.configureOutput(), outputError: (s, write) => write(usageError(s, sub.name())) })
@@ -83,6 +84,7 @@ function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
     .addOption(withChoices(new Option('--format <format>', 'table (default) or json (the same as --json)'), runFormats))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
+    .option('--series <step>', 'count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format csv')
     .action(async (files: string[], opts: RunOptions) => {
       const { runCommand } = await import('./run.js');
       setCode(await runCommand(files, opts, io, signal));
@@ -146,6 +148,8 @@ function declareReport(cmd: Command, { io, signal, setCode }: Context): void {
     .option('--out <file>', 'write the page to a file instead of stdout (such as report.html)')
     .option('--svg', 'write only the action timeline, as a standalone SVG')
     .option('--rows <n>', `most timeline rows for actions that had something happen to them (default ${48})`)
+    .option('--series <step>', 'chart the run over time in buckets of STEP, such as 1m (default 1m with incidents, alerts or load.profile)')
+    .option('--at <time>', 'centre the action timeline on this time of the run, such as 20m (an incident\'s start)')
     .action(async (file: string | undefined, opts: ReportOptions) => {
       const { reportCommand } = await import('./html-report.js');
       setCode(await reportCommand(file, opts, io, signal));

@@ -4,7 +4,9 @@
  */
 import { arrivalSpan, expectedPrimaries } from '../model/clock.js';
 import { inForceAt, segmentStarts, serviceInForce } from '../model/incidents.js';
-import { MAX_ACTIONS } from '../model/limits.js';
+import { ALERT_STEP_MS } from '../model/alerts.js';
+import { MAX_ACTIONS, MAX_SERIES_BUCKETS } from '../model/limits.js';
+import { longestDelay } from '../model/simulate.js';
 import type { WrittenScenario } from '../model/types.js';
 import { formatPath } from './document.js';
 import { formatDuration } from './duration.js';
@@ -28,6 +30,12 @@ export function checkTime(raw: Record<string, unknown>, s: WrittenScenario, loca
   });
   unique(s.incidents.map((w) => w.name), 'incidents', fail);
   unique(s.alerts.map((a) => a.name), 'alerts', fail);
+  // Alerts are judged on 1-minute buckets unless --series says otherwise (checked there).
+  const buckets = (end + longestDelay(s)) / ALERT_STEP_MS;
+  if (s.alerts.length > 0 && buckets > MAX_SERIES_BUCKETS) {
+    fail(['alerts'], `are judged on 1-minute buckets, and this run could need up to ${Math.ceil(buckets).toLocaleString('en-US')} of them (its arrivals and the longest its calls can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
+      'Shorten the run (load.duration or actions), or remove the alerts.');
+  }
   for (const t of segmentStarts(s.incidents)) {
     const { error_rate, crash_probability } = serviceInForce(s, inForceAt(s.incidents, t));
     if (error_rate + crash_probability > 1) {

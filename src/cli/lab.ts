@@ -1,0 +1,106 @@
+/**
+ * `idem-sim lab [SCENARIO]`: the guide's interactive lab as one self-contained HTML page, with
+ * the engine bundled for the browser (dist/browser/, built by `npm run build`) and the missions'
+ * files inline. The page itself is src/lab/page.ts; this reads its inputs and writes it.
+ */
+import { Option, type Command } from 'commander';
+import type { LatencySpec } from '../model/latency.js';
+import type { LabConfig, LabMission, LabScenario } from '../lab/config.js';
+import type { LabScripts } from '../lab/page.js';
+import type { Io } from './io.js';
+import { collect } from './simulation-options.js';
+import type { LoadedScenario } from './shared/load.js';
+
+export interface LabOptions {
+  out?: string;
+  seed?: string;
+  set?: string[];
+  actions?: string;
+  allowOutside?: boolean;
+}
+
+/** Registers `lab` on the program (a small block of main.ts's list); its modules load when it runs. */
+export function declareLab(cmd: Command, { io, setCode }: { io: Io; setCode: (code: number) => void }): void {
+  cmd.command('lab')
+    .description("the guide's interactive lab: one offline HTML page of knobs, missions and the action timeline, the real engine inside")
+    .argument('[scenario]', 'the scenario to start from (the built-in lab defaults when none is given)')
+    .option('--out <file>', 'write the page to a file instead of stdout (such as lab.html)')
+    .option('--seed <seed>', 'random seed to start with (overrides the file; default 1)')
+    .addOption(new Option('--set <path=value>', 'start with one key changed, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
+    .option('--actions <n>', 'primary actions to start with (overrides the file)')
+    .option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust")
+    .action(async (file: string | undefined, opts: LabOptions) => setCode(await labCommand(file, opts, io)));
+}
+
+/** Where the page goes without --out on a terminal (see `terminalDefault`), and how an earlier one is known. */
+const DEFAULT_FILE = 'lab.html';
+const isLabPage = (head: string) => head.startsWith('<!doctype html>') && head.includes('<title>idem-sim lab: ');
+
+export async function labCommand(file: string | undefined, opts: LabOptions, io: Io): Promise<number> {
+  const [{ terminalDefault, withOutput }, { toolVersion }, { labPage }] = await Promise.all([
+    import('./shared/output.js'), import('./io.js'), import('../lab/page.js'),
+  ]);
+  const fallback = terminalDefault(io, opts.out, DEFAULT_FILE, isLabPage);
+  return withOutput(io, opts.out ?? fallback?.path, file ? [file] : [], async (out) => {
+    const config: LabConfig = { version: toolVersion(), start: await startScenario(file ?? null, opts, io), missions: await missions() };
+    const text = labPage(config, await labScripts());
+    out.write(text);
+    fallback?.announce(text);
+    return 0;
+  });
+}
+
+/** The browser scripts `npm run build` bundles. */
+export async function labScripts(): Promise<LabScripts> {
+  const [{ readFileSync }, { InputError }] = await Promise.all([import('node:fs'), import('../scenario/errors.js')]);
+  const read = (name: string) => {
+    const url = new URL(`../../dist/browser/lab-${name}.js`, import.meta.url);
+    try {
+      return readFileSync(url, 'utf8');
+    } catch {
+      throw new InputError({ source: 'idem-sim lab' }, '', `the page's ${name} script is not built (${url.pathname} is missing)`,
+        'Run `npm run build` in the idem-sim folder: it bundles the engine for the browser.');
+    }
+  };
+  return { engine: read('engine'), ui: read('ui') };
+}
+
+/** The values of the empirical files a loaded latency names, by file name as written. */
+function latencyData(spec: LatencySpec, into: Record<string, number[]> = {}): Record<string, number[]> {
+  if (spec.dist === 'empirical') into[spec.file] = [...spec.values];
+  if (spec.dist === 'mixture') for (const c of spec.components) latencyData(c, into);
+  return into;
+}
+
+/** A scenario as the page gets it: the file's text, what the CLI read of it, and how the command names it. */
+function labScenario(file: string | null, text: string, loaded: LoadedScenario, rest: Pick<LabScenario, 'name' | 'overrides' | 'seed' | 'allowOutside'>): LabScenario {
+  return {
+    ...rest, source: file ?? '(built-in lab defaults)', file, text,
+    data: latencyData(loaded.scenario.service.latency), goals: loaded.expectations.map((e) => ({ metric: e.metric, text: e.text })),
+  };
+}
+
+/** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
+export async function startScenario(file: string | null, opts: LabOptions, io: Io): Promise<LabScenario> {
+  const [{ scenarioName, scenarioReader }, { readUserFile }, { parseOverrides, seedOption }, { runSeed }] = await Promise.all([
+    import('./shared/load.js'), import('./files.js'), import('./options.js'), import('./shared/simulate.js'),
+  ]);
+  const loaded = scenarioReader(opts, io)(file);
+  const seed = runSeed(seedOption(opts.seed), loaded.seed);
+  const text = file === null ? '' : readUserFile(file, 'the scenario file');
+  return labScenario(file, text, loaded, { name: scenarioName(file), overrides: parseOverrides(opts), seed, allowOutside: opts.allowOutside === true });
+}
+
+/** The guide's missions: the bundled scenarios/mission-*.yaml, named as `idem-sim missions` names them. */
+export async function missions(): Promise<LabMission[]> {
+  const [{ readdirSync, readFileSync }, { relative }, { SCENARIOS_DIR }, { loadScenario, scenarioName }, { runSeed }] = await Promise.all([
+    import('node:fs'), import('node:path'), import('./missions.js'), import('./shared/load.js'), import('./shared/simulate.js'),
+  ]);
+  const files = readdirSync(SCENARIOS_DIR).filter((f) => /^mission-.*\.ya?ml$/.test(f)).sort();
+  return files.map((f, i) => {
+    const path = relative(process.cwd(), `${SCENARIOS_DIR}${f}`) || f;
+    const loaded = loadScenario(path, []);
+    const scenario = labScenario(path, readFileSync(path, 'utf8'), loaded, { name: scenarioName(path), overrides: [], seed: runSeed(undefined, loaded.seed), allowOutside: false });
+    return { id: scenario.name, number: i + 1, description: loaded.description ?? scenario.name, hint: loaded.hint ?? '', scenario };
+  });
+}

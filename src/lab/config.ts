@@ -1,0 +1,42 @@
+/** What `idem-sim lab` writes into its page for the page's script: the scenario to start from and the missions. */
+import type { Override } from '../scenario/parse.js';
+
+/** A scenario file the page can load: its text, run as the CLI runs it. */
+export interface LabScenario {
+  /** Its name: the file's base name, or `lab-defaults`. */
+  name: string;
+  /** The file as error messages name it, and as the equivalent command names it (null: the built-in lab defaults). */
+  source: string;
+  file: string | null;
+  text: string;
+  /** The lab's own --set and --actions, on top of the file. */
+  overrides: Override[];
+  seed: string;
+  /** The values of the empirical latency files the scenario names, by file name as written. */
+  data: Record<string, number[]>;
+  /** Whether the command needs --allow-outside to read those files. */
+  allowOutside: boolean;
+  /** Its `expect:` block, as `idem-sim lab` parsed it (what `check` tests). */
+  goals: { metric: string; text: string }[];
+}
+
+/** One of the guide's missions: a bundled scenario whose `expect:` block is its goals. */
+export interface LabMission {
+  /** The file's base name (`mission-1-blind-retries`): where its star is kept. */
+  id: string;
+  number: number;
+  /** The file's `description:` and `hint:`. */
+  description: string;
+  hint: string;
+  /** The mission's scenario; its goals are the file's `expect:` block. */
+  scenario: LabScenario;
+}
+
+export interface LabConfig {
+  version: string;
+  start: LabScenario;
+  missions: LabMission[];
+}
+
+/** Where the earned stars are kept in the browser's localStorage. */
+export const STARS_KEY = 'idem-sim-lab:stars';

@@ -1,0 +1,101 @@
+/**
+ * The lab's engine: what `idem-sim run FILE --set ... --seed S --json` does with a scenario,
+ * on one thread (the same chunks, streams and sums: the same numbers), plus the report's action
+ * timeline and the checks of the file's `expect:` block. Pure: the page's Web Worker calls it,
+ * and so do the tests, in Node.
+ */
+import { loadLatencyData } from '../model/latency.js';
+import { planChunks } from '../model/plan.js';
+import { gridStepFor, simulate } from '../model/simulate.js';
+import { traceChunk } from '../model/trace.js';
+import type { Scenario } from '../model/types.js';
+import { chunkRng } from '../random/rng.js';
+import { formatInputError, InputError } from '../scenario/errors.js';
+import { formatDuration } from '../scenario/duration.js';
+import { check } from '../scenario/expect.js';
+import { formatPath, parseScenario, type ParsedScenario } from '../scenario/parse.js';
+import { seedOption } from '../cli/options.js';
+import { roundNoise } from '../cli/report/json.js';
+import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../cli/report/timeline-rows.js';
+import { timelineSvg } from '../cli/report/timeline-svg.js';
+import { num } from '../cli/report/format.js';
+import type { LabError, Loaded, RunRequest, RunResult, ScenarioInput } from './protocol.js';
+import { scenarioYaml } from './scenario-yaml.js';
+
+/** The seed the CLI would use: `--seed` as given (checked as the CLI checks it). */
+function checkedSeed(seed: string): string {
+  return seedOption(seed) ?? seed;
+}
+
+/** The scenario with its empirical data, from the values `idem-sim lab` read. */
+function withData(parsed: ParsedScenario, data: ScenarioInput['data']): Scenario {
+  const read = (file: string, keyPath: readonly (string | number)[]): readonly number[] => {
+    const values = Object.hasOwn(data, file) ? data[file] : undefined;
+    if (values) return values;
+    throw new InputError(parsed.locate?.(keyPath), formatPath(keyPath), `the page holds no values for the empirical latency file "${file}"`,
+      'Make the page with `idem-sim lab` on the scenario that names this file, so that it carries the file\'s values.');
+  };
+  const s = parsed.scenario;
+  return { ...s, service: { ...s.service, latency: loadLatencyData(s.service.latency, ['service', 'latency'], read) } };
+}
+
+/** The scenario file alone and with the overrides, to set the knobs. */
+export function labLoad(input: ScenarioInput, id = 0): Loaded {
+  checkedSeed(input.seed);
+  const base = parseScenario(input.text, input.source);
+  const start = input.overrides.length === 0 ? base : parseScenario(input.text, input.source, input.overrides);
+  return { kind: 'loaded', id, base: base.scenario, start: start.scenario, ...(base.seed === undefined ? {} : { fileSeed: base.seed }) };
+}
+
+/** The timeline's rows: the run's first chunk simulated again, traced (as `idem-sim report` does). */
+function timelineSample(scenario: Scenario, seed: string): TimelineSample {
+  const plan = planChunks(seed, scenario.actions, scenario.load.rate_per_s, 0, 1)[0];
+  if (!plan) throw new Error('a run has at least one chunk');
+  const { actions } = traceChunk(scenario, gridStepFor(scenario), chunkRng(seed, 0), plan);
+  return sampleRows(actions, plan.offset, scenario.client.timeout, DEFAULT_LIMITS);
+}
+
+/** What the timeline's rows are, in words. */
+export function sampleNote(sample: TimelineSample): string {
+  const head = `${num(sample.rows.length)} of the ${num(sample.simulated)} actions of the run's first chunk`;
+  if (sample.eventful === 0) return `${head}; none had anything happen to it beyond one attempt, one reply and one execution.`;
+  const share = (100 * sample.eventful / sample.simulated).toFixed(1);
+  return `${head}: ${num(sample.shownEventful)} of the ${num(sample.eventful)} (${share}%) that had something happen to them, labelled with what happened (over-represented), and ${num(sample.shownQuiet)} quiet ones for scale.`;
+}
+
+/** What the key-store figure is made of. */
+function keyStoreNote({ load, idempotency }: Scenario): string {
+  return `Steady state at load.rate_per_s ${num(load.rate_per_s)}/s with idempotency.retention ${formatDuration(idempotency.retention)} and ${num(idempotency.record_bytes)} bytes a record: keys = keys per action × rate × retention.`;
+}
+
+/** One run of the page: the CLI's numbers for the same file, overrides and seed. */
+export function labRun(req: RunRequest): RunResult {
+  const started = performance.now();
+  const seed = checkedSeed(req.seed);
+  const parsed = parseScenario(req.text, req.source, req.overrides);
+  const scenario = withData(parsed, req.data);
+  const { metrics } = simulate(scenario, seed);
+  const sample = timelineSample(scenario, seed);
+  const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
+  return {
+    kind: 'result', id: req.id,
+    metrics: JSON.parse(JSON.stringify(metrics, roundNoise)) as Record<string, unknown>,
+    timeline: timelineSvg(sample.rows, scenario.client.timeout, caption),
+    stories: sample.rows.map((r) => r.story),
+    sampleNote: sampleNote(sample),
+    keyStoreNote: keyStoreNote(scenario),
+    goals: parsed.expectations.map((e) => {
+      const verdict = check(e, metrics);
+      return { metric: e.metric, text: e.text, pass: verdict.pass, value: verdict.measured.value };
+    }),
+    warnings: parsed.warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix)),
+    yaml: scenarioYaml(req, parsed.seed),
+    elapsedMs: Math.round((performance.now() - started) * 10) / 10,
+  };
+}
+
+/** A refused input as the page shows it; anything else is a bug, and is thrown on. */
+export function labError(e: unknown): LabError {
+  if (e instanceof InputError) return { message: e.message, keyPath: e.keyPath, source: e.origin?.source ?? '' };
+  throw e;
+}

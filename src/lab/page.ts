@@ -1,0 +1,136 @@
+/**
+ * The lab's page as one self-contained HTML document: the knobs and the places the results go,
+ * the page's configuration as JSON, the engine's script (run as a Web Worker from a blob: URL)
+ * and the page's script, all inline. Pure: `idem-sim lab` reads the scripts and writes the page.
+ */
+import { METRIC_PATHS } from '../model/metric-paths.js';
+import { escapeHtml, htmlPage } from '../cli/report/html.js';
+import { storyPanel, STORY_STYLE } from '../cli/report/story-panel.js';
+import type { LabConfig, LabMission } from './config.js';
+import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, type KnobSpec } from './knobs.js';
+import { LAB_STYLE } from './page-style.js';
+import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel } from './metric-text.js';
+
+/** The element id of a knob's control (and, with a prefix, of its parts). */
+export const knobId = (key: string, part = 'k') => `${part}-${key.replace(/[^\w]/g, '-')}`;
+
+function control(spec: KnobSpec): string {
+  const id = knobId(spec.key);
+  const described = `aria-describedby="${knobId(spec.key, 'd')} ${knobId(spec.key, 'e')}"`;
+  const common = `id="${id}" data-key="${escapeHtml(spec.key)}" data-kind="${spec.kind}" ${described}`;
+  if (spec.kind === 'choice') return `<select ${common}>${(spec.values ?? []).map((v) => `<option>${escapeHtml(v)}</option>`).join('')}</select>`;
+  if (spec.kind === 'flag') return `<input type="checkbox" ${common}>`;
+  return `<input type="text" ${common} autocomplete="off" spellcheck="false"${spec.kind === 'duration' || spec.kind === 'seed' || spec.kind === 'optional_duration' ? '' : ' inputmode="decimal"'}>`;
+}
+
+/** What values a knob takes, in words. */
+function range(spec: KnobSpec): string {
+  switch (spec.kind) {
+    case 'probability': return 'from 0 to 1';
+    case 'count': return `a whole number from ${spec.min ?? 0}${spec.max === undefined ? '' : ` to ${spec.max}`}`;
+    case 'number': return `from ${spec.min} to ${spec.max}`;
+    case 'duration': return 'a duration: 250ms, 2s, 5m, 1h, 7d';
+    case 'optional_duration': return 'a duration, or none';
+    case 'choice': return `one of ${(spec.values ?? []).join(', ')}`;
+    default: return '';
+  }
+}
+
+function knobHtml(spec: KnobSpec): string {
+  const help = [spec.meaning, range(spec)].filter((t) => t !== '').join('; ');
+  return `<div class="knob knob-${spec.kind}" data-knob="${escapeHtml(spec.key)}">
+<label for="${knobId(spec.key)}">${escapeHtml(spec.label)}</label><output id="${knobId(spec.key, 'o')}" for="${knobId(spec.key)}"></output>${control(spec)}
+<small id="${knobId(spec.key, 'd')}">${escapeHtml(help)}</small>
+<p class="knob-error" id="${knobId(spec.key, 'e')}" hidden></p>
+</div>`;
+}
+
+const LATENCY_FORM = `<div class="knob"><label for="latency-form">latency given as</label><select id="latency-form" aria-describedby="latency-form-note">
+<option value="median">median and sigma (lognormal)</option><option value="percentiles">p50 and p99 (a lognormal fitted to them)</option><option value="written">as the file writes it</option>
+</select><small id="latency-form-note"></small></div>`;
+
+function groupHtml(name: string, title: string, keys: readonly string[]): string {
+  const specs = keys.flatMap((k) => knobSpec(k) ?? []);
+  const latency = (form: keyof typeof LATENCY_KEYS) => `<div class="latency-form" data-latency-form="${form}">${specs.filter((s) => (LATENCY_KEYS[form] as readonly string[]).includes(s.key)).map(knobHtml).join('\n')}</div>`;
+  const isLatency = (s: KnobSpec) => s.key.startsWith('service.latency.');
+  const body = name === 'service'
+    ? `${LATENCY_FORM}${latency('median')}${latency('percentiles')}${specs.filter((s) => !isLatency(s)).map(knobHtml).join('\n')}`
+    : specs.map(knobHtml).join('\n');
+  const legend = name === 'run' ? escapeHtml(title) : `<code>${escapeHtml(name)}:</code> ${escapeHtml(title)}`;
+  return `<fieldset data-group="${name}"><legend>${legend}</legend>\n${body}\n</fieldset>`;
+}
+
+function missionButton(m: LabMission): string {
+  const title = m.id.replace(/^mission-\d+-/, '').replace(/-/g, ' ');
+  return `<li><button type="button" class="mission" data-mission="${escapeHtml(m.id)}" aria-pressed="false">Mission ${m.number}: ${escapeHtml(title)}<span class="star" data-star="${escapeHtml(m.id)}" aria-hidden="true">☆</span><span class="sr-star"></span></button></li>`;
+}
+
+/** A row's label in the table of every metric, which has no section headings: the alert baselines say so. */
+const tableLabel = (path: string) => (path.startsWith('alert_baselines_per_s.') ? `${metricLabel(path)} per second (alert baseline at load.rate_per_s)` : metricLabel(path));
+
+const metricCell = (path: string) => `<span class="value" data-metric="${escapeHtml(path)}">–</span>`;
+
+function resultsHtml(): string {
+  const shown = new Set<string>([...HEADLINE_METRICS, ...BREAKDOWN_METRICS, ...KEY_STORE_METRICS]);
+  const rest = METRIC_PATHS.filter((p) => !shown.has(p));
+  return `<section class="headline" aria-label="Headline metrics">
+${HEADLINE_METRICS.map((p) => `<div class="card"><div class="label">${escapeHtml(metricLabel(p))}</div>${metricCell(p)}</div>`).join('\n')}
+</section>
+<div class="figures">
+<figure class="breakdown"><figcaption>Duplicates per 1000 actions, by source</figcaption><div class="bars"><div id="breakdown"></div>
+<dl>${BREAKDOWN_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl></div></figure>
+<figure class="keystore"><figcaption>Key store memory</figcaption><dl>${KEY_STORE_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl><p class="note" id="keystore-note"></p></figure>
+</div>
+<div id="warnings" class="warnings" hidden></div>
+<h2>Action timeline</h2>
+<p class="note" id="sample-note"></p>
+<p class="note">Each row is an action and each bar an attempt, coloured by what the client saw (the legend under the timeline says which colour means what). Hover over, click or tab to a row for its story in words; a click or Enter keeps it while you scroll, Escape lets it go.</p>
+${storyPanel([])}
+<div class="timeline-wrap" id="timeline"></div>
+<h2>Reproduce</h2>
+<p class="note">The page's run, on the command line (the same numbers, byte for byte):</p>
+<pre id="command" tabindex="0"></pre>
+<p><button type="button" id="copy-command">Copy the command</button> <button type="button" id="download">Download scenario.yaml</button> <span class="note">a file for <code>idem-sim check</code> in CI (the settings and the seed written in)</span></p>
+<h2>Every metric</h2>
+<table class="metrics"><tbody>${rest.map((p) => `<tr><td>${escapeHtml(tableLabel(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}</tbody></table>
+<details><summary>The run's metrics as JSON, as <code>idem-sim run --json</code> writes them (<code>results[0].metrics</code>)</summary><pre id="metrics-json"></pre></details>`;
+}
+
+/** JSON safe inside a <script> element: no `<` at all, so nothing can close it. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u003c');
+
+export interface LabScripts {
+  /** The engine's script (dist/browser/lab-engine.js) and the page's (lab-ui.js). */
+  engine: string;
+  ui: string;
+}
+
+/** The page. */
+export function labPage(config: LabConfig, scripts: LabScripts): string {
+  for (const [name, text] of Object.entries(scripts)) if (/<\/script|<!--/i.test(text)) throw new Error(`the lab's ${name} script holds "</script" or "<!--"`);
+  const body = `<style>${STORY_STYLE}${LAB_STYLE}</style>
+<header><h1>idem-sim lab</h1>
+<p class="note">The guide's lab, with idem-sim ${escapeHtml(config.version)}'s full model: change a knob and the scenario runs again in the page, offline. Start with no key, watch the pink dots (duplicate executions) appear, then load mission one.</p></header>
+<section class="missions" aria-labelledby="missions-title"><h2 id="missions-title">Missions</h2>
+<ol>${config.missions.map(missionButton).join('')}<li><button type="button" id="load-start">Start again: ${escapeHtml(config.start.name)}</button></li></ol>
+<div id="mission-panel" class="mission-panel" hidden tabindex="-1"><h3 id="mission-title"></h3><p id="mission-hint"></p><ul id="mission-goals"></ul><p id="mission-verdict" role="status"></p></div>
+<p class="note"><span id="stars-count"></span> Stars are kept in this browser. <button type="button" id="clear-stars">Clear the stars</button></p>
+</section>
+<div class="lab">
+<form id="knobs" class="knobs" aria-label="Knobs" onsubmit="return false">
+<p class="note">Scenario: <strong id="scenario-name"></strong>. Each knob is a key of the scenario file; a changed knob runs the scenario again.</p>
+${KNOB_GROUPS.map((g) => groupHtml(g.name, g.title, g.keys)).join('\n')}
+</form>
+<div class="summary" aria-hidden="true">duplicates per 1000 <strong data-summary="duplicates_per_1000">–</strong> · lost per 1000 <strong data-summary="lost_per_1000">–</strong> · <span data-summary="status"></span></div>
+<main>
+<div class="status" aria-live="polite"><span id="status" data-state="starting">Starting the engine…</span> <progress id="progress" hidden aria-label="Running"></progress> <button type="button" id="stop" hidden>Stop</button></div>
+<div id="error" class="error" role="alert" hidden></div>
+${resultsHtml()}
+</main>
+</div>
+<footer>Made by idem-sim ${escapeHtml(config.version)}: <code>idem-sim lab</code>. Numbers come from a synthetic model (docs/model.md), not from measurements of a real service.</footer>
+<script type="application/json" id="lab-config">${scriptJson(config)}</script>
+<script type="text/plain" id="lab-engine">${scripts.engine}</script>
+<script>${scripts.ui}</script>`;
+  return htmlPage(`idem-sim lab: ${config.start.name}`, body);
+}

@@ -1,0 +1,59 @@
+/**
+ * A run's results on the page: every metric in its element (`data-metric` names it, and
+ * `data-value` holds its number as `run --json` writes it), the duplicates-by-source bar, the
+ * key-store figure, warnings, the timeline and its story panel, and the download.
+ */
+import type { Metrics } from '../../model/metrics.js';
+import { breakdownSvg } from '../breakdown.js';
+import { metricText, metricValue } from '../metric-text.js';
+import type { RunResult } from '../protocol.js';
+import type { StoryPanel } from './story.js';
+
+const $ = (id: string) => document.getElementById(id) as HTMLElement;
+
+/** Headline cards that turn red when their metric is above 0: what no design should have. */
+const ZERO_IS_GOOD: ReadonlySet<string> = new Set(['duplicates_per_1000', 'lost_per_1000']);
+
+export class ResultsView {
+  private download: string | undefined;
+
+  constructor(private readonly story: StoryPanel) {
+    $('download').addEventListener('click', () => this.save());
+  }
+
+  render(r: RunResult): void {
+    const metrics = r.metrics as unknown as Metrics;
+    for (const el of document.querySelectorAll<HTMLElement>('[data-metric]')) {
+      const path = el.dataset['metric'] ?? '';
+      el.dataset['value'] = JSON.stringify(metricValue(metrics, path));
+      el.textContent = metricText(metrics, path);
+      if (ZERO_IS_GOOD.has(path)) el.closest('.card')?.classList.toggle('bad', (metricValue(metrics, path) ?? 0) > 0);
+    }
+    // The narrow window's bar at the foot of the knobs (a copy for the eye, hidden from screen readers).
+    for (const el of document.querySelectorAll<HTMLElement>('[data-summary]')) {
+      const path = el.dataset['summary'] ?? '';
+      if (path !== 'status') el.textContent = metricText(metrics, path);
+    }
+    $('metrics-json').textContent = JSON.stringify(r.metrics, null, 2);
+    $('breakdown').innerHTML = breakdownSvg(metrics);
+    $('keystore-note').textContent = r.keyStoreNote;
+    const warnings = $('warnings');
+    warnings.hidden = r.warnings.length === 0;
+    warnings.replaceChildren(...r.warnings.map((w) => Object.assign(document.createElement('p'), { textContent: `warning: ${w}` })));
+    $('sample-note').textContent = r.sampleNote;
+    this.story.reset(r.stories);
+    $('timeline').innerHTML = r.timeline;
+    if (this.download) URL.revokeObjectURL(this.download);
+    this.download = URL.createObjectURL(new Blob([r.yaml], { type: 'application/yaml' }));
+    $('status').dataset['elapsedMs'] = String(r.elapsedMs);
+  }
+
+  /** The scenario as a file, saved by the browser. */
+  private save(): void {
+    if (!this.download) return;
+    const a = Object.assign(document.createElement('a'), { href: this.download, download: 'scenario.yaml' });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  }
+}
