@@ -104,3 +104,23 @@ describe('sweeps over incidents and alert thresholds', () => {
     expect(cells.map((c) => [c[0], c[1], c[delay]])).toEqual([['5', '1', ''], ['5', '4', '120000'], ['80', '1', ''], ['80', '4', '']]);
   });
 });
+
+describe('the bundled time scenarios', () => {
+  it('pass check as shipped: incident-slowdown (the 409 alert) and deploy-wave (retention and the replay alert)', () => {
+    const r = cli(['check', 'scenarios/incident-slowdown.yaml', 'scenarios/deploy-wave.yaml']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('all 7 expectations pass');
+  });
+
+  it('deploy-wave with 5 minutes of retention makes replay duplicates, and check says so', () => {
+    const r = cli(['check', 'scenarios/deploy-wave.yaml', '--set', 'idempotency.retention=5m']);
+    expect(r.status).toBe(1);
+    expect(r.stdout).toMatch(/duplicates_per_1000\.replay .*FAIL/);
+  });
+
+  it('probe refuses a scenario with time keys, naming the key, before any connection', () => {
+    const r = cli(['probe', 'scenarios/incident-slowdown.yaml', '--store', 'redis://127.0.0.1:1']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/key incidents: is a key of time/);
+  });
+});

@@ -20,6 +20,7 @@ import { progressBar } from './progress.js';
 import { duration, num } from './report/format.js';
 import { resolvedScenario, roundNoise } from './report/json.js';
 import { scenarioReader } from './shared/load.js';
+import { usesTime } from '../model/clock.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed } from './shared/simulate.js';
@@ -176,6 +177,11 @@ function checkProbeable(s: Scenario, file: string | null, kind: StoreKind): void
   if (s.idempotency.scope === 'none') {
     throw new InputError({ source }, 'idempotency.scope', 'is none: requests carry no key, so there is nothing for a key store to do',
       'Probe a scenario with a key, or add --set idempotency.scope=intent (or call, business, text, attempt).');
+  }
+  if (usesTime(s)) {
+    const key = s.incidents.length > 0 ? 'incidents' : s.alerts.length > 0 ? 'alerts' : s.load.profile.length > 0 ? 'load.profile' : s.load.duration !== null ? 'load.duration' : 'idempotency.on_store_down';
+    throw new InputError({ source }, key, 'is a key of time (docs/model.md, "Time"), and the probe replays a steady stream of requests against the store, without incidents, profiles or alerts',
+      'Probe the scenario without its time keys (a copy without them, or --set with their defaults), and use idem-sim run for the incidents.');
   }
   const store = descriptorOf(kind);
   if (!store.transactional && s.idempotency.transactional) {
