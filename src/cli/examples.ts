@@ -40,6 +40,7 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   report: [
     { what: 'one HTML page of a run', line: 'idem-sim report {scenarios}/mission-3-crash-replays.yaml --out report.html' },
     { what: 'the action timeline alone, as SVG', line: 'idem-sim report {scenarios}/mission-2-slow-downstream.yaml --svg --out timeline.svg' },
+    { what: 'an incident over time, the timeline centred on its start', line: 'idem-sim report {scenarios}/incident-slowdown.yaml --at 20m --out report.html' },
   ],
   lab: [
     { what: 'the lab on the built-in defaults: one offline page', line: 'idem-sim lab --out lab.html' },

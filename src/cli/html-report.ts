@@ -1,10 +1,14 @@
 /**
  * `idem-sim report [SCENARIO]`: one self-contained HTML page (headline metrics, the
- * duplicate breakdown, the action timeline), or with `--svg` the timeline alone.
+ * duplicate breakdown, the run over time when it counts a series, the action timeline), or
+ * with `--svg` the timeline alone; `--at` centres the timeline on a time of the run.
  */
 import { stringify } from 'yaml';
+import { ALERT_STEP_MS } from '../model/alerts.js';
+import { withPrimaries } from '../model/clock.js';
 import type { Metrics } from '../model/metrics.js';
-import { planChunks } from '../model/plan.js';
+import type { ChunkPlan } from '../model/plan.js';
+import { runPlans } from '../model/simulate.js';
 import { chunkRng } from '../random/rng.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
@@ -16,20 +20,34 @@ import { escapeHtml, htmlPage } from './report/html.js';
 import { STORY_SCRIPT, STORY_STYLE, storyPanel } from './report/story-panel.js';
 import { resolvedScenario } from './report/json.js';
 import { duration, estimateText as ci, num } from './report/format.js';
-import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
+import { chunkAt, atOption, nearestActions, numberedInRun } from './report/time-focus.js';
+import { TIME_STYLE, timeSection } from './report/time-section.js';
+import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
 import { scenarioName, scenarioReader } from './shared/load.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
 
 /** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */
 const MAX_ROWS = 2000;
+
+/**
+ * With --at, the actions the timeline samples from: this many groups per row it may show,
+ * nearest the time (about 5 s of arrivals at 50/s for the default rows): enough for the
+ * eventful ones to be chosen among, few enough that they all arrive close to it.
+ */
+const NEAR_GROUPS_PER_ROW = 4;
 
 export interface ReportOptions extends SimulationOptions {
   out?: string;
   svg?: boolean;
   rows?: string;
+  /** `--series STEP`: the run's series in buckets of STEP, drawn in "Over time". */
+  series?: string;
+  /** `--at TIME`: the action timeline centred on this time of the run. */
+  at?: string;
 }
 
 /** Rows of the headline table: label, and the value as text. */
@@ -57,46 +75,73 @@ table.headline td:first-child { color: #57606a; }
 .timeline-wrap { overflow-x: auto; }
 .timeline-wrap svg { max-width: none; }`;
 
+/** Which actions a timeline sample was taken from, in the note's words. */
+export interface SampleScope {
+  /** What follows "N of the M actions". */
+  source: string;
+  /** The actions as a whole, and what they hold: "the chunk", "the chunk's actions". */
+  pool: string;
+  poolActions: string;
+}
+
+const FIRST_CHUNK: SampleScope = { source: "of the run's first chunk", pool: 'the chunk', poolActions: "the chunk's actions" };
+
 /** What the sample is, and how far it over-represents eventful actions, in words that match the numbers. */
-export function sampleNote(sample: TimelineSample): string {
+export function sampleNote(sample: TimelineSample, scope: SampleScope = FIRST_CHUNK): string {
   const shown = sample.rows.length;
-  const head = `${num(shown)} of the ${num(sample.simulated)} actions of the run's first chunk.`;
-  if (sample.eventful === 0) return `${head} None had anything happen to it beyond one attempt, one reply and one execution; the rows are spread evenly over the chunk.`;
+  const head = `${num(shown)} of the ${num(sample.simulated)} actions ${scope.source}.`;
+  if (sample.eventful === 0) return `${head} None had anything happen to it beyond one attempt, one reply and one execution; the rows are spread evenly over ${scope.pool}.`;
   const inChunk = sample.eventful / sample.simulated;
   const inRows = shown > 0 ? sample.shownEventful / shown : 0;
   const all = sample.shownEventful === sample.eventful;
   const kinds = 'Actions that had anything happen to them (a retry, a duplicate, a 409 or 422, an answer from the key store, a re-plan, a crash replay, a twin) are labelled with what happened';
   const weight = inRows > inChunk * 1.05
-    ? `<strong>over-represented</strong>: ${pct(inChunk)} of the chunk's actions, ${pct(inRows)} of these rows (${num(sample.shownEventful)})`
-    : `${pct(inChunk)} of the chunk's actions and ${pct(inRows)} of these rows (${num(sample.shownEventful)})`;
-  const choice = all ? 'all of them are shown' : 'each kind of event (duplicates; 409s and 422s; answers from the key store; re-plans and replays; actions never executed; twins; other retries) gets an equal share of their rows, spread over the chunk';
-  return `${head} ${kinds}; they are ${weight}, and ${choice}. The ${num(sample.shownQuiet)} rows labelled <em>quiet</em> (one attempt, one reply, one execution) are spread evenly over the chunk.`;
+    ? `<strong>over-represented</strong>: ${pct(inChunk)} of ${scope.poolActions}, ${pct(inRows)} of these rows (${num(sample.shownEventful)})`
+    : `${pct(inChunk)} of ${scope.poolActions} and ${pct(inRows)} of these rows (${num(sample.shownEventful)})`;
+  const choice = all ? 'all of them are shown' : `each kind of event (duplicates; 409s and 422s; answers from the key store; re-plans and replays; actions never executed; twins; other retries) gets an equal share of their rows, spread over ${scope.pool}`;
+  return `${head} ${kinds}; they are ${weight}, and ${choice}. The ${num(sample.shownQuiet)} rows labelled <em>quiet</em> (one attempt, one reply, one execution) are spread evenly over ${scope.pool}.`;
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-function pageBody(name: string, seed: string, scenario: Scenario, m: Metrics, sample: TimelineSample, timeline: string, breakdown: string, replay: string): string {
-  const note = sampleNote(sample);
-  return `<style>${STYLE}${STORY_STYLE}</style>
-<h1>idem-sim report: ${escapeHtml(name)}</h1>
+/** What the page shows, each part made already. */
+interface PageParts {
+  name: string;
+  seed: string;
+  scenario: Scenario;
+  metrics: Metrics;
+  /** The timeline's note (see sampleNote) and its SVG. */
+  note: string;
+  rows: TimelineSample['rows'];
+  timeline: string;
+  breakdown: string;
+  replay: string;
+  /** The section "Over time", or '' when the run counted no series. */
+  overTime: string;
+}
+
+function pageBody(p: PageParts): string {
+  const m = p.metrics;
+  return `<style>${STYLE}${STORY_STYLE}${p.overTime ? TIME_STYLE : ''}</style>
+<h1>idem-sim report: ${escapeHtml(p.name)}</h1>
 <dl class="facts">
-<dt>seed</dt><dd><code>${escapeHtml(seed)}</code></dd>
+<dt>seed</dt><dd><code>${escapeHtml(p.seed)}</code></dd>
 <dt>actions</dt><dd>${num(m.primary_actions)}${m.actions > m.primary_actions ? ` primary, ${num(m.actions)} with their twins` : ''}</dd>
 <dt>version</dt><dd>idem-sim ${escapeHtml(toolVersion())}</dd>
-<dt>reproduce</dt><dd><code>${escapeHtml(replay)}</code></dd>
+<dt>reproduce</dt><dd><code>${escapeHtml(p.replay)}</code></dd>
 </dl>
 <h2>Headline metrics</h2>
 <div class="charts">
 <table class="headline">${headline(m).map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
-<figure>${breakdown}</figure>
+<figure>${p.breakdown}</figure>
 </div>
 <p class="note">Values are means with their 95% confidence intervals over actions; every figure means what docs/model.md says.</p>
-<h2>Action timeline</h2>
-<p class="note">${note} Hover over, click or tab to a row for its story; a click keeps it while you scroll it.</p>
-${storyPanel(sample.rows.map((r) => r.story))}
-<div class="timeline-wrap">${timeline}</div>
+${p.overTime}<h2>Action timeline</h2>
+<p class="note">${p.note} Hover over, click or tab to a row for its story; a click keeps it while you scroll it.</p>
+${storyPanel(p.rows.map((r) => r.story))}
+<div class="timeline-wrap">${p.timeline}</div>
 <h2>Scenario</h2>
-<details><summary>The resolved scenario (every key, defaults filled in)</summary><pre>${escapeHtml(stringify(resolvedScenario(scenario)))}</pre></details>
+<details><summary>The resolved scenario (every key, defaults filled in)</summary><pre>${escapeHtml(stringify(resolvedScenario(p.scenario)))}</pre></details>
 <footer>Made by idem-sim ${escapeHtml(toolVersion())}. Numbers come from a synthetic model (docs/model.md), not from measurements of a real service.</footer>
 <script>${STORY_SCRIPT}</script>`;
 }
@@ -110,6 +155,30 @@ const TERMINAL_DEFAULTS = {
   svg: { name: 'timeline.svg', ours: (head: string) => head.startsWith('<svg xmlns="http://www.w3.org/2000/svg" class="timeline"') },
 } as const;
 
+/** What the options ask for, checked before anything is simulated. */
+interface ReportSettings {
+  eventfulRows: number;
+  /** The series' step (ms): --series, else one minute for a scenario with incidents, alerts or a profile. */
+  seriesStep: number | undefined;
+  /** --at (ms) and the chunk holding it. */
+  focus: { at: number; plan: ChunkPlan } | undefined;
+}
+
+/** Whether the page shows the run over time without --series: the scenario has incidents, alerts or a load profile. */
+export function showsTime(s: Scenario): boolean {
+  return s.incidents.length > 0 || s.alerts.length > 0 || s.load.profile.length > 0;
+}
+
+function reportSettings(opts: ReportOptions, scenario: Scenario, seed: string): ReportSettings {
+  const eventfulRows = rowsOption(opts.rows);
+  const asked = seriesOption(opts.series);
+  const seriesStep = asked ?? (showsTime(scenario) ? ALERT_STEP_MS : undefined);
+  if (seriesStep !== undefined) checkSeriesLength(seriesStep, scenario, asked !== undefined ? `--series ${opts.series}` : 'the series of 1-minute buckets drawn for the incidents, alerts or load.profile');
+  const at = atOption(opts.at);
+  const focus = at === undefined ? undefined : { at, plan: chunkAt(withPrimaries(scenario, seed), seed, at, opts.at as string) };
+  return { eventfulRows, seriesStep, focus };
+}
+
 export async function reportCommand(file: string | undefined, opts: ReportOptions, io: Io, signal?: AbortSignal): Promise<number> {
   const inputs = file ? [file] : [];
   const kind = TERMINAL_DEFAULTS[opts.svg ? 'svg' : 'html'];
@@ -118,23 +187,31 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
     const { scenario, seed: fileSeed } = scenarioReader(opts, io)(file ?? null);
     const seed = runSeed(seedOption(opts.seed), fileSeed);
     const threads = threadSetting(opts.threads, io)(scenario.actions);
-    const eventfulRows = rowsOption(opts.rows);
+    const settings = reportSettings(opts, scenario, seed);
     const name = scenarioName(file ?? null);
-    const outcome = await simulate(io, name, { scenario, seed, threads }, signal);
-    const sample = timelineSample(scenario, seed, outcome.gridStep, eventfulRows);
-    const replay = new ReplayLine('report', inputs, opts).overrides(opts).option('--seed', seed).option('--rows', opts.rows).text();
-    const caption = `${replay}${opts.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
+    const step = settings.seriesStep;
+    const outcome = await simulate(io, name, { scenario, seed, threads, ...(step !== undefined ? { seriesStep: step } : {}) }, signal);
+    const { sample, scope } = timelineSample(withPrimaries(scenario, seed), seed, outcome.gridStep, settings);
+    const replay = new ReplayLine('report', inputs, opts).overrides(opts).option('--seed', seed).option('--rows', opts.rows)
+      .option('--series', opts.series).option('--at', opts.at).text();
+    const near = settings.focus ? `, arriving nearest ${duration(settings.focus.at)}` : '';
+    const caption = `${replay}${opts.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions${near}, eventful ones over-represented`;
     const timeline = timelineSvg(sample.rows, scenario.client.timeout, caption);
-    const text = opts.svg ? `${timeline}\n` : await page(name, seed, scenario, outcome.state.finish(scenario), sample, timeline, replay);
+    if (opts.svg) {
+      out.write(`${timeline}\n`);
+      fallback?.announce(`${timeline}\n`);
+      return 0;
+    }
+    const time = timeResults(scenario, outcome.state, true);
+    const overTime = time.series ? timeSection({ series: time.series, scenario, alerts: time.alerts, ...(settings.focus ? { at: settings.focus.at } : {}) }) : '';
+    const metrics = outcome.state.finish(scenario);
+    const text = htmlPage(`idem-sim report: ${name}`, pageBody({
+      name, seed, scenario, metrics, note: sampleNote(sample, scope), rows: sample.rows, timeline, breakdown: await breakdownChart(metrics), replay, overTime,
+    }));
     out.write(text);
     fallback?.announce(text);
     return 0;
   });
-}
-
-/** The whole page of a run. */
-async function page(name: string, seed: string, scenario: Scenario, metrics: Metrics, sample: TimelineSample, timeline: string, replay: string): Promise<string> {
-  return htmlPage(`idem-sim report: ${name}`, pageBody(name, seed, scenario, metrics, sample, timeline, await breakdownChart(metrics), replay));
 }
 
 /** `--rows`: the most timeline rows for eventful actions. */
@@ -148,12 +225,20 @@ function rowsOption(text: string | undefined): number {
 }
 
 /**
- * The timeline's rows: the run's first chunk simulated again, traced (same stream, same plan),
- * so its actions are the run's own, without slowing the run's hot loop with recording.
+ * The timeline's rows: a chunk of the run simulated again, traced (same stream, same plan), so
+ * its actions are the run's own, without slowing the run's hot loop with recording. The run's
+ * first chunk; with --at the chunk holding that time, and of it the actions arriving nearest
+ * it (NEAR_GROUPS_PER_ROW groups per row the sample may show). `scenario` has its primaries.
  */
-function timelineSample(scenario: Scenario, seed: string, gridStep: number, eventfulRows: number): TimelineSample {
-  const plan = planChunks(seed, scenario.actions, scenario.load.rate_per_s, 0, 1)[0];
+function timelineSample(scenario: Scenario, seed: string, gridStep: number, settings: ReportSettings): { sample: TimelineSample; scope: SampleScope } {
+  const limits = { ...DEFAULT_LIMITS, eventfulRows: settings.eventfulRows };
+  const focus = settings.focus;
+  const plan = focus?.plan ?? runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
-  const { actions } = traceChunk(scenario, gridStep, chunkRng(seed, 0), plan);
-  return sampleRows(actions, plan.offset, scenario.client.timeout, { ...DEFAULT_LIMITS, eventfulRows });
+  const { actions } = traceChunk(scenario, gridStep, chunkRng(seed, plan.index), plan);
+  if (!focus) return { sample: sampleRows(actions, plan.offset, scenario.client.timeout, limits), scope: FIRST_CHUNK };
+  const near = nearestActions(actions, plan, focus.at, NEAR_GROUPS_PER_ROW * (limits.eventfulRows + limits.quietRows));
+  const sample = sampleRows(numberedInRun(near.actions, plan), plan.offset, scenario.client.timeout, limits);
+  const source = `arriving nearest ${duration(focus.at)} into the run (from ${clock(near.from)} to ${clock(near.to)})`;
+  return { sample, scope: { source, pool: 'them', poolActions: 'those actions' } };
 }

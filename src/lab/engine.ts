@@ -5,8 +5,7 @@
  * and so do the tests, in Node.
  */
 import { loadLatencyData } from '../model/latency.js';
-import { planChunks } from '../model/plan.js';
-import { gridStepFor, simulate } from '../model/simulate.js';
+import { gridStepFor, runPlans, simulate } from '../model/simulate.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
 import { chunkRng } from '../random/rng.js';
@@ -49,7 +48,7 @@ export function labLoad(input: ScenarioInput, id = 0): Loaded {
 
 /** The timeline's rows: the run's first chunk simulated again, traced (as `idem-sim report` does). */
 function timelineSample(scenario: Scenario, seed: string): TimelineSample {
-  const plan = planChunks(seed, scenario.actions, scenario.load.rate_per_s, 0, 1)[0];
+  const plan = runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
   const { actions } = traceChunk(scenario, gridStepFor(scenario), chunkRng(seed, 0), plan);
   return sampleRows(actions, plan.offset, scenario.client.timeout, DEFAULT_LIMITS);

@@ -3,7 +3,7 @@ import { arrivalTime, meanRatePerS, withPrimaries } from './clock.js';
 import { ChunkSimulator } from './engine.js';
 import { RunState, type Metrics } from './metrics.js';
 import { peakGridStep, runHorizon } from './peak.js';
-import { planChunks } from './plan.js';
+import { chunkPlans, type ChunkPlan } from './plan.js';
 import type { SeriesCounts } from './series.js';
 import { chunkRng } from '../random/rng.js';
 import type { Scenario, WrittenScenario } from './types.js';
@@ -34,6 +34,16 @@ export function longestDelay({ agent, runtime, workload, client }: WrittenScenar
 }
 
 /**
+ * Chunks [from, to) of the run of `scenario` from `seed`: its primaries (`withPrimaries`: the
+ * drawn count with load.duration) placed in time by its clock. What every tracer of a run's
+ * chunk (the report's timeline, the lab's) plans with, as the run itself does.
+ */
+export function runPlans(scenario: WrittenScenario, seed: string, from = 0, to?: number): Generator<ChunkPlan> {
+  const bound = withPrimaries(scenario, seed);
+  return chunkPlans(seed, bound.actions, bound.load.rate_per_s, from, to, arrivalTime(bound));
+}
+
+/**
  * Simulates the scenario's primary actions (`actions`, or those arriving in `load.duration`)
  * from `seed` on this thread, counting series in buckets of `seriesStep` ms if given. Same
  * inputs, same numbers (exec/runner.ts gives the same on any number of threads).
@@ -43,7 +53,7 @@ export function simulate(written: Scenario, seed: string, seriesStep: number | n
   const step = gridStepFor(scenario);
   const sim = new ChunkSimulator(scenario, step, true, undefined, seriesStep);
   const state = new RunState(step, gridCellsFor(scenario, scenario.actions, step), seriesStep);
-  for (const plan of planChunks(seed, scenario.actions, scenario.load.rate_per_s, 0, undefined, arrivalTime(scenario))) {
+  for (const plan of runPlans(scenario, seed)) {
     state.addChunk(sim.run(chunkRng(seed, plan.index), plan));
   }
   return { scenario, seed, metrics: state.finish(scenario), series: state.series() };

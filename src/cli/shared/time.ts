@@ -2,7 +2,7 @@
  * The command-line side of docs/model.md's "Time": `--series STEP`, and a run's series and
  * alerts as reporters receive them.
  */
-import { ALERT_STEP_MS, evaluateAlerts } from '../../model/alerts.js';
+import { evaluateAlerts } from '../../model/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
 import { MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
@@ -33,7 +33,7 @@ export function checkSeriesLength(step: number, scenario: WrittenScenario, sourc
     const exact = (arrivalSpan(scenario) + longestDelay(scenario)) / MAX_SERIES_BUCKETS;
     const least = exact < 1000 ? Math.ceil(exact) : Math.ceil(exact / 1000) * 1000;
     throw new InputError({ source }, '', `could need up to ${Math.ceil(most).toLocaleString('en-US')} buckets for this scenario (its arrivals and the longest its retries, re-plans and replays can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
-      `Give --series a step of at least ${formatDuration(least)}${step === ALERT_STEP_MS ? ' (alerts are then judged on it)' : ''}, or simulate fewer actions.`);
+      `Give --series a step of at least ${formatDuration(least)}, or simulate fewer actions.`);
   }
 }
 

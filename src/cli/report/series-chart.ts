@@ -1,0 +1,237 @@
+/**
+ * A run's series as hand-drawn SVG (docs/model.md, "Time"): one chart per count, x the run's
+ * time in minutes, y the count per second of each bucket; the incident windows shaded and
+ * labelled with their names, and each alert on the chart of its metric: its threshold as a
+ * dashed line, its firings as red bands. Test contract: `data-series`, `data-incident`,
+ * `data-alert` with `data-start-ms` and `data-end-ms` (ms of the run), `data-threshold`.
+ */
+import { NUM_SERIES, SER, SERIES_NAMES, type SeriesCounts, type SeriesName } from '../../model/series.js';
+import { duration, num } from './format.js';
+import { escapeHtml, FONT_STACK } from './html.js';
+import { runTime, timeTicks, valueAxis } from './time-axes.js';
+
+/** What each count is called on its chart. */
+export const SERIES_LABELS: Readonly<Record<SeriesName, string>> = {
+  arrivals: 'Arrivals of primary actions',
+  attempts: 'Attempts sent',
+  executions: 'Executions (side effects)',
+  duplicates: 'Duplicate executions',
+  conflicts_409: '409 answers (key in progress)',
+  mismatches_422: '422 answers (different arguments)',
+  dedup_hits: 'Stored results replayed',
+  timeouts: 'Attempts timed out',
+  unknown_outcomes: 'Unknown outcomes returned to the model',
+  lost: 'Actions never executed',
+  store_unavailable: '503s of the down key store',
+};
+
+export interface ChartIncident { name: string; from: number; to: number }
+
+export interface ChartAlert {
+  name: string;
+  metric: SeriesName;
+  /** Threshold, a rate per second. */
+  above: number;
+  for: number;
+  firings: readonly (readonly [number, number])[];
+}
+
+export interface SeriesChartInput {
+  series: SeriesCounts;
+  incidents: readonly ChartIncident[];
+  alerts: readonly ChartAlert[];
+  /** The time the action timeline is centred on (--at), ms; marked when given. */
+  at?: number;
+}
+
+/** Width, margins, plot height (px); the plot's top is T with up to two alerts on the chart, lower with more. */
+const W = 560, L = 52, R = 16, T = 58, B = 34, PH = 142;
+const PW = W - L - R;
+/** Where the plot sits in a chart with at most two alerts (px): x = left + t / (run's span) · width, y = top + height − v / (axis top) · height. */
+export const PLOT = { left: L, top: T, width: PW, height: PH } as const;
+const LINE = '#0969da', ENVELOPE = '#b6d4f5', ACCENT = '#d1495b', SHADE = '#fbefd5', SHADE_EDGE = '#b7791f', SHADE_TEXT = '#7a4f00';
+const GRID = '#eaeef2', DIM = '#57606a';
+/** A white outline that keeps a label readable over the line and the bands. */
+const HALO = ' stroke="#fff" stroke-width="3" stroke-linejoin="round" paint-order="stroke"';
+/** Firings drawn one by one per alert and chart; past it, firings less than a pixel apart are drawn as one band. */
+export const MAX_FIRING_MARKS = 300;
+
+const f = (x: number) => (Math.round(x * 10) / 10).toString();
+
+/** The counts with at least one bucket above zero, in SERIES_NAMES order. */
+export function nonEmptyCounts(s: SeriesCounts): SeriesName[] {
+  return SERIES_NAMES.filter((name) => {
+    for (let b = 0; b < s.buckets; b++) if ((s.counts[b * NUM_SERIES + SER[name]] as number) > 0) return true;
+    return false;
+  });
+}
+
+/** One chart per count that is not zero throughout. */
+export function seriesCharts(input: SeriesChartInput): { name: SeriesName; svg: string }[] {
+  return nonEmptyCounts(input.series).map((name) => ({ name, svg: seriesChart(input, name) }));
+}
+
+/** A column of the drawing: buckets [first, last] (one unless the series has more buckets than pixels), their rates. */
+interface Column { start: number; end: number; min: number; max: number; mean: number }
+
+/** The count's rates per second, one column per bucket, or per run of buckets when there are more than `most`. */
+export function columns(s: SeriesCounts, name: SeriesName, most = PW): Column[] {
+  const per = Math.max(1, Math.ceil(s.buckets / most));
+  const perSecond = 1000 / s.step;
+  const out: Column[] = [];
+  for (let first = 0; first < s.buckets; first += per) {
+    const last = Math.min(s.buckets, first + per);
+    let min = Infinity, max = -Infinity, sum = 0;
+    for (let b = first; b < last; b++) {
+      const v = (s.counts[b * NUM_SERIES + SER[name]] as number) * perSecond;
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+      sum += v;
+    }
+    out.push({ start: first * s.step, end: last * s.step, min, max, mean: sum / (last - first) });
+  }
+  return out;
+}
+
+interface Frame {
+  x: (ms: number) => number;
+  y: (v: number) => number;
+  xMax: number;
+  yTicks: number[];
+  /** The plot's top and the chart's height (px). */
+  top: number;
+  height: number;
+}
+
+/** Alert k's row above the plot (18 px from HEADER down): its name, and under it a strip of its firings. */
+const HEADER = 38, ROW = 18;
+const rowTop = (k: number) => HEADER + ROW * k;
+
+function frame(input: SeriesChartInput, cols: readonly Column[], alerts: readonly ChartAlert[]): Frame {
+  const { series } = input;
+  const xMax = Math.max(series.buckets * series.step, ...input.incidents.map((w) => w.to), input.at ?? 0, 1);
+  const top = Math.max(...cols.map((c) => c.max), ...alerts.map((a) => a.above * 1.1), 0);
+  const { top: yMax, ticks: yTicks } = valueAxis(top);
+  const plotTop = Math.max(T, rowTop(alerts.length) + 2); // below the alerts' rows
+  return {
+    xMax, yTicks, top: plotTop, height: plotTop + PH + B,
+    x: (ms) => L + (Math.min(Math.max(ms, 0), xMax) / xMax) * PW,
+    y: (v) => plotTop + PH - (Math.min(Math.max(v, 0), yMax) / yMax) * PH,
+  };
+}
+
+function axes(fr: Frame): string {
+  const parts: string[] = [];
+  for (const v of fr.yTicks) {
+    const y = f(fr.y(v));
+    parts.push(`<line x1="${L}" x2="${L + PW}" y1="${y}" y2="${y}" stroke="${GRID}"/><text x="${L - 6}" y="${f(fr.y(v) + 4)}" text-anchor="end">${escapeHtml(num(v))}</text>`);
+  }
+  for (const t of timeTicks(fr.xMax)) {
+    const x = f(fr.x(t));
+    parts.push(`<line x1="${x}" x2="${x}" y1="${fr.top + PH}" y2="${fr.top + PH + 4}" stroke="${DIM}"/><text x="${x}" y="${fr.top + PH + 16}" text-anchor="middle">${escapeHtml(num(t / 60_000))}</text>`);
+  }
+  parts.push(`<line x1="${L}" x2="${L + PW}" y1="${fr.top + PH}" y2="${fr.top + PH}" stroke="${DIM}"/>`);
+  parts.push(`<text x="${L + PW / 2}" y="${fr.height - 4}" text-anchor="middle">run time (min)</text>`);
+  return `<g class="axes" aria-hidden="true">${parts.join('')}</g>`;
+}
+
+function incidentsSvg(incidents: readonly ChartIncident[], fr: Frame): string {
+  return incidents.map((w, k) => {
+    const x0 = fr.x(w.from), x1 = fr.x(w.to);
+    const label = `<text x="${f(x0 + 3)}" y="${fr.top + 11 + 12 * (k % 3)}" fill="${SHADE_TEXT}"${HALO}>${escapeHtml(w.name)}</text>`;
+    return `<g class="incident" data-incident="${escapeHtml(w.name)}" data-from-ms="${w.from}" data-to-ms="${w.to}">`
+      + `<title>incident ${escapeHtml(w.name)}: ${escapeHtml(runTime(w.from))} to ${escapeHtml(runTime(w.to))}</title>`
+      + `<rect x="${f(x0)}" y="${fr.top}" width="${f(Math.max(1, x1 - x0))}" height="${PH}" fill="${SHADE}"/>`
+      + `<path d="M${f(x0)} ${fr.top}v${PH}M${f(x1)} ${fr.top}v${PH}" stroke="${SHADE_EDGE}" stroke-dasharray="3 3"/>${label}</g>`;
+  }).join('');
+}
+
+/** The firings as drawn: each one, or past MAX_FIRING_MARKS, those less than a pixel apart merged (with how many each holds). */
+export function firingMarks(firings: readonly (readonly [number, number])[], x: (ms: number) => number, most = MAX_FIRING_MARKS): { start: number; end: number; count: number }[] {
+  const marks = firings.map(([start, end]) => ({ start, end, count: 1 }));
+  if (marks.length <= most) return marks;
+  const merged: typeof marks = [];
+  for (const m of marks) {
+    const last = merged.at(-1);
+    if (last && x(m.start) - x(last.end) < 1) { last.end = m.end; last.count += m.count; } else merged.push({ ...m });
+  }
+  return merged;
+}
+
+function alertSvg(a: ChartAlert, row: number, fr: Frame): string {
+  const ty = fr.y(a.above);
+  const rule = `${a.name}: above ${num(a.above)}/s${a.for > 0 ? ` for ${duration(a.for)}` : ''}`;
+  const parts = [
+    `<line class="threshold" data-threshold="${escapeHtml(a.name)}" x1="${L}" x2="${L + PW}" y1="${f(ty)}" y2="${f(ty)}" stroke="${ACCENT}" stroke-width="1.2" stroke-dasharray="6 3"/>`,
+    `<text x="${L + PW - 2}" y="${f(Math.max(fr.top + 10, ty - 4))}" text-anchor="end" fill="${ACCENT}"${HALO}>${escapeHtml(rule)}</text>`,
+    `<text x="${L}" y="${rowTop(row) + 10}" fill="${ACCENT}">${escapeHtml(a.firings.length > 0 ? `${a.name} fired:` : `${a.name} never fired`)}</text>`,
+  ];
+  for (const m of firingMarks(a.firings, fr.x)) {
+    const x0 = fr.x(m.start), w = Math.max(2, fr.x(m.end) - x0);
+    const what = m.count > 1 ? `${m.count} firings` : 'fired';
+    parts.push(`<g class="firing" data-alert="${escapeHtml(a.name)}" data-start-ms="${m.start}" data-end-ms="${m.end}"${m.count > 1 ? ` data-firings="${m.count}"` : ''}>`
+      + `<title>alert ${escapeHtml(a.name)} ${what}: ${escapeHtml(runTime(m.start))} to ${escapeHtml(runTime(m.end))}</title>`
+      + `<rect x="${f(x0)}" y="${fr.top}" width="${f(w)}" height="${PH}" fill="${ACCENT}" fill-opacity="0.1"/>`
+      + `<rect x="${f(x0)}" y="${rowTop(row) + 12}" width="${f(w)}" height="6" fill="${ACCENT}"/>`
+      + '</g>');
+  }
+  return `<g class="alert">${parts.join('')}</g>`;
+}
+
+function lineSvg(cols: readonly Column[], fr: Frame): string {
+  let d = '';
+  let last = '';
+  for (const c of cols) {
+    const y = f(fr.y(c.mean));
+    if (d === '') d = `M${f(fr.x(c.start))} ${y}`;
+    else if (y !== last) d += `V${y}`;
+    d += `H${f(fr.x(c.end))}`;
+    last = y;
+  }
+  const envelope = cols.some((c) => c.min !== c.max)
+    ? `<path class="envelope" d="${cols.map((c, k) => `${k === 0 ? 'M' : 'L'}${f(fr.x(c.start))} ${f(fr.y(c.max))}H${f(fr.x(c.end))}`).join('')}${[...cols].reverse().map((c) => `L${f(fr.x(c.end))} ${f(fr.y(c.min))}H${f(fr.x(c.start))}`).join('')}Z" fill="${ENVELOPE}"/>`
+    : '';
+  return `${envelope}<path class="line" d="${d}" fill="none" stroke="${LINE}" stroke-width="1.5"/>`;
+}
+
+/** Words for the chart's <desc>: what it shows, its peak, what is shaded and what the alerts did. */
+function description(input: SeriesChartInput, name: SeriesName, cols: readonly Column[], alerts: readonly ChartAlert[]): string {
+  const peak = cols.reduce((best, c) => (c.max > best.max ? c : best), cols[0] as Column);
+  const merged = cols.length < input.series.buckets ? ` Each point is the mean of ${Math.ceil(input.series.buckets / cols.length)} buckets, with their lowest to highest as a light band.` : '';
+  const words = [`${SERIES_LABELS[name]} (${name}) per second, in buckets of ${duration(input.series.step)}, over ${runTime(cols.at(-1)?.end ?? 0)} of the run; highest ${num(peak.max)}/s in the bucket ${merged ? 'at about' : 'from'} ${runTime(peak.start)}.${merged}`];
+  if (input.incidents.length > 0) words.push(`Shaded and labelled: ${input.incidents.map((w) => `incident ${w.name} from ${runTime(w.from)} to ${runTime(w.to)}`).join('; ')}.`);
+  for (const a of alerts) {
+    const shown = a.firings.slice(0, 5).map(([s, e]) => `${runTime(s)} to ${runTime(e)}`).join(', ');
+    const more = a.firings.length > 5 ? ` and ${a.firings.length - 5} more` : '';
+    words.push(`Alert ${a.name} fires above ${num(a.above)}/s (dashed line): ${a.firings.length === 0 ? 'it never fired' : `fired ${a.firings.length} time${a.firings.length > 1 ? 's' : ''}, red bands: ${shown}${more}`}.`);
+  }
+  if (input.at !== undefined) words.push(`The dotted line at ${runTime(input.at)} is the time the action timeline is centred on.`);
+  return words.join(' ');
+}
+
+function atSvg(at: number | undefined, fr: Frame): string {
+  if (at === undefined) return '';
+  const x = f(fr.x(at));
+  return `<g class="at" data-at-ms="${at}"><path d="M${x} ${fr.top}v${PH}" stroke="#1b1f24" stroke-dasharray="1 2"/><text x="${f(fr.x(at) + 3)}" y="${fr.top + PH - 4}">timeline</text></g>`;
+}
+
+/** The chart of one count. */
+export function seriesChart(input: SeriesChartInput, name: SeriesName): string {
+  const cols = columns(input.series, name);
+  const alerts = input.alerts.filter((a) => a.metric === name);
+  const fr = frame(input, cols, alerts);
+  const id = `series-${name}`;
+  const title = `${SERIES_LABELS[name]} per second over the run`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="series-chart" data-series="${name}" role="img" aria-labelledby="${id}-title ${id}-desc" width="${W}" height="${fr.height}" viewBox="0 0 ${W} ${fr.height}" font-family="${FONT_STACK}" font-size="11">
+<title id="${id}-title">${escapeHtml(title)}</title>
+<desc id="${id}-desc">${escapeHtml(description(input, name, cols, alerts))}</desc>
+<rect width="${W}" height="${fr.height}" fill="#fff"/>
+<text x="8" y="16" font-size="13" font-weight="600">${escapeHtml(SERIES_LABELS[name])}</text>
+<text x="8" y="31" fill="${DIM}">${escapeHtml(`${name}, count per second in ${duration(input.series.step)} buckets`)}</text>
+${incidentsSvg(input.incidents, fr)}
+${axes(fr)}
+${lineSvg(cols, fr)}
+${alerts.map((a, k) => alertSvg(a, k, fr)).join('')}
+${atSvg(input.at, fr)}
+</svg>`;
+}
