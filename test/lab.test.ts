@@ -55,6 +55,15 @@ describe('the lab engine gives the CLI\'s numbers', () => {
     });
   }
 
+  it('judges alert goals on the run\'s series as check does (incident-slowdown: detected after 2 minutes, no false alarm)', () => {
+    const r = labRun(request('scenarios/incident-slowdown.yaml', []));
+    expect(r.goals.map((g) => [g.metric, g.pass, g.value])).toEqual([
+      ['alerts.conflicts.detection_delay_ms.slowdown', true, 120_000],
+      ['alerts.conflicts.false_alarms', true, 0],
+      ['duplicates_per_1000', true, 0],
+    ]);
+  });
+
   it('checks the file\'s expect: block as check does, and draws the report\'s timeline', () => {
     const r = labRun(request('scenarios/mission-1-blind-retries.yaml', []));
     expect(r.goals.map((g) => [g.metric, g.text, g.pass])).toEqual([['duplicates_per_1000', '== 0', false], ['lost_per_1000', '== 0', true]]);

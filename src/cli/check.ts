@@ -12,7 +12,7 @@ import { checkResult, renderCheckJson, type CheckResult } from './report/check-j
 import { renderJunit } from './report/junit.js';
 import type { CheckedScenario, CheckError, CheckReport } from './report/types.js';
 import { renderVerdicts } from './report/verdicts.js';
-import { timeResults } from './shared/time.js';
+import { checkTimeRun, timeResults } from './shared/time.js';
 import { columnNames, scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
@@ -131,6 +131,7 @@ async function checkEach(
   const checked: CheckedScenario[] = [];
   for (const l of checkable) {
     const seed = runSeed(opts.seed, l.seed);
+    checkTimeRun({ scenario: l.scenario });
     const outcome = await simulate(io, l.name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
     const metrics = outcome.state.finish(l.scenario);
     const { alerts } = timeResults(l.scenario, outcome.state, false);

@@ -9,6 +9,7 @@ import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
 import { withChoices } from './choices.js';
 import { examplesHelp } from './examples.js';
+import { inputFailure } from './input-failure.js';
 import { toolVersion, type Io } from './io.js';
 import { declareLab } from './lab.js';
 import { collect, simulationOptions } from './simulation-options.js';
@@ -81,7 +82,7 @@ function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
     .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each'), true)
     // The choices are RUN_FORMATS, checked when the command runs (and read by completion only):
     // reading the registry here would load every reporter at startup.
-    .addOption(withChoices(new Option('--format <format>', 'table (default) or json (the same as --json)'), runFormats))
+    .addOption(withChoices(new Option('--format <format>', 'table (default), json (the same as --json), or csv (the --series, one row per bucket)'), runFormats))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .option('--series <step>', 'count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format csv')
@@ -278,9 +279,9 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
       io.stderr.write(`idem-sim: interrupted by ${stoppedBy}; nothing was written\n`);
       return STOP_SIGNALS[stoppedBy];
     }
-    if (e instanceof RangeError && /allocation|Array buffer|Invalid (typed )?array length|Invalid string length/i.test(e.message)) {
-      // The input asked for more memory than this process can have: bad input, not a bug.
-      io.stderr.write(`idem-sim: error: the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see README, Security and limits.\n`);
+    const theInputs = inputFailure(e);
+    if (theInputs !== undefined) {
+      io.stderr.write(`idem-sim: error: ${theInputs}\n`);
       return EXIT_BAD_INPUT;
     }
     // A driver's error that escaped as a bug must not print the store's password either.

@@ -4,6 +4,7 @@ import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
 import { RunState } from '../model/metrics.js';
 import { shardRange } from '../model/plan.js';
 import { InputError } from '../scenario/errors.js';
+import { primaryCount } from '../model/clock.js';
 import { readUserFile } from './files.js';
 import { alertsOnly, timeResults } from './shared/time.js';
 import { shellQuote, type Io } from './io.js';
@@ -34,6 +35,10 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
       out.write(await job.merger.render(job.format, style));
     } else {
       const { runs, version, replayArgs } = job.merger.finish();
+      if (job.format === 'csv' && !runs.every((r) => r.series)) {
+        throw new InputError({ source: '--format csv' }, '', 'writes a run\'s series, one row per bucket, and these parts were written without --series',
+          'Merge them with --format table or json, or run the shards again with --series STEP.');
+      }
       out.write(renderRuns(runs, replayArgs, job.format, version, style, out.width()));
     }
     return 0;
@@ -106,7 +111,7 @@ export class SweepMerger {
       this.head = head;
       this.points = new Array<SweepPointResult | undefined>(head.sweep.points);
     }
-    points.forEach((v, k) => { this.points[from + k] = this.point(c, `points[${k}]`, v, from + k, head.sweep.paths); });
+    points.forEach((v, k) => { this.points[from + k] = this.point(c, `points[${k}]`, v, from + k, head.sweep); });
     this.shards.set(shard.index, part.file);
   }
 
@@ -128,7 +133,7 @@ export class SweepMerger {
     };
   }
 
-  private point(c: PartChecker, field: string, v: unknown, index: number, paths: readonly string[]): SweepPointResult {
+  private point(c: PartChecker, field: string, v: unknown, index: number, { paths, seed }: { paths: readonly string[]; seed: string }): SweepPointResult {
     const o = c.object(v, field, ['index', 'params', 'scenario', 'fingerprint', 'grid_step', 'state']);
     if (c.int(o['index'], `${field}.index`) !== index) c.fail(`${field}.index`, `is not ${index}, the point this shard holds there`);
     const params = c.object(o['params'], `${field}.params`, paths);
@@ -142,7 +147,8 @@ export class SweepMerger {
     checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario);
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     const state = c.runState(o['state'], `${field}.state`, step);
-    if (state.primaries !== scenario.actions) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
+    // With load.duration the point's primaries are the Poisson count its seed draws (model/clock.ts).
+    if (state.primaries !== primaryCount(scenario, seed)) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
     const sums = new RunState(step, 0, state.series?.step ?? null);
     sums.addData(state);
     return { params: params as SweepPointResult['params'], metrics: sums.finish(scenario), ...alertsOnly(timeResults(scenario, sums, false)) };

@@ -1,5 +1,4 @@
 /** `idem-sim run [SCENARIO ...]`: simulate each scenario and report them side by side. */
-import { ALERT_STEP_MS } from '../model/alerts.js';
 import type { RunStateData } from '../model/metrics.js';
 import type { PrecisionTarget } from '../model/precision.js';
 import { InputError } from '../scenario/errors.js';
@@ -14,7 +13,7 @@ import { columnNames, scenarioReader, warningTexts, type ScenarioReader } from '
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
-import { checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
+import { checkTimeRun, seriesOption, timeResults } from './shared/time.js';
 
 export interface RunOptions extends SimulationOptions, PrecisionOptions {
   json?: boolean;
@@ -83,10 +82,7 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
   const runs: SimulatedRun[] = [];
   for (const [k, { file, scenario, seed: fileSeed, warnings }] of loaded.entries()) {
     const seed = runSeed(opts.seed, fileSeed);
-    // A precision run may go on to --max-actions: its series must fit that far.
-    const longest = precision ? { ...scenario, actions: precision.maxActions } : scenario;
-    if (s.seriesStep !== undefined) checkSeriesLength(s.seriesStep, longest, `--series ${opts.series}`);
-    else if (precision && scenario.alerts.length > 0) checkSeriesLength(ALERT_STEP_MS, longest, `--max-actions ${precision.maxActions} with alerts: (judged on 1-minute buckets)`);
+    checkTimeRun({ scenario, ...(precision ? { precision } : {}), ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}) }, opts.series);
     const name = names[k] as string;
     const outcome = await simulate(io, name, {
       scenario, seed, threads: s.threads(commandActions), ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),

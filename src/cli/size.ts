@@ -1,6 +1,8 @@
 /** `idem-sim size`: keys and memory of a key store, from a rate and a retention (and a scenario's keys per action). */
 import type { ChalkInstance } from 'chalk';
 import { runScenario } from '../exec/runner.js';
+import { checkTimeRun } from './shared/time.js';
+import { meanRatePerS } from '../model/clock.js';
 import { keyStoreSize } from '../model/metrics.js';
 import { DURATION_PATTERN, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
@@ -101,6 +103,7 @@ async function simulateKeys(file: string, opts: SizeOptions, io: Io, signal: Abo
   const { scenario, seed: fileSeed } = scenarioReader(opts, io)(file);
   const seed = runSeed(seedOption(opts.seed), fileSeed);
   const threads = threadSetting(opts.threads, io)(scenario.actions);
+  checkTimeRun({ scenario });
   const outcome = await runScenario({ scenario, seed, threads, ...(signal ? { signal } : {}) });
   const m = outcome.state.finish(scenario);
   return {
@@ -108,7 +111,7 @@ async function simulateKeys(file: string, opts: SizeOptions, io: Io, signal: Abo
     keysPerAction: (m.keys_per_action.value * m.actions) / m.primary_actions,
     source: `simulated: ${file}, ${num(m.primary_actions)} actions, seed ${seed}`,
     seed, actions: `${num(m.actions)}${m.actions !== m.primary_actions ? ` (${num(m.primary_actions)} primary)` : ''}`,
-    rate: scenario.load.rate_per_s, retention: scenario.idempotency.retention, recordBytes: scenario.idempotency.record_bytes,
+    rate: meanRatePerS(scenario), retention: scenario.idempotency.retention, recordBytes: scenario.idempotency.record_bytes,
   };
 }
 

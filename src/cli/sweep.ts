@@ -19,7 +19,7 @@ import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
 import { writtenScenario } from './report/json.js';
-import { alertsOnly, timeResults } from './shared/time.js';
+import { alertsOnly, checkTimeRun, timeResults } from './shared/time.js';
 import type { SweepPointResult } from './report/sweep.js';
 import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
 import { sweepFormat } from './shared/formats.js';
@@ -256,6 +256,7 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
   try {
     for (const pt of points) {
       const { scenario } = plan.read(file, pointOverrides(axes, pt));
+      checkTimeRun({ scenario, ...(precision ? { precision } : {}) });
       const outcome = await runScenario({
         scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
       });

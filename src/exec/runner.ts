@@ -14,7 +14,9 @@ import type { Worker } from 'node:worker_threads';
 import type { RunState, RunStateData } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
 import type { PrecisionTarget } from '../model/precision.js';
-import { ALERT_STEP_MS } from '../model/alerts.js';
+import { seriesStepOf } from '../model/alerts.js';
+
+export { seriesStepOf };
 import { withPrimaries } from '../model/clock.js';
 import { gridCellsFor, gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';
@@ -121,11 +123,6 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
     state: lane.state, gridStep, chunksPerThread: [lane.chunks, ...crew.chunks],
     ...(confirmer ? { precisionReached: confirmer.reached } : {}),
   };
-}
-
-/** The series step of a run: the one asked for, else one minute when the scenario has alerts, else none. */
-export function seriesStepOf(scenario: Scenario, asked: number | undefined): number | null {
-  return asked ?? (scenario.alerts.length > 0 ? ALERT_STEP_MS : null);
 }
 
 /** The worker threads of one run, and what they have sent. */

@@ -5,6 +5,7 @@
  * and so do the tests, in Node.
  */
 import { loadLatencyData } from '../model/latency.js';
+import { evaluateAlerts, seriesStepOf } from '../model/alerts.js';
 import { gridStepFor, runPlans, simulate } from '../model/simulate.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
@@ -73,7 +74,9 @@ export function labRun(req: RunRequest): RunResult {
   const seed = checkedSeed(req.seed);
   const parsed = parseScenario(req.text, req.source, req.overrides);
   const scenario = withData(parsed, req.data);
-  const { metrics } = simulate(scenario, seed);
+  // Alerts are judged on the run's series, as `check` judges them (1-minute buckets).
+  const { metrics, series } = simulate(scenario, seed, seriesStepOf(scenario, undefined));
+  const alerts = series && scenario.alerts.length > 0 ? evaluateAlerts(series, scenario.alerts, scenario.incidents) : undefined;
   const sample = timelineSample(scenario, seed);
   const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
   return {
@@ -84,7 +87,7 @@ export function labRun(req: RunRequest): RunResult {
     sampleNote: sampleNote(sample),
     keyStoreNote: keyStoreNote(scenario),
     goals: parsed.expectations.map((e) => {
-      const verdict = check(e, metrics);
+      const verdict = check(e, metrics, alerts);
       return { metric: e.metric, text: e.text, pass: verdict.pass, value: verdict.measured.value };
     }),
     warnings: parsed.warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix)),

@@ -61,7 +61,16 @@ export function scopeCode(scope: Scope): ScopeCode {
   return identityCode(KEY_IDENTITY[scope]);
 }
 
-export function compile(s: Scenario): Params {
+/** What an incident window adds to the scenario's own parameters (incidents.ts); outside windows, nothing. */
+export interface WindowChanges { latencyScale: number; storeDown: boolean }
+const NO_WINDOW: WindowChanges = { latencyScale: 1, storeDown: false };
+
+/**
+ * The hot loop's parameters; inside an incident window (`w`) its changes too. Every `Params`
+ * comes from this one literal, so the engine's loads from `this.p` see one object shape
+ * whether or not a window is in force (an object spread made another and slowed every access).
+ */
+export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
   const b = s.client.backoff;
   const backoff = new Float64Array(s.client.retries + 1);
   for (let j = 1; j <= s.client.retries; j++) backoff[j] = backoffDelay(b, j);
@@ -88,6 +97,6 @@ export function compile(s: Scenario): Params {
     retention: i.retention,
     runningLife: runningLife(i.lease, i.retention),
     transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
-    latencyScale: 1, storeDown: false, failOpen: FAILS_OPEN[i.on_store_down],
+    latencyScale: w.latencyScale, storeDown: w.storeDown, failOpen: FAILS_OPEN[i.on_store_down],
   };
 }

@@ -12,11 +12,11 @@ import { FRESH_KEY } from './attempt.js';
 import { binKey } from './bins.js';
 import type { ChunkOutput } from './chunk-output.js';
 import { clockOf, type Clock } from './clock.js';
-import { compile, S_NONE } from './compile.js';
+import { compile, S_NONE, type Params } from './compile.js';
 import { simpleChances, type SimpleChances } from './draws.js';
 import { GroupModel } from './group.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
-import { Regimes } from './incidents.js';
+import { Regimes, type FastSpan } from './incidents.js';
 import type { ChunkPlan } from './plan.js';
 import { SER } from './series.js';
 import { SeriesTally } from './series-tally.js';
@@ -41,9 +41,10 @@ export class ChunkSimulator extends GroupModel {
    * thread's first chunks.
    */
   private fastPaidOff = true;
-  /** The run's clock (arrivals are drawn in its operational time), and where the fast path must not go in this chunk (chunk times; see Regimes). */
+  /** The run's clock (arrivals are drawn in its operational time). */
   private readonly clock: Clock;
-  private unsafe = new Float64Array(0);
+  /** With incident windows, this chunk's spans of time and the parameters the fast path uses in each (Regimes.fastSpans). */
+  private spans: FastSpan[] = [];
 
   /**
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
@@ -69,7 +70,7 @@ export class ChunkSimulator extends GroupModel {
     this.p = this.base;
     this.offset = plan.offset;
     this.series?.begin(plan.offset);
-    if (this.regimes !== null) this.unsafe = this.regimes.unsafe.map((t) => t - plan.offset);
+    if (this.regimes !== null) this.spans = this.regimes.fastSpans(plan.offset, this.simple);
     this.drawArrivals(plan);
     // Where few groups are simple (mission 2: most first attempts time out) the fast path
     // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
@@ -92,32 +93,39 @@ export class ChunkSimulator extends GroupModel {
    * It is written out here rather than in methods because the optimiser inlines only so much
    * into one function, and a double passed to or returned from a call it does not inline is
    * boxed: an allocation per group.
+   *
+   * With incident windows the chunk is cut into spans of time (incidents.ts, `fastSpans`): in
+   * each the fast path runs with the parameters in force there, and where a group could meet
+   * two sets of them (the timeout before a change) every group goes through the general model.
    */
   private simulateArrivals(n: number): void {
-    const p = this.p;
+    if (this.regimes === null) return this.simulateSpan(0, n, this.base, this.simple);
+    const arrivals = this.arrivals;
+    let a = 0;
+    for (const span of this.spans) {
+      let b = a;
+      while (b < n && (arrivals[b] as number) < span.to) b++;
+      if (span.params && span.simple) this.simulateSpan(a, b, span.params, span.simple);
+      else for (let g = a; g < b; g++) this.simulateGroup(g);
+      a = b;
+      if (a >= n) return;
+    }
+  }
+
+  /** Groups [from, to) of the chunk, the simple ones by the fast path with the parameters `p` (and their chances `simple`). */
+  private simulateSpan(from: number, to: number, p: Params, simple0: SimpleChances): void {
     const t = this.totals;
     const rng = this.rng;
-    const { before, after } = this.simple;
+    const { before, after } = simple0;
     const fast = this.tryFast;
     const sr = this.series;
-    // Incident windows the fast path keeps out of, as flat pairs [from, to) (none: Infinity).
-    const unsafe = this.unsafe;
-    let w = 0;
-    let unsafeFrom = unsafe.length > 0 ? (unsafe[0] as number) : Infinity;
-    let unsafeTo = unsafe.length > 0 ? (unsafe[1] as number) : Infinity;
-    for (let a = 0; a < n; a++) {
+    for (let a = from; a < to; a++) {
       if (!fast) { this.simulateGroup(a); continue; }
       const s = this.arrivals[a] as number;
-      while (s >= unsafeTo) {
-        w += 2;
-        unsafeFrom = w < unsafe.length ? (unsafe[w] as number) : Infinity;
-        unsafeTo = w < unsafe.length ? (unsafe[w + 1] as number) : Infinity;
-      }
-      if (s >= unsafeFrom) { this.simulateGroup(a); continue; }
       rng.mark();
       let simple = true;
       for (let k = 0; simple && k < before.length; k++) simple = rng.next() >= (before[k] as number);
-      const delay = simple ? p.latency.sample(rng) : 0;
+      const delay = simple ? p.latency.sample(rng) * p.latencyScale : 0; // × 1 outside incidents: the same number
       simple &&= delay <= p.timeout;
       for (let k = 0; simple && k < after.length; k++) simple = rng.next() >= (after[k] as number);
       if (!simple) {

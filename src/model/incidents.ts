@@ -4,6 +4,7 @@
  * the last listed window containing the time wins), compiled once per segment.
  */
 import { compile, type Params } from './compile.js';
+import { simpleChances, type SimpleChances } from './draws.js';
 import type { Scenario, WrittenScenario } from './types.js';
 
 type Incident = WrittenScenario['incidents'][number];
@@ -52,17 +53,21 @@ export function segmentStarts(incidents: readonly Incident[]): number[] {
   return [...new Set(incidents.flatMap((w) => [w.from, w.to]))].sort((a, b) => a - b);
 }
 
+/**
+ * A span of a chunk's time, up to `to` (chunk time, ms), with the parameters a simple group
+ * arriving in it meets throughout (its one attempt at its arrival, its step's end within the
+ * timeout), or null where it could meet two sets of them, or a down key store (the fast path
+ * assumes a lookup that finds nothing and a key written).
+ */
+export interface FastSpan { to: number; params: Params | null; simple: SimpleChances | null }
+
 /** The run's segments and the engine's parameters in each. */
 export class Regimes {
   /** Segment j (1-based) starts at `starts[j - 1]`; segment 0 is the time before every window. */
   private readonly starts: Float64Array;
   private readonly params: Params[];
-  /**
-   * Where the fast path must not go (engine.ts): [start - timeout, end) of every changed
-   * segment, merged, ascending, as flat pairs. A simple group's one attempt is sent at its
-   * arrival and its step ends within the timeout, so outside these it meets only the base.
-   */
-  readonly unsafe: Float64Array;
+  /** Each segment's chances for the fast path (null: a down key store, no fast path). */
+  private readonly simple: (SimpleChances | null)[];
 
   constructor(s: Scenario, readonly base: Params) {
     const starts = segmentStarts(s.incidents);
@@ -71,15 +76,26 @@ export class Regimes {
       const f = inForceAt(s.incidents, t);
       return changes(f) ? regime(s, f) : base;
     })];
-    const unsafe: number[] = [];
-    starts.forEach((t, j) => {
-      if (this.params[j + 1] === base) return;
-      const from = t - s.client.timeout;
-      const to = starts[j + 1] ?? Infinity;
-      if (unsafe.length > 0 && from <= unsafe[unsafe.length - 1]!) unsafe[unsafe.length - 1] = to;
-      else unsafe.push(from, to);
-    });
-    this.unsafe = Float64Array.from(unsafe);
+    this.simple = this.params.map((p) => (p.storeDown ? null : simpleChances(p)));
+  }
+
+  /**
+   * The spans of a chunk starting at run time `offset`, in order, the last open-ended: each
+   * segment's own (the fast path with its parameters) up to one timeout before the next
+   * segment, then that timeout (none). `base` is the chances of segment 0, shared.
+   */
+  fastSpans(offset: number, base: SimpleChances): FastSpan[] {
+    const spans: FastSpan[] = [];
+    const timeout = this.base.timeout;
+    for (let j = 0; j < this.params.length; j++) {
+      const next = j < this.starts.length ? (this.starts[j] as number) - offset : Infinity;
+      const simple = j === 0 ? base : this.simple[j] ?? null;
+      const params = simple ? (this.params[j] as Params) : null;
+      if (next === Infinity) { spans.push({ to: Infinity, params, simple }); break; }
+      if (next <= 0) continue; // the segment ended before the chunk began
+      spans.push({ to: next - timeout, params, simple }, { to: next, params: null, simple: null });
+    }
+    return spans;
   }
 
   /** The parameters in force at run time `t`. */
@@ -103,5 +119,5 @@ function regime(s: Scenario, f: InForce): Params {
     network: { request_loss: f.requestLoss ?? s.network.request_loss, reply_loss: f.replyLoss ?? s.network.reply_loss },
     runtime: { ...s.runtime, crash_probability: f.runtimeCrash ?? s.runtime.crash_probability },
   };
-  return { ...compile(changed), latencyScale: f.latencyMultiplier ?? 1, storeDown: f.storeDown };
+  return compile(changed, { latencyScale: f.latencyMultiplier ?? 1, storeDown: f.storeDown });
 }

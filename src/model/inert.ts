@@ -21,6 +21,10 @@ interface Rule {
 
 const noKey = (s: WrittenScenario): boolean => KEY_IDENTITY[s.idempotency.scope] === null;
 const noReplan = (s: WrittenScenario): boolean => s.agent.replan_probability === 0 || s.agent.max_replans === 0;
+type Window = WrittenScenario['incidents'][number];
+/** Whether a probability is 0 for the scenario and in every incident window (a window may raise it: docs/model.md, "Time"). */
+const zero = (s: WrittenScenario, own: number, inWindow: (w: Window) => number | null): boolean => own === 0 && s.incidents.every((w) => !inWindow(w));
+const noRuntimeCrash = (s: WrittenScenario): boolean => zero(s, s.runtime.crash_probability, (w) => w.runtime.crash_probability);
 
 /** Every rule, in the order its reason is preferred; `test/inert.test.ts` checks each against the engine. */
 export const INERT_RULES: readonly Rule[] = [
@@ -37,19 +41,19 @@ export const INERT_RULES: readonly Rule[] = [
     when: (s) => s.idempotency.claim === 'check_then_act', because: 'idempotency.claim is check_then_act, which never leaves a key running, so no 409 is answered',
     keys: ['idempotency.lease', 'idempotency.conflict_retry_after'],
   },
-  { when: (s) => s.runtime.crash_probability === 0, because: 'runtime.crash_probability is 0, so no run is resumed', keys: ['runtime.resume_delay', 'runtime.max_replays'] },
+  { when: noRuntimeCrash, because: 'runtime.crash_probability is 0, so no run is resumed', keys: ['runtime.resume_delay', 'runtime.max_replays'] },
   { when: (s) => s.workload.twin_probability === 0, because: 'workload.twin_probability is 0, so no action has a twin', keys: ['workload.twin_delay'] },
   { when: (s) => s.agent.replan_probability === 0, because: 'agent.replan_probability is 0, so no call is re-planned', keys: ['agent.max_replans', 'agent.replan_delay', 'agent.verify_before_replan'] },
   { when: (s) => s.agent.max_replans === 0, because: 'agent.max_replans is 0, so no call is re-planned', keys: ['agent.replan_probability', 'agent.replan_delay', 'agent.verify_before_replan'] },
   {
-    when: (s) => noReplan(s) && s.runtime.crash_probability === 0, because: 'no call is re-planned or replayed, so no free text is rewritten',
+    when: (s) => noReplan(s) && noRuntimeCrash(s), because: 'no call is re-planned or replayed, so no free text is rewritten',
     keys: ['agent.arg_drift_probability'],
   },
   {
-    when: (s) => s.service.crash_probability === 0, because: 'service.crash_probability is 0, so no handler dies between effect and key',
+    when: (s) => zero(s, s.service.crash_probability, (w) => w.service.crash_probability), because: 'service.crash_probability is 0, so no handler dies between effect and key',
     keys: ['service.crash_after_effect', 'idempotency.transactional'],
   },
-  { when: (s) => s.service.error_rate === 0, because: 'service.error_rate is 0, so no 5xx is answered', keys: ['idempotency.on_error'] },
+  { when: (s) => zero(s, s.service.error_rate, (w) => w.service.error_rate), because: 'service.error_rate is 0, so no 5xx is answered', keys: ['idempotency.on_error'] },
   {
     when: (s) => s.client.retries === 0, because: 'client.retries is 0, so no call makes a second attempt',
     keys: ['client.backoff', 'client.deadline', 'idempotency.conflict_retry_after'],

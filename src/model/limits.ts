@@ -60,8 +60,8 @@ export const MAX_PROFILE_ENTRIES = 1000;
 export const MAX_INCIDENTS = 100;
 export const MAX_ALERTS = 100;
 
-/** The most buckets a series may hold (11 counts of 8 bytes each: 88 MB at most). */
-export const MAX_SERIES_BUCKETS = 1_000_000;
+/** The most buckets a series may hold: 100,000 (a day in seconds), about 20 MB of JSON, 9 MB of counts. */
+export const MAX_SERIES_BUCKETS = 100_000;
 
 /** The largest latency multiplier an incident may set. */
 export const MAX_LATENCY_MULTIPLIER = 1e6;

@@ -6,6 +6,13 @@
 import { MAX_SERIES_BUCKETS } from './limits.js';
 import { NUM_SERIES, type SeriesCounts } from './series.js';
 
+/**
+ * How the message of a series that ran past its buckets begins: the event's time could not be
+ * bounded before the run (a latency distribution's tail is unbounded), so the run stops there.
+ * A prefix, not a class, because an error from a worker thread keeps only its message.
+ */
+export const SERIES_OVERFLOW = 'the series ran past its buckets:';
+
 export class SeriesTally {
   /** Bucket index of row 0: the bucket of the chunk's start. */
   base = 0;
@@ -38,7 +45,7 @@ export class SeriesTally {
 
   private reach(row: number): void {
     if (this.base + row >= MAX_SERIES_BUCKETS) {
-      throw new RangeError(`an event at bucket ${this.base + row} is past the ${MAX_SERIES_BUCKETS} buckets a series may hold`);
+      throw new Error(`${SERIES_OVERFLOW} an event at ${this.step * (this.base + row)} ms of the run is in bucket ${this.base + row}, past the ${MAX_SERIES_BUCKETS} a series of ${this.step} ms buckets may hold`);
     }
     if ((row + 1) * NUM_SERIES > this.counts.length) {
       const grown = new Int32Array(Math.max(this.counts.length * 2, (row + 1) * NUM_SERIES));
@@ -59,7 +66,7 @@ export class SeriesSum {
   /** Adds rows of counts whose first row is bucket `base`. */
   add(base: number, rows: ArrayLike<number>): void {
     const n = rows.length / NUM_SERIES;
-    if (base + n > MAX_SERIES_BUCKETS) throw new RangeError(`a series of ${base + n} buckets is longer than the ${MAX_SERIES_BUCKETS} a series may hold`);
+    if (base + n > MAX_SERIES_BUCKETS) throw new Error(`${SERIES_OVERFLOW} ${base + n} buckets, more than the ${MAX_SERIES_BUCKETS} a series may hold`);
     const need = (base + n) * NUM_SERIES;
     if (need > this.counts.length) {
       const grown = new Float64Array(Math.max(need, this.counts.length * 2));

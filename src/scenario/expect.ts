@@ -3,6 +3,7 @@ import type { Confidence } from '../model/enums.js';
 import { alertQuery, isAlertPath, readAlert, type AlertPath } from '../model/alert-paths.js';
 import type { AlertResult } from '../model/alerts.js';
 import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../model/metric-paths.js';
+import { metricDef } from '../model/metric-registry.js';
 import type { Metrics } from '../model/metrics.js';
 import type { WrittenScenario } from '../model/types.js';
 import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
@@ -117,6 +118,10 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
 /** Every alert and incident an expectation names is one of the scenario's. */
 export function checkAlertNames(expectations: readonly Expectation[], s: WrittenScenario): void {
   for (const e of expectations) {
+    if (metricDef(e.metric)?.only === 'store_down' && !s.incidents.some((w) => w.store.down)) {
+      throw new InputError(e.origin, `expect.${e.metric}`, 'is reported only by scenarios with an incident that takes the key store down (store.down: true), and this one has none',
+        'Add such an incident, or remove this expectation.');
+    }
     if (!isAlertPath(e.metric)) continue;
     const q = alertQuery(e.metric);
     const where = e.origin;

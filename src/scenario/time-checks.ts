@@ -4,9 +4,7 @@
  */
 import { arrivalSpan, expectedPrimaries } from '../model/clock.js';
 import { inForceAt, segmentStarts, serviceInForce } from '../model/incidents.js';
-import { ALERT_STEP_MS } from '../model/alerts.js';
-import { MAX_ACTIONS, MAX_SERIES_BUCKETS } from '../model/limits.js';
-import { longestDelay } from '../model/simulate.js';
+import { MAX_ACTIONS } from '../model/limits.js';
 import type { WrittenScenario } from '../model/types.js';
 import { formatPath } from './document.js';
 import { formatDuration } from './duration.js';
@@ -30,12 +28,7 @@ export function checkTime(raw: Record<string, unknown>, s: WrittenScenario, loca
   });
   unique(s.incidents.map((w) => w.name), 'incidents', fail);
   unique(s.alerts.map((a) => a.name), 'alerts', fail);
-  // Alerts are judged on 1-minute buckets unless --series says otherwise (checked there).
-  const buckets = (end + longestDelay(s)) / ALERT_STEP_MS;
-  if (s.alerts.length > 0 && buckets > MAX_SERIES_BUCKETS) {
-    fail(['alerts'], `are judged on 1-minute buckets, and this run could need up to ${Math.ceil(buckets).toLocaleString('en-US')} of them (its arrivals and the longest its calls can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
-      'Shorten the run (load.duration or actions), or remove the alerts.');
-  }
+
   for (const t of segmentStarts(s.incidents)) {
     const { error_rate, crash_probability } = serviceInForce(s, inForceAt(s.incidents, t));
     if (error_rate + crash_probability > 1) {
@@ -56,6 +49,9 @@ function checkLoad(raw: Record<string, unknown>, s: WrittenScenario, fail: Fail)
   s.load.profile.forEach((e, i) => {
     const before = s.load.profile[i - 1];
     if (before && !(e.at > before.at)) fail(['load', 'profile', i, 'at'], `at (${formatDuration(e.at)}) is not after the entry before it (${formatDuration(before.at)})`, 'List the rate changes in time order, each at its own time.');
+    if (s.load.duration === null && e.at >= arrivalSpan(s)) {
+      fail(['load', 'profile', i, 'at'], `the change at ${formatDuration(e.at)} comes after the run's expected last arrival (about ${formatDuration(Math.round(arrivalSpan(s) / 1000) * 1000)} for ${s.actions} actions)`, 'Move it into the run, or simulate more actions (or a load.duration).');
+    }
     if (s.load.duration !== null && e.at >= s.load.duration) fail(['load', 'profile', i, 'at'], `the change at ${formatDuration(e.at)} comes at or after the run's end (load.duration ${formatDuration(s.load.duration)})`, 'Move it into the run or lengthen load.duration.');
   });
 }

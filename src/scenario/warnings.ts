@@ -28,6 +28,10 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
     fix: 'Remove it, or change the setting that makes it inert if it should count.',
   }));
   found.push(...incidentWarnings(scenario, locate));
+  if (scenario.load.profile[0]?.at === 0 && changed.includes('load.rate_per_s')) {
+    found.push({ origin: locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s',
+      problem: 'has no effect: load.profile sets the rate from 0 on', fix: 'Remove it, or start the profile later than 0.' });
+  }
   if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
     found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
       fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove the preset.' });
@@ -42,6 +46,10 @@ function incidentWarnings(s: WrittenScenario, locate: (p: Path, keyNode?: boolea
     if (w.store.down && s.idempotency.scope === 'none') {
       out.push({ origin: locate(['incidents', i, 'store', 'down'], true), keyPath: `incidents[${i}].store.down`,
         problem: 'has no effect: idempotency.scope is none, so no key store is used', fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove it.' });
+    }
+    if ((w.runtime.crash_probability ?? 0) > 0 && s.runtime.max_replays === 0) {
+      out.push({ origin: locate(['incidents', i, 'runtime', 'crash_probability'], true), keyPath: `incidents[${i}].runtime.crash_probability`,
+        problem: 'has no effect: runtime.max_replays is 0, so no crashed run is resumed (and none replays)', fix: 'Raise runtime.max_replays (1 is the default), or remove it.' });
     }
     if (!changes(inForceAt([w], w.from)) && s.alerts.length === 0) {
       out.push({ origin: locate(['incidents', i], true), keyPath: `incidents[${i}]`,

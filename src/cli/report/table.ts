@@ -133,9 +133,11 @@ export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: 
     ? [`${r.name}: stopped at --max-actions ${num(r.precision.max_actions)} before ${r.precision.metric} reached ± ${r.precision.half_width}`]
     : []));
   const fits = runs.flatMap((r) => fittedLatencies(r.scenario.service.latency).map((line) => `latency of ${r.name}${/^components/.test(line) ? ', ' : ': '}${line}`));
+  const series = runs.find((r) => r.series)?.series;
   const footer = [
     ...precision,
     ...fits,
+    ...(series ? [`series counted in buckets of ${duration(series.step)}: print them with --json (results[i].series) or --format csv`] : []),
     `actions simulated: ${[...new Set(actions)].join(' / ')}; ± is the 95% confidence interval, 0 (≤ x) none seen and at most x at 95%; seed ${seeds.join(', ')}; idem-sim ${info.version}`,
     `replay: ${info.replay}`,
   ];

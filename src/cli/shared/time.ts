@@ -4,12 +4,13 @@
  */
 import { evaluateAlerts } from '../../model/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
-import { MAX_SERIES_BUCKETS } from '../../model/limits.js';
+import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
 import { longestDelay } from '../../model/simulate.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { DURATION_PATTERN, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
 import { InputError } from '../../scenario/errors.js';
+import { seriesStepOf, type RunRequest } from '../../exec/runner.js';
 import type { ScenarioRun } from '../report/types.js';
 
 /** `--series STEP`: a duration above 0 with its unit (undefined: no series asked for). */
@@ -18,6 +19,7 @@ export function seriesOption(text: string | undefined): number | undefined {
   const source = { source: `--series ${text}` };
   if (isBareDuration(text)) throw new InputError(source, '', `"${text}" has no unit`, bareDurationFix(text));
   const step = new RegExp(DURATION_PATTERN).test(text) ? parseDuration(text) : NaN;
+  if (step > MAX_DURATION_MS) throw new InputError(source, '', `is longer than the longest duration the model takes, ${formatDuration(MAX_DURATION_MS)} (10 years)`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
   if (!(step > 0)) throw new InputError(source, '', `expected a duration above 0 with its unit, got "${String(text).slice(0, 40)}"`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
   return step;
 }
@@ -50,4 +52,22 @@ export function timeResults(scenario: WrittenScenario, state: RunState, shown: b
 /** Only the alerts of `timeResults` (a sweep's points carry no series). */
 export function alertsOnly(t: Pick<ScenarioRun, 'series' | 'alerts'>): Pick<ScenarioRun, 'alerts'> {
   return t.alerts ? { alerts: t.alerts } : {};
+}
+
+/**
+ * What a run of `scenario` asks of time, checked before it starts: `--precision` does not
+ * combine with `load.duration` (a duration fixes how many actions arrive; a precision run would
+ * squeeze more into its first minutes), and the series the run counts (`--series`, or one
+ * minute for alerts) must fit its buckets, up to `--max-actions` for a precision run.
+ */
+export function checkTimeRun(req: Pick<RunRequest, 'scenario' | 'seriesStep' | 'precision'>, seriesText?: string): void {
+  const { scenario, precision } = req;
+  if (precision && scenario.load.duration !== null) {
+    throw new InputError({ source: '--precision' }, 'load.duration', 'cannot be combined with load.duration: the duration sets how many actions arrive, and a precision run would add more within the same time',
+      'Drop --precision (a longer load.duration narrows the intervals), or give the scenario actions instead of load.duration.');
+  }
+  const step = seriesStepOf(scenario, req.seriesStep);
+  if (step === null) return;
+  const longest = precision ? { ...scenario, actions: precision.maxActions } : scenario;
+  checkSeriesLength(step, longest, req.seriesStep !== undefined ? `--series ${seriesText ?? formatDuration(step)}` : 'alerts: (judged on 1-minute buckets without --series)');
 }

@@ -1,0 +1,19 @@
+/**
+ * Failures that are the input's, found only while running: the run asked for more memory than
+ * the process can have, or an event fell later than its series can reach. `main.ts` reports
+ * them as bad input (exit 2) rather than as a bug.
+ */
+import { SERIES_OVERFLOW } from '../model/series-tally.js';
+import { printable } from '../scenario/printable.js';
+
+/** The one-paragraph message of such a failure, or undefined for any other error. */
+export function inputFailure(e: unknown): string | undefined {
+  if (e instanceof RangeError && /allocation|Array buffer|Invalid (typed )?array length|Invalid string length/i.test(e.message)) {
+    return `the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see README, Security and limits.`;
+  }
+  if (e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) {
+    // An event later than any bound known before the run (a latency's tail is unbounded).
+    return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
+  }
+  return undefined;
+}
