@@ -45,6 +45,8 @@ export class ChunkSimulator extends GroupModel {
   private readonly clock: Clock;
   /** With incident windows, this chunk's spans of time and the parameters the fast path uses in each (Regimes.fastSpans). */
   private spans: FastSpan[] = [];
+  /** Which windows the last chunk met (`Regimes.spanSignature`): on leaving or entering one, the fast path is tried afresh. */
+  private spanSignature = '';
 
   /**
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
@@ -70,7 +72,13 @@ export class ChunkSimulator extends GroupModel {
     this.p = this.base;
     this.offset = plan.offset;
     this.series?.begin(plan.offset);
-    if (this.regimes !== null) this.spans = this.regimes.fastSpans(plan.offset, this.simple);
+    if (this.regimes !== null) {
+      this.spans = this.regimes.fastSpans(plan.offset, this.simple);
+      // A slowdown switches the fast path off (it stops paying); the steady time after it must not inherit that.
+      const signature = this.regimes.signature(this.spans);
+      if (signature !== this.spanSignature) this.fastPaidOff = true;
+      this.spanSignature = signature;
+    }
     this.drawArrivals(plan);
     // Where few groups are simple (mission 2: most first attempts time out) the fast path
     // would redraw most groups for nothing: it is tried while it ran half the last chunk's.

@@ -79,6 +79,11 @@ export class Regimes {
     this.simple = this.params.map((p) => (p.storeDown ? null : simpleChances(p)));
   }
 
+  /** Which segments a chunk's spans cover, as text: equal for chunks that meet the same windows. */
+  signature(spans: readonly FastSpan[]): string {
+    return spans.map((s) => (s.params === null ? '-' : String(this.params.indexOf(s.params)))).join(',');
+  }
+
   /**
    * The spans of a chunk starting at run time `offset`, in order, the last open-ended: each
    * segment's own (the fast path with its parameters) up to one timeout before the next
