@@ -50,6 +50,26 @@ export function normalTail(z: number): number {
 
 export interface CliResult { status: number; stdout: string; stderr: string }
 
+/** Whether util-linux `script` is here, to give a command a pseudo-terminal. */
+export const HAS_SCRIPT = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** Runs idem-sim with its standard output (and error) on a pseudo-terminal; `-e` returns its status. */
+export function onTerminal(args: string[], cwd: string): { status: number; output: string } {
+  const command = [process.execPath, BIN, ...args].map(shQuote).join(' ');
+  const r = spawnSync('script', ['-qefc', command, '/dev/null'], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+  return { status: r.status ?? -1, output: r.stdout.replace(/\r\n/g, '\n') };
+}
+
+/** Ten minutes at 50/s (about 30,000 primaries: two chunks, the first ending near 5.5 min) with a 4x slowdown and a 409 alert: the report's time tests. */
+export const SLOWDOWN_YAML = `load: {duration: 10m}
+idempotency: {scope: intent}
+incidents:
+  - {name: slowdown, from: 4m, to: 6m, service: {latency_multiplier: 4}}
+alerts:
+  - {name: conflicts, metric: conflicts_409, above: 20, for: 1m}
+`;
+
 /** Runs the real binary: dist/, built by `npm test` or `npm run test:e2e` first; so only e2e, services and browser files call it. */
 export function cli(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): CliResult {
   const r = spawnSync(process.execPath, [BIN, ...args], {

@@ -8,16 +8,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFile
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cli, ROOT } from './helpers.js';
-
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function onTerminal(args: string[], cwd: string): { status: number; output: string } {
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  const r = spawnSync('script', ['-qefc', command, '/dev/null'], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status ?? -1, output: r.stdout.replace(/\r\n/g, '\n') };
-}
+import { cli, HAS_SCRIPT, onTerminal, ROOT } from './helpers.js';
 
 /** The JSON the page carries for its script. */
 const configOf = (html: string) => JSON.parse(/<script type="application\/json" id="lab-config">(.*?)<\/script>/s.exec(html)?.[1] ?? 'null') as {
@@ -70,7 +61,7 @@ describe('idem-sim lab', () => {
     expect(cli(['lab', '--set', 'client.timeout=5', '--out', out]).stderr).toBe(cli(['run', '--set', 'client.timeout=5']).stderr);
   });
 
-  it.runIf(hasScript)('on a terminal writes lab.html and says where; replaces its own; leaves another file alone', () => {
+  it.runIf(HAS_SCRIPT)('on a terminal writes lab.html and says where; replaces its own; leaves another file alone', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-sim-lab-tty-'));
     const first = onTerminal(['lab'], dir);
     expect(first.status, first.output).toBe(0);

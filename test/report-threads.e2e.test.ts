@@ -8,19 +8,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cli } from './helpers.js';
+import { cli, HAS_SCRIPT, onTerminal } from './helpers.js';
 
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
-const quote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-/** Runs idem-sim with its standard output (and error) on a pseudo-terminal; `-e` returns its status. */
-function onTerminal(args: string[], cwd: string): { status: number; output: string } {
-  const command = [process.execPath, BIN, ...args].map(quote).join(' ');
-  const r = spawnSync('script', ['-qefc', command, '/dev/null'], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-  return { status: r.status ?? -1, output: r.stdout.replace(/\r\n/g, '\n') };
-}
-
-describe.runIf(hasScript)('report on a terminal', () => {
+describe.runIf(HAS_SCRIPT)('report on a terminal', () => {
   it('writes report.html in the current directory and says where; again replaces it; refuses a file idem-sim did not write', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-sim-tty-'));
     const first = onTerminal(['report', '--actions', '2000'], dir);

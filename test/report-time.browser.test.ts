@@ -14,20 +14,14 @@ import { evaluateAlerts, type AlertResult } from '../src/model/alerts.js';
 import { simulate } from '../src/model/simulate.js';
 import { loadScenario } from '../src/cli/shared/load.js';
 import { nonEmptyCounts } from '../src/cli/report/series-chart.js';
-import { cli } from './helpers.js';
+import { cli, SLOWDOWN_YAML } from './helpers.js';
 
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const MIN = 60_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-report-time-browser-'));
 const SCENARIO = join(dir, 'slowdown.yaml');
-writeFileSync(SCENARIO, `load: {duration: 10m}
-idempotency: {scope: intent}
-incidents:
-  - {name: slowdown, from: 4m, to: 6m, service: {latency_multiplier: 4}}
-alerts:
-  - {name: conflicts, metric: conflicts_409, above: 20, for: 1m}
-`);
+writeFileSync(SCENARIO, SLOWDOWN_YAML);
 
 /** What the page should show, computed here from the model (seed 3, 1-minute buckets), not read from the page. */
 function expected(): { charts: string[]; alerts: AlertResult[] } {

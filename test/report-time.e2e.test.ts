@@ -8,19 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CHUNK_ACTIONS } from '../src/model/plan.js';
-import { cli } from './helpers.js';
+import { cli, SLOWDOWN_YAML } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-report-time-'));
 const SCENARIO = join(dir, 'slowdown.yaml');
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-// Ten minutes at 50/s (about 30,000 primaries: two chunks, the first ending near 5.5 min).
-writeFileSync(SCENARIO, `load: {duration: 10m}
-idempotency: {scope: intent}
-incidents:
-  - {name: slowdown, from: 4m, to: 6m, service: {latency_multiplier: 4}}
-alerts:
-  - {name: conflicts, metric: conflicts_409, above: 20, for: 1m}
-`);
+writeFileSync(SCENARIO, SLOWDOWN_YAML);
 
 /** A clock() time of a story ("7 min 0.123 s", "59.120 s", "12 ms") in ms. */
 function ms(text: string): number {
