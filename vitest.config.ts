@@ -20,7 +20,9 @@ export default defineConfig({
           exclude: [...configDefaults.exclude, ...TIERS.map((tier) => `test/**/*.${tier}.test.ts`)],
         },
       },
-      ...TIERS.map((tier) => ({ extends: true as const, test: { name: tier, include: [`test/**/*.${tier}.test.ts`] } })),
+      // The services tier's files run one at a time: the probe measures a store's memory per record,
+      // and another file's keys written or removed meanwhile made that measurement wrong (58 B once).
+      ...TIERS.map((tier) => ({ extends: true as const, test: { name: tier, include: [`test/**/*.${tier}.test.ts`], ...(tier === 'services' ? { fileParallelism: false } : {}) } })),
     ],
   },
 });

@@ -41,7 +41,7 @@ export function checkTime(raw: Record<string, unknown>, s: WrittenScenario, loca
 
 function checkLoad(raw: Record<string, unknown>, s: WrittenScenario, fail: Fail): void {
   if (s.load.duration !== null) {
-    if (raw['actions'] !== undefined) fail(['actions'], 'is set together with load.duration, but a run has either a number of actions or a duration', 'Remove actions (the duration then sets how many arrive) or load.duration.');
+    if (raw['actions'] !== undefined) fail(['actions'], 'is set together with load.duration, but a run has either a number of actions or a duration', 'Remove actions (or --actions): the duration sets how many arrive. Or run a number of actions instead, with --set load.duration=none.');
     if (s.load.duration <= 0) fail(['load', 'duration'], 'is 0: no action could arrive', 'Give a duration above 0, such as 1h.');
     const mean = expectedPrimaries(s) as number;
     if (mean > MAX_ACTIONS) fail(['load', 'duration'], `would bring about ${mean.toExponential(2)} primary actions, more than the ${MAX_ACTIONS.toExponential(0)} a run may simulate`, 'Shorten load.duration or lower the rates.');
