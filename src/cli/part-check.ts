@@ -126,14 +126,20 @@ export class PartChecker {
     return { offset, counts, zero: this.int(o['zero'], join(field, 'zero')) };
   }
 
+  /** A string that is exactly the base64 of bytes of a length `fits` takes (`what` says which). */
+  private base64(v: unknown, field: string, fits: (length: number) => boolean, what: string): { text: string; bytes: Buffer } {
+    const text = this.string(v, field, Infinity, /^[A-Za-z0-9+/]*={0,2}$/);
+    const bytes = Buffer.from(text, 'base64');
+    if (!fits(bytes.length) || bytes.toString('base64') !== text) this.fail(field, `is not the base64 of ${what}`);
+    return { text, bytes };
+  }
+
   /** A series: whole counts >= 0, bucket by bucket, as many as it says (series.ts), the last holding an event. */
   private series(v: unknown, field: string): NonNullable<RunStateData['series']> {
     const o = this.object(v, field, ['step', 'buckets', 'counts']);
     const step = this.number(o['step'], join(field, 'step'), 1, MAX_DURATION_MS);
     const buckets = this.int(o['buckets'], join(field, 'buckets'), 0, MAX_SERIES_BUCKETS);
-    const counts = this.string(o['counts'], join(field, 'counts'), Infinity, /^[A-Za-z0-9+/]*={0,2}$/);
-    const bytes = Buffer.from(counts, 'base64');
-    if (bytes.length !== buckets * NUM_SERIES * 8 || bytes.toString('base64') !== counts) this.fail(join(field, 'counts'), `is not the base64 of ${buckets} buckets of ${NUM_SERIES} counts`);
+    const { text: counts, bytes } = this.base64(o['counts'], join(field, 'counts'), (n) => n === buckets * NUM_SERIES * 8, `${buckets} buckets of ${NUM_SERIES} counts`);
     for (let i = 0; i < bytes.length; i += 8) {
       const x = bytes.readDoubleLE(i);
       if (!(Number.isSafeInteger(x) && x >= 0)) this.fail(join(field, 'counts'), 'holds a count that is not a whole number >= 0');
@@ -146,9 +152,7 @@ export class PartChecker {
     const o = this.object(v, field, ['step', 'base', 'diff']);
     if (o['step'] !== step) this.fail(join(field, 'step'), 'differs from grid_step');
     const base = this.int(o['base'], join(field, 'base'), 0, MAX_GRID_CELLS);
-    const diff = this.string(o['diff'], join(field, 'diff'), Infinity, /^[A-Za-z0-9+/]*={0,2}$/);
-    const bytes = Buffer.from(diff, 'base64');
-    if (bytes.length % 4 !== 0 || bytes.toString('base64') !== diff) this.fail(join(field, 'diff'), 'is not the base64 of 32-bit differences');
+    const { text: diff, bytes } = this.base64(o['diff'], join(field, 'diff'), (n) => n % 4 === 0, '32-bit differences');
     if (base + bytes.length / 4 > MAX_GRID_CELLS) this.fail(join(field, 'base'), `puts the grid past ${MAX_GRID_CELLS} cells`);
     let live = 0;
     for (let i = 0; i < bytes.length; i += 4) {

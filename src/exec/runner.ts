@@ -15,8 +15,6 @@ import type { RunState, RunStateData } from '../model/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
 import type { PrecisionTarget } from '../model/precision.js';
 import { seriesStepOf } from '../model/alerts.js';
-
-export { seriesStepOf };
 import { withPrimaries } from '../model/clock.js';
 import { gridCellsFor, gridStepFor } from '../model/simulate.js';
 import type { Scenario } from '../model/types.js';

@@ -5,7 +5,7 @@
  * and so do the tests, in Node.
  */
 import { loadLatencyData } from '../model/latency.js';
-import { evaluateAlerts, seriesStepOf } from '../model/alerts.js';
+import { runAlerts, seriesStepOf } from '../model/alerts.js';
 import { gridStepFor, runPlans, simulate } from '../model/simulate.js';
 import { traceChunk } from '../model/trace.js';
 import type { Scenario } from '../model/types.js';
@@ -76,7 +76,7 @@ export function labRun(req: RunRequest): RunResult {
   const scenario = withData(parsed, req.data);
   // Alerts are judged on the run's series, as `check` judges them (1-minute buckets).
   const { metrics, series } = simulate(scenario, seed, seriesStepOf(scenario, undefined));
-  const alerts = series && scenario.alerts.length > 0 ? evaluateAlerts(series, scenario.alerts, scenario.incidents) : undefined;
+  const alerts = series ? runAlerts(scenario, series) : undefined;
   const sample = timelineSample(scenario, seed);
   const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
   return {

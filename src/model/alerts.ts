@@ -30,6 +30,11 @@ export interface AlertResult {
   false_alarms: number;
 }
 
+/** The scenario's alerts judged on the run's series, or undefined when it has none. */
+export function runAlerts(scenario: WrittenScenario, series: SeriesCounts): AlertResult[] | undefined {
+  return scenario.alerts.length > 0 ? evaluateAlerts(series, scenario.alerts, scenario.incidents) : undefined;
+}
+
 export function evaluateAlerts(series: SeriesCounts, alerts: readonly Alert[], incidents: readonly Incident[]): AlertResult[] {
   return alerts.map((a) => judge(a, firings(series, a), incidents));
 }

@@ -48,12 +48,12 @@ export class AttemptModel extends CallModel {
     if (!this.requestLost()) {
       answeredBy = FROM_STORE;
       const fp = p.fpText ? (this.text[i] as number) : 0;
-      const found = key >= 0 ? this.log.lookup(key, s) : NONE;
-      if (p.storeDown && key !== NO_KEY) {
-        // The key store is down (an incident): a 503, or the handler runs unkeyed (its time in handlerDelay).
-        status = this.storeDown(i, fp);
-        delay = this.handlerDelay[i] as number;
-        if (status !== STORE_503) answeredBy = HANDLER;
+      // A key store that is down (an incident) is neither read nor written: fail closed answers
+      // 503 at once, fail open runs the handler as if no key were sent.
+      const used = p.storeDown ? NO_KEY : key;
+      const found = used >= 0 ? this.log.lookup(used, s) : NONE;
+      if (used !== key && !p.failOpen) {
+        status = STORE_503; delay = p.fastReply; this.storeUnavailable[i]!++;
       } else if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
         status = MISMATCH_422; delay = p.fastReply; this.mismatches422[i]!++;
       } else if (found === RUNNING) {
@@ -67,7 +67,7 @@ export class AttemptModel extends CallModel {
         t.handlerRuns++;
         if (delay > p.timeout) t.overTimeout++;
         this.handlerDelay[i] = delay;
-        status = this.execute(i, key, fp);
+        status = this.execute(i, used, fp);
       }
     }
     const received = status !== NO_REPLY && delay <= p.timeout && !this.replyLost();
@@ -76,26 +76,6 @@ export class AttemptModel extends CallModel {
     this.hooks.onAttempt(i, s, key, delay, status, answeredBy, received);
     this.attemptEnd[i] = received ? s + delay : s + p.timeout;
     this.afterAttempt(i, received ? status : NO_REPLY);
-  }
-
-  /**
-   * An attempt of actor `i` while the key store is down (docs/model.md, "Time"): fail closed, a
-   * 503 after `fast_reply`, nothing executed or written; fail open, the handler runs as if no key
-   * were sent. Its time goes into `handlerDelay[i]`.
-   */
-  private storeDown(i: number, fp: number): number {
-    const p = this.p;
-    if (!p.failOpen) {
-      this.storeUnavailable[i]!++;
-      this.handlerDelay[i] = p.fastReply;
-      return STORE_503;
-    }
-    const t = this.totals;
-    const delay = p.latency.sample(this.rng) * p.latencyScale;
-    t.handlerRuns++;
-    if (delay > p.timeout) t.overTimeout++;
-    this.handlerDelay[i] = delay;
-    return this.execute(i, NO_KEY, fp);
   }
 
   /** The series' counts of actor `i`'s attempt: its send, the key store's or a down store's reply, its timeout. */

@@ -73,7 +73,7 @@ export class ChunkSimulator extends GroupModel {
     this.offset = plan.offset;
     this.series?.begin(plan.offset);
     if (this.regimes !== null) {
-      this.spans = this.regimes.fastSpans(plan.offset, this.simple);
+      this.spans = this.regimes.fastSpans(plan.offset);
       // A slowdown switches the fast path off (it stops paying); the steady time after it must not inherit that.
       const signature = this.regimes.signature(this.spans);
       if (signature !== this.spanSignature) this.fastPaidOff = true;
@@ -113,7 +113,7 @@ export class ChunkSimulator extends GroupModel {
     for (const span of this.spans) {
       let b = a;
       while (b < n && (arrivals[b] as number) < span.to) b++;
-      if (span.params && span.simple) this.simulateSpan(a, b, span.params, span.simple);
+      if (span.fast) this.simulateSpan(a, b, span.fast.params, span.fast.simple);
       else for (let g = a; g < b; g++) this.simulateGroup(g);
       a = b;
       if (a >= n) return;

@@ -53,21 +53,24 @@ export function segmentStarts(incidents: readonly Incident[]): number[] {
   return [...new Set(incidents.flatMap((w) => [w.from, w.to]))].sort((a, b) => a - b);
 }
 
+/** What the fast path runs with in a segment: its parameters and their chances. */
+export interface FastPath { params: Params; simple: SimpleChances }
+
 /**
- * A span of a chunk's time, up to `to` (chunk time, ms), with the parameters a simple group
- * arriving in it meets throughout (its one attempt at its arrival, its step's end within the
- * timeout), or null where it could meet two sets of them, or a down key store (the fast path
- * assumes a lookup that finds nothing and a key written).
+ * A span of a chunk's time, up to `to` (chunk time, ms), with the fast path of the parameters a
+ * simple group arriving in it meets throughout (its one attempt at its arrival, its step's end
+ * within the timeout), or null where it could meet two sets of them, or a down key store (the
+ * fast path assumes a lookup that finds nothing and a key written).
  */
-export interface FastSpan { to: number; params: Params | null; simple: SimpleChances | null }
+export interface FastSpan { to: number; fast: FastPath | null }
 
 /** The run's segments and the engine's parameters in each. */
 export class Regimes {
   /** Segment j (1-based) starts at `starts[j - 1]`; segment 0 is the time before every window. */
   private readonly starts: Float64Array;
   private readonly params: Params[];
-  /** Each segment's chances for the fast path (null: a down key store, no fast path). */
-  private readonly simple: (SimpleChances | null)[];
+  /** Each segment's fast path (null: a down key store, none); segments of the base parameters share one. */
+  private readonly fast: (FastPath | null)[];
 
   constructor(s: Scenario, readonly base: Params) {
     const starts = segmentStarts(s.incidents);
@@ -76,29 +79,29 @@ export class Regimes {
       const f = inForceAt(s.incidents, t);
       return changes(f) ? regime(s, f) : base;
     })];
-    this.simple = this.params.map((p) => (p.storeDown ? null : simpleChances(p)));
+    const baseFast: FastPath = { params: base, simple: simpleChances(base) };
+    this.fast = this.params.map((p) => (p === base ? baseFast : p.storeDown ? null : { params: p, simple: simpleChances(p) }));
   }
 
   /** Which segments a chunk's spans cover, as text: equal for chunks that meet the same windows. */
   signature(spans: readonly FastSpan[]): string {
-    return spans.map((s) => (s.params === null ? '-' : String(this.params.indexOf(s.params)))).join(',');
+    return spans.map((s) => (s.fast === null ? '-' : String(this.fast.indexOf(s.fast)))).join(',');
   }
 
   /**
    * The spans of a chunk starting at run time `offset`, in order, the last open-ended: each
    * segment's own (the fast path with its parameters) up to one timeout before the next
-   * segment, then that timeout (none). `base` is the chances of segment 0, shared.
+   * segment, then that timeout (none).
    */
-  fastSpans(offset: number, base: SimpleChances): FastSpan[] {
+  fastSpans(offset: number): FastSpan[] {
     const spans: FastSpan[] = [];
     const timeout = this.base.timeout;
     for (let j = 0; j < this.params.length; j++) {
       const next = j < this.starts.length ? (this.starts[j] as number) - offset : Infinity;
-      const simple = j === 0 ? base : this.simple[j] ?? null;
-      const params = simple ? (this.params[j] as Params) : null;
-      if (next === Infinity) { spans.push({ to: Infinity, params, simple }); break; }
+      const fast = this.fast[j] ?? null;
+      if (next === Infinity) { spans.push({ to: Infinity, fast }); break; }
       if (next <= 0) continue; // the segment ended before the chunk began
-      spans.push({ to: next - timeout, params, simple }, { to: next, params: null, simple: null });
+      spans.push({ to: next - timeout, fast }, { to: next, fast: null });
     }
     return spans;
   }

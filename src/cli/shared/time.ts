@@ -2,7 +2,7 @@
  * The command-line side of docs/model.md's "Time": `--series STEP`, and a run's series and
  * alerts as reporters receive them.
  */
-import { evaluateAlerts } from '../../model/alerts.js';
+import { runAlerts, seriesStepOf } from '../../model/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
@@ -10,7 +10,7 @@ import { longestDelay } from '../../model/simulate.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { DURATION_PATTERN, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
 import { InputError } from '../../scenario/errors.js';
-import { seriesStepOf, type RunRequest } from '../../exec/runner.js';
+import type { RunRequest } from '../../exec/runner.js';
 import type { ScenarioRun } from '../report/types.js';
 
 /** `--series STEP`: a duration above 0 with its unit (undefined: no series asked for). */
@@ -29,10 +29,11 @@ export function seriesOption(text: string | undefined): number | undefined {
  * and the longest an action's calls can go on after its arrival, over the step.
  */
 export function checkSeriesLength(step: number, scenario: WrittenScenario, source: string): void {
-  const most = (arrivalSpan(scenario) + longestDelay(scenario)) / step;
+  const reach = arrivalSpan(scenario) + longestDelay(scenario);
+  const most = reach / step;
   if (most > MAX_SERIES_BUCKETS) {
     // Rounded up to a whole second (to a whole ms below one).
-    const exact = (arrivalSpan(scenario) + longestDelay(scenario)) / MAX_SERIES_BUCKETS;
+    const exact = reach / MAX_SERIES_BUCKETS;
     const least = exact < 1000 ? Math.ceil(exact) : Math.ceil(exact / 1000) * 1000;
     throw new InputError({ source }, '', `could need up to ${Math.ceil(most).toLocaleString('en-US')} buckets for this scenario (its arrivals and the longest its retries, re-plans and replays can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
       `Give --series a step of at least ${formatDuration(least)}, or simulate fewer actions.`);
@@ -43,10 +44,8 @@ export function checkSeriesLength(step: number, scenario: WrittenScenario, sourc
 export function timeResults(scenario: WrittenScenario, state: RunState, shown: boolean): Pick<ScenarioRun, 'series' | 'alerts'> {
   const series = state.series();
   if (!series) return {};
-  return {
-    ...(shown ? { series } : {}),
-    ...(scenario.alerts.length > 0 ? { alerts: evaluateAlerts(series, scenario.alerts, scenario.incidents) } : {}),
-  };
+  const alerts = runAlerts(scenario, series);
+  return { ...(shown ? { series } : {}), ...(alerts ? { alerts } : {}) };
 }
 
 /** Only the alerts of `timeResults` (a sweep's points carry no series). */
