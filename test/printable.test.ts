@@ -2,10 +2,11 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '../src/cli/io.js';
-import { positiveInteger } from '../src/cli/options.js';
+import { parseOverrides, positiveInteger } from '../src/cli/options.js';
 import { renderJunit } from '../src/cli/report/junit.js';
 import { InputError } from '../src/scenario/errors.js';
-import { printable } from '../src/scenario/printable.js';
+import { parseScenario } from '../src/scenario/parse.js';
+import { clipped, printable } from '../src/scenario/printable.js';
 
 const HOSTILE = '\u001b]0;PWNED\u0007\u001b[31mx\nFAKE: all passed\u202e';
 
@@ -20,6 +21,28 @@ describe('printable', () => {
     const e = new InputError({ source: HOSTILE, line: 2 }, `a.${HOSTILE}`, `unknown key "${HOSTILE}"`, 'Fix it.');
     expect(e.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u202e]/);
     expect(e.message).toContain('\\u001b]0;PWNED');
+  });
+});
+
+describe('long input in errors', () => {
+  const huge = '9'.repeat(100_000);
+  /** The message of what `run` throws, or '' if it does not throw. */
+  const messageOf = (run: () => unknown): string => { try { run(); return ''; } catch (e) { return (e as Error).message; } };
+
+  it('clipped keeps short text, and shortens long text to its start, its end and its length', () => {
+    expect(clipped('--set client.timeout=2s')).toBe('--set client.timeout=2s');
+    const c = clipped(`a${huge}z`);
+    expect(c.length).toBeLessThanOrEqual(200);
+    expect(c).toMatch(/^a9+\.\.\.9+z \(100002 characters\)$/);
+  });
+
+  it('a 100 KB --set value, option value or whole number is not echoed whole in its error', () => {
+    const set = messageOf(() => parseScenario('', 's.yaml', parseOverrides({ set: [`client.timeout=${huge}`] })));
+    const threads = messageOf(() => positiveInteger('--threads', huge));
+    for (const m of [set, threads]) {
+      expect(m).toMatch(/100,?0\d\d characters/);
+      expect(m.length).toBeLessThan(600);
+    }
   });
 });
 

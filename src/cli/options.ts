@@ -1,5 +1,5 @@
 /** Parsing of numeric and structured command-line options, with errors that name the flag. */
-import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
+import { clipped, SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
 import { availableParallelism } from 'node:os';
 import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
 import { MAX_ACTIONS } from '../model/types.js';
@@ -18,7 +18,7 @@ export function positiveInteger(flag: string, text: string): number {
   // Decimal or exponent notation (1e6) only: Number() would also take 0x10, 0b1 and '' .
   const n = /^\s*(\d+(\.\d*)?|\.\d+)([eE]\+?\d+)?\s*$/.test(text) ? Number(text) : NaN;
   if (!Number.isInteger(n) || n < 1) {
-    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 1, got "${text}"`, `Give ${flag} a value such as ${EXAMPLES[flag] ?? '4'}.`);
+    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 1, got "${clipped(text, 80)}"`, `Give ${flag} a value such as ${EXAMPLES[flag] ?? '4'}.`);
   }
   return n;
 }
@@ -26,7 +26,7 @@ export function positiveInteger(flag: string, text: string): number {
 export function positiveNumber(flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isFinite(n) || n <= 0) {
-    throw new InputError({ source: `${flag} ${text}` }, '', `expected a number > 0, got "${text}"`, `Give ${flag} a value such as 0.5.`);
+    throw new InputError({ source: `${flag} ${text}` }, '', `expected a number > 0, got "${clipped(text, 80)}"`, `Give ${flag} a value such as 0.5.`);
   }
   return n;
 }
@@ -100,7 +100,7 @@ export function seedOption(seed: string | undefined): string | undefined {
 export function oneOf(flag: string, text: string, allowed: readonly string[]): string {
   if (allowed.includes(text)) return text;
   const guess = didYouMean(text, allowed);
-  throw new InputError({ source: `${flag} ${text}` }, '', `"${text}" is not one of the allowed values`,
+  throw new InputError({ source: `${flag} ${text}` }, '', `"${clipped(text, 80)}" is not one of the allowed values`,
     `${guess ? `Did you mean \`${guess}\`? ` : ''}Use one of: ${allowed.join(', ')}.`);
 }
 

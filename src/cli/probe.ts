@@ -24,6 +24,7 @@ import { usesTime } from '../model/clock.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed } from './shared/simulate.js';
+import { clipped } from '../scenario/printable.js';
 
 export interface ProbeOptions {
   /** Read data files outside the scenario file's directory. */
@@ -166,7 +167,7 @@ function startNotes(info: StartInfo, s: ProbeSettings, opts: ProbeOptions, io: I
 function nonNegativeInteger(flag: string, text: string): number {
   const n = Number(text);
   if (!Number.isInteger(n) || n < 0) {
-    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 0, got "${text}"`, `Give ${flag} a value such as 0 or 2000.`);
+    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 0, got "${clipped(text, 80)}"`, `Give ${flag} a value such as 0 or 2000.`);
   }
   return n;
 }

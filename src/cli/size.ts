@@ -14,6 +14,7 @@ import { scenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { clipped } from '../scenario/printable.js';
 
 export interface SizeOptions extends SimulationOptions {
   rate?: string;
@@ -94,7 +95,7 @@ function retentionMs(text: string): number {
       `Write the unit: ${text.trim()}h for hours, ${text.trim()}m for minutes (or ${text.trim()}ms if you mean milliseconds).`);
   }
   if (!new RegExp(DURATION_PATTERN).test(text)) {
-    throw new InputError({ source: `--retention ${text}` }, '', `"${text}" is not a duration`, 'Write it as 5m, 1h, 24h or 7d.');
+    throw new InputError({ source: `--retention ${text}` }, '', `"${clipped(text, 80)}" is not a duration`, 'Write it as 5m, 1h, 24h or 7d.');
   }
   return parseDuration(text);
 }

@@ -3,7 +3,7 @@
  * read: one paragraph on one line. Commander puts its "Did you mean" on a line of its own, in
  * parentheses, and does not say which subcommand refused the option.
  */
-import { printable } from '../scenario/printable.js';
+import { clipped, printable } from '../scenario/printable.js';
 
 /** Messages that name something of the subcommand, so the subcommand is named after them. */
 const OF_THE_COMMAND = /^(unknown option|missing required argument) /;
@@ -20,5 +20,5 @@ export function usageError(message: string, command?: string): string {
   if (command && OF_THE_COMMAND.test(body)) body += ` for ${command}`;
   // Commander quotes the argument it refuses: it may hold control codes.
   const suggestion = hint ? ` Did you mean ${printable(hint[1] as string)}?` : '';
-  return `idem-sim: error: ${printable(body)}.${suggestion} Run idem-sim ${command ? `${command} ` : ''}--help for usage.\n`;
+  return `idem-sim: error: ${printable(clipped(body, 300))}.${suggestion} Run idem-sim ${command ? `${command} ` : ''}--help for usage.\n`;
 }

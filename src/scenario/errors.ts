@@ -1,4 +1,4 @@
-import { printable } from './printable.js';
+import { clipped, printable } from './printable.js';
 
 /** Where a problem is: a file position, or a command-line option. */
 export interface Origin {
@@ -26,7 +26,7 @@ export class InputError extends Error {
 export function formatInputError(origin: Origin | undefined, keyPath: string, problem: string, fix: string): string {
   let where = '';
   if (origin) {
-    where = origin.source;
+    where = clipped(origin.source);
     if (origin.line !== undefined) where += `:${origin.line}` + (origin.col !== undefined ? `:${origin.col}` : '');
   }
   const at = keyPath ? `${where ? `${where}, ` : ''}key ${keyPath}` : where;

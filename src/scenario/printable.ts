@@ -11,6 +11,17 @@ export function printable(text: string): string {
   return text.replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/**
+ * Text from the input shortened for an error: a 100 KB `--set` value is not worth echoing whole
+ * (it floods a CI log and may carry what its writer did not mean to show). Keeps the start and
+ * the end, and says how long it was.
+ */
+export function clipped(text: string, max = 200): string {
+  if (text.length <= max) return text;
+  const keep = Math.floor((max - 40) / 4);
+  return `${text.slice(0, keep * 3)}...${text.slice(-keep)} (${text.length} characters)`;
+}
+
 /** Whether `text` holds a character `printable` would rewrite. */
 export function hasUnprintable(text: string): boolean {
   UNPRINTABLE.lastIndex = 0;

@@ -5,6 +5,7 @@
  * milliseconds; without, plain numbers.
  */
 import { parseDuration } from '../scenario/duration.js';
+import { clipped } from '../scenario/printable.js';
 
 /** Why a values spec cannot be read, with the fix. */
 export class ValuesError extends Error {
@@ -37,11 +38,11 @@ export function parseValues(spec: string | readonly (string | number | boolean)[
     return range(m);
   }
   if (text.includes('..')) {
-    throw new ValuesError(`"${text}" is not a range`, 'Write a range as FROM..TO:POINTS, such as 200ms..2s:10 or log:100ms..10s:9.');
+    throw new ValuesError(`"${clipped(text, 80)}" is not a range`, 'Write a range as FROM..TO:POINTS, such as 200ms..2s:10 or log:100ms..10s:9.');
   }
   const values = text.split(',').map((v) => v.trim());
   if (values.some((v) => v === '')) {
-    throw new ValuesError(`"${text}" has an empty value`, 'Separate values with single commas, such as 5m,1h,24h.');
+    throw new ValuesError(`"${clipped(text, 80)}" has an empty value`, 'Separate values with single commas, such as 5m,1h,24h.');
   }
   return values;
 }

@@ -10,12 +10,13 @@ import type { Scenario } from '../../model/types.js';
 import { bareDurationFix, DURATION_PATTERN, formatDuration, isBareDuration, parseDuration } from '../../scenario/duration.js';
 import { InputError } from '../../scenario/errors.js';
 import { clock } from './timeline-rows.js';
+import { clipped } from '../../scenario/printable.js';
 
 /** `--at TIME`: a duration from the run's start, with its unit (undefined: not given). */
 export function atOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const source = { source: `--at ${text}` };
-  if (isBareDuration(text)) throw new InputError(source, '', `"${text}" has no unit`, bareDurationFix(text));
+  if (isBareDuration(text)) throw new InputError(source, '', `"${clipped(text, 80)}" has no unit`, bareDurationFix(text));
   if (!new RegExp(DURATION_PATTERN).test(text)) {
     throw new InputError(source, '', `expected a time from the run's start with its unit, got "${String(text).slice(0, 40)}"`, 'Give --at as a duration such as 20m, 90s or 1h (an incident\'s from, to look at its start).');
   }

@@ -12,12 +12,13 @@ import { DURATION_PATTERN, formatDuration, isBareDuration, bareDurationFix, pars
 import { InputError } from '../../scenario/errors.js';
 import type { RunRequest } from '../../exec/runner.js';
 import type { ScenarioRun } from '../report/types.js';
+import { clipped } from '../../scenario/printable.js';
 
 /** `--series STEP`: a duration above 0 with its unit (undefined: no series asked for). */
 export function seriesOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const source = { source: `--series ${text}` };
-  if (isBareDuration(text)) throw new InputError(source, '', `"${text}" has no unit`, bareDurationFix(text));
+  if (isBareDuration(text)) throw new InputError(source, '', `"${clipped(text, 80)}" has no unit`, bareDurationFix(text));
   const step = new RegExp(DURATION_PATTERN).test(text) ? parseDuration(text) : NaN;
   if (step > MAX_DURATION_MS) throw new InputError(source, '', `is longer than the longest duration the model takes, ${formatDuration(MAX_DURATION_MS)} (10 years)`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
   if (!(step > 0)) throw new InputError(source, '', `expected a duration above 0 with its unit, got "${String(text).slice(0, 40)}"`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
