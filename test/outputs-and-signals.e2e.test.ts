@@ -3,7 +3,7 @@
  * nothing written and no temporary file left.
  */
 import { spawn } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BIN, removeScratch, scratch } from './helpers.js';
@@ -33,20 +33,36 @@ describe('signals stop every long command cleanly', () => {
     ['check', ['check', 's.yaml', '--out', 'out.txt', '--junit', 'j.xml']],
     ['report', ['report', 's.yaml', '--out', 'out.html']],
     ['size', ['size', 's.yaml', '--rate', '10']],
+    // Time: a month of arrivals at 1000/s (2.6 * 10^9 actions), counted into series and alerts.
+    ['run (time)', ['run', 't.yaml', '--series', '1h', '--format', 'csv', '--out', 'out.csv']],
   ];
+  const timed = 'load: {duration: 30d, rate_per_s: 1000}\nincidents: [{name: w, from: 1d, to: 2d, service: {latency_multiplier: 3}}]\nalerts: [{name: slow, metric: timeouts, above: 1}]\n';
   for (const sig of ['SIGTERM', 'SIGHUP', 'SIGINT'] as const) {
     for (const [name, args] of commands) {
       it(`${name} on ${sig}: exit ${EXIT[sig]}, nothing written, no temporary file`, async () => {
         const dir = scratch();
-        writeFileSync(join(dir, 's.yaml'), name === 'check' ? `${long}expect:\n  duplicates_per_1000: "< 1000"\n` : long);
+        const input = args[1] as string;
+        writeFileSync(join(dir, input), name === 'check' ? `${long}expect:\n  duplicates_per_1000: "< 1000"\n` : input === 't.yaml' ? timed : long);
         const r = await stopWith(args, sig, 900, dir);
         expect(r.code, r.stderr).toBe(EXIT[sig]);
         expect(r.stderr).toContain(`interrupted by ${sig}; nothing was written`);
         expect(r.stdout).toBe('');
-        expect(readdirSync(dir)).toEqual(['s.yaml']);
+        expect(readdirSync(dir)).toEqual([input]);
       });
     }
   }
+
+  it('an --out file that exists keeps its bytes when a signal stops the run', async () => {
+    for (const [sig, args] of [['SIGTERM', ['run', 's.yaml', '--json', '--out', 'out.json']], ['SIGHUP', ['report', 's.yaml', '--out', 'out.json']]] as const) {
+      const dir = scratch();
+      writeFileSync(join(dir, 's.yaml'), long);
+      writeFileSync(join(dir, 'out.json'), 'the previous results\n');
+      const r = await stopWith([...args], sig, 900, dir);
+      expect(r.code, r.stderr).toBe(EXIT[sig]);
+      expect(readFileSync(join(dir, 'out.json'), 'utf8')).toBe('the previous results\n');
+      expect(readdirSync(dir).sort()).toEqual(['out.json', 's.yaml']);
+    }
+  });
 
   it('a second signal ends the run at once, its temporary file removed', async () => {
     for (let round = 0; round < 5; round++) {

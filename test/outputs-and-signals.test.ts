@@ -5,10 +5,17 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, closeSync, constants, openSync, readdirSync, readFileSync, readSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PendingOutput } from '../src/cli/outputs.js';
 import { InputError } from '../src/scenario/errors.js';
 import { removeScratch, scratch } from './helpers.js';
+
+// randomBytes as it is, unless a test fixes its next value (to plant a file at the very name chosen).
+vi.mock('node:crypto', async (original) => {
+  const real = await original<typeof import('node:crypto')>();
+  return { ...real, randomBytes: vi.fn(real.randomBytes) };
+});
 
 afterEach(removeScratch);
 
@@ -26,7 +33,22 @@ describe('PendingOutput', () => {
     expect(readFileSync(victim, 'utf8')).toBe('precious');
     expect(readFileSync(join(dir, 'report.json'), 'utf8')).toBe('{"ok":true}\n');
     // Only the output and the planted links: the temporary file is gone.
-    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp') && !f.includes(String(process.pid)) && f !== '.report.json.tmp' && f !== '.report.json.0.tmp')).toEqual([]);
+    expect(readdirSync(dir).sort()).toEqual([`.report.json.${process.pid}.tmp`, '.report.json.0.tmp', '.report.json.tmp', 'report.json', 'victim.txt'].sort());
+  });
+
+  it('a link or a file planted at the very name it picks is refused (O_EXCL, O_NOFOLLOW), never written through or over', () => {
+    const dir = scratch();
+    const victim = join(dir, 'victim.txt');
+    writeFileSync(victim, 'precious');
+    const name = `.report.json.${'ab'.repeat(8)}.tmp`;
+    for (const plant of [() => symlinkSync(victim, join(dir, name)), () => writeFileSync(join(dir, name), 'planted')]) {
+      plant();
+      vi.mocked(randomBytes).mockReturnValueOnce(Buffer.from('ab'.repeat(8), 'hex') as never);
+      expect(() => new PendingOutput(join(dir, 'report.json'))).toThrow(InputError);
+      expect(readFileSync(victim, 'utf8')).toBe('precious');
+      expect(readdirSync(dir).sort()).toEqual([name, 'victim.txt']);
+      execFileSync('rm', [join(dir, name)]);
+    }
   });
 
   it('creates its temporary file exclusively with mode 0600 and an unpredictable name', () => {

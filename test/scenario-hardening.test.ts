@@ -57,6 +57,15 @@ describe('prototype keys (item 5)', () => {
     expect(out['client']).toEqual({ retries: 1, timeout: 5 });
   });
 
+  it.each(['__proto__', 'constructor', 'prototype'])('refuses %s as an incident or alert name (expect: paths and results use names as keys)', (name) => {
+    const incident = refusal(`load: {duration: 1h}\nincidents: [{name: ${name}, from: 1m, to: 2m, service: {latency_multiplier: 2}}]\n`);
+    expect(incident.message).toMatch(new RegExp(`^s\\.yaml:2:\\d+, key incidents\\[0\\]\\.name: got "${name}"`));
+    const alert = refusal(`load: {duration: 1h}\nalerts: [{name: ${name}, metric: timeouts, above: 1}]\n`);
+    expect(alert.message).toMatch(new RegExp(`key alerts\\[0\\]\\.name: got "${name}", expected a name .*not __proto__, constructor or prototype`));
+    // A name that only begins like one is a name.
+    expect(() => parseScenario(`load: {duration: 1h}\nalerts: [{name: ${name}_x, metric: timeouts, above: 1}]\n`, 's.yaml')).not.toThrow();
+  });
+
   it('forbiddenPart reads written paths and path parts', () => {
     expect(forbiddenPart('a.__proto__[0].b')).toBe('__proto__');
     expect(forbiddenPart(['a', 0, 'constructor'])).toBe('constructor');

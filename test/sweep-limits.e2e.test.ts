@@ -12,4 +12,13 @@ describe('memory per point', () => {
     expect(r.status).toBe(0);
     expect(r.stdout.trim().split('\n')).toHaveLength(1501);
   });
+
+  it('the case as reported: --max-points 20000 with 100 actions a point (the hint\'s own figure) runs to the end in a 512 MB heap', () => {
+    const r = spawnSync('node', ['--max-old-space-size=512', BIN, 'sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.timeout=1ms..20s:20000', '--actions', '100', '--max-points', '20000', '--format', 'csv'],
+      { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+    expect(r.signal).toBeNull();
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    expect(r.stdout.trim().split('\n')).toHaveLength(20_001);
+  }, 60_000);
 });

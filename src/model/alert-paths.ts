@@ -4,6 +4,7 @@
  * `alerts.NAME.detection_delay_ms.INCIDENT` (ms; no value when the alert missed the incident).
  */
 import type { AlertResult } from './alerts.js';
+import { namePattern } from './params.js';
 
 export type AlertPath = `alerts.${string}`;
 
@@ -11,7 +12,7 @@ export type AlertPath = `alerts.${string}`;
 export type AlertQuery = { alert: string } & ({ reading: 'false_alarms' | 'firings' } | { reading: 'detection_delay_ms'; incident: string });
 
 /** Paths as `expect:` may write them (names as model/params.ts's NAME_PATTERN allows). */
-export const ALERT_PATH_PATTERN = '^alerts\\.[A-Za-z0-9_][A-Za-z0-9_-]{0,63}\\.(false_alarms|firings|detection_delay_ms\\.[A-Za-z0-9_][A-Za-z0-9_-]{0,63})$';
+export const ALERT_PATH_PATTERN = `^alerts\\.${namePattern('\\.')}\\.(false_alarms|firings|detection_delay_ms\\.${namePattern('$')})$`;
 
 export function isAlertPath(path: string): path is AlertPath {
   return new RegExp(ALERT_PATH_PATTERN).test(path);

@@ -65,8 +65,18 @@ export const optionalDuration = (meaning: string): OptionalDuration => ({ kind: 
 export const range = (def: DelayRange, meaning: string): Range => ({ kind: 'range', default: def, meaning });
 export const text = (description: string, pattern?: string): Text => ({ kind: 'text', description, ...(pattern === undefined ? {} : { pattern }) });
 
-/** A name that key paths may hold (`alerts.NAME.false_alarms` in expect:): letters, digits, _ and -. */
-export const NAME_PATTERN = '^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$';
+/** Key-path parts that would reach a JavaScript object's prototype instead of a key of its own. */
+export const FORBIDDEN_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
+
+/**
+ * A name that key paths may hold (`alerts.NAME.false_alarms` in expect:): letters, digits, _ and
+ * -, and none of FORBIDDEN_KEYS, which would reach an object's prototype wherever a name is used
+ * as a key. `end` is what follows the name in the pattern it is part of (`$`, or `\\.`).
+ */
+export const namePattern = (end: string): string => `(?!(?:${FORBIDDEN_KEYS.join('|')})${end})[A-Za-z0-9_][A-Za-z0-9_-]{0,63}`;
+export const NAME_PATTERN = `^${namePattern('$')}$`;
+/** How NAME_PATTERN reads in an error and in the schema's descriptions. */
+export const NAME_FORM = 'a name of letters, digits, _ and -, at most 64 (not __proto__, constructor or prototype)';
 export const section = <P extends Params>(meaning: string, params: P): Section<P> => ({ kind: 'section', meaning, params });
 export const list = <S extends Section>(meaning: string, max: number, of: S): List<S> => ({ kind: 'list', of, max, meaning });
 export const override = <P extends Probability | Real>(of: P): Override<P> => ({ kind: 'override', of });

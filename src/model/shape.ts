@@ -11,7 +11,7 @@ import {
   MIN_RATE_PER_S,
 } from './limits.js';
 import {
-  choice, count, duration, flag, list, NAME_PATTERN, optionalDuration, override, probability, range, rangeEnds, real, section, text, type Param, type Section, type ValueOf,
+  choice, count, duration, flag, list, NAME_FORM, NAME_PATTERN, optionalDuration, override, probability, range, rangeEnds, real, section, text, type Param, type Section, type ValueOf,
 } from './params.js';
 import { SERIES_NAMES } from './series.js';
 
@@ -31,7 +31,7 @@ const RUNTIME_CRASH = probability(0, 'chance the worker dies before the checkpoi
 
 /** One window of `incidents`: what changes for the attempts sent in [from, to) (runtime: for the steps ending in it). */
 const INCIDENT = section('an incident window {name, from, to, ...the keys it changes}', {
-  name: text('a name of letters, digits, _ and -, at most 64, unique among the incidents (alerts and expect: refer to it)', NAME_PATTERN),
+  name: text(`${NAME_FORM}, unique among the incidents (alerts and expect: refer to it)`, NAME_PATTERN),
   from: duration(undefined, 'start of the window, from the start of the run'),
   to: duration(undefined, 'end of the window (not included), after from'),
   service: section('the tool server in the window', {
@@ -53,7 +53,7 @@ const INCIDENT = section('an incident window {name, from, to, ...the keys it cha
 
 /** One entry of `alerts`, evaluated on the run's series (docs/model.md, "Time"). */
 const ALERT = section('an alert {name, metric, above, for, grace}', {
-  name: text('a name of letters, digits, _ and -, at most 64, unique among the alerts (expect: refers to it)', NAME_PATTERN),
+  name: text(`${NAME_FORM}, unique among the alerts (expect: refers to it)`, NAME_PATTERN),
   metric: choice(SERIES_NAMES, undefined, 'the series count the alert watches'),
   above: real(undefined, 0, 1e9, 'a number from 0 to 10^9 (the rate per second above which a bucket counts)'),
   for: duration(0, 'how long the rate must stay above before the alert fires (at least one bucket)'),

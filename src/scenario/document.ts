@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Document, Node as YamlNode } from 'yaml';
+import { FORBIDDEN_KEYS as FORBIDDEN_NAMES } from '../model/params.js';
 import { InputError, type Origin } from './errors.js';
 
 type Path = readonly (string | number)[];
@@ -30,7 +31,7 @@ export const MAX_DEPTH = 64;
 /** How many times the values of aliases may be copied in (yaml's maxAliasCount, its default). */
 export const MAX_ALIAS_COUNT = 100;
 /** Key-path parts that would reach a JavaScript object's prototype instead of a key of its own. */
-export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(FORBIDDEN_NAMES);
 /** The tags of YAML 1.2's core schema, which read a value as it would be read without them. */
 const CORE_TAGS: ReadonlySet<string> = new Set(['str', 'int', 'float', 'bool', 'null', 'map', 'seq'].map((t) => `tag:yaml.org,2002:${t}`));
 
