@@ -23,6 +23,16 @@ describe('expectations', () => {
     expect(check(plain!, m).pass).toBe(true);
     expect(check({ ...plain!, confidence: 'ci95' }, m).pass).toBe(false);
   });
+
+  it('confidence: ci95 on a reading with no interval (a percentile, an alert\'s) is warned of at its line; on an estimate it is not', () => {
+    const parsed = parseScenario([
+      'load: {duration: 1h}', 'alerts: [{name: slow, metric: timeouts, above: 1}]', 'expect:', '  confidence: ci95',
+      '  duplicates_per_1000: "< 46"', '  call_latency_ms.p95: "< 5s"', '  alerts.slow.false_alarms: "== 0"', '',
+    ].join('\n'), 'x.yaml');
+    expect(parsed.warnings.map((w) => [w.keyPath, w.origin?.line])).toEqual([['expect.call_latency_ms.p95', 6], ['expect.alerts.slow.false_alarms', 7]]);
+    expect(parsed.warnings[0]?.problem).toMatch(/^confidence ci95 has no effect: this reading has no 95% interval/);
+    expect(parseScenario('expect:\n  call_latency_ms.p95: "< 5s"\n', 'x.yaml').warnings).toEqual([]);
+  });
 });
 
 describe('missions', () => {

@@ -8,6 +8,7 @@ import type { Metrics } from '../model/metrics.js';
 import type { WrittenScenario } from '../model/types.js';
 import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
+import type { ScenarioWarning } from './warnings.js';
 
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
@@ -113,6 +114,19 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
       confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
     };
   });
+}
+
+/**
+ * Expectations that ask for the whole 95% interval (confidence: ci95, written on them or as the
+ * block's default) of a reading that has none: a percentile, a share, a count of keys or an
+ * alert's reading. They are checked on the value alone, which the user should know.
+ */
+export function confidenceWarnings(expectations: readonly Expectation[]): ScenarioWarning[] {
+  return expectations.filter((e) => e.confidence === 'ci95' && (isAlertPath(e.metric) || metricDef(e.metric)?.kind !== 'estimate')).map((e) => ({
+    origin: e.origin, keyPath: `expect.${e.metric}`,
+    problem: 'confidence ci95 has no effect: this reading has no 95% interval (only the per-1000 and per-action estimates have one), so the value alone is checked',
+    fix: 'Remove confidence for it (write the threshold alone), or keep it knowing the value is what is checked.',
+  }));
 }
 
 /** Every alert and incident an expectation names is one of the scenario's. */

@@ -8,7 +8,7 @@ import type { Document, LineCounter, Node } from 'yaml';
 import type { MetricPath } from '../model/metric-paths.js';
 import type { WrittenScenario } from '../model/types.js';
 import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, valueAt, yaml, type TextSource } from './document.js';
-import { checkAlertNames, readExpectations, type Expectation } from './expect.js';
+import { checkAlertNames, confidenceWarnings, readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { InputError, type Origin } from './errors.js';
 import { checkBareDurations, checkCrossField, checkDurations, resolve } from './resolve.js';
@@ -87,9 +87,10 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   const scenario = resolve(raw, locate);
   checkCrossField(scenario, locate);
   checkTime(raw, scenario, locate);
+  const expectations = checkedExpectations(readExpectations(raw, locate), scenario);
 
   const parsed: ParsedScenario = {
-    scenario, expectations: checkedExpectations(readExpectations(raw, locate), scenario), warnings: inertWarnings(document, scenario, locate), locate: (path) => locate(path, true),
+    scenario, expectations, warnings: [...inertWarnings(document, scenario, locate), ...confidenceWarnings(expectations)], locate: (path) => locate(path, true),
   };
   Object.assign(parsed, metaOf(raw, locate));
   return parsed;
