@@ -4,7 +4,9 @@
  * tolerance: 4 standard errors of the count or share it checks, plus any edge effect named.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateAlerts, firings } from '../src/model/alerts.js';
+import { hasReading, readAlert } from '../src/model/alert-paths.js';
+import { evaluateAlerts, firings, type AlertResult } from '../src/model/alerts.js';
+import { alertCell } from '../src/cli/report/sweep-alerts.js';
 import { NUM_SERIES, SER, seriesTotal, type SeriesCounts, type SeriesName } from '../src/model/series.js';
 import { simulate } from '../src/model/simulate.js';
 import { normalTail, parseRunnable, seProportion } from './helpers.js';
@@ -164,5 +166,18 @@ alerts: [{name: conflicts, metric: conflicts_409, above: ${above}, for: 2m}]`;
     const [judged] = evaluateAlerts(s, [alert], [{ name: 'w', from: 1000, to: 2000 } as never, { name: 'v', from: 2500, to: 2600 } as never]);
     // With no grace, a firing belongs to a window only if it begins inside it: both begin after w and v ended.
     expect(judged).toEqual({ name: 'a', firings: [[3000, 4000], [6000, 6000]], detection_delay_ms: { w: null, v: null }, false_alarms: 2 });
+  });
+
+  it('an incident a run lacks reads as no value, even when named like an Object member (toString once crashed a sweep\'s CSV)', () => {
+    const alerts: AlertResult[] = [{ name: 'a', firings: [[0, 60_000]], detection_delay_ms: { x: 120_000, y: null }, false_alarms: 0 }];
+    expect(readAlert(alerts, 'alerts.a.detection_delay_ms.x')).toBe(120_000);
+    for (const incident of ['y', 'toString', 'valueOf', 'hasOwnProperty']) expect(readAlert(alerts, `alerts.a.detection_delay_ms.${incident}`)).toBeNull();
+    expect(hasReading(alerts, 'alerts.a.detection_delay_ms.y')).toBe(true);
+    expect(hasReading(alerts, 'alerts.a.detection_delay_ms.toString')).toBe(false);
+    // A sweep's table: missed where the point has the incident, – where it has not.
+    const pt = { params: {}, metrics: {} as never, alerts };
+    expect(alertCell(pt, 'alerts.a.detection_delay_ms.y')).toBe('missed');
+    expect(alertCell(pt, 'alerts.a.detection_delay_ms.toString')).toBe('–');
+    expect(alertCell(pt, 'alerts.a.detection_delay_ms.x')).toBe('2 min');
   });
 });

@@ -23,6 +23,13 @@ export function alertQuery(path: AlertPath): AlertQuery {
   return reading === 'detection_delay_ms' ? { alert, reading, incident } : { alert, reading: reading as 'false_alarms' | 'firings' };
 }
 
+/** Whether the run has the reading at `path`: the alert and, for a delay, the incident. */
+export function hasReading(alerts: readonly AlertResult[] | undefined, path: AlertPath): boolean {
+  const q = alertQuery(path);
+  const a = alerts?.find((x) => x.name === q.alert);
+  return a !== undefined && (q.reading !== 'detection_delay_ms' || Object.hasOwn(a.detection_delay_ms, q.incident));
+}
+
 /** The value at `path` (null: the alert never fired for that incident, or the run has no such alert). */
 export function readAlert(alerts: readonly AlertResult[] | undefined, path: AlertPath): number | null {
   const q = alertQuery(path);
@@ -31,6 +38,7 @@ export function readAlert(alerts: readonly AlertResult[] | undefined, path: Aler
   switch (q.reading) {
     case 'false_alarms': return a.false_alarms;
     case 'firings': return a.firings.length;
-    case 'detection_delay_ms': return a.detection_delay_ms[q.incident] ?? null;
+    // An own key only: an incident this run lacks may be named like an Object member (toString).
+    case 'detection_delay_ms': return Object.hasOwn(a.detection_delay_ms, q.incident) ? a.detection_delay_ms[q.incident] ?? null : null;
   }
 }

@@ -3,7 +3,7 @@
  * delay for each incident, its false alarms and its firings, so that the threshold or timeout
  * that detects fastest with no false alarm can be read off the grid.
  */
-import { readAlert, type AlertPath } from '../../model/alert-paths.js';
+import { hasReading, readAlert, type AlertPath } from '../../model/alert-paths.js';
 import { duration, num } from './format.js';
 import type { SweepPointResult } from './sweep.js';
 
@@ -30,8 +30,9 @@ export function alertColumns(points: readonly SweepPointResult[]): AlertColumn[]
 /** The reading's value at a point (null: missed, or no such alert there). */
 export const alertValue = (pt: SweepPointResult, path: AlertPath): number | null => readAlert(pt.alerts, path);
 
-/** The reading as the table shows it. */
+/** The reading as the table shows it: – where the point has no such alert or incident. */
 export function alertCell(pt: SweepPointResult, path: AlertPath): string {
+  if (!hasReading(pt.alerts, path)) return '–';
   const v = alertValue(pt, path);
   if (path.includes('.detection_delay_ms.')) return v === null ? 'missed' : duration(v);
   return v === null ? '–' : num(v);
