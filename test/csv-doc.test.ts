@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { metricColumns } from '../src/cli/report/csv.js';
+import { SERIES_COLUMNS } from '../src/cli/report/series-csv.js';
 import { SWEEP_REPORTERS } from '../src/cli/report/sweep-reporters.js';
 import type { SweepReport } from '../src/cli/report/sweep.js';
 import { METRIC_PATHS } from '../src/model/metric-registry.js';
@@ -14,7 +15,9 @@ import { isDurationKey } from '../src/scenario/schema.js';
 import { Chalk } from 'chalk';
 import { ROOT, sim } from './helpers.js';
 
-const DOC = readFileSync(join(ROOT, 'docs/csv.md'), 'utf8');
+const WHOLE = readFileSync(join(ROOT, 'docs/csv.md'), 'utf8');
+/** The sweep's part of the doc, and the run series' (its last section). */
+const [DOC, SERIES_DOC = ''] = WHOLE.split('\n## Series\n') as [string, string?];
 const metrics = sim('actions: 200\n', 200);
 /** A sweep of a duration key, a word key and a nested duration: every kind of param column. */
 const SWEEP: SweepReport = {
@@ -57,4 +60,10 @@ describe('docs/csv.md', () => {
     expect(documented.length).toBeGreaterThan(METRIC_PATHS.length);
     expect(documented.filter((name) => !columns.has(name))).toEqual([]);
   });
+
+  it('lists the columns of run --series --format csv, in order, as the code words them', () => {
+    const rows = [...SERIES_DOC.matchAll(/^\| `([^`]+)` \| ([^|]*) \| (.*) \|$/gm)].map((m) => [m[1], (m[2] as string).trim(), m[3]]);
+    expect(rows).toEqual(SERIES_COLUMNS.map((c) => [c.name, c.unit, c.description]));
+  });
 });
+

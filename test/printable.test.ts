@@ -3,6 +3,7 @@ import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '../src/cli/io.js';
 import { parseOverrides, positiveInteger } from '../src/cli/options.js';
+import { csvText } from '../src/cli/report/csv.js';
 import { renderJunit } from '../src/cli/report/junit.js';
 import { InputError } from '../src/scenario/errors.js';
 import { parseScenario } from '../src/scenario/parse.js';
@@ -43,6 +44,17 @@ describe('long input in errors', () => {
       expect(m).toMatch(/100,?0\d\d characters/);
       expect(m.length).toBeLessThan(600);
     }
+  });
+});
+
+describe('CSV cells', () => {
+  it('a text cell a spreadsheet would run as a formula gets a \' before it; numbers, and text that is none, are as they are', () => {
+    const csv = csvText([['=1+1', '+x', '-2+3', "-cmd|' /C calc'!A0", '@SUM(1)', '\tx', 'lab-defaults', -2.5, 0, 12]], ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']);
+    expect(csv.split('\n')[1]).toBe("'=1+1,'+x,'-2+3,'-cmd|' /C calc'!A0,'@SUM(1),'\tx,lab-defaults,-2.5,0,12");
+  });
+
+  it('a number with no finite value is an empty cell, never Infinity or NaN', () => {
+    expect(csvText([[Infinity, -Infinity, NaN, 1]], ['a', 'b', 'c', 'd']).split('\n')[1]).toBe(',,,1');
   });
 });
 

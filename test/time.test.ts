@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hasReading, readAlert } from '../src/model/alert-paths.js';
+import { checkArrivals } from '../src/cli/shared/time.js';
+import { InputError } from '../src/scenario/errors.js';
 import { evaluateAlerts, firings, type AlertResult } from '../src/model/alerts.js';
 import { alertCell } from '../src/cli/report/sweep-alerts.js';
 import { NUM_SERIES, SER, seriesTotal, type SeriesCounts, type SeriesName } from '../src/model/series.js';
@@ -58,6 +60,17 @@ describe('load over time', () => {
     const last = sum(r.series, 'arrivals', 15 * MINUTE);
     expect(sum(r.series, 'arrivals', 0, 10 * MINUTE)).toBeGreaterThan(30_000 - 4 * Math.sqrt(30_000));
     expect(last).toBeLessThan(500); // the 60,000th arrival is expected at 15 min, give or take ≈ 2.5 s (√60,000 gaps of 10 ms)
+  });
+});
+
+describe('a run with no arrival', () => {
+  it('is refused, naming load.duration and the expected count: over no action every expectation would pass', () => {
+    const short = parseRunnable('load: {rate_per_s: 50, duration: 1ms}');
+    expect(() => checkArrivals(short, '1')).toThrow(InputError);
+    expect(() => checkArrivals(short, '1')).toThrow(/load\.duration: brings no action with seed 1: 1ms at the scenario's rate gives 0\.050 arrivals expected/);
+    // A count of actions, and a duration that brings some, are runs.
+    expect(() => checkArrivals(parseRunnable('actions: 1'), '1')).not.toThrow();
+    expect(() => checkArrivals(parseRunnable('load: {rate_per_s: 50, duration: 1s}'), '1')).not.toThrow();
   });
 });
 

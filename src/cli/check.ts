@@ -131,7 +131,7 @@ async function checkEach(
   const checked: CheckedScenario[] = [];
   for (const l of checkable) {
     const seed = runSeed(opts.seed, l.seed);
-    checkTimeRun({ scenario: l.scenario });
+    checkTimeRun({ scenario: l.scenario, seed, locate: l.locate });
     const outcome = await simulate(io, l.name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
     const metrics = outcome.state.finish(l.scenario);
     const { alerts } = timeResults(l.scenario, outcome.state, false);

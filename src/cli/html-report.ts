@@ -24,11 +24,11 @@ import { chunkAt, atOption, nearestActions, numberedInRun } from './report/time-
 import { TIME_STYLE, timeSection } from './report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
-import { scenarioName, scenarioReader } from './shared/load.js';
+import { scenarioName, scenarioReader, type LoadedScenario } from './shared/load.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
-import { checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
+import { checkArrivals, checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
 
 /** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */
 const MAX_ROWS = 2000;
@@ -169,10 +169,11 @@ export function showsTime(s: Scenario): boolean {
   return s.incidents.length > 0 || s.alerts.length > 0 || s.load.profile.length > 0;
 }
 
-function reportSettings(opts: ReportOptions, scenario: Scenario, seed: string): ReportSettings {
+function reportSettings(opts: ReportOptions, { scenario, locate }: Pick<LoadedScenario, 'scenario' | 'locate'>, seed: string): ReportSettings {
   const eventfulRows = rowsOption(opts.rows);
   const asked = seriesOption(opts.series);
   const seriesStep = asked ?? (showsTime(scenario) ? ALERT_STEP_MS : undefined);
+  checkArrivals(scenario, seed, locate);
   if (seriesStep !== undefined) checkSeriesLength(seriesStep, scenario, asked !== undefined ? `--series ${opts.series}` : 'the series of 1-minute buckets drawn for the incidents, alerts or load.profile');
   const at = atOption(opts.at);
   const focus = at === undefined ? undefined : { at, plan: chunkAt(withPrimaries(scenario, seed), seed, at, opts.at as string) };
@@ -184,10 +185,11 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
   const kind = TERMINAL_DEFAULTS[opts.svg ? 'svg' : 'html'];
   const fallback = terminalDefault(io, opts.out, kind.name, kind.ours);
   return withOutput(io, opts.out ?? fallback?.path, inputs, async (out) => {
-    const { scenario, seed: fileSeed } = scenarioReader(opts, io)(file ?? null);
+    const loaded = scenarioReader(opts, io)(file ?? null);
+    const { scenario, seed: fileSeed } = loaded;
     const seed = runSeed(seedOption(opts.seed), fileSeed);
     const threads = threadSetting(opts.threads, io)(scenario.actions);
-    const settings = reportSettings(opts, scenario, seed);
+    const settings = reportSettings(opts, loaded, seed);
     const name = scenarioName(file ?? null);
     const step = settings.seriesStep;
     const outcome = await simulate(io, name, { scenario, seed, threads, ...(step !== undefined ? { seriesStep: step } : {}) }, signal);

@@ -80,9 +80,9 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
   const names = columnNames(files);
   const commandActions = loaded.reduce((sum, l) => sum + (precision?.maxActions ?? l.scenario.actions), 0);
   const runs: SimulatedRun[] = [];
-  for (const [k, { file, scenario, seed: fileSeed, warnings }] of loaded.entries()) {
+  for (const [k, { file, scenario, seed: fileSeed, warnings, locate }] of loaded.entries()) {
     const seed = runSeed(opts.seed, fileSeed);
-    checkTimeRun({ scenario, ...(precision ? { precision } : {}), ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}) }, opts.series);
+    checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}) }, opts.series);
     const name = names[k] as string;
     const outcome = await simulate(io, name, {
       scenario, seed, threads: s.threads(commandActions), ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),

@@ -101,10 +101,10 @@ function retentionMs(text: string): number {
 }
 
 async function simulateKeys(file: string, opts: SizeOptions, io: Io, signal: AbortSignal | undefined): Promise<Simulated> {
-  const { scenario, seed: fileSeed } = scenarioReader(opts, io)(file);
+  const { scenario, seed: fileSeed, locate } = scenarioReader(opts, io)(file);
   const seed = runSeed(seedOption(opts.seed), fileSeed);
   const threads = threadSetting(opts.threads, io)(scenario.actions);
-  checkTimeRun({ scenario });
+  checkTimeRun({ scenario, seed, locate });
   const outcome = await runScenario({ scenario, seed, threads, ...(signal ? { signal } : {}) });
   const m = outcome.state.finish(scenario);
   return {

@@ -255,8 +255,8 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
   const results: SweepPointResult[] = [];
   try {
     for (const pt of points) {
-      const { scenario } = plan.read(file, pointOverrides(axes, pt));
-      checkTimeRun({ scenario, ...(precision ? { precision } : {}) });
+      const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
+      checkTimeRun({ scenario, seed: run.seed, locate, ...(precision ? { precision } : {}) });
       const outcome = await runScenario({
         scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
       });

@@ -70,6 +70,20 @@ export function csvColumns(paths: readonly string[]): CsvColumn[] {
   ];
 }
 
+/**
+ * Rows as CSV, the one way idem-sim writes it. A text cell that a spreadsheet would take for a
+ * formula (starting with =, +, -, @, a tab or a carriage return: a scenario named `=1+1.yaml`, a
+ * seed) is written with a ' before it, as spreadsheets expect; numbers are left as they are.
+ * A number with no finite value (an interval's end over no action) is an empty cell, as a
+ * missing value is, never `Infinity` or `NaN`.
+ */
+export function csvText(rows: readonly (readonly unknown[])[], columns: readonly string[]): string {
+  return stringify(rows as unknown[][], {
+    header: true, columns: [...columns], escape_formulas: true,
+    cast: { number: (x) => (Number.isFinite(x) ? String(x) : '') },
+  });
+}
+
 /** 12 significant digits: no float noise in spreadsheets. */
 const round = (x: number) => Number(x.toPrecision(12));
 
@@ -98,7 +112,7 @@ export function renderCsv(r: SweepReport): string {
   const columns = csvColumns(r.paths).map((c) => c.name);
   // An alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell).
   columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...alerts.map((a) => a.path));
-  return stringify(rows, { header: true, columns });
+  return csvText(rows, columns);
 }
 
 function assertNever(x: never): never {

@@ -3,9 +3,8 @@
  * "Time"), counts as integers, for spreadsheets and plotting. docs/csv.md lists the columns
  * (a unit test holds the two together).
  */
-import { stringify } from 'csv-stringify/sync';
 import { NUM_SERIES, SERIES_MEANINGS, SERIES_NAMES } from '../../model/series.js';
-import type { CsvColumn } from './csv.js';
+import { csvText, type CsvColumn } from './csv.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 /** Every column, in order. */
@@ -26,5 +25,5 @@ export function renderSeriesCsv(runs: readonly ScenarioRun[], info: RunInfo): st
       r.name, b * s.step, ...Array.from(s.counts.subarray(b * NUM_SERIES, (b + 1) * NUM_SERIES)), s.step, r.seed, info.version,
     ]);
   });
-  return stringify(rows, { header: true, columns: SERIES_COLUMNS.map((c) => c.name) });
+  return csvText(rows, SERIES_COLUMNS.map((c) => c.name));
 }

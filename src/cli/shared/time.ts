@@ -3,16 +3,19 @@
  * alerts as reporters receive them.
  */
 import { runAlerts, seriesStepOf } from '../../model/alerts.js';
-import { arrivalSpan } from '../../model/clock.js';
+import { arrivalSpan, expectedPrimaries, primaryCount } from '../../model/clock.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
 import { longestDelay } from '../../model/simulate.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { DURATION_PATTERN, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
-import { InputError } from '../../scenario/errors.js';
+import { InputError, type Origin } from '../../scenario/errors.js';
 import type { RunRequest } from '../../exec/runner.js';
 import type { ScenarioRun } from '../report/types.js';
 import { clipped } from '../../scenario/printable.js';
+
+/** Where a key path of the scenario was written (ParsedScenario's locate). */
+type Locate = (path: readonly (string | number)[]) => Origin;
 
 /** `--series STEP`: a duration above 0 with its unit (undefined: no series asked for). */
 export function seriesOption(text: string | undefined): number | undefined {
@@ -60,8 +63,9 @@ export function alertsOnly(t: Pick<ScenarioRun, 'series' | 'alerts'>): Pick<Scen
  * squeeze more into its first minutes), and the series the run counts (`--series`, or one
  * minute for alerts) must fit its buckets, up to `--max-actions` for a precision run.
  */
-export function checkTimeRun(req: Pick<RunRequest, 'scenario' | 'seriesStep' | 'precision'>, seriesText?: string): void {
+export function checkTimeRun(req: Pick<RunRequest, 'scenario' | 'seed' | 'seriesStep' | 'precision'> & { locate?: Locate | undefined }, seriesText?: string): void {
   const { scenario, precision } = req;
+  checkArrivals(scenario, req.seed, req.locate);
   if (precision && scenario.load.duration !== null) {
     throw new InputError({ source: '--precision' }, 'load.duration', 'cannot be combined with load.duration: the duration sets how many actions arrive, and a precision run would add more within the same time',
       'Drop --precision (a longer load.duration narrows the intervals), or give the scenario actions instead of load.duration.');
@@ -71,3 +75,17 @@ export function checkTimeRun(req: Pick<RunRequest, 'scenario' | 'seriesStep' | '
   const longest = precision ? { ...scenario, actions: precision.maxActions } : scenario;
   checkSeriesLength(step, longest, req.seriesStep !== undefined ? `--series ${seriesText ?? formatDuration(step)}` : 'alerts: (judged on 1-minute buckets without --series)');
 }
+
+/**
+ * A run of `load.duration` whose arrivals (their Poisson count, from the seed) are none measures
+ * nothing: every rate would be 0 over 0 and every expectation on it would pass. Refused, as
+ * `actions: 0` is.
+ */
+export function checkArrivals(scenario: WrittenScenario, seed: string, locate?: Locate): void {
+  const expected = expectedPrimaries(scenario);
+  if (expected === null || primaryCount(scenario, seed) > 0) return;
+  throw new InputError(locate?.(['load', 'duration']), 'load.duration',
+    `brings no action with seed ${seed}: ${formatDuration(scenario.load.duration as number)} at the scenario's rate gives ${expected.toPrecision(2)} arrivals expected, so there is nothing to measure`,
+    'Lengthen load.duration or raise load.rate_per_s (a run needs at least 1 action, as actions: does).');
+}
+
