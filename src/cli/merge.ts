@@ -7,6 +7,7 @@ import { InputError } from '../scenario/errors.js';
 import { primaryCount } from '../model/clock.js';
 import { readUserFile } from './files.js';
 import { alertsOnly, timeResults } from './shared/time.js';
+import { seriesStepOf } from '../model/alerts.js';
 import { shellQuote, type Io } from './io.js';
 import { MAX_POINTS, MAX_SHARDS } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
@@ -146,7 +147,8 @@ export class SweepMerger {
     const scenario = c.scenario(o['scenario'], `${field}.scenario`);
     checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario);
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
-    const state = c.runState(o['state'], `${field}.state`, step);
+    // A sweep counts a point's series only for its alerts (it takes no --series).
+    const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, undefined));
     // With load.duration the point's primaries are the Poisson count its seed draws (model/clock.ts).
     if (state.primaries !== primaryCount(scenario, seed)) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
     const sums = new RunState(step, 0, state.series?.step ?? null);

@@ -12,7 +12,7 @@ import type { GridData } from '../model/peak.js';
 import { LATENCY_FORMS, type Distribution, type WrittenLatency } from '../model/latency.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../model/limits.js';
 import type { Param, Section } from '../model/params.js';
-import { NUM_SERIES } from '../model/series.js';
+import { NUM_SERIES, SERIES_NAMES, seriesTotalFromSums } from '../model/series.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
 import { DEFAULT_SCENARIO, MAX_ACTIONS, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
@@ -95,8 +95,12 @@ export class PartChecker {
     return this.array(v, field, 0, max).map((s, i) => this.string(s, `${field}[${i}]`));
   }
 
-  /** A run's (or a point's) sums: counts whole and >= 0, arrays of the model's lengths, grid in bounds. */
-  runState(v: unknown, field: string, gridStep: number): RunStateData {
+  /**
+   * A run's (or a point's) sums: counts whole and >= 0, arrays of the model's lengths, grid in
+   * bounds; a series exactly when the run counts one (`seriesStep`, model/alerts.ts's
+   * seriesStepOf), of that step, each count adding up to its sum (series.ts).
+   */
+  runState(v: unknown, field: string, gridStep: number, seriesStep: number | null): RunStateData {
     const o = this.object(v, field, ['primaries', 'actions', 'handlerRuns', 'handlerRunsOverTimeout', 'attemptsUnknown', 'sum', 'sumSq', 'callLatency', 'actionLatency', 'grid'], ['series']);
     const count = (k: string) => this.int(o[k], join(field, k));
     const s: RunStateData = {
@@ -107,6 +111,7 @@ export class PartChecker {
       grid: this.grid(o['grid'], join(field, 'grid'), gridStep),
       ...(o['series'] === undefined ? {} : { series: this.series(o['series'], join(field, 'series')) }),
     };
+    this.seriesAgrees(s, join(field, 'series'), seriesStep);
     // Relations every real run keeps: twins come on top of primaries, a count's square is at least the count.
     if (s.actions < s.primaries) this.fail(join(field, 'actions'), 'is below primaries');
     if (s.handlerRunsOverTimeout > s.handlerRuns) this.fail(join(field, 'handlerRunsOverTimeout'), 'is above handlerRuns');
@@ -145,6 +150,24 @@ export class PartChecker {
       if (!(Number.isSafeInteger(x) && x >= 0)) this.fail(join(field, 'counts'), 'holds a count that is not a whole number >= 0');
     }
     return { step, buckets, counts };
+  }
+
+  /** A series as the run counts it, holding the events its sums count (a resealed edit adds or drops some). */
+  private seriesAgrees(s: RunStateData, field: string, step: number | null): void {
+    const series = s.series;
+    if (!series) {
+      if (step !== null) this.fail(field, `is missing, but the run counts one (its step ${step} ms: --series, or its alerts' 1-minute buckets)`);
+      return;
+    }
+    if (step === null) this.fail(field, 'is there, but the run counts none (no --series and no alerts)');
+    if (series.step !== step) this.fail(join(field, 'step'), `is not ${step}, the step the run counts its series with`);
+    const counts = Buffer.from(series.counts, 'base64');
+    SERIES_NAMES.forEach((name, m) => {
+      let total = 0;
+      for (let b = 0; b < series.buckets; b++) total += counts.readDoubleLE((b * NUM_SERIES + m) * 8);
+      const expected = seriesTotalFromSums(name, s);
+      if (total !== expected) this.fail(join(field, 'counts'), `holds ${total} ${name} in all, but the part's sums count ${expected}`);
+    });
   }
 
   /** The grid's differences: +1 where a record starts, -1 where it ends, so they sum to 0 and never go below it. */

@@ -13,7 +13,8 @@ import { MAX_SHARDS } from './options.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { echoed, primaryCount } from '../model/clock.js';
 import { resolvedScenario } from './report/json.js';
-import { timeResults } from './shared/time.js';
+import { seriesOption, timeResults } from './shared/time.js';
+import { seriesStepOf } from '../model/alerts.js';
 import type { ScenarioRun } from './report/types.js';
 
 /** 2: sealed with a digest, fingerprints that the embedded scenario re-hashes to. Format 1 is refused. */
@@ -163,7 +164,8 @@ export class RunMerger {
     const o = c.object(part.fields, '', ['idem_sim_partial', 'version', 'shard', 'replay_args', 'runs', 'digest']);
     const shard = checkShard(c, o['shard']);
     const replayArgs = c.strings(o['replay_args'], 'replay_args');
-    const runs = c.array(o['runs'], 'runs', 1, 10_000).map((r, i) => this.run(c, `runs[${i}]`, r, shard));
+    const asked = seriesAsked(c, replayArgs);
+    const runs = c.array(o['runs'], 'runs', 1, 10_000).map((r, i) => this.run(c, `runs[${i}]`, r, shard, asked));
     const p: Partial = { idem_sim_partial: PARTIAL_FORMAT, version, shard, replay_args: replayArgs, runs };
     const first = this.first ?? { file: part.file, version, p };
     const differs = (what: string, fix: string) => c.fail('', `${what} differs from ${first.file}'s`, fix);
@@ -195,7 +197,7 @@ export class RunMerger {
     for (const r of runs) Reflect.deleteProperty(r, 'state'); // added up: let the sums go
   }
 
-  private run(c: PartChecker, field: string, v: unknown, shard: { index: number; count: number }): PartialRun {
+  private run(c: PartChecker, field: string, v: unknown, shard: { index: number; count: number }, asked: number | undefined): PartialRun {
     // `warnings` came later than format 2: a part without them has none.
     const o = c.object(v, field, ['name', 'file', 'seed', 'scenario', 'fingerprint', 'grid_step', 'state'], ['warnings']);
     const scenario = c.scenario(o['scenario'], `${field}.scenario`);
@@ -204,7 +206,7 @@ export class RunMerger {
       name: c.string(o['name'], `${field}.name`, 4096, PRINTABLE_TEXT), file: o['file'] === null ? null : c.string(o['file'], `${field}.file`),
       seed: c.string(o['seed'], `${field}.seed`, 200, SEED_TEXT), scenario,
       warnings: o['warnings'] === undefined ? [] : c.array(o['warnings'], `${field}.warnings`, 0, 100).map((w, k) => c.string(w, `${field}.warnings[${k}]`, 4096, PRINTABLE_TEXT)), fingerprint: checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario),
-      grid_step: gridStep, state: c.runState(o['state'], `${field}.state`, gridStep),
+      grid_step: gridStep, state: c.runState(o['state'], `${field}.state`, gridStep, seriesStepOf(scenario, asked)),
     };
     if (run.seed === '') c.fail(`${field}.seed`, 'is empty');
     if (run.state.primaries !== shardPrimaries(primaryCount(scenario, run.seed), shard)) {
@@ -226,6 +228,17 @@ export class RunMerger {
       ...timeResults(r.scenario, this.states[i] as RunState, shown),
     }));
     return { runs, version: first.version, replayArgs: first.p.replay_args };
+  }
+}
+
+/** The step a run's command asked its series for (`--series STEP` in its replay arguments), if any. */
+function seriesAsked(c: PartChecker, replayArgs: readonly string[]): number | undefined {
+  const at = replayArgs.indexOf('--series');
+  if (at < 0) return undefined;
+  try {
+    return seriesOption(replayArgs[at + 1] ?? '');
+  } catch {
+    return c.fail('replay_args', 'holds a --series that is not a step idem-sim takes', 'Merge the parts idem-sim wrote, unedited.');
   }
 }
 

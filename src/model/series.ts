@@ -3,6 +3,7 @@
  * [kΔ, (k+1)Δ) holding its time. The names are the model's; every count is an integer, so
  * series from chunks, threads and shards add up to the same numbers in any order.
  */
+import { C, type CounterName } from './counters.js';
 
 /** The counts of a series, in the order JSON and CSV list them. */
 export const SERIES_NAMES = [
@@ -62,4 +63,21 @@ export function seriesTotal(s: SeriesCounts, name: SeriesName): number {
   let total = 0;
   for (let b = 0; b < s.buckets; b++) total += s.counts[b * NUM_SERIES + SER[name]] as number;
   return total;
+}
+
+/**
+ * What each count of a series adds up to over the run, read off the run's sums: every event a
+ * count counts lies in one bucket, so its total is the counter of the same events. `arrivals`
+ * are the primaries, `timeouts` the attempts that ended unknown; the others are the counter of
+ * their name (counters.ts). The part checker holds a part's series to these.
+ */
+const TOTAL_OF: Readonly<Record<SeriesName, CounterName | 'primaries' | 'attemptsUnknown'>> = {
+  arrivals: 'primaries', attempts: 'attempts', executions: 'executions', duplicates: 'duplicates',
+  conflicts_409: 'conflicts_409', mismatches_422: 'mismatches_422', dedup_hits: 'dedup_hits',
+  timeouts: 'attemptsUnknown', unknown_outcomes: 'unknown_outcomes', lost: 'lost', store_unavailable: 'store_unavailable',
+};
+
+export function seriesTotalFromSums(name: SeriesName, t: { primaries: number; attemptsUnknown: number; sum: ArrayLike<number> }): number {
+  const of = TOTAL_OF[name];
+  return of === 'primaries' || of === 'attemptsUnknown' ? t[of] : t.sum[C[of]] as number;
 }

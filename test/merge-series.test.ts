@@ -1,0 +1,108 @@
+/**
+ * `merge` holds a part's series to its sums (issue 12, item 10): a part's digest is a plain
+ * SHA-256, which anyone can recompute, so an edit sealed again must still be refused by what
+ * the fields say of each other. In process, on parts written by run --shard.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Io } from '../src/cli/io.js';
+import { sealJson } from '../src/cli/part-check.js';
+import { mergePartials, type Partial } from '../src/cli/partial.js';
+import { runCommand } from '../src/cli/run.js';
+import type { RunStateData } from '../src/model/metrics.js';
+import { NUM_SERIES, SERIES_NAMES, seriesTotalFromSums } from '../src/model/series.js';
+import { InputError } from '../src/scenario/errors.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'idem-sim-merge-series-'));
+const io = (): Io => ({ stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
+
+const decode = (b64: string): number[] => {
+  const bytes = Buffer.from(b64, 'base64');
+  return Array.from({ length: bytes.length / 8 }, (_, i) => bytes.readDoubleLE(i * 8));
+};
+const encode = (xs: readonly number[]): string => {
+  const bytes = Buffer.alloc(xs.length * 8);
+  xs.forEach((x, i) => bytes.writeDoubleLE(x, i * 8));
+  return bytes.toString('base64');
+};
+
+/** The parts of `yaml` run in `shards` shards with `args`, as texts. */
+async function parts(name: string, yaml: string, shards: number, args: Record<string, string> = {}): Promise<string[]> {
+  const file = join(dir, `${name}.yaml`);
+  writeFileSync(file, yaml);
+  const texts: string[] = [];
+  for (let i = 1; i <= shards; i++) {
+    const out = join(dir, `${name}-${i}.json`);
+    expect(await runCommand([file], { ...args, shard: `${i}/${shards}`, out }, io())).toBe(0);
+    texts.push(readFileSync(out, 'utf8'));
+  }
+  return texts;
+}
+
+/** A part edited by `edit` on its first run's state, then sealed again. */
+function forged(text: string, edit: (s: RunStateData) => void): string {
+  const { digest: _, ...p } = JSON.parse(text) as Partial & { digest?: string };
+  edit(p.runs[0]!.state);
+  return sealJson(JSON.stringify(p));
+}
+
+function refused(texts: readonly string[]): string {
+  try {
+    mergePartials(texts.map((text, i) => ({ file: `p${i + 1}.json`, text })));
+  } catch (e) {
+    expect(e).toBeInstanceOf(InputError);
+    return (e as Error).message;
+  }
+  throw new Error('merged');
+}
+
+/** Every kind of event: twins, replans, crash replays, a key store outage under fail_closed, a slowdown. */
+const EVENTFUL = `load: {duration: 20m, rate_per_s: 30}
+workload: {twin_probability: 0.1}
+idempotency: {scope: call, on_store_down: fail_closed}
+runtime: {crash_probability: 0.05}
+incidents:
+  - {name: down, from: 5m, to: 7m, store: {down: true}}
+  - {name: slow, from: 10m, to: 14m, service: {latency_multiplier: 5}}
+alerts: [{name: busy, metric: conflicts_409, above: 2}]
+`;
+
+describe('a part\'s series and its sums', () => {
+  let eventful: string[] = [];
+  beforeAll(async () => { eventful = await parts('eventful', EVENTFUL, 2, { series: '30s' }); });
+
+  it('agree in every part the engine writes, count by count (what the checker relies on)', async () => {
+    const plain = await parts('plain', EVENTFUL.replace('scope: call, on_store_down: fail_closed', 'scope: none'), 1, { series: '1m' });
+    for (const text of [...eventful, ...plain]) {
+      const state = (JSON.parse(text) as Partial).runs[0]!.state;
+      const counts = decode(state.series!.counts);
+      for (const [m, name] of SERIES_NAMES.entries()) {
+        let total = 0;
+        for (let b = 0; b < state.series!.buckets; b++) total += counts[b * NUM_SERIES + m] as number;
+        expect(total, name).toBe(seriesTotalFromSums(name, state));
+      }
+    }
+    expect(() => mergePartials(eventful.map((text, i) => ({ file: `p${i + 1}.json`, text })))).not.toThrow();
+  });
+
+  it('a series removed, of another step, or added where the run counts none is refused', async () => {
+    expect(refused([eventful[0]!, forged(eventful[1]!, (s) => { delete s.series; })])).toMatch(/^p2\.json, key runs\[0\]\.state\.series: is missing, but the run counts one \(its step 30000 ms/);
+    expect(refused([eventful[0]!, forged(eventful[1]!, (s) => { s.series!.step = 60_000; })])).toMatch(/key runs\[0\]\.state\.series\.step: is not 30000/);
+    const none = await parts('none', 'load: {duration: 10m, rate_per_s: 30}\n', 1);
+    const added = forged(none[0]!, (s) => { s.series = { step: 60_000, buckets: 1, counts: encode(Array(NUM_SERIES).fill(0)) }; });
+    expect(refused([added])).toMatch(/key runs\[0\]\.state\.series: is there, but the run counts none/);
+  });
+
+  it('counts multiplied, one set to 2^53 - 1, or a bucket added are refused, naming the count that does not add up', () => {
+    const counts = (edit: (xs: number[]) => number[], buckets = 0) => forged(eventful[1]!, (s) => {
+      s.series!.counts = encode(edit(decode(s.series!.counts)));
+      s.series!.buckets += buckets;
+    });
+    expect(refused([eventful[0]!, counts((xs) => xs.map((x) => x * 100))])).toMatch(/key runs\[0\]\.state\.series\.counts: holds \d+ arrivals in all, but the part's sums count \d+/);
+    expect(refused([eventful[0]!, counts((xs) => xs.map((x, i) => (i === SERIES_NAMES.indexOf('timeouts') ? 2 ** 53 - 1 : x)))])).toMatch(/holds \d+ timeouts in all/);
+    expect(refused([eventful[0]!, counts((xs) => [...xs, 0, 1, ...Array(NUM_SERIES - 2).fill(0)], 1)])).toMatch(/holds \d+ attempts in all/);
+  });
+});
