@@ -159,6 +159,12 @@ describe('aliases and nesting (item 8)', () => {
 });
 
 describe('numbers the model cannot represent (item 9)', () => {
+  it('.nan and .inf are named as what they are, on a duration too (not "has no unit, write NaNs")', () => {
+    expect(refusal('', [set(['client', 'timeout'], '.nan')]).message).toMatch(/key client\.timeout: got NaN \(not a number\), expected a duration >= 0 with its unit/);
+    expect(refusal('', [set(['client', 'timeout'], '-.inf')]).message).toMatch(/got -Infinity \(a number too large to use\), expected a duration/);
+    expect(refusal('', [set(['service', 'error_rate'], '.nan')]).message).toMatch(/key service\.error_rate: got NaN \(not a number\), expected a probability/);
+  });
+
   it('mixture weights: 1e308 each summed to Infinity; each weight is at most 10^9', () => {
     const mix = (w: string) => `service: {latency: {dist: mixture, components: [{weight: ${w}, median: 1ms}, {weight: ${w}, median: 1s}]}}`;
     expect(refusal(mix('1e308')).message).toContain('key service.latency.components[0].weight: got 1e+308, expected a relative weight from 0 to 10^9');

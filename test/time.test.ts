@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hasReading, readAlert } from '../src/model/alert-paths.js';
-import { checkArrivals } from '../src/cli/shared/time.js';
+import { checkArrivals, seriesOption } from '../src/cli/shared/time.js';
 import { InputError } from '../src/scenario/errors.js';
 import { evaluateAlerts, firings, type AlertResult } from '../src/model/alerts.js';
 import { alertCell } from '../src/cli/report/sweep-alerts.js';
@@ -60,6 +60,16 @@ describe('load over time', () => {
     const last = sum(r.series, 'arrivals', 15 * MINUTE);
     expect(sum(r.series, 'arrivals', 0, 10 * MINUTE)).toBeGreaterThan(30_000 - 4 * Math.sqrt(30_000));
     expect(last).toBeLessThan(500); // the 60,000th arrival is expected at 15 min, give or take ≈ 2.5 s (√60,000 gaps of 10 ms)
+  });
+});
+
+describe('--series', () => {
+  it('takes a duration above 0 with its unit, and says which of those a refused step is not', () => {
+    expect(seriesOption('1m')).toBe(MINUTE);
+    expect(seriesOption(undefined)).toBeUndefined();
+    expect(() => seriesOption('1e-300ms')).toThrow(/--series 1e-300ms: "1e-300ms" is not a duration/);
+    expect(() => seriesOption('0s')).toThrow(/--series 0s: is 0: a series needs buckets of some length/);
+    expect(() => seriesOption('2')).toThrow(/"2" has no unit/);
   });
 });
 

@@ -29,7 +29,7 @@ export function formatDuration(ms: number): string {
 
 /** A number written without its unit (`2`, `"2"`, `1.5`): anything but 0 is refused. */
 export function isBareDuration(value: unknown): value is number | string {
-  if (typeof value === 'number') return value !== 0;
+  if (typeof value === 'number') return value !== 0 && Number.isFinite(value); // .nan and .inf are no duration with or without a unit
   return typeof value === 'string' && /^\s*[-+]?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?\s*$/.test(value) && Number(value) !== 0;
 }
 

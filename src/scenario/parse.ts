@@ -247,6 +247,7 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
 /** A value as the user would recognise it. */
 function describeValue(value: unknown): string {
   if (value === undefined || value === null) return 'an empty value';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'NaN (not a number)';
   if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (a number too large to use)`;
   const text = JSON.stringify(value);
   return text.length > 80 ? `${text.slice(0, 60)}... (${text.length} characters)` : text;

@@ -22,9 +22,10 @@ export function seriesOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const source = { source: `--series ${text}` };
   if (isBareDuration(text)) throw new InputError(source, '', `"${clipped(text, 80)}" has no unit`, bareDurationFix(text));
-  const step = new RegExp(DURATION_PATTERN).test(text) ? parseDuration(text) : NaN;
+  if (!new RegExp(DURATION_PATTERN).test(text)) throw new InputError(source, '', `"${clipped(text, 80)}" is not a duration`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m (a number, then ms, s, m, h or d).');
+  const step = parseDuration(text);
   if (step > MAX_DURATION_MS) throw new InputError(source, '', `is longer than the longest duration the model takes, ${formatDuration(MAX_DURATION_MS)} (10 years)`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
-  if (!(step > 0)) throw new InputError(source, '', `expected a duration above 0 with its unit, got "${String(text).slice(0, 40)}"`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
+  if (!(step > 0)) throw new InputError(source, '', 'is 0: a series needs buckets of some length', 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
   return step;
 }
 
