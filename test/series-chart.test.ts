@@ -32,7 +32,7 @@ const INCIDENT = { name: 'slowdown', from: 3 * MIN, to: 6 * MIN };
 
 function input(at?: number): SeriesChartInput {
   const s = series();
-  return { series: s, incidents: [INCIDENT], alerts: [{ ...ALERT, firings: firings(s, ALERT) }], ...(at !== undefined ? { at } : {}) };
+  return { series: s, incidents: [INCIDENT], alerts: [{ ...ALERT, firings: firings(s, ALERT), firing_count: firings(s, ALERT).length }], ...(at !== undefined ? { at } : {}) };
 }
 
 /** The value of attribute `name` of the first element `tag` matches (its last tag). */
@@ -100,7 +100,7 @@ describe('the series charts', () => {
     const s = series();
     const alerts = ['warn', 'critical', 'page'].map((name, k) => {
       const a = { ...ALERT, name, above: 2 + 3 * k };
-      return { ...a, firings: firings(s, a) };
+      return { ...a, firings: firings(s, a), firing_count: firings(s, a).length };
     });
     const svg = seriesChart({ series: s, incidents: [], alerts }, 'conflicts_409');
     const strip = (name: string) => Number(new RegExp(`data-alert="${name}"[^]*?<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="6"`).exec(svg)?.[1]);
@@ -117,7 +117,7 @@ describe('the series charts', () => {
   it('keeps the threshold on the axis when it is above every bucket', () => {
     const s = series();
     const high = { ...ALERT, above: 40 };
-    const svg = seriesChart({ series: s, incidents: [], alerts: [{ ...high, firings: firings(s, high) }] }, 'conflicts_409');
+    const svg = seriesChart({ series: s, incidents: [], alerts: [{ ...high, firings: firings(s, high), firing_count: 0 }] }, 'conflicts_409');
     expect(firings(s, high)).toEqual([]);
     const y = attr(svg, /<line class="threshold"[^>]*>/, 'y1');
     expect(y).toBeGreaterThanOrEqual(PLOT.top);

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { hasReading, readAlert } from '../src/model/alert-paths.js';
 import { checkArrivals, seriesOption } from '../src/cli/shared/time.js';
 import { InputError } from '../src/scenario/errors.js';
-import { evaluateAlerts, firings, type AlertResult } from '../src/model/alerts.js';
+import { evaluateAlerts, firings, MAX_LISTED_FIRINGS, type AlertResult } from '../src/model/alerts.js';
 import { alertCell } from '../src/cli/report/sweep-alerts.js';
 import { NUM_SERIES, SER, seriesTotal, type SeriesCounts, type SeriesName } from '../src/model/series.js';
 import { simulate } from '../src/model/simulate.js';
@@ -188,11 +188,11 @@ alerts: [{name: conflicts, metric: conflicts_409, above: ${above}, for: 2m}]`;
     expect(firings(s, { ...alert, for: 0 })).toEqual([[2000, 4000], [5000, 6000]]);
     const [judged] = evaluateAlerts(s, [alert], [{ name: 'w', from: 1000, to: 2000 } as never, { name: 'v', from: 2500, to: 2600 } as never]);
     // With no grace, a firing belongs to a window only if it begins inside it: both begin after w and v ended.
-    expect(judged).toEqual({ name: 'a', firings: [[3000, 4000], [6000, 6000]], detection_delay_ms: { w: null, v: null }, false_alarms: 2 });
+    expect(judged).toEqual({ name: 'a', firing_count: 2, firings: [[3000, 4000], [6000, 6000]], detection_delay_ms: { w: null, v: null }, false_alarms: 2 });
   });
 
   it('an incident a run lacks reads as no value, even when named like an Object member (toString once crashed a sweep\'s CSV)', () => {
-    const alerts: AlertResult[] = [{ name: 'a', firings: [[0, 60_000]], detection_delay_ms: { x: 120_000, y: null }, false_alarms: 0 }];
+    const alerts: AlertResult[] = [{ name: 'a', firing_count: 1, firings: [[0, 60_000]], detection_delay_ms: { x: 120_000, y: null }, false_alarms: 0 }];
     expect(readAlert(alerts, 'alerts.a.detection_delay_ms.x')).toBe(120_000);
     for (const incident of ['y', 'toString', 'valueOf', 'hasOwnProperty']) expect(readAlert(alerts, `alerts.a.detection_delay_ms.${incident}`)).toBeNull();
     expect(hasReading(alerts, 'alerts.a.detection_delay_ms.y')).toBe(true);
@@ -203,4 +203,20 @@ alerts: [{name: conflicts, metric: conflicts_409, above: ${above}, for: 2m}]`;
     expect(alertCell(pt, 'alerts.a.detection_delay_ms.toString')).toBe('–');
     expect(alertCell(pt, 'alerts.a.detection_delay_ms.x')).toBe('2 min');
   });
+
+  it(`lists the first ${MAX_LISTED_FIRINGS} firings and counts every one (a noisy alert on 100 alerts x 100,000 buckets made a 236 MB JSON)`, () => {
+    // Every other bucket above: 3,000 buckets give 1,500 firings, more than are listed.
+    const buckets = 3000;
+    const counts = new Float64Array(buckets * NUM_SERIES);
+    for (let b = 0; b < buckets; b += 2) counts[b * NUM_SERIES + SER.attempts] = 100;
+    const series: SeriesCounts = { step: MINUTE, buckets, counts };
+    const alert = { name: 'noisy', metric: 'attempts' as const, above: 1, for: 0, grace: 0 };
+    const [a] = evaluateAlerts(series, [alert], []);
+    expect(firings(series, alert)).toHaveLength(1500);
+    expect(a?.firing_count).toBe(1500);
+    expect(a?.false_alarms).toBe(1500);
+    expect(a?.firings).toEqual(firings(series, alert).slice(0, MAX_LISTED_FIRINGS));
+    expect(readAlert(a ? [a] : [], 'alerts.noisy.firings')).toBe(1500);
+  });
 });
+

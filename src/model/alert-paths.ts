@@ -3,7 +3,7 @@
  * `alerts.NAME.false_alarms`, `alerts.NAME.firings` (how many) and
  * `alerts.NAME.detection_delay_ms.INCIDENT` (ms; no value when the alert missed the incident).
  */
-import type { AlertResult } from './alerts.js';
+import type { AlertSummary } from './alerts.js';
 import { namePattern } from './params.js';
 
 export type AlertPath = `alerts.${string}`;
@@ -24,20 +24,20 @@ export function alertQuery(path: AlertPath): AlertQuery {
 }
 
 /** Whether the run has the reading at `path`: the alert and, for a delay, the incident. */
-export function hasReading(alerts: readonly AlertResult[] | undefined, path: AlertPath): boolean {
+export function hasReading(alerts: readonly AlertSummary[] | undefined, path: AlertPath): boolean {
   const q = alertQuery(path);
   const a = alerts?.find((x) => x.name === q.alert);
   return a !== undefined && (q.reading !== 'detection_delay_ms' || Object.hasOwn(a.detection_delay_ms, q.incident));
 }
 
 /** The value at `path` (null: the alert never fired for that incident, or the run has no such alert). */
-export function readAlert(alerts: readonly AlertResult[] | undefined, path: AlertPath): number | null {
+export function readAlert(alerts: readonly AlertSummary[] | undefined, path: AlertPath): number | null {
   const q = alertQuery(path);
   const a = alerts?.find((x) => x.name === q.alert);
   if (!a) return null;
   switch (q.reading) {
     case 'false_alarms': return a.false_alarms;
-    case 'firings': return a.firings.length;
+    case 'firings': return a.firing_count;
     // An own key only: an incident this run lacks may be named like an Object member (toString).
     case 'detection_delay_ms': return Object.hasOwn(a.detection_delay_ms, q.incident) ? a.detection_delay_ms[q.incident] ?? null : null;
   }

@@ -19,15 +19,34 @@ export function seriesStepOf(scenario: WrittenScenario, asked: number | undefine
 type Alert = WrittenScenario['alerts'][number];
 type Incident = WrittenScenario['incidents'][number];
 
-/** `results[i].alerts[j]` in JSON. */
-export interface AlertResult {
+/**
+ * Firings an alert's result lists, the first in time (docs/model-decisions.md): a noisy alert
+ * on 100,000 buckets fires up to 50,000 times, and 100 such alerts listed whole made a 236 MB
+ * JSON and, kept for every point of a sweep, ran a 512 MB heap out. Counts, delays and false
+ * alarms are of every firing.
+ */
+export const MAX_LISTED_FIRINGS = 1000;
+
+/** What a sweep's point keeps of an alert: its readings, not its firings. */
+export interface AlertSummary {
   name: string;
-  /** Every firing as [start, end] in ms of the run. */
-  firings: [number, number][];
+  /** How many times it fired. */
+  firing_count: number;
   /** Per incident: from its `from` to the first firing that belongs to it (ms), or null if none does. */
   detection_delay_ms: Record<string, number | null>;
   /** Firings that belong to no incident. */
   false_alarms: number;
+}
+
+/** `results[i].alerts[j]` in JSON. */
+export interface AlertResult extends AlertSummary {
+  /** The firings as [start, end] in ms of the run, in time order: every one, up to MAX_LISTED_FIRINGS. */
+  firings: [number, number][];
+}
+
+/** An alert's result without its list of firings. */
+export function summary({ firings: _, ...rest }: AlertResult): AlertSummary {
+  return rest;
 }
 
 /** The scenario's alerts judged on the run's series, or undefined when it has none. */
@@ -72,5 +91,5 @@ function judge(a: Alert, fired: [number, number][], incidents: readonly Incident
     if (!owner) { falseAlarms++; continue; }
     if (delay[owner.name] === null) delay[owner.name] = start - owner.from;
   }
-  return { name: a.name, firings: fired, detection_delay_ms: delay, false_alarms: falseAlarms };
+  return { name: a.name, firing_count: fired.length, firings: fired.slice(0, MAX_LISTED_FIRINGS), detection_delay_ms: delay, false_alarms: falseAlarms };
 }

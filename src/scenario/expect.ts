@@ -1,7 +1,7 @@
 /** Expectations on metrics (`expect:` in a scenario), parsed and checked. */
 import type { Confidence } from '../model/enums.js';
 import { alertQuery, isAlertPath, readAlert, type AlertPath } from '../model/alert-paths.js';
-import type { AlertResult } from '../model/alerts.js';
+import type { AlertSummary } from '../model/alerts.js';
 import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../model/metric-paths.js';
 import { metricDef } from '../model/metric-registry.js';
 import type { Metrics } from '../model/metrics.js';
@@ -68,7 +68,7 @@ export function isDurationReading(path: string): boolean {
 }
 
 /** The expectation checked against a run's metrics and, for an alert's reading, its alerts. */
-export function check(e: Expectation, metrics: Metrics, alerts?: readonly AlertResult[]): Verdict {
+export function check(e: Expectation, metrics: Metrics, alerts?: readonly AlertSummary[]): Verdict {
   const measured = isAlertPath(e.metric) ? { value: readAlert(alerts, e.metric) } : readMetric(metrics, e.metric);
   if (measured.value === null) return { expectation: e, measured, pass: false };
   const holds = HOLDS[e.op];

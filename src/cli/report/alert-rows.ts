@@ -20,7 +20,7 @@ export function alertRows(runs: readonly ScenarioRun[]): AlertRow[] {
   for (const name of names) {
     const spec = runs.map((r) => r.scenario.alerts.find((a) => a.name === name)).find((a) => a !== undefined);
     const rule = spec ? ` (${spec.metric} > ${num(spec.above)}/s${spec.for > 0 ? ` for ${duration(spec.for)}` : ''})` : '';
-    rows.push([`${name}${rule}: firings`, (r) => { const a = find(r, name); return a ? num(a.firings.length) : missing; }]);
+    rows.push([`${name}${rule}: firings`, (r) => { const a = find(r, name); return a ? num(a.firing_count) : missing; }]);
     rows.push(['  first firing, in the run', (r) => {
       const first = find(r, name)?.firings[0];
       return first ? `${duration(first[0])} to ${duration(first[1])}` : missing;

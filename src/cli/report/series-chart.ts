@@ -33,7 +33,9 @@ export interface ChartAlert {
   /** Threshold, a rate per second. */
   above: number;
   for: number;
+  /** The firings listed (the first MAX_LISTED_FIRINGS), and how many there were. */
   firings: readonly (readonly [number, number])[];
+  firing_count: number;
 }
 
 export interface SeriesChartInput {
@@ -164,7 +166,7 @@ function alertSvg(a: ChartAlert, row: number, fr: Frame): string {
   const parts = [
     `<line class="threshold" data-threshold="${escapeHtml(a.name)}" x1="${L}" x2="${L + PW}" y1="${f(ty)}" y2="${f(ty)}" stroke="${ACCENT}" stroke-width="1.2" stroke-dasharray="6 3"/>`,
     `<text x="${L + PW - 2}" y="${f(Math.max(fr.top + 10, ty - 4))}" text-anchor="end" fill="${ACCENT}"${HALO}>${escapeHtml(rule)}</text>`,
-    `<text x="${L}" y="${rowTop(row) + 10}" fill="${ACCENT}">${escapeHtml(a.firings.length > 0 ? `${a.name} fired:` : `${a.name} never fired`)}</text>`,
+    `<text x="${L}" y="${rowTop(row) + 10}" fill="${ACCENT}">${escapeHtml(a.firing_count > 0 ? `${a.name} fired${a.firing_count > a.firings.length ? ` ${num(a.firing_count)} times, the first ${num(a.firings.length)} drawn` : ''}:` : `${a.name} never fired`)}</text>`,
   ];
   for (const m of firingMarks(a.firings, fr.x)) {
     const x0 = fr.x(m.start), w = Math.max(2, fr.x(m.end) - x0);
@@ -202,8 +204,8 @@ function description(input: SeriesChartInput, name: SeriesName, cols: readonly C
   if (input.incidents.length > 0) words.push(`Shaded and labelled: ${input.incidents.map((w) => `incident ${w.name} from ${runTime(w.from)} to ${runTime(w.to)}`).join('; ')}.`);
   for (const a of alerts) {
     const shown = a.firings.slice(0, 5).map(([s, e]) => `${runTime(s)} to ${runTime(e)}`).join(', ');
-    const more = a.firings.length > 5 ? ` and ${a.firings.length - 5} more` : '';
-    words.push(`Alert ${a.name} fires above ${num(a.above)}/s (dashed line): ${a.firings.length === 0 ? 'it never fired' : `fired ${a.firings.length} time${a.firings.length > 1 ? 's' : ''}, red bands: ${shown}${more}`}.`);
+    const more = a.firing_count > 5 ? ` and ${num(a.firing_count - 5)} more` : '';
+    words.push(`Alert ${a.name} fires above ${num(a.above)}/s (dashed line): ${a.firing_count === 0 ? 'it never fired' : `fired ${num(a.firing_count)} time${a.firing_count > 1 ? 's' : ''}, red bands: ${shown}${more}`}.`);
   }
   if (input.at !== undefined) words.push(`The dotted line at ${runTime(input.at)} is the time the action timeline is centred on.`);
   return words.join(' ');

@@ -1,5 +1,5 @@
 /** Sweep reports: JSON, and a table (rows, or a heat map of two keys); CSV is in csv.ts. */
-import type { AlertResult } from '../../model/alerts.js';
+import type { AlertSummary } from '../../model/alerts.js';
 import { alertCell, alertColumns } from './sweep-alerts.js';
 import { CONTRACT_VERSION } from '../../model/shape.js';
 import type { ChalkInstance } from 'chalk';
@@ -16,7 +16,7 @@ export interface SweepPointResult {
   metrics: Metrics;
   precision?: PrecisionInfo;
   /** The scenario's alerts at this point, evaluated on its series. */
-  alerts?: AlertResult[];
+  alerts?: AlertSummary[];
 }
 
 export interface SweepReport {

@@ -48,10 +48,10 @@ export function incidentChanges(w: Incident): string {
 
 /** The alerts as the charts draw them: each spec with its firings. */
 export function chartAlerts(scenario: WrittenScenario, results: readonly AlertResult[] | undefined): ChartAlert[] {
-  return scenario.alerts.map((a) => ({
-    name: a.name, metric: a.metric, above: a.above, for: a.for,
-    firings: results?.find((r) => r.name === a.name)?.firings ?? [],
-  }));
+  return scenario.alerts.map((a) => {
+    const r = results?.find((x) => x.name === a.name);
+    return { name: a.name, metric: a.metric, above: a.above, for: a.for, firings: r?.firings ?? [], firing_count: r?.firing_count ?? 0 };
+  });
 }
 
 function legend(input: TimeSectionInput): string {
@@ -75,10 +75,10 @@ function delays(r: AlertResult): string {
 }
 
 function firingList(r: AlertResult): string {
-  if (r.firings.length === 0) return 'never fired';
+  if (r.firing_count === 0) return 'never fired';
   const listed = r.firings.slice(0, LISTED_FIRINGS).map(([s, e]) => `${runTime(s)} to ${runTime(e)}`);
-  const more = r.firings.length > LISTED_FIRINGS ? `<br>and ${num(r.firings.length - LISTED_FIRINGS)} more` : '';
-  return `${num(r.firings.length)}: ${listed.join('<br>')}${more}`;
+  const more = r.firing_count > listed.length ? `<br>and ${num(r.firing_count - listed.length)} more` : '';
+  return `${num(r.firing_count)}: ${listed.join('<br>')}${more}`;
 }
 
 /** The table of alerts: rule, firings, detection delay per incident, false alarms. */

@@ -2,7 +2,7 @@
  * The command-line side of docs/model.md's "Time": `--series STEP`, and a run's series and
  * alerts as reporters receive them.
  */
-import { runAlerts, seriesStepOf } from '../../model/alerts.js';
+import { runAlerts, seriesStepOf, summary, type AlertSummary } from '../../model/alerts.js';
 import { arrivalSpan, expectedPrimaries, primaryCount } from '../../model/clock.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
@@ -53,9 +53,9 @@ export function timeResults(scenario: WrittenScenario, state: RunState, shown: b
   return { ...(shown ? { series } : {}), ...(alerts ? { alerts } : {}) };
 }
 
-/** Only the alerts of `timeResults` (a sweep's points carry no series). */
-export function alertsOnly(t: Pick<ScenarioRun, 'series' | 'alerts'>): Pick<ScenarioRun, 'alerts'> {
-  return t.alerts ? { alerts: t.alerts } : {};
+/** What a sweep's point keeps of `timeResults`: its alerts' readings, no series and no list of firings. */
+export function alertsOnly(t: Pick<ScenarioRun, 'series' | 'alerts'>): { alerts?: AlertSummary[] } {
+  return t.alerts ? { alerts: t.alerts.map(summary) } : {};
 }
 
 /**
