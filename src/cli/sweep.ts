@@ -114,7 +114,9 @@ function readAxes(file: string, fileVary: readonly FileVary[], opts: Pick<SweepO
   const size = counts.reduce((n, c) => n * c, 1);
   if (size > maxPoints) {
     const shown = Number.isSafeInteger(size) ? size.toLocaleString('en-US') : `${counts.map((c) => c.toLocaleString('en-US')).join(' × ')} (over 10^15)`;
-    throw new InputError({ source: '--vary' }, '', `the grid has ${shown} points, more than ${maxPoints.toLocaleString('en-US')}`,
+    // Named by where its axes were given: --vary, the file's sweep: block, or both.
+    const source = fromFile.length === 0 ? '--vary' : `${fromFile.map((a) => a.where).join(', ')}${fromOptions.length > 0 ? ' and --vary' : ''}`;
+    throw new InputError({ source }, fromFile.length > 0 ? 'sweep.vary' : '', `the grid has ${shown} points, more than ${maxPoints.toLocaleString('en-US')}`,
       size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} points.`);
   }
   return specs.map((a): SweepAxis => {
