@@ -5,7 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hasReading, readAlert } from '../src/model/alert-paths.js';
-import { checkArrivals, seriesOption } from '../src/cli/shared/time.js';
+import { seriesOption } from '../src/cli/shared/time.js';
+import { checkArrivals } from '../src/scenario/time-checks.js';
 import { InputError } from '../src/scenario/errors.js';
 import { evaluateAlerts, firings, MAX_LISTED_FIRINGS, type AlertResult } from '../src/model/alerts.js';
 import { alertCell } from '../src/cli/report/sweep-alerts.js';

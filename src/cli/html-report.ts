@@ -28,7 +28,8 @@ import { scenarioName, scenarioReader, type LoadedScenario } from './shared/load
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
-import { checkArrivals, checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
+import { checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
+import { checkArrivals } from '../scenario/time-checks.js';
 
 /** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */
 const MAX_ROWS = 2000;

@@ -13,6 +13,7 @@ import { chunkRng } from '../random/rng.js';
 import { formatInputError, InputError } from '../scenario/errors.js';
 import { formatDuration } from '../scenario/duration.js';
 import { check } from '../scenario/expect.js';
+import { checkArrivals } from '../scenario/time-checks.js';
 import { formatPath, parseScenario, type ParsedScenario } from '../scenario/parse.js';
 import { seedOption } from '../cli/options.js';
 import { roundNoise } from '../cli/report/json.js';
@@ -74,6 +75,7 @@ export function labRun(req: RunRequest): RunResult {
   const seed = checkedSeed(req.seed);
   const parsed = parseScenario(req.text, req.source, req.overrides);
   const scenario = withData(parsed, req.data);
+  checkArrivals(scenario, seed, parsed.locate);
   // Alerts are judged on the run's series, as `check` judges them (1-minute buckets).
   const { metrics, series } = simulate(scenario, seed, seriesStepOf(scenario, undefined));
   const alerts = series ? runAlerts(scenario, series) : undefined;

@@ -2,7 +2,7 @@
  * The checks of docs/model.md's "Time" keys that JSON Schema cannot express: order in time,
  * unique names, windows inside the run, and what overlapping windows add up to.
  */
-import { arrivalSpan, expectedPrimaries } from '../model/clock.js';
+import { arrivalSpan, expectedPrimaries, primaryCount } from '../model/clock.js';
 import { inForceAt, segmentStarts, serviceInForce } from '../model/incidents.js';
 import { MAX_ACTIONS } from '../model/limits.js';
 import type { WrittenScenario } from '../model/types.js';
@@ -62,3 +62,17 @@ function unique(names: readonly string[], list: string, fail: Fail): void {
     if (first !== i) fail([list, i, 'name'], `the name "${n.length > 60 ? `${n.slice(0, 60)}...` : n}" is already that of ${list}[${first}]`, `Give each entry of ${list} a name of its own: expect: and reports refer to them by name.`);
   });
 }
+
+/**
+ * A run of `load.duration` whose arrivals (their Poisson count, from the seed) are none measures
+ * nothing: every rate would be 0 over 0 and every expectation on it would pass. Refused, as
+ * `actions: 0` is.
+ */
+export function checkArrivals(scenario: WrittenScenario, seed: string, locate?: (p: Path) => Origin): void {
+  const expected = expectedPrimaries(scenario);
+  if (expected === null || primaryCount(scenario, seed) > 0) return;
+  throw new InputError(locate?.(['load', 'duration']), 'load.duration',
+    `brings no action with seed ${seed}: ${formatDuration(scenario.load.duration as number)} at the scenario's rate gives ${expected.toPrecision(2)} arrivals expected, so there is nothing to measure`,
+    'Lengthen load.duration or raise load.rate_per_s (a run needs at least 1 action, as actions: does).');
+}
+

@@ -3,7 +3,8 @@
  * alerts as reporters receive them.
  */
 import { runAlerts, seriesStepOf, summary, type AlertSummary } from '../../model/alerts.js';
-import { arrivalSpan, expectedPrimaries, primaryCount } from '../../model/clock.js';
+import { arrivalSpan } from '../../model/clock.js';
+import { checkArrivals } from '../../scenario/time-checks.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
 import { longestDelay } from '../../model/simulate.js';
@@ -76,17 +77,3 @@ export function checkTimeRun(req: Pick<RunRequest, 'scenario' | 'seed' | 'series
   const longest = precision ? { ...scenario, actions: precision.maxActions } : scenario;
   checkSeriesLength(step, longest, req.seriesStep !== undefined ? `--series ${seriesText ?? formatDuration(step)}` : 'alerts: (judged on 1-minute buckets without --series)');
 }
-
-/**
- * A run of `load.duration` whose arrivals (their Poisson count, from the seed) are none measures
- * nothing: every rate would be 0 over 0 and every expectation on it would pass. Refused, as
- * `actions: 0` is.
- */
-export function checkArrivals(scenario: WrittenScenario, seed: string, locate?: Locate): void {
-  const expected = expectedPrimaries(scenario);
-  if (expected === null || primaryCount(scenario, seed) > 0) return;
-  throw new InputError(locate?.(['load', 'duration']), 'load.duration',
-    `brings no action with seed ${seed}: ${formatDuration(scenario.load.duration as number)} at the scenario's rate gives ${expected.toPrecision(2)} arrivals expected, so there is nothing to measure`,
-    'Lengthen load.duration or raise load.rate_per_s (a run needs at least 1 action, as actions: does).');
-}
-
