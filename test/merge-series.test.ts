@@ -12,6 +12,7 @@ import type { Io } from '../src/cli/io.js';
 import { sealJson } from '../src/cli/part-check.js';
 import { mergePartials, type Partial } from '../src/cli/partial.js';
 import { runCommand } from '../src/cli/run.js';
+import { ReplayLine } from '../src/cli/shared/replay.js';
 import type { RunStateData } from '../src/model/metrics.js';
 import { NUM_SERIES, SERIES_NAMES, seriesTotalFromSums } from '../src/model/series.js';
 import { InputError } from '../src/scenario/errors.js';
@@ -104,5 +105,21 @@ describe('a part\'s series and its sums', () => {
     expect(refused([eventful[0]!, counts((xs) => xs.map((x) => x * 100))])).toMatch(/key runs\[0\]\.state\.series\.counts: holds \d+ arrivals in all, but the part's sums count \d+/);
     expect(refused([eventful[0]!, counts((xs) => xs.map((x, i) => (i === SERIES_NAMES.indexOf('timeouts') ? 2 ** 53 - 1 : x)))])).toMatch(/holds \d+ timeouts in all/);
     expect(refused([eventful[0]!, counts((xs) => [...xs, 0, 1, ...Array(NUM_SERIES - 2).fill(0)], 1)])).toMatch(/holds \d+ attempts in all/);
+  });
+
+  it('the step asked for is the part\'s own field, sealed: an argument that reads --series is no step, and an edited step is refused', async () => {
+    // A file named --series: the replay writes it ./--series, and merge reads no step from the arguments.
+    expect(new ReplayLine('run', ['--series', '1m', 'a.yaml'], {}).args).toEqual(['idem-sim', 'run', './--series', '1m', 'a.yaml']);
+    const plain = await parts('no-series', 'actions: 300\n', 1);
+    const { digest: _d, ...q } = JSON.parse(plain[0]!) as Partial & { digest?: string };
+    expect(q.series_step).toBeNull();
+    expect(() => mergePartials([{ file: 'p1.json', text: sealJson(JSON.stringify({ ...q, replay_args: [...q.replay_args, '--series', '1m'] })) }])).not.toThrow();
+    const { digest: _, ...p } = JSON.parse(eventful[1]!) as Partial & { digest?: string };
+    expect(p.series_step).toBe(30_000);
+    const relabelled = sealJson(JSON.stringify({ ...p, series_step: 60_000 }));
+    expect(refused([eventful[0]!, relabelled])).toMatch(/^p2\.json, key runs\[0\]\.state\.series\.step: is not 60000/);
+    // With the series dropped as well, the parts still disagree on the command.
+    const both = sealJson(JSON.stringify({ ...p, series_step: null, runs: p.runs.map((r) => ({ ...r, state: { ...r.state, series: undefined } })) }));
+    expect(refused([eventful[0]!, both])).toMatch(/^p2\.json, key runs\[0\]\.state\.series: is missing|^p2\.json: the command differs/);
   });
 });

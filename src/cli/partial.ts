@@ -13,8 +13,9 @@ import { MAX_SHARDS } from './options.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { echoed, primaryCount } from '../model/clock.js';
 import { resolvedScenario } from './report/json.js';
-import { seriesOption, timeResults } from './shared/time.js';
+import { timeResults } from './shared/time.js';
 import { seriesStepOf } from '../model/alerts.js';
+import { MAX_DURATION_MS } from '../model/limits.js';
 import type { ScenarioRun } from './report/types.js';
 
 /** 2: sealed with a digest, fingerprints that the embedded scenario re-hashes to. Format 1 is refused. */
@@ -40,6 +41,11 @@ export interface Partial {
   shard: { index: number; count: number };
   /** Arguments of the unsharded run, for the replay line. */
   replay_args: string[];
+  /**
+   * The step `--series` asked for, in ms (null: none asked; the runs' alerts still count theirs).
+   * Parts written before it had none, which reads as null.
+   */
+  series_step?: number | null;
   runs: PartialRun[];
 }
 
@@ -161,16 +167,16 @@ export class RunMerger {
   add(part: OpenedPart): void {
     const c = new PartChecker(part.file);
     const version = checkVersionAndSeal(c, part, this.first);
-    const o = c.object(part.fields, '', ['idem_sim_partial', 'version', 'shard', 'replay_args', 'runs', 'digest']);
+    const o = c.object(part.fields, '', ['idem_sim_partial', 'version', 'shard', 'replay_args', 'runs', 'digest'], ['series_step']);
     const shard = checkShard(c, o['shard']);
     const replayArgs = c.strings(o['replay_args'], 'replay_args');
-    const asked = seriesAsked(c, replayArgs);
-    const runs = c.array(o['runs'], 'runs', 1, 10_000).map((r, i) => this.run(c, `runs[${i}]`, r, shard, asked));
-    const p: Partial = { idem_sim_partial: PARTIAL_FORMAT, version, shard, replay_args: replayArgs, runs };
+    const seriesStep = o['series_step'] === undefined || o['series_step'] === null ? null : c.number(o['series_step'], 'series_step', 1, MAX_DURATION_MS);
+    const runs = c.array(o['runs'], 'runs', 1, 10_000).map((r, i) => this.run(c, `runs[${i}]`, r, shard, seriesStep ?? undefined));
+    const p: Partial = { idem_sim_partial: PARTIAL_FORMAT, version, shard, replay_args: replayArgs, series_step: seriesStep, runs };
     const first = this.first ?? { file: part.file, version, p };
     const differs = (what: string, fix: string) => c.fail('', `${what} differs from ${first.file}'s`, fix);
     if (shard.count !== first.p.shard.count) differs('the shard count', 'Merge the parts of one sharded run only.');
-    if (JSON.stringify(replayArgs) !== JSON.stringify(first.p.replay_args) || runs.length !== first.p.runs.length) {
+    if (JSON.stringify(replayArgs) !== JSON.stringify(first.p.replay_args) || seriesStep !== first.p.series_step || runs.length !== first.p.runs.length) {
       differs('the command', 'Run every shard with the same scenarios and options.');
     }
     runs.forEach((r, i) => {
@@ -222,23 +228,12 @@ export class RunMerger {
     const missing = missingShards(first.p.shard.count, this.shards);
     if (missing) throw missing;
     // The shards' command asked for the series it prints (their alerts' series is counted, not printed).
-    const shown = first.p.replay_args.includes('--series');
+    const shown = first.p.series_step !== null && first.p.series_step !== undefined;
     const runs = first.p.runs.map((r, i): ScenarioRun => ({
       name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, metrics: (this.states[i] as RunState).finish(r.scenario),
       ...timeResults(r.scenario, this.states[i] as RunState, shown),
     }));
     return { runs, version: first.version, replayArgs: first.p.replay_args };
-  }
-}
-
-/** The step a run's command asked its series for (`--series STEP` in its replay arguments), if any. */
-function seriesAsked(c: PartChecker, replayArgs: readonly string[]): number | undefined {
-  const at = replayArgs.indexOf('--series');
-  if (at < 0) return undefined;
-  try {
-    return seriesOption(replayArgs[at + 1] ?? '');
-  } catch {
-    return c.fail('replay_args', 'holds a --series that is not a step idem-sim takes', 'Merge the parts idem-sim wrote, unedited.');
   }
 }
 

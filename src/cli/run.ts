@@ -48,7 +48,7 @@ export async function runCommand(files: string[], opts: RunOptions, io: Io, sign
     const seeds = [...new Set(runs.map((r) => r.seed))];
     const args = new ReplayLine('run', files, opts).overrides(opts).option('--seed', seeds.length === 1 ? seeds[0] : undefined).option('--series', opts.series).precision(opts).args;
     out.write(settings.shard
-      ? partialText(runs, settings.shard, args)
+      ? partialText(runs, settings.shard, args, settings.seriesStep)
       : renderRuns(runs, args, settings.format, toolVersion(), out.style(), out.width()));
     return 0;
   });
@@ -101,9 +101,9 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
 }
 
 /** A shard's part: its runs' sums, for `merge`. */
-function partialText(runs: readonly SimulatedRun[], shard: Shard, replayArgs: string[]): string {
+function partialText(runs: readonly SimulatedRun[], shard: Shard, replayArgs: string[], seriesStep: number | undefined): string {
   return renderPartial({
-    idem_sim_partial: PARTIAL_FORMAT, version: toolVersion(), shard, replay_args: replayArgs,
+    idem_sim_partial: PARTIAL_FORMAT, version: toolVersion(), shard, replay_args: replayArgs, series_step: seriesStep ?? null,
     runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state as RunStateData })),
   });
 }

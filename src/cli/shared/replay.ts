@@ -11,9 +11,14 @@ import type { ScenarioOptions } from './load.js';
 export class ReplayLine {
   private readonly parts: string[];
 
-  /** `idem-sim COMMAND INPUTS...`, and --allow-outside when given (it decides which data files are read). */
+  /**
+   * `idem-sim COMMAND INPUTS...`, and --allow-outside when given (it decides which data files are
+   * read). An input whose name begins with `-` is written `./-name`, so the line cannot read it
+   * as an option (a file named `--series`).
+   */
   constructor(command: string, inputs: readonly string[], opts: { allowOutside?: boolean | undefined }) {
-    this.parts = ['idem-sim', command, ...inputs, ...(opts.allowOutside ? ['--allow-outside'] : [])];
+    const asFiles = inputs.map((f) => (f.startsWith('-') ? `./${f}` : f));
+    this.parts = ['idem-sim', command, ...asFiles, ...(opts.allowOutside ? ['--allow-outside'] : [])];
   }
 
   /** `name value`, when there is a value. */
