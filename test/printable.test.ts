@@ -47,6 +47,20 @@ describe('long input in errors', () => {
   });
 });
 
+describe('errors of any origin', () => {
+  it('clip the source, the key path and the problem (a 100 KB key to --set, a path inside "cannot create")', () => {
+    const huge = 'a'.repeat(100_000);
+    const e = new InputError({ source: `--set ${huge}=1` }, huge, `unknown key "${huge}"`, 'Fix it.');
+    expect(e.message.length).toBeLessThan(1600);
+    expect(e.message).toMatch(/^--set a+\.\.\.a+=1 \(100008 characters\), key a+\.\.\.a+ \(100000 characters\): unknown key "a+\.\.\.a+" \(100014 characters\)\. Fix it\.$/);
+  });
+
+  it('clipped never cuts a character written as two UTF-16 units in half', () => {
+    const c = clipped('😀'.repeat(200), 100);
+    expect(c).not.toMatch(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/);
+  });
+});
+
 describe('CSV cells', () => {
   it('a text cell a spreadsheet would run as a formula gets a \' before it; numbers, and text that is none, are as they are', () => {
     const csv = csvText([['=1+1', '+x', '-2+3', "-cmd|' /C calc'!A0", '@SUM(1)', '\tx', 'lab-defaults', -2.5, 0, 12]], ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j']);

@@ -196,8 +196,8 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
   return withOutput(io, opts.out, [file], async (out) => {
     const plan = sweepPlan(file, opts, io);
     const points = gridPoints(plan.axes, plan.from, plan.to);
-    const actions = checkPoints(file, plan, points);
     const seed = runSeed(opts.seed, plan.base.seed);
+    const actions = checkPoints(file, plan, points, seed);
     const threads = threadSetting(opts.threads, io)(actions);
     const part = plan.shard ? new SweepPartText(plan.shard, plan.to - plan.from) : undefined;
     const results = await simulatePoints(file, plan, points, { seed, threads, part }, io, signal);
@@ -243,9 +243,20 @@ function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
  * actions the sweep simulates. Only the actions are kept: a loaded scenario is about 10 KB (and
  * holds its empirical data), so each point is read again when its turn comes.
  */
-function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[]): number {
+function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[], seed: string): number {
+  const { precision, axes } = plan;
   let actions = 0;
-  for (const pt of points) actions += plan.precision?.maxActions ?? plan.read(file, pointOverrides(plan.axes, pt)).scenario.actions;
+  for (const pt of points) {
+    const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
+    try {
+      checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}) });
+    } catch (e) {
+      // What time refuses depends on the point's values: say which point.
+      if (!(e instanceof InputError)) throw e;
+      throw new InputError(e.origin, e.keyPath, `${e.problem} (at the point ${axes.map((a, i) => `${a.path}=${pt.values[i]}`).join(', ')})`, e.fix);
+    }
+    actions += precision?.maxActions ?? scenario.actions;
+  }
   return actions;
 }
 
@@ -257,8 +268,7 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
   const results: SweepPointResult[] = [];
   try {
     for (const pt of points) {
-      const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
-      checkTimeRun({ scenario, seed: run.seed, locate, ...(precision ? { precision } : {}) });
+      const { scenario } = plan.read(file, pointOverrides(axes, pt));
       const outcome = await runScenario({
         scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
       });

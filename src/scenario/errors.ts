@@ -29,7 +29,8 @@ export function formatInputError(origin: Origin | undefined, keyPath: string, pr
     where = clipped(origin.source);
     if (origin.line !== undefined) where += `:${origin.line}` + (origin.col !== undefined ? `:${origin.col}` : '');
   }
-  const at = keyPath ? `${where ? `${where}, ` : ''}key ${keyPath}` : where;
-  // Names and paths in it come from the input: they must not reach a terminal as control codes.
-  return printable(`${at ? `${at}: ` : ''}${problem}. ${fix}`);
+  const at = keyPath ? `${where ? `${where}, ` : ''}key ${clipped(keyPath)}` : where;
+  // Names and paths in it come from the input: they must not reach a terminal as control codes,
+  // nor flood a log (a 100 KB key given to --set is named by its start, its end and its length).
+  return printable(`${at ? `${at}: ` : ''}${clipped(problem, 1000)}. ${fix}`);
 }

@@ -19,7 +19,12 @@ export function printable(text: string): string {
 export function clipped(text: string, max = 200): string {
   if (text.length <= max) return text;
   const keep = Math.floor((max - 40) / 4);
-  return `${text.slice(0, keep * 3)}...${text.slice(-keep)} (${text.length} characters)`;
+  // Never half of a character written as two UTF-16 units (an emoji): cut before or after it.
+  let head = text.slice(0, keep * 3);
+  let tail = text.slice(-keep);
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  if (/^[\uDC00-\uDFFF]/.test(tail)) tail = tail.slice(1);
+  return `${head}...${tail} (${text.length} characters)`;
 }
 
 /** Whether `text` holds a character `printable` would rewrite. */
