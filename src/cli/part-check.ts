@@ -7,12 +7,12 @@
 import { createHash } from 'node:crypto';
 import type { BinsData } from '../model/bins.js';
 import { NUM_COUNTERS } from '../model/counters.js';
-import type { RunStateData } from '../model/metrics.js';
+import { decodeSeries, type RunStateData } from '../model/metrics.js';
 import type { GridData } from '../model/peak.js';
 import { LATENCY_FORMS, type Distribution, type WrittenLatency } from '../model/latency.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../model/limits.js';
 import type { Param, Section } from '../model/params.js';
-import { NUM_SERIES, SERIES_NAMES, seriesTotalFromSums } from '../model/series.js';
+import { NUM_SERIES, SERIES_NAMES, seriesTotal, seriesTotalFromSums } from '../model/series.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
 import { DEFAULT_SCENARIO, MAX_ACTIONS, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
@@ -161,13 +161,12 @@ export class PartChecker {
     }
     if (step === null) this.fail(field, 'is there, but the run counts none (no --series and no alerts)');
     if (series.step !== step) this.fail(join(field, 'step'), `is not ${step}, the step the run counts its series with`);
-    const counts = Buffer.from(series.counts, 'base64');
-    SERIES_NAMES.forEach((name, m) => {
-      let total = 0;
-      for (let b = 0; b < series.buckets; b++) total += counts.readDoubleLE((b * NUM_SERIES + m) * 8);
+    const decoded = decodeSeries(series);
+    for (const name of SERIES_NAMES) {
+      const total = seriesTotal(decoded, name);
       const expected = seriesTotalFromSums(name, s);
       if (total !== expected) this.fail(join(field, 'counts'), `holds ${total} ${name} in all, but the part's sums count ${expected}`);
-    });
+    }
   }
 
   /** The grid's differences: +1 where a record starts, -1 where it ends, so they sum to 0 and never go below it. */

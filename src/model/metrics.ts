@@ -225,6 +225,11 @@ function encodeSeries(s: SeriesCounts): { step: number; buckets: number; counts:
   return { step: s.step, buckets: s.buckets, counts: Buffer.from(bytes).toString('base64') };
 }
 
+/** A series as `encodeSeries` wrote it, counts and all. */
+export function decodeSeries(d: NonNullable<RunStateData['series']>): SeriesCounts {
+  return { step: d.step, buckets: d.buckets, counts: decodeCounts(d.counts) };
+}
+
 /** The counts of `encodeSeries` (a part file checked by cli/part-check.ts). */
 function decodeCounts(text: string): Float64Array {
   const bytes = Buffer.from(text, 'base64');

@@ -76,7 +76,7 @@ export const FORBIDDEN_KEYS: readonly string[] = ['__proto__', 'constructor', 'p
 export const namePattern = (end: string): string => `(?!(?:${FORBIDDEN_KEYS.join('|')})${end})[A-Za-z0-9_][A-Za-z0-9_-]{0,63}`;
 export const NAME_PATTERN = `^${namePattern('$')}$`;
 /** How NAME_PATTERN reads in an error and in the schema's descriptions. */
-export const NAME_FORM = 'a name of letters, digits, _ and -, at most 64 (not __proto__, constructor or prototype)';
+export const NAME_FORM = `a name of letters, digits, _ and -, at most 64 (not ${FORBIDDEN_KEYS.slice(0, -1).join(', ')} or ${FORBIDDEN_KEYS.at(-1)})`;
 export const section = <P extends Params>(meaning: string, params: P): Section<P> => ({ kind: 'section', meaning, params });
 export const list = <S extends Section>(meaning: string, max: number, of: S): List<S> => ({ kind: 'list', of, max, meaning });
 export const override = <P extends Probability | Real>(of: P): Override<P> => ({ kind: 'override', of });

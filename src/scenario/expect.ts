@@ -124,7 +124,7 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
 export function confidenceWarnings(expectations: readonly Expectation[]): ScenarioWarning[] {
   return expectations.filter((e) => e.confidence === 'ci95' && (isAlertPath(e.metric) || metricDef(e.metric)?.kind !== 'estimate')).map((e) => ({
     origin: e.origin, keyPath: `expect.${e.metric}`,
-    problem: 'confidence ci95 has no effect: this reading has no 95% interval (only the per-1000 and per-action estimates have one), so the value alone is checked',
+    problem: 'confidence ci95 has no effect: this reading has no 95% interval (only the estimates have one: the rates per 1000 actions, per action and per day, and the alert baselines), so the value alone is checked',
     fix: 'Remove confidence for it (write the threshold alone), or keep it knowing the value is what is checked.',
   }));
 }

@@ -70,17 +70,25 @@ export function csvColumns(paths: readonly string[]): CsvColumn[] {
   ];
 }
 
+/** A text cell's first character that a spreadsheet reads as the start of a formula (full-width forms too). */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** Text that is a plain number (a seed such as -5): a spreadsheet reads it as that number, so it stays as it is. */
+const PLAIN_NUMBER = /^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
+
 /**
  * Rows as CSV, the one way idem-sim writes it. A text cell that a spreadsheet would take for a
  * formula (starting with =, +, -, @, a tab or a carriage return: a scenario named `=1+1.yaml`, a
- * seed) is written with a ' before it, as spreadsheets expect; numbers are left as they are.
- * A number with no finite value (an interval's end over no action) is an empty cell, as a
- * missing value is, never `Infinity` or `NaN`.
+ * seed `-x`) is written with a ' before it, as spreadsheets expect; numbers, and text that is a
+ * plain number, are left as they are. A number with no finite value (an interval's end over no
+ * action) is an empty cell, as a missing value is, never `Infinity` or `NaN`.
  */
 export function csvText(rows: readonly (readonly unknown[])[], columns: readonly string[]): string {
   return stringify(rows as unknown[][], {
-    header: true, columns: [...columns], escape_formulas: true,
-    cast: { number: (x) => (Number.isFinite(x) ? String(x) : '') },
+    header: true, columns: [...columns],
+    cast: {
+      number: (x) => (Number.isFinite(x) ? String(x) : ''),
+      string: (x) => (FORMULA_START.test(x) && !PLAIN_NUMBER.test(x) ? `'${x}` : x),
+    },
   });
 }
 
