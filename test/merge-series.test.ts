@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Io } from '../src/cli/io.js';
-import { sealJson } from '../src/cli/part-check.js';
+import { sealJson, sha256 } from '../src/cli/part-check.js';
+import { echoed } from '../src/model/clock.js';
 import { mergePartials, type Partial } from '../src/cli/partial.js';
 import { runCommand } from '../src/cli/run.js';
 import { ReplayLine } from '../src/cli/shared/replay.js';
@@ -123,3 +124,30 @@ describe('a part\'s series and its sums', () => {
     expect(refused([eventful[0]!, both])).toMatch(/^p2\.json, key runs\[0\]\.state\.series: is missing|^p2\.json: the command differs/);
   });
 });
+
+describe('a part\'s scenario', () => {
+  let texts: string[] = [];
+  beforeAll(async () => { texts = await parts('scenario', EVENTFUL, 2); });
+
+  /** The part with its first run's scenario edited, its fingerprint made to match, sealed again: a forger's edit. */
+  function withScenario(text: string, edit: (s: Record<string, any>) => void): string {
+    const { digest: _, ...p } = JSON.parse(text) as Partial & { digest?: string };
+    const run = p.runs[0]!;
+    edit(run.scenario as unknown as Record<string, any>);
+    run.fingerprint = sha256(JSON.stringify(echoed(run.scenario)));
+    return sealJson(JSON.stringify(p));
+  }
+
+  it.each([
+    ['an alert on a metric that is no count', (s: Record<string, any>) => { s.alerts[0].metric = 'toString'; }, /alerts\[0\]\.metric: is not one of arrivals, attempts/],
+    ['an incident named __proto__', (s: Record<string, any>) => { s.incidents[0].name = '__proto__'; }, /incidents\[0\]\.name: is not a name of letters/],
+    ['a name a spreadsheet runs', (s: Record<string, any>) => { s.alerts[0].name = '=HYPERLINK(1)'; }, /alerts\[0\]\.name: is not a name/],
+    ['two incidents of one name', (s: Record<string, any>) => { s.incidents[1].name = s.incidents[0].name; }, /incidents\[1\]\.name: the name "down" is already that of incidents\[0\]/],
+    ['for: 1e308', (s: Record<string, any>) => { s.alerts[0].for = 1e308; }, /alerts\[0\]\.for: expected a number from 0 to 315360000000/],
+    ['a window after the run', (s: Record<string, any>) => { s.incidents[1].from = 3_600_000; s.incidents[1].to = 3_700_000; }, /incidents\[1\]\.from: the window starts at 1h, at or after the run's end/],
+    ['more incidents than a scenario may have', (s: Record<string, any>) => { s.incidents = Array.from({ length: 101 }, (_, i) => ({ ...s.incidents[0], name: `w${i}` })); }, /incidents: holds 101 entries, more than the 100 a scenario may have/],
+  ])('is held to what a scenario file may say: %s is refused', (_, edit, message) => {
+    expect(refused([withScenario(texts[0]!, edit), texts[1]!])).toMatch(new RegExp(`^p1\\.json, key runs\\[0\\]\\.scenario\\.${message.source}`));
+  });
+});
+

@@ -16,6 +16,7 @@ import { NUM_SERIES, SERIES_NAMES, seriesTotal, seriesTotalFromSums } from '../m
 import { SCENARIO_SHAPE } from '../model/shape.js';
 import { DEFAULT_SCENARIO, MAX_ACTIONS, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
+import { checkScenarioShape } from './part-shape.js';
 
 /**
  * Largest part file `merge` reads: 64 MiB. The file is read whole, as one string, and parsed;
@@ -190,6 +191,7 @@ export class PartChecker {
     const s = this.shape(v, PART_TEMPLATE, field) as WrittenScenario;
     this.int(s.actions, join(field, 'actions'), 1, MAX_ACTIONS);
     if (s.load.rate_per_s <= 0) this.fail(join(field, 'load.rate_per_s'), 'expected a number above 0');
+    checkScenarioShape(this, s, field);
     return s;
   }
 
