@@ -8,6 +8,7 @@ import { primaryCount } from '../model/clock.js';
 import { readUserFile } from './files.js';
 import { alertsOnly, timeResults } from './shared/time.js';
 import { seriesStepOf } from '../model/alerts.js';
+import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
 import { shellQuote, type Io } from './io.js';
 import { MAX_POINTS, MAX_SHARDS } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
@@ -88,6 +89,8 @@ export class SweepMerger {
   private head: SweepHead | undefined;
   private points: (SweepPointResult | undefined)[] = [];
   private readonly shards = new Map<number, string>();
+  /** The alert readings of the points gathered so far (sweep-readings.ts). */
+  private readings = 0;
 
   add(part: OpenedPart): void {
     const c = new PartChecker(part.file);
@@ -134,7 +137,7 @@ export class SweepMerger {
     };
   }
 
-  private point(c: PartChecker, field: string, v: unknown, index: number, { paths, seed }: { paths: readonly string[]; seed: string }): SweepPointResult {
+  private point(c: PartChecker, field: string, v: unknown, index: number, { paths, seed, points }: { paths: readonly string[]; seed: string; points: number }): SweepPointResult {
     const o = c.object(v, field, ['index', 'params', 'scenario', 'fingerprint', 'grid_step', 'state']);
     if (c.int(o['index'], `${field}.index`) !== index) c.fail(`${field}.index`, `is not ${index}, the point this shard holds there`);
     const params = c.object(o['params'], `${field}.params`, paths);
@@ -145,6 +148,8 @@ export class SweepMerger {
       else if (typeof value !== 'boolean' && value !== null) c.fail(`${field}.params`, 'holds a value that is not a string, number, boolean or null');
     }
     const scenario = c.scenario(o['scenario'], `${field}.scenario`);
+    this.readings += alertReadings(scenario);
+    if (this.readings > MAX_ALERT_READINGS) throw tooManyReadings(c.file, points, scenario);
     checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario);
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     // A sweep counts a point's series only for its alerts (it takes no --series).

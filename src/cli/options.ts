@@ -47,6 +47,7 @@ export const DEFAULT_MAX_POINTS = 10_000;
  */
 export const MAX_POINTS = 50_000;
 
+
 /** `i/n` with 1 <= i <= n <= MAX_SHARDS. */
 export function shard(text: string): { index: number; count: number } {
   const m = /^(\d+)\/(\d+)$/.exec(text.trim());

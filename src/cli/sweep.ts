@@ -18,6 +18,7 @@ import {
 import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
+import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
 import { writtenScenario } from './report/json.js';
 import { alertsOnly, checkTimeRun, timeResults } from './shared/time.js';
 import type { SweepPointResult } from './report/sweep.js';
@@ -246,8 +247,12 @@ function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
 function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[], seed: string): number {
   const { precision, axes } = plan;
   let actions = 0;
-  for (const pt of points) {
+  let readings = 0;
+  for (const [k, pt] of points.entries()) {
     const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
+    readings += alertReadings(scenario);
+    // The whole grid's, as these points foretell it (a shard's points are merged with the others').
+    if ((readings / (k + 1)) * gridSize(axes) > MAX_ALERT_READINGS) throw tooManyReadings(file, gridSize(axes), scenario);
     try {
       checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}) });
     } catch (e) {
