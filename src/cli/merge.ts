@@ -10,10 +10,11 @@ import { alertsOnly, timeResults } from './shared/time.js';
 import { seriesStepOf } from '../model/alerts.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
 import { shellQuote, type Io } from './io.js';
-import { MAX_POINTS, MAX_SHARDS } from './options.js';
+import { MAX_POINTS, MAX_SHARDS, parseKeyPath } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
 import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, type OpenedPart } from './partial.js';
-import { SEED_TEXT } from '../scenario/printable.js';
+import { PRINTABLE_TEXT, SEED_TEXT } from '../scenario/printable.js';
+import { forbiddenPart, valueAt } from '../scenario/document.js';
 import type { RunFormat } from './report/run-reporters.js';
 import type { SweepPointResult } from './report/sweep.js';
 import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
@@ -123,6 +124,7 @@ export class SweepMerger {
     const o = c.object(v, 'sweep', [...SWEEP_KEYS, 'log_paths']);
     const paths = c.strings(o['paths'], 'sweep.paths', 1_000);
     if (paths.length === 0) c.fail('sweep.paths', 'is empty');
+    if (paths.some((p) => !PRINTABLE_TEXT.test(p) || parseKeyPath(p) === undefined || forbiddenPart(p) !== undefined)) c.fail('sweep.paths', 'holds a key path idem-sim would not write');
     if (new Set(paths).size !== paths.length) c.fail('sweep.paths', 'names a key twice');
     const logPaths = c.strings(o['log_paths'], 'sweep.log_paths', paths.length);
     if (logPaths.some((p) => !paths.includes(p))) c.fail('sweep.log_paths', 'names a key that is not varied');
@@ -151,6 +153,11 @@ export class SweepMerger {
     this.readings += alertReadings(scenario);
     if (this.readings > MAX_ALERT_READINGS) throw tooManyReadings(c.file, points, scenario);
     checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario);
+    // The values the point is labelled with are its scenario's (a duration in ms; `none` has no number).
+    for (const p of paths) {
+      const own = valueAt(scenario, parseKeyPath(p) ?? []);
+      if (own !== undefined && own !== null && JSON.stringify(own) !== JSON.stringify(params[p])) c.fail(`${field}.params`, `holds a value of ${p} that is not its scenario's`);
+    }
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     // A sweep counts a point's series only for its alerts (it takes no --series).
     const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, undefined));

@@ -110,7 +110,7 @@ export function openPart(file: string, text: string): OpenedPart {
  * version may seal differently, and "run it with the same version" is the fix), then the seal.
  */
 export function checkVersionAndSeal(c: PartChecker, part: OpenedPart, firstVersion: { file: string; version: string } | undefined): string {
-  const version = c.string(part.fields['version'], 'version', 64);
+  const version = c.string(part.fields['version'], 'version', 64, PRINTABLE_TEXT);
   if (firstVersion && version !== firstVersion.version) {
     c.fail('', `the idem-sim version differs from ${firstVersion.file}'s`, 'Run every shard with the same idem-sim version.');
   }
