@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import type { Document, Node as YamlNode } from 'yaml';
 import { FORBIDDEN_KEYS as FORBIDDEN_NAMES } from '../model/params.js';
 import { InputError, type Origin } from './errors.js';
+import { clipped } from './printable.js';
 
 type Path = readonly (string | number)[];
 
@@ -135,7 +136,8 @@ export function checkTree(doc: Document, text: string, from: TextSource): number
     if (isAlias(node)) {
       firstAlias ??= node.range?.[0];
       const target = node.resolve(doc);
-      if (!target) throw fail(node, path, `the alias *${node.source} has no anchor &${node.source} before it`, `Define &${node.source} before using *${node.source}, or write the value out.`);
+      const name = clipped(node.source, 60);
+      if (!target) throw fail(node, path, `the alias *${name} has no anchor &${name} before it`, `Define &${name} before using *${name}, or write the value out.`);
       if (ancestors.includes(target as YamlNode)) {
         throw fail(node, path, `the alias *${node.source} is inside the value it refers to, so that value would contain itself without end`,
           'Write the value out instead of the alias.');

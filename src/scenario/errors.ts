@@ -32,5 +32,5 @@ export function formatInputError(origin: Origin | undefined, keyPath: string, pr
   const at = keyPath ? `${where ? `${where}, ` : ''}key ${clipped(keyPath)}` : where;
   // Names and paths in it come from the input: they must not reach a terminal as control codes,
   // nor flood a log (a 100 KB key given to --set is named by its start, its end and its length).
-  return printable(`${at ? `${at}: ` : ''}${clipped(problem, 1000)}. ${fix}`);
+  return printable(`${at ? `${at}: ` : ''}${clipped(problem, 1000)}. ${clipped(fix, 2000)}`);
 }
