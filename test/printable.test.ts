@@ -63,8 +63,8 @@ describe('errors of any origin', () => {
 
 describe('CSV cells', () => {
   it('a text cell a spreadsheet would run as a formula gets a \' before it; numbers, text that is a plain number (a seed -5) and other text are as they are', () => {
-    const csv = csvText([['=1+1', '+x', '-2+3', "-cmd|' /C calc'!A0", '@SUM(1)', '\tx', '\uFF1D1', 'lab-defaults', -2.5, 0, '-5', '1e3']], 'abcdefghijkl'.split(''));
-    expect(csv.split('\n')[1]).toBe("'=1+1,'+x,'-2+3,'-cmd|' /C calc'!A0,'@SUM(1),'\tx,'\uFF1D1,lab-defaults,-2.5,0,-5,1e3");
+    const csv = csvText([['=1+1', '+x', '-2+3', "-cmd|' /C calc'!A0", '@SUM(1)', '\tx', '\uFF1D1', 'lab-defaults', -2.5, 0, '-5', '1e3', ' =1+1']], 'abcdefghijklm'.split(''));
+    expect(csv.split('\n')[1]).toBe("'=1+1,'+x,'-2+3,'-cmd|' /C calc'!A0,'@SUM(1),'\tx,'\uFF1D1,lab-defaults,-2.5,0,-5,1e3,' =1+1");
   });
 
   it('a number with no finite value is an empty cell, never Infinity or NaN', () => {

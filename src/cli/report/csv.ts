@@ -70,8 +70,8 @@ export function csvColumns(paths: readonly string[]): CsvColumn[] {
   ];
 }
 
-/** A text cell's first character that a spreadsheet reads as the start of a formula (full-width forms too). */
-const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/** A text cell's first character that a spreadsheet reads as the start of a formula (full-width forms too), after any spaces it trims. */
+const FORMULA_START = /^[\s\uFEFF]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 /** Text that is a plain number (a seed such as -5): a spreadsheet reads it as that number, so it stays as it is. */
 const PLAIN_NUMBER = /^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
 
