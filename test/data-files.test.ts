@@ -26,6 +26,13 @@ function empiricalScenario(file: string): WrittenScenario {
 }
 
 describe('parseLatencies', () => {
+  it('reads decimal numbers only: 0x1F, 0b11 and 0o7 are no latency in ms', () => {
+    expect(parseLatencies('12\n1.5\n2e3\n.5\n# a comment\n', 'x.txt', 'service.latency.file')).toEqual([12, 1.5, 2000, 0.5]);
+    for (const bad of ['0x1F', '0b11', '0o7', 'Infinity', '-1']) {
+      expect(errorOf(() => parseLatencies(`1\n${bad}\n`, 'x.txt', 'service.latency.file')).message).toMatch(/line 2 \(\d+ characters\) is not a latency in ms/);
+    }
+  });
+
   it("names a bad line by number and length, never by its text", () => {
     const e = errorOf(() => parseLatencies('120\nTOKEN=hunter2-secret\n', 'x.env', 'service.latency.file'));
     expect(e.message).toContain('line 2 (20 characters) is not a latency in ms');

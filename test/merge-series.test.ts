@@ -119,6 +119,9 @@ describe('a part\'s series and its sums', () => {
     expect(p.series_step).toBe(30_000);
     const relabelled = sealJson(JSON.stringify({ ...p, series_step: 60_000 }));
     expect(refused([eventful[0]!, relabelled])).toMatch(/^p2\.json, key runs\[0\]\.state\.series\.step: is not 60000/);
+    // A part of a build before series_step: said so, not called damaged.
+    const { series_step: _s, ...older } = p;
+    expect(refused([sealJson(JSON.stringify(older))])).toMatch(/^p1\.json, key series_step: is missing: the part was written by an earlier idem-sim/);
     // With the series dropped as well, the parts still disagree on the command.
     const both = sealJson(JSON.stringify({ ...p, series_step: null, runs: p.runs.map((r) => ({ ...r, state: { ...r.state, series: undefined } })) }));
     expect(refused([eventful[0]!, both])).toMatch(/^p2\.json, key runs\[0\]\.state\.series: is missing|^p2\.json: the command differs/);

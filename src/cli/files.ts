@@ -118,6 +118,9 @@ export function loadEmpiricalData(scenario: WrittenScenario, scenarioFile: strin
   return { ...scenario, service: { ...scenario.service, latency: loadLatencyData(scenario.service.latency, ['service', 'latency'], read) } };
 }
 
+/** A latency as a data file may write it: decimal, with an exponent if need be. */
+const DECIMAL = /^[+]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][-+]?[0-9]+)?$/;
+
 /**
  * One latency in ms per line; blank lines and `#` comments are skipped. An error gives the
  * line's number and length, never its text: a data file named by a hostile scenario may hold
@@ -133,7 +136,8 @@ export function parseLatencies(text: string, source: string, keyPath: string): n
     at = end + 1;
     const t = raw.replace(/#.*/, '').trim();
     if (t === '') continue;
-    const v = Number(t);
+    // Decimal only: Number() would also read 0x1F, 0b11 and 0o7 as milliseconds.
+    const v = DECIMAL.test(t) ? Number(t) : NaN;
     if (!Number.isFinite(v) || v < 0 || v > MAX_DURATION_MS) {
       throw new InputError({ source, line: line + 1, col: 1 }, keyPath, `line ${line + 1} (${raw.replace(/\r$/, '').length} characters) is not a latency in ms`,
         `Write one number from 0 to ${MAX_DURATION_MS} (10 years) per line, in milliseconds, nothing else; a # starts a comment.`);

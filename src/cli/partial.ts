@@ -171,6 +171,10 @@ export class RunMerger {
     const shard = checkShard(c, o['shard']);
     const replayArgs = c.strings(o['replay_args'], 'replay_args');
     const seriesStep = o['series_step'] === undefined || o['series_step'] === null ? null : c.number(o['series_step'], 'series_step', 1, MAX_DURATION_MS);
+    // Parts of builds before series_step carry series without saying which step was asked for.
+    if (o['series_step'] === undefined && Array.isArray(o['runs']) && o['runs'].some((r) => (r as { state?: { series?: unknown } } | null)?.state?.series !== undefined)) {
+      c.fail('series_step', 'is missing: the part was written by an earlier idem-sim, which did not record the series step', 'Run that shard again with this idem-sim.');
+    }
     const runs = c.array(o['runs'], 'runs', 1, 10_000).map((r, i) => this.run(c, `runs[${i}]`, r, shard, seriesStep ?? undefined));
     const p: Partial = { idem_sim_partial: PARTIAL_FORMAT, version, shard, replay_args: replayArgs, series_step: seriesStep, runs };
     const first = this.first ?? { file: part.file, version, p };
