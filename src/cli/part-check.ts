@@ -14,7 +14,7 @@ import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../model/limits.js';
 import type { Param, Section } from '../model/params.js';
 import { NUM_SERIES, SERIES_NAMES, seriesTotal, seriesTotalFromSums } from '../model/series.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
-import { DEFAULT_SCENARIO, MAX_ACTIONS, type WrittenScenario } from '../model/types.js';
+import { DEFAULT_SCENARIO, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { checkScenarioShape } from './part-shape.js';
 
@@ -189,8 +189,6 @@ export class PartChecker {
   /** A resolved scenario as reports print it: the model's keys, each of its type, numbers finite. */
   scenario(v: unknown, field: string): WrittenScenario {
     const s = this.shape(v, PART_TEMPLATE, field) as WrittenScenario;
-    this.int(s.actions, join(field, 'actions'), 1, MAX_ACTIONS);
-    if (s.load.rate_per_s <= 0) this.fail(join(field, 'load.rate_per_s'), 'expected a number above 0');
     checkScenarioShape(this, s, field);
     return s;
   }

@@ -41,11 +41,8 @@ export interface Partial {
   shard: { index: number; count: number };
   /** Arguments of the unsharded run, for the replay line. */
   replay_args: string[];
-  /**
-   * The step `--series` asked for, in ms (null: none asked; the runs' alerts still count theirs).
-   * Parts written before it had none, which reads as null.
-   */
-  series_step?: number | null;
+  /** The step `--series` asked for, in ms (null: none asked; the runs' alerts still count theirs). */
+  series_step: number | null;
   runs: PartialRun[];
 }
 
@@ -232,7 +229,7 @@ export class RunMerger {
     const missing = missingShards(first.p.shard.count, this.shards);
     if (missing) throw missing;
     // The shards' command asked for the series it prints (their alerts' series is counted, not printed).
-    const shown = first.p.series_step !== null && first.p.series_step !== undefined;
+    const shown = first.p.series_step !== null;
     const runs = first.p.runs.map((r, i): ScenarioRun => ({
       name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, metrics: (this.states[i] as RunState).finish(r.scenario),
       ...timeResults(r.scenario, this.states[i] as RunState, shown),

@@ -23,22 +23,28 @@ export function alertQuery(path: AlertPath): AlertQuery {
   return reading === 'detection_delay_ms' ? { alert, reading, incident } : { alert, reading: reading as 'false_alarms' | 'firings' };
 }
 
-/** Whether the run has the reading at `path`: the alert and, for a delay, the incident. */
-export function hasReading(alerts: readonly AlertSummary[] | undefined, path: AlertPath): boolean {
+/** The alert a path reads and what it asks of it, when the run has that reading (the alert and, for a delay, the incident). */
+function reading(alerts: readonly AlertSummary[] | undefined, path: AlertPath): { a: AlertSummary; q: AlertQuery } | undefined {
   const q = alertQuery(path);
   const a = alerts?.find((x) => x.name === q.alert);
-  return a !== undefined && (q.reading !== 'detection_delay_ms' || Object.hasOwn(a.detection_delay_ms, q.incident));
+  // An own key only: an incident this run lacks may be named like an Object member (toString).
+  if (!a || (q.reading === 'detection_delay_ms' && !Object.hasOwn(a.detection_delay_ms, q.incident))) return undefined;
+  return { a, q };
+}
+
+/** Whether the run has the reading at `path`: the alert and, for a delay, the incident. */
+export function hasReading(alerts: readonly AlertSummary[] | undefined, path: AlertPath): boolean {
+  return reading(alerts, path) !== undefined;
 }
 
 /** The value at `path` (null: the alert never fired for that incident, or the run has no such alert). */
 export function readAlert(alerts: readonly AlertSummary[] | undefined, path: AlertPath): number | null {
-  const q = alertQuery(path);
-  const a = alerts?.find((x) => x.name === q.alert);
-  if (!a) return null;
+  const found = reading(alerts, path);
+  if (!found) return null;
+  const { a, q } = found;
   switch (q.reading) {
     case 'false_alarms': return a.false_alarms;
     case 'firings': return a.firing_count;
-    // An own key only: an incident this run lacks may be named like an Object member (toString).
-    case 'detection_delay_ms': return Object.hasOwn(a.detection_delay_ms, q.incident) ? a.detection_delay_ms[q.incident] ?? null : null;
+    case 'detection_delay_ms': return a.detection_delay_ms[q.incident] ?? null;
   }
 }
