@@ -1,8 +1,9 @@
 /**
  * Shell completion (issue 14, item 12c): `idem-sim completion bash|zsh|fish` prints a script
  * read from the commander program, so every subcommand's every option is in it. The scripts
- * are checked by their shells (`bash -n`, `zsh -n`, `fish -n`; zsh and fish only where they
- * are installed), and bash's and fish's answers are asked for real.
+ * are checked by their shells (`bash -n`, `zsh -n`, `fish -n`), and bash's and fish's answers
+ * are asked for real. zsh and fish are skipped where they are not installed, except under CI=true
+ * (.ci/run installs them), where a missing shell fails instead of skipping.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,10 @@ import { SHELLS, type Shell } from '../src/cli/completion.js';
 import { main, program } from '../src/cli/main.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;
+/** A test of `shell`: skipped where it is missing, except in CI, which must run every test. */
+const withShell = (shell: 'zsh' | 'fish') => (process.env['CI'] === 'true' ? it : it.skipIf(!has(shell)));
+/** Fails, naming the fix, where `shell` is missing (only reached in CI, as `withShell` runs it). */
+const needShell = (shell: 'zsh' | 'fish') => expect(has(shell), `${shell} is not installed: apt-get install -y ${shell} (.ci/run does)`).toBe(true);
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-completion-'));
 
 /** What `idem-sim completion SHELL` prints, in-process. */
@@ -83,7 +88,8 @@ describe('the completion scripts', () => {
     expect(r.status, r.stderr).toBe(0);
   });
 
-  it.skipIf(!has('zsh'))('zsh: zsh -n accepts it, and sourced after compinit it is the completion of idem-sim (skipped where zsh is not installed)', async () => {
+  withShell('zsh')('zsh: zsh -n accepts it, and sourced after compinit it is the completion of idem-sim (skipped where zsh is not installed, unless CI=true)', async () => {
+    needShell('zsh');
     const file = await scriptFile('zsh');
     const syntax = spawnSync('zsh', ['-n', file], { encoding: 'utf8' });
     expect(syntax.status, syntax.stderr).toBe(0);
@@ -92,7 +98,8 @@ describe('the completion scripts', () => {
     expect(r.stdout.trim()).toBe('_idem-sim');
   });
 
-  it.skipIf(!has('fish'))('fish: fish -n accepts it (skipped where fish is not installed)', async () => {
+  withShell('fish')('fish: fish -n accepts it (skipped where fish is not installed, unless CI=true)', async () => {
+    needShell('fish');
     const r = spawnSync('fish', ['-n', await scriptFile('fish')], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
   });
@@ -125,7 +132,8 @@ describe('what the shells offer', () => {
     expect(await bash('idem-sim', 'help', 'me')).toEqual(['merge']);
   });
 
-  it.skipIf(!has('fish'))('fish: the same, through complete -C (skipped where fish is not installed)', async () => {
+  withShell('fish')('fish: the same, through complete -C (skipped where fish is not installed, unless CI=true)', async () => {
+    needShell('fish');
     const file = await scriptFile('fish');
     const fish = (line: string): string[] => {
       const r = spawnSync('fish', ['-N', '-c', `source ${file}; complete -C '${line}'`], { cwd: work, encoding: 'utf8' });
