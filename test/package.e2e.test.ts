@@ -78,6 +78,14 @@ describe('the npm pack tarball, installed into an empty folder', () => {
     expect(filesUnder(pkg).filter((f) => /\.ts$/.test(f) || /(^|\/)test\//.test(f))).toEqual([]);
   });
 
+  it('ships the LICENSE that package.json\'s "license" names', () => {
+    const { license } = JSON.parse(readFileSync(join(pkg, 'package.json'), 'utf8')) as { license: string };
+    expect(existsSync(join(pkg, 'LICENSE')), 'LICENSE is not in the tarball').toBe(true);
+    const text = readFileSync(join(pkg, 'LICENSE'), 'utf8');
+    expect(text.split('\n')[0]).toBe(`${license} License`);
+    expect(text).toMatch(/^Copyright \(c\) \d{4} The idem-sim authors$/m);
+  });
+
   it('runs: `idem-sim run --actions 2000` prints the table', () => {
     const r = run(bin, ['run', '--actions', '2000'], dirname(pkg));
     expect(r.status, r.stderr).toBe(0);
