@@ -262,6 +262,21 @@ describe('shared pieces for the report page', () => {
     expect(urls(svg)).toEqual([]);
   });
 
+  it('breakdownChart with no duplicate: no whiskers across the axis, empty bars on 0 to 1, and the text says none', async () => {
+    // 4,000 actions with no duplicate: each source reads 0 with its 95% upper bound 0.75 (3/n per 1000).
+    const zero = { value: 0, ci95: [0, 0.75] as [number, number] };
+    const svg = await breakdownChart({ duplicates_per_1000: { ...zero, transport: zero, replan: zero, replay: zero } });
+    expect(XMLValidator.validate(svg)).toBe(true);
+    expect(marks(svg, 'breakdown_ci')).toBe(0);
+    expect(svg).toContain('None from any source in this run; in brackets, the 95% upper bound');
+    expect(svg.match(/>0 \(≤ 0\.75\)</g)).toHaveLength(3);
+    expect(svg).toMatch(/>1\.0<\/text>/); // the axis runs to 1, not to the upper bound
+    // One source with a duplicate: every source keeps its interval.
+    const some = await breakdownChart({ duplicates_per_1000: { value: 2, ci95: [1, 3], transport: { value: 2, ci95: [1, 3] }, replan: zero, replay: zero } });
+    expect(marks(some, 'breakdown_ci')).toBe(3);
+    expect(some).not.toContain('None from any source');
+  });
+
   it('htmlPage: one document, title escaped, no URL', () => {
     const page = htmlPage('a <b> & "c"', '<p>x</p>');
     expect(page).toMatch(/^<!doctype html>\n<html lang="en">/);

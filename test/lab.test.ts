@@ -20,6 +20,7 @@ import { quoteArg, runCommandLine } from '../src/lab/command.js';
 import { KNOB_KEYS, knobSpec } from '../src/lab/knobs.js';
 import { knobOverrides, knobState, type KnobState } from '../src/lab/overrides.js';
 import { labPage } from '../src/lab/page.js';
+import { breakdownSvg } from '../src/lab/breakdown.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import type { RunRequest } from '../src/lab/protocol.js';
 import { ROOT } from './helpers.js';
@@ -159,5 +160,23 @@ describe('the page', () => {
     const loaded = labLoad({ text: text('scenarios/mission-1-blind-retries.yaml'), source: 'm1.yaml', overrides: parseOverrides({ set: ['idempotency.scope=call'] }), seed: '1', data: {} });
     expect([loaded.base.idempotency.scope, loaded.start.idempotency.scope]).toEqual(['none', 'call']);
     for (const arg of ['plain', 'two words', "it's", 'tab\there', 'émoji ✓', 'service.latency={p50: 450ms, p99: 3s}']) expect(quoteArg(arg), arg).toBe(shellQuote(arg));
+  });
+});
+
+describe('the duplicates-by-source bar', () => {
+  const zero = { value: 0, ci95: [0, 0.75] as [number, number] };
+  const whiskers = (svg: string) => (svg.match(/stroke="#1b1f24"/g) ?? []).length;
+
+  it('with no duplicate draws no whiskers across the axis: empty bars on 0 to 1, each row saying 0 and its upper bound', () => {
+    const svg = breakdownSvg({ duplicates_per_1000: { ...zero, transport: zero, replan: zero, replay: zero } });
+    expect(whiskers(svg)).toBe(0);
+    expect(svg.match(/>0 \(≤ 0\.75\)</g)).toHaveLength(3);
+    expect([...svg.matchAll(/fill="#57606a">([^<]*)</g)].map((m) => m[1])).toEqual(['0', '0.5', '1']);
+  });
+
+  it('with a duplicate keeps every source\'s interval', () => {
+    const svg = breakdownSvg({ duplicates_per_1000: { value: 2, ci95: [1, 3], transport: { value: 2, ci95: [1, 3] }, replan: zero, replay: zero } });
+    expect(whiskers(svg)).toBe(3);
+    expect(svg).not.toContain('(≤ 0.75)<');
   });
 });

@@ -6,6 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { Metrics } from '../../model/metrics.js';
 import { duration, estimateText, num } from './format.js';
+import { DUPLICATE_SOURCES, noDuplicates } from './duplicate-sources.js';
 import { FONT_STACK } from './html.js';
 
 
@@ -101,13 +102,6 @@ function unhideInHidden(svg: string): string {
   });
 }
 
-/** The three sources of duplicates, in report order, with their chart labels. */
-export const DUPLICATE_SOURCES = [
-  ['transport', 'transport retries'],
-  ['replan', 'model re-plans'],
-  ['replay', 'crash replays'],
-] as const;
-
 export interface BreakdownOptions {
   /** Chart title; default "Duplicates per 1000 actions, by source". */
   title?: string;
@@ -118,6 +112,8 @@ export interface BreakdownOptions {
 /**
  * A small horizontal bar chart, as SVG: duplicates per 1000 actions from transport retries,
  * model re-plans and crash replays, each with its 95% CI as a whisker and its value as text.
+ * A run with no duplicate at all (noDuplicates) draws no whiskers: the bars are empty on an
+ * axis from 0 to 1, and the text and the subtitle say none, with each upper bound in brackets.
  */
 export function breakdownChart(metrics: Pick<Metrics, 'duplicates_per_1000'>, opts: BreakdownOptions = {}): Promise<string> {
   return renderSvg(breakdownSpec(metrics, opts));
@@ -130,18 +126,19 @@ export function breakdownSpec(metrics: Pick<Metrics, 'duplicates_per_1000'>, opt
     return { source, value: e.value, lo: e.ci95[0], hi: e.ci95[1], text: estimateText(e) };
   });
   const y = { field: 'source', type: 'nominal', sort: DUPLICATE_SOURCES.map(([, s]) => s), title: null } as const;
-  const none = rows.every((r) => r.hi <= 0); // no duplicates at all: an axis from 0 to 1, not a point
+  const none = noDuplicates(metrics);
   const x = { field: 'value', type: 'quantitative', title: 'duplicates per 1000 actions', scale: { zero: true, ...(none ? { domain: [0, 1] } : {}) } } as const;
+  const title = opts.title ?? 'Duplicates per 1000 actions, by source';
   return {
-    title: opts.title ?? 'Duplicates per 1000 actions, by source',
+    title: none ? { text: title, subtitle: 'None from any source in this run; in brackets, the 95% upper bound' } : title,
     description: `Duplicates per 1000 actions by source: ${rows.map((r) => `${r.source} ${r.text}`).join('; ')}`,
     width: opts.width ?? 280,
     height: { step: 26 },
     data: { values: rows },
     layer: [
       { name: 'breakdown_bars', mark: { type: 'bar', color: '#d1495b', height: { band: 0.7 } }, encoding: { x, y } },
-      { name: 'breakdown_ci', mark: { type: 'rule', color: '#1b1f24' }, encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y } },
-      { name: 'breakdown_values', mark: { type: 'text', align: 'left', dx: 4, fontSize: 11 }, encoding: { x: { ...x, field: 'hi' }, y, text: { field: 'text' } } },
+      ...(none ? [] : [{ name: 'breakdown_ci', mark: { type: 'rule', color: '#1b1f24' }, encoding: { x: { ...x, field: 'lo' }, x2: { field: 'hi' }, y } } as const]),
+      { name: 'breakdown_values', mark: { type: 'text', align: 'left', dx: 4, fontSize: 11 }, encoding: { x: { ...x, field: none ? 'value' : 'hi' }, y, text: { field: 'text' } } },
     ],
   };
 }
