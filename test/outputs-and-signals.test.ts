@@ -103,6 +103,14 @@ describe('PendingOutput', () => {
   it('refuses a directory that does not exist with an InputError', () => {
     expect(() => new PendingOutput(join(scratch(), 'no', 'such', 'x.json'))).toThrow(InputError);
   });
+
+  it('a path ending in / (or /. or /..) names a directory: refused when there is none, never written as a file', () => {
+    const dir = scratch();
+    for (const path of [`${join(dir, 'newdir')}/`, `${join(dir, 'newdir')}/.`, `${join(dir, 'newdir')}/..`, `${join(dir, 'a.json')}/`]) {
+      expect(() => new PendingOutput(path), path).toThrow(/names a directory \(it ends in \/\.{0,2}\), and there is none there/);
+    }
+    expect(readdirSync(dir)).toEqual([]);
+  });
 });
 
 describe('outputs that are not plain files', () => {

@@ -137,6 +137,12 @@ export class PendingOutput {
     let st: Stats | undefined;
     try { st = statSync(path); } catch { st = undefined; }
     if (st?.isDirectory()) fail(`${path} is a directory`, `Give a file name, such as ${flag} report.json.`);
+    // `new/`, `new/.` or `new/..` name a directory even when none is there: never a file called `new`.
+    const dirEnd = /(?:^|\/)(\.{0,2})$/.exec(path);
+    if (dirEnd) {
+      fail(`${path} names a directory (it ends in /${dirEnd[1]}), and there is none there`,
+        `Give a file name: make the directory first and name a file in it (${flag} ${join(path, 'report.json')}), or leave out the final /${dirEnd[1]}.`);
+    }
     // A device, a pipe, or a name for one of this process's descriptors (/dev/stdout,
     // /proc/self/fd/1, which `>> log` makes a regular file): written directly and appended to,
     // never replaced by a rename, which would wipe what the shell is appending to.
