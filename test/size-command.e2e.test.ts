@@ -53,7 +53,7 @@ describe('size reports its version and a replay command, as run does', () => {
     const text = cli(['size', SCENARIO, '--actions', '3000', '--set', 'idempotency.retention=2h', '--threads', '2']);
     expect(text.status, text.stderr).toBe(0);
     expect(footer(text.stdout)).toEqual([
-      `actions simulated: 3,000; seed 1; idem-sim ${VERSION}`,
+      `actions simulated: 3,000; ± is the 95% confidence interval, 0 (≤ x) none seen and at most x at 95%; seed 1; idem-sim ${VERSION}`,
       // --threads never changes a number, so the replay leaves it out, as run's does.
       `replay: idem-sim size ${SCENARIO} --set idempotency.retention=2h --actions 3000 --seed 1`,
     ]);
@@ -92,5 +92,52 @@ describe('size --retention', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toBe('idem-sim: error: --retention 24: the duration has no unit. Write the unit: 24h for hours, 24m for minutes (or 24ms if you mean milliseconds).\n');
     expect(cli(['size', '--rate', '5', '--retention', '24ms']).status).toBe(0);
+  });
+});
+
+describe('size of a simulated scenario', () => {
+  it('gives keys per action, keys and memory with their 95% intervals, one the multiple of the other', () => {
+    const text = cli(['size', SCENARIO, '--actions', '3000']);
+    expect(text.status, text.stderr).toBe(0);
+    // mission 2 keys every call (scope: call), so keys per action is above 1 and has a spread.
+    expect(text.stdout).toMatch(/^keys per action {3}\d\.\d+ ± 0\.\d+ \(simulated: /m);
+    expect(text.stdout).toMatch(/^keys {14}[\d,]+ ± [\d,]+ {3}= keys per action × rate × retention$/m);
+    expect(text.stdout).toMatch(/^key store {9}[\d.]+ ± [\d.]+ MB {3}at 200 bytes a record$/m);
+
+    const json = cli(['size', SCENARIO, '--actions', '3000', '--json']);
+    expect(json.status, json.stderr).toBe(0);
+    const doc = JSON.parse(json.stdout);
+    const [low, high] = doc.keys_per_action_ci95 as [number, number];
+    expect(low).toBeGreaterThan(0);
+    expect(low).toBeLessThan(doc.keys_per_action);
+    expect(high).toBeGreaterThan(doc.keys_per_action);
+    const perKey = doc.rate_per_s * (doc.retention_ms / 1000);
+    expect(doc.keys_ci95[0]).toBeCloseTo(low * perKey, 6);
+    expect(doc.keys_ci95[1]).toBeCloseTo(high * perKey, 6);
+    expect(doc.key_store_mb_ci95[1]).toBeCloseTo((high * perKey * doc.record_bytes) / 1e6, 6);
+    expect(doc.warnings).toEqual([]);
+  });
+
+  it('with idempotency.scope none: warns that the store is empty (with run\'s reason), and 0 keys is exact, not a count that saw none', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-size-'));
+    const file = join(dir, 'no-key.yaml');
+    writeFileSync(file, 'load: {rate_per_s: 20}\nidempotency:\n  scope: none\n');
+    const r = cli(['size', file, '--actions', '2000']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toBe(`idem-sim: warning: ${file}:3:3, key idempotency.scope: sizes an empty key store: idempotency.scope is none, so no key is claimed, stored or looked up. `
+      + 'Set idempotency.scope (intent is the guide\'s choice) to size the store its keys would fill.\n');
+    expect(r.stdout).toMatch(/^keys per action {3}0 \(simulated: /m);
+    expect(r.stdout).toMatch(/^keys {14}0 {3}=/m);
+    const doc = JSON.parse(cli(['size', file, '--actions', '2000', '--json']).stdout);
+    expect(doc).toMatchObject({ keys_per_action: 0, keys_per_action_ci95: [0, 0], keys: 0, key_store_mb: 0 });
+    expect(doc.warnings).toEqual([r.stderr.replace(/^idem-sim: warning: /, '').trimEnd()]);
+  });
+
+  it('a scenario that leaves the scope at its default (none) is warned the same, at the file', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'idem-sim-size-')), 'default-scope.yaml');
+    writeFileSync(file, 'load: {rate_per_s: 20}\n');
+    const r = cli(['size', file, '--actions', '2000']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^idem-sim: warning: \S+default-scope\.yaml:1:1, key idempotency\.scope: sizes an empty key store: idempotency\.scope is none/);
   });
 });

@@ -150,7 +150,7 @@ function declareReport(cmd: Command, { io, signal, setCode }: Context): void {
     .option('--svg', 'write only the action timeline, as a standalone SVG')
     .option('--rows <n>', `most timeline rows for actions that had something happen to them (default ${48})`)
     .option('--series <step>', 'chart the run over time in buckets of STEP, such as 1m (default 1m with incidents, alerts or load.profile)')
-    .option('--at <time>', 'centre the action timeline on this time of the run, such as 20m (an incident\'s start)')
+    .option('--at <time>', 'centre the action timeline on this time of the run, such as 25m (default: the first incident\'s start, if any)')
     .action(async (file: string | undefined, opts: ReportOptions) => {
       const { reportCommand } = await import('./html-report.js');
       setCode(await reportCommand(file, opts, io, signal));

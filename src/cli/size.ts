@@ -3,14 +3,15 @@ import type { ChalkInstance } from 'chalk';
 import { runScenario } from '../exec/runner.js';
 import { checkTimeRun } from './shared/time.js';
 import { meanRatePerS } from '../model/clock.js';
-import { keyStoreSize } from '../model/metrics.js';
+import { noKeyReason } from '../model/inert.js';
+import { keyStoreSize, type Estimate } from '../model/metrics.js';
 import { DURATION_PATTERN, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
-import { toolVersion, type Io } from './io.js';
+import { toolVersion, warn, type Io } from './io.js';
 import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { readProbeFile } from './probe-file.js';
-import { duration, num } from './report/format.js';
-import { scenarioReader } from './shared/load.js';
+import { CI_LEGEND, duration, estimateText, num } from './report/format.js';
+import { scenarioReader, warningTexts } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, threadSetting, type SimulationOptions } from './shared/simulate.js';
@@ -27,7 +28,8 @@ export interface SizeOptions extends SimulationOptions {
 
 /** Keys per action from simulating a scenario, and the rate, retention and record size it gives. */
 interface Simulated {
-  keysPerAction: number;
+  /** Per primary action, with its 95% confidence interval. */
+  keysPerAction: Estimate;
   source: string;
   seed: string;
   /** The actions simulated, as the table says them. */
@@ -35,6 +37,8 @@ interface Simulated {
   rate: number;
   retention: number;
   recordBytes: number;
+  /** The scenario's warnings, as said on stderr. */
+  warnings: string[];
 }
 
 export async function sizeCommand(files: string[], opts: SizeOptions, io: Io, signal?: AbortSignal): Promise<number> {
@@ -56,7 +60,7 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io, si
       'Give --rate (actions per second) and --retention (such as 1h), or a scenario that has them.');
   }
   const recordBytes = probed?.bytesPerRecord ?? givenRecordBytes ?? simulated?.recordBytes ?? 200;
-  const keysPerAction = simulated?.keysPerAction ?? 1;
+  const keysPerAction = simulated?.keysPerAction.value ?? 1;
   const source = simulated?.source ?? 'assumed: one key per action';
   const recordSource = probed?.source ?? '';
   // As run reports them: the version, and a command that gives these numbers again (not --threads, which never changes one).
@@ -67,7 +71,8 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io, si
     // The seed of the simulation behind keys_per_action; null when nothing was simulated (no scenario).
     seed: simulated?.seed ?? null,
     rate_per_s: rate, retention_ms: retention, record_bytes: recordBytes, ...(recordSource ? { record_bytes_source: recordSource } : {}),
-    keys_per_action: keysPerAction, keys_per_action_source: source, ...keyStoreSize(keysPerAction, rate, retention, recordBytes),
+    ...sizeFigures(keysPerAction, source, simulated?.keysPerAction.ci95, rate, retention, recordBytes),
+    ...(simulated ? { warnings: simulated.warnings } : {}),
   };
   return withOutput(io, undefined, [], (out) => {
     out.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : sizeTable(result, simulated, out.style()));
@@ -100,35 +105,55 @@ function retentionMs(text: string): number {
   return parseDuration(text);
 }
 
+/** Keys and memory from keys per action, each with its 95% interval when keys per action has one (a simulation's). */
+function sizeFigures(keysPerAction: number, source: string, ci95: Interval | undefined, rate: number, retention: number, recordBytes: number): SizeFigures {
+  const size = keyStoreSize(keysPerAction, rate, retention, recordBytes);
+  if (!ci95) return { keys_per_action: keysPerAction, keys_per_action_source: source, ...size };
+  const [low, high] = ci95.map((k) => keyStoreSize(k, rate, retention, recordBytes)) as [typeof size, typeof size];
+  return {
+    keys_per_action: keysPerAction, keys_per_action_ci95: [ci95[0], ci95[1]], keys_per_action_source: source,
+    keys: size.keys, keys_ci95: [low.keys, high.keys], key_store_mb: size.key_store_mb, key_store_mb_ci95: [low.key_store_mb, high.key_store_mb],
+  };
+}
+
 async function simulateKeys(file: string, opts: SizeOptions, io: Io, signal: AbortSignal | undefined): Promise<Simulated> {
-  const { scenario, seed: fileSeed, locate } = scenarioReader(opts, io)(file);
+  const { scenario, seed: fileSeed, locate, warnings } = scenarioReader(opts, io)(file);
   const seed = runSeed(seedOption(opts.seed), fileSeed);
   const threads = threadSetting(opts.threads, io)(scenario.actions);
   checkTimeRun({ scenario, seed, locate });
   const outcome = await runScenario({ scenario, seed, threads, ...(signal ? { signal } : {}) });
   const m = outcome.state.finish(scenario);
+  // Twins arrive on top of rate_per_s: count keys per primary action. Without a key it is 0 exactly, not a count that saw none.
+  const perPrimary = m.actions / m.primary_actions;
+  const noKey = noKeyReason(scenario);
+  const emptyStore = noKey === null ? [] : warningTexts([{ ...(locate ? { origin: locate(['idempotency', 'scope']) } : {}), keyPath: 'idempotency.scope',
+    problem: `sizes an empty key store: ${noKey}`, fix: 'Set idempotency.scope (intent is the guide\'s choice) to size the store its keys would fill.' }]);
+  for (const text of emptyStore) warn(io, text);
   return {
-    // Twins arrive on top of rate_per_s: count keys per primary action.
-    keysPerAction: (m.keys_per_action.value * m.actions) / m.primary_actions,
+    keysPerAction: noKey === null ? { value: m.keys_per_action.value * perPrimary, ci95: [m.keys_per_action.ci95[0] * perPrimary, m.keys_per_action.ci95[1] * perPrimary] } : { value: 0, ci95: [0, 0] },
+    warnings: [...warningTexts(warnings), ...emptyStore],
     source: `simulated: ${file}, ${num(m.primary_actions)} actions, seed ${seed}`,
     seed, actions: `${num(m.actions)}${m.actions !== m.primary_actions ? ` (${num(m.primary_actions)} primary)` : ''}`,
     rate: meanRatePerS(scenario), retention: scenario.idempotency.retention, recordBytes: scenario.idempotency.record_bytes,
   };
 }
 
-type SizeResult = { version: string; replay: string; rate_per_s: number; retention_ms: number; record_bytes: number; record_bytes_source?: string;
-  keys_per_action: number; keys_per_action_source: string; keys: number; key_store_mb: number };
+type Interval = [number, number];
+type SizeFigures = { keys_per_action: number; keys_per_action_ci95?: Interval; keys_per_action_source: string; keys: number; keys_ci95?: Interval; key_store_mb: number; key_store_mb_ci95?: Interval };
+type SizeResult = SizeFigures & { version: string; replay: string; rate_per_s: number; retention_ms: number; record_bytes: number; record_bytes_source?: string };
 
 function sizeTable(r: SizeResult, simulated: Simulated | undefined, style: ChalkInstance): string {
   const recordSource = r.record_bytes_source ?? '';
+  // A simulated figure with its 95% interval, as run shows it; an assumed one as it is.
+  const shown = (value: number, ci95: Interval | undefined, exact: string) => (ci95 ? estimateText({ value, ci95 }) : exact);
   return [
-    `keys per action   ${r.keys_per_action.toFixed(4).replace(/\.?0+$/, '')} (${r.keys_per_action_source})`,
+    `keys per action   ${shown(r.keys_per_action, r.keys_per_action_ci95, r.keys_per_action.toFixed(4).replace(/\.?0+$/, ''))} (${r.keys_per_action_source})`,
     `rate              ${num(r.rate_per_s)} actions/s`,
     `retention         ${duration(r.retention_ms)}`,
-    `keys              ${num(Math.round(r.keys))}   = keys per action × rate × retention`,
-    `key store         ${num(r.key_store_mb)} MB   at ${num(r.record_bytes)} bytes a record${recordSource ? ` (${recordSource})` : ''}`,
+    `keys              ${shown(r.keys, r.keys_ci95, num(Math.round(r.keys)))}   = keys per action × rate × retention`,
+    `key store         ${shown(r.key_store_mb, r.key_store_mb_ci95, num(r.key_store_mb))} MB   at ${num(r.record_bytes)} bytes a record${recordSource ? ` (${recordSource})` : ''}`,
     style.dim([
-      `${simulated ? `actions simulated: ${simulated.actions}; seed ${simulated.seed}` : 'nothing simulated (no scenario), so no seed'}; idem-sim ${r.version}`,
+      `${simulated ? `actions simulated: ${simulated.actions}; ${CI_LEGEND}; seed ${simulated.seed}` : 'nothing simulated (no scenario), so no seed'}; idem-sim ${r.version}`,
       `replay: ${r.replay}`,
     ].join('\n')),
   ].join('\n') + '\n';

@@ -20,6 +20,13 @@ interface Rule {
 }
 
 const noKey = (s: WrittenScenario): boolean => KEY_IDENTITY[s.idempotency.scope] === null;
+const NO_KEY = 'idempotency.scope is none, so no key is claimed, stored or looked up';
+
+/** Why a scenario writes no key at all (the reason its key settings have no effect), or null when it writes keys. */
+export function noKeyReason(s: WrittenScenario): string | null {
+  return noKey(s) ? NO_KEY : null;
+}
+
 const noReplan = (s: WrittenScenario): boolean => s.agent.replan_probability === 0 || s.agent.max_replans === 0;
 type Window = WrittenScenario['incidents'][number];
 /** Whether a probability is 0 for the scenario and in every incident window (a window may raise it: docs/model.md, "Time"). */
@@ -29,7 +36,7 @@ const noRuntimeCrash = (s: WrittenScenario): boolean => zero(s, s.runtime.crash_
 /** Every rule, in the order its reason is preferred; `test/inert.test.ts` checks each against the engine. */
 export const INERT_RULES: readonly Rule[] = [
   {
-    when: noKey, because: 'idempotency.scope is none, so no key is claimed, stored or looked up',
+    when: noKey, because: NO_KEY,
     keys: ['idempotency.claim', 'idempotency.fingerprint', 'idempotency.retention', 'idempotency.lease', 'idempotency.transactional',
       'idempotency.on_error', 'idempotency.conflict_retry_after', 'idempotency.record_bytes', 'idempotency.on_store_down', 'service.fast_reply'],
   },

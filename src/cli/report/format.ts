@@ -40,6 +40,9 @@ export function duration(ms: number | null): string {
   return `${num(ms)} ms`;
 }
 
+/** What the reports' footers say of estimateText's forms. */
+export const CI_LEGEND = '± is the 95% confidence interval, 0 (≤ x) none seen and at most x at 95%';
+
 /**
  * An estimate as "value ± half-width" (its 95% CI; the upper half, since the lower end is clipped
  * at 0), and a zero as "0 (≤ upper)": the rule of three's bound on what could hide behind it.
