@@ -1,6 +1,6 @@
 /**
  * `idem-sim report` over time (issue 15, item 5), through the binary: --at centres the action
- * timeline on a time of the run, a time past the run's end is refused before anything is
+ * timeline on a time of the run (without it, on the first incident's start: issue 21, item 12), a time past the run's end is refused before anything is
  * simulated, and the replay line carries --series and --at and gives the same page again.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -49,8 +49,19 @@ describe('report --at', () => {
     // The charts mark where the timeline is centred.
     expect(centred.stdout).toContain('data-at-ms="420000"');
 
-    // Without --at, the run's first chunk, from its start.
-    const first = rows(report([]).stdout);
+  });
+
+  it('without --at, centres the timeline on the first incident\'s start and says so; without incidents, the first chunk', () => {
+    const page = report([]).stdout;
+    const near = rows(page);
+    expect(near.length).toBeGreaterThan(30);
+    // The slowdown starts at 4 min: every row within 10 s of it, on both sides of it.
+    for (const r of near) expect(Math.abs(r.arrival - 240_000)).toBeLessThan(10_000);
+    expect(near.some((r) => r.arrival < 240_000) && near.some((r) => r.arrival > 240_000)).toBe(true);
+    expect(page).toMatch(/of the \d+ actions arriving nearest 4 min into the run \(from [^)]*\), when the first incident, slowdown, starts \(the centre without --at; --at TIME moves it\)\./);
+    expect(page).toContain('data-at-ms="240000"');
+    // A run without incidents: the run's first chunk, from its start.
+    const first = rows(cli(['report', '--actions', '3000', '--threads', '1']).stdout);
     expect(Math.max(...first.map((r) => r.arrival))).toBeLessThan(6 * 60_000);
     expect(Math.min(...first.map((r) => r.action))).toBeLessThan(100);
   });

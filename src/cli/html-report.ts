@@ -7,7 +7,6 @@ import { stringify } from 'yaml';
 import { ALERT_STEP_MS } from '../model/alerts.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Metrics } from '../model/metrics.js';
-import type { ChunkPlan } from '../model/plan.js';
 import { runPlans } from '../model/simulate.js';
 import { chunkRng } from '../random/rng.js';
 import { traceChunk } from '../model/trace.js';
@@ -20,7 +19,7 @@ import { escapeHtml, htmlPage } from './report/html.js';
 import { STORY_SCRIPT, STORY_STYLE, storyPanel } from './report/story-panel.js';
 import { resolvedScenario } from './report/json.js';
 import { duration, estimateText as ci, num } from './report/format.js';
-import { chunkAt, atOption, nearestActions, numberedInRun } from './report/time-focus.js';
+import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } from './report/time-focus.js';
 import { TIME_STYLE, timeSection } from './report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
 import { timelineSvg } from './report/timeline-svg.js';
@@ -161,8 +160,8 @@ interface ReportSettings {
   eventfulRows: number;
   /** The series' step (ms): --series, else one minute for a scenario with incidents, alerts or a profile. */
   seriesStep: number | undefined;
-  /** --at (ms) and the chunk holding it. */
-  focus: { at: number; plan: ChunkPlan } | undefined;
+  /** --at (else the first incident's start) and the chunk holding it; none: the run's first chunk. */
+  focus: Focus | undefined;
 }
 
 /** Whether the page shows the run over time without --series: the scenario has incidents, alerts or a load profile. */
@@ -176,8 +175,7 @@ function reportSettings(opts: ReportOptions, { scenario, locate }: Pick<LoadedSc
   const seriesStep = asked ?? (showsTime(scenario) ? ALERT_STEP_MS : undefined);
   checkArrivals(scenario, seed, locate);
   if (seriesStep !== undefined) checkSeriesLength(seriesStep, scenario, asked !== undefined ? `--series ${opts.series}` : 'the series of 1-minute buckets drawn for the incidents, alerts or load.profile');
-  const at = atOption(opts.at);
-  const focus = at === undefined ? undefined : { at, plan: chunkAt(withPrimaries(scenario, seed), seed, at, opts.at as string) };
+  const focus = timelineFocus(withPrimaries(scenario, seed), seed, opts.at);
   return { eventfulRows, seriesStep, focus };
 }
 
@@ -242,6 +240,6 @@ function timelineSample(scenario: Scenario, seed: string, gridStep: number, sett
   if (!focus) return { sample: sampleRows(actions, plan.offset, scenario.client.timeout, limits), scope: FIRST_CHUNK };
   const near = nearestActions(actions, plan, focus.at, NEAR_GROUPS_PER_ROW * (limits.eventfulRows + limits.quietRows));
   const sample = sampleRows(numberedInRun(near.actions, plan), plan.offset, scenario.client.timeout, limits);
-  const source = `arriving nearest ${duration(focus.at)} into the run (from ${clock(near.from)} to ${clock(near.to)})`;
+  const source = `arriving nearest ${duration(focus.at)} into the run (from ${clock(near.from)} to ${clock(near.to)})${focusWords(focus)}`;
   return { sample, scope: { source, pool: 'them', poolActions: 'those actions' } };
 }

@@ -1,7 +1,8 @@
 /**
- * `report --at TIME`: the action timeline centred on a time of the run. The chunk whose time
- * span holds it is traced (the run's own chunk: same plan, same stream), and the actions
- * arriving nearest it are the ones the timeline samples its rows from.
+ * `report --at TIME`: the action timeline centred on a time of the run (without --at, on the
+ * start of the first incident, if any). The chunk whose time span holds it is traced (the
+ * run's own chunk: same plan, same stream), and the actions arriving nearest it are the ones
+ * the timeline samples its rows from.
  */
 import { CHUNK_ACTIONS, type ChunkPlan } from '../../model/plan.js';
 import { runPlans } from '../../model/simulate.js';
@@ -9,6 +10,7 @@ import type { TracedAction } from '../../model/trace.js';
 import type { Scenario } from '../../model/types.js';
 import { bareDurationFix, DURATION_PATTERN, formatDuration, isBareDuration, parseDuration } from '../../scenario/duration.js';
 import { InputError } from '../../scenario/errors.js';
+import { escapeHtml } from './html.js';
 import { clock } from './timeline-rows.js';
 import { clipped } from '../../scenario/printable.js';
 
@@ -23,12 +25,37 @@ export function atOption(text: string | undefined): number | undefined {
   return parseDuration(text);
 }
 
+/** Where the action timeline is centred: a time of the run (ms) and the chunk whose arrivals span it. */
+export interface Focus {
+  at: number;
+  plan: ChunkPlan;
+  /** Without --at: the incident whose start it is. */
+  incident?: string;
+}
+
 /**
- * The chunk of the run (`scenario` with its primaries: `withPrimaries`) whose arrivals span
- * `at`: chunks follow each other without gaps, from 0 to the last arrival. A time past the
- * run's end (its last arrival, or load.duration) is refused before anything is simulated.
+ * The timeline's centre for `report` (`scenario` with its primaries: `withPrimaries`): --at
+ * when given; else, in a scenario with incidents, the start of the first one (the earliest
+ * `from`), where a reader looks first; else none (the run's first chunk, from its start).
  */
-export function chunkAt(scenario: Scenario, seed: string, at: number, text: string): ChunkPlan {
+export function timelineFocus(scenario: Scenario, seed: string, atText: string | undefined): Focus | undefined {
+  const at = atOption(atText);
+  if (at !== undefined) return { at, plan: chunkAt(scenario, seed, at, atText as string) };
+  const first = scenario.incidents.reduce<Scenario['incidents'][number] | undefined>((a, w) => (a === undefined || w.from < a.from ? w : a), undefined);
+  if (!first) return undefined;
+  // An incident starts before the run's expected end (scenario/time-checks.ts); should the last
+  // arrival come earlier, the last chunk is the nearest.
+  const { holding, last } = chunksAround(scenario, seed, first.from);
+  return { at: first.from, plan: holding ?? last, incident: first.name };
+}
+
+/** What the timeline's note adds after its time when the centre was not asked for (HTML). */
+export function focusWords(focus: Focus): string {
+  return focus.incident === undefined ? '' : `, when the first incident, ${escapeHtml(focus.incident)}, starts (the centre without --at; --at TIME moves it)`;
+}
+
+/** The chunk of the run whose arrivals span `at` (none past the last arrival), and the last chunk. */
+function chunksAround(scenario: Scenario, seed: string, at: number): { holding: ChunkPlan | undefined; last: ChunkPlan } {
   let holding: ChunkPlan | undefined;
   let last: ChunkPlan | undefined;
   for (const plan of runPlans(scenario, seed)) {
@@ -36,6 +63,16 @@ export function chunkAt(scenario: Scenario, seed: string, at: number, text: stri
     last = plan;
   }
   if (!last) throw new Error('a run has at least one chunk');
+  return { holding, last };
+}
+
+/**
+ * The chunk of the run (`scenario` with its primaries: `withPrimaries`) whose arrivals span
+ * `at`: chunks follow each other without gaps, from 0 to the last arrival. A time past the
+ * run's end (its last arrival, or load.duration) is refused before anything is simulated.
+ */
+export function chunkAt(scenario: Scenario, seed: string, at: number, text: string): ChunkPlan {
+  const { holding, last } = chunksAround(scenario, seed, at);
   const end = Math.max(last.offset + last.span, scenario.load.duration ?? 0);
   if (at > end) {
     const d = scenario.load.duration;
