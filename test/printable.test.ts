@@ -2,12 +2,14 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '../src/cli/io.js';
-import { parseOverrides, positiveInteger } from '../src/cli/options.js';
+import { parseOverrides, positiveInteger, seedOption } from '../src/cli/options.js';
 import { csvText } from '../src/cli/report/csv.js';
+import { escapeHtml } from '../src/cli/report/html.js';
 import { renderJunit } from '../src/cli/report/junit.js';
+import { show } from '../src/cli/report/sweep.js';
 import { InputError } from '../src/scenario/errors.js';
 import { parseScenario } from '../src/scenario/parse.js';
-import { clipped, printable } from '../src/scenario/printable.js';
+import { clipped, hasUnprintable, printable, PRINTABLE_TEXT, SEED_TEXT } from '../src/scenario/printable.js';
 
 const HOSTILE = '\u001b]0;PWNED\u0007\u001b[31mx\nFAKE: all passed\u202e';
 
@@ -16,6 +18,31 @@ describe('printable', () => {
     expect(printable(HOSTILE)).toBe('\\u001b]0;PWNED\\u0007\\u001b[31mx\\u000aFAKE: all passed\\u202e');
     expect(printable('plain ümlaut, 日本 and tabs')).toBe('plain ümlaut, 日本 and tabs');
     expect(printable('\u0000\u007f\u0085\u2028')).toBe('\\u0000\\u007f\\u0085\\u2028');
+  });
+
+  it('one rule: invisible format characters too (zero-width space and joiner, soft hyphen, isolates, byte order mark, annotations)', () => {
+    expect(printable('a\u200bb\u200dc\u00add\u2066e\u2069f\uFEFFg\uFFF9h\u061c')).toBe('a\\u200bb\\u200dc\\u00add\\u2066e\\u2069f\\ufeffg\\ufff9h\\u061c');
+    for (const c of ['\u200b', '\u202e', '\u0085', '\u2066']) expect(hasUnprintable(`x${c}`)).toBe(true);
+    expect(hasUnprintable('plain ümlaut, 日本, – and ☆')).toBe(false);
+  });
+
+  it('seeds and the names a part carries are held to it (they are printed as they are)', () => {
+    for (const bad of ['PASS \u202eLIAF', 'a\u200bb', '\u200b=1', 'x\u2066y', 'a\u0007']) {
+      expect(SEED_TEXT.test(bad), bad).toBe(false);
+      expect(PRINTABLE_TEXT.test(bad), bad).toBe(false);
+    }
+    for (const good of ['42', 'nightly-run', '日本', 'PASS LIAF']) {
+      expect(SEED_TEXT.test(good), good).toBe(true);
+      expect(PRINTABLE_TEXT.test(good), good).toBe(true);
+    }
+    // The scenario file's seed: the schema's compiled pattern is the same rule.
+    expect(() => parseScenario('seed: "PASS \u202eLIAF"\n', 's.yaml')).toThrow(/key seed: got "PASS \\u202eLIAF", expected a number or a string of .*no control or invisible format characters/);
+    expect(() => seedOption('PASS \u202eLIAF')).toThrow(InputError);
+  });
+
+  it('HTML and a sweep\'s labels write them out too (line breaks are kept in HTML: a <pre> of YAML has them)', () => {
+    expect(escapeHtml('a\u202eb <c>\nd\u200b')).toBe('a\\u202eb &lt;c&gt;\nd\\u200b');
+    expect(show('\u202eevil.txt', 'service.latency.file')).toBe('\\u202eevil.txt');
   });
 
   it('an InputError built from hostile names prints none of their control codes', () => {
@@ -63,8 +90,13 @@ describe('errors of any origin', () => {
 
 describe('CSV cells', () => {
   it('a text cell a spreadsheet would run as a formula gets a \' before it; numbers, text that is a plain number (a seed -5) and other text are as they are', () => {
-    const csv = csvText([['=1+1', '+x', '-2+3', "-cmd|' /C calc'!A0", '@SUM(1)', '\tx', '\uFF1D1', 'lab-defaults', -2.5, 0, '-5', '1e3', ' =1+1']], 'abcdefghijklm'.split(''));
-    expect(csv.split('\n')[1]).toBe("'=1+1,'+x,'-2+3,'-cmd|' /C calc'!A0,'@SUM(1),'\tx,'\uFF1D1,lab-defaults,-2.5,0,-5,1e3,' =1+1");
+    const csv = csvText([['=1+1', '+x', '-2+3', "-cmd|' /C calc'!A0", '@SUM(1)', '\uFF1D1', 'lab-defaults', -2.5, 0, '-5', '1e3', ' =1+1']], 'abcdefghijkl'.split(''));
+    expect(csv.split('\n')[1]).toBe("'=1+1,'+x,'-2+3,'-cmd|' /C calc'!A0,'@SUM(1),'\uFF1D1,lab-defaults,-2.5,0,-5,1e3,' =1+1");
+  });
+
+  it('text is printable first, by the rule of the terminal: a zero-width space, a byte order mark or a tab before = is written out, no formula and nothing hidden', () => {
+    const csv = csvText([['\u200b=1+1.yaml', '\uFEFF=1', '\tx', 'a\u202eb', 'a\nb']], ['a', 'b', 'c', 'd', 'e']);
+    expect(csv.split('\n')[1]).toBe('\\u200b=1+1.yaml,\\ufeff=1,\\u0009x,a\\u202eb,a\\u000ab');
   });
 
   it('a number with no finite value is an empty cell, never Infinity or NaN', () => {

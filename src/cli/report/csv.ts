@@ -6,6 +6,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { METRICS, METRIC_PATHS, type MetricDef, type MetricPath, type Scale } from '../../model/metric-registry.js';
 import { readMetric } from '../../model/metric-paths.js';
+import { printable } from '../../scenario/printable.js';
 import { isDurationKey } from '../../scenario/schema.js';
 import { alertColumns, alertValue } from './sweep-alerts.js';
 import type { SweepReport } from './sweep.js';
@@ -70,24 +71,32 @@ export function csvColumns(paths: readonly string[]): CsvColumn[] {
   ];
 }
 
-/** A text cell's first character that a spreadsheet reads as the start of a formula (full-width forms too), after any spaces it trims. */
-const FORMULA_START = /^[\s\uFEFF]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+/**
+ * A text cell's first character that a spreadsheet reads as the start of a formula (full-width
+ * forms too), after any spaces it trims; the cell is printable by then (a tab, a carriage return,
+ * a byte order mark or a zero-width space before it is written as `\u0009` and the like).
+ */
+const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
 /** Text that is a plain number (a seed such as -5): a spreadsheet reads it as that number, so it stays as it is. */
 const PLAIN_NUMBER = /^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
 
 /**
- * Rows as CSV, the one way idem-sim writes it. A text cell that a spreadsheet would take for a
- * formula (starting with =, +, -, @, a tab or a carriage return: a scenario named `=1+1.yaml`, a
- * seed `-x`) is written with a ' before it, as spreadsheets expect; numbers, and text that is a
- * plain number, are left as they are. A number with no finite value (an interval's end over no
- * action) is an empty cell, as a missing value is, never `Infinity` or `NaN`.
+ * Rows as CSV, the one way idem-sim writes it. Text is made printable first, as on a terminal
+ * (printable.ts): a zero-width space before a `=` is then `\u200b=`, no formula. A text cell that
+ * a spreadsheet would take for a formula (starting with =, +, -, @: a scenario named `=1+1.yaml`,
+ * a seed `-x`) is written with a ' before it, as spreadsheets expect; numbers, and text that is
+ * a plain number, are left as they are. A number with no finite value (an interval's end over
+ * no action) is an empty cell, as a missing value is, never `Infinity` or `NaN`.
  */
 export function csvText(rows: readonly (readonly unknown[])[], columns: readonly string[]): string {
   return stringify(rows as unknown[][], {
     header: true, columns: [...columns],
     cast: {
       number: (x) => (Number.isFinite(x) ? String(x) : ''),
-      string: (x) => (FORMULA_START.test(x) && !PLAIN_NUMBER.test(x) ? `'${x}` : x),
+      string: (text) => {
+        const x = printable(text);
+        return FORMULA_START.test(x) && !PLAIN_NUMBER.test(x) ? `'${x}` : x;
+      },
     },
   });
 }

@@ -1,10 +1,15 @@
 /** One self-contained HTML document: inline stylesheet, system fonts, no external URL. */
+import { printable } from '../../scenario/printable.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
-/** Text made safe for HTML content and attribute values. */
+/**
+ * Text made safe for HTML content and attribute values: unprintable characters written as
+ * `\u202e` and the like, as on a terminal (a bidirectional override in a file name would
+ * reorder the page as a reader sees it), line breaks kept (a `<pre>` of YAML has them).
+ */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+  return text.split('\n').map(printable).join('\n').replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
 /** The system font stack: no web font to fetch. */

@@ -7,6 +7,7 @@ import { readMetric, type MetricPath } from '../../model/metric-paths.js';
 import { renderSvg, textWidth } from './charts.js';
 import { num } from './format.js';
 import { escapeHtml, htmlPage } from './html.js';
+import { printable } from '../../scenario/printable.js';
 import { label, paramAxes, type ParamAxis } from './sweep-axes.js';
 import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, RAMPS, type ChartMetric, type ViewSpec } from './sweep-charts.js';
 import { frontierChart, frontierLeftOut, frontierOf } from './sweep-frontier.js';
@@ -68,7 +69,7 @@ export function sweepSvgSpec(r: SweepReport, metric: MetricPath): TopLevelSpec {
   const section = keyCharts(r, metric);
   const left = section?.left.length ? wrapWords(`not drawn, as they do not vary: ${section.left.join('; ')}`) : [];
   const subtitle = [...wrapCommand(`${r.replay} --svg`), ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : []), ...left];
-  const title = { text: `idem-sim sweep ${r.scenario ?? ''}`.trimEnd(), subtitle, offset: 14 };
+  const title = { text: `idem-sim sweep ${printable(r.scenario ?? '')}`.trimEnd(), subtitle, offset: 14 };
   if (!section || section.views.length === 0) {
     // Without a key chart that varies, duplicates and memory do not both vary: no frontier either.
     const why = frontierLeftOut(r);

@@ -5,6 +5,7 @@ import { CONTRACT_VERSION } from '../../model/shape.js';
 import type { ChalkInstance } from 'chalk';
 import { readMetric, type MetricPath } from '../../model/metric-paths.js';
 import type { Metrics } from '../../model/metrics.js';
+import { printable } from '../../scenario/printable.js';
 import { isDurationKey } from '../../scenario/schema.js';
 import { drawRows } from './sweep-table.js';
 import type { PrecisionInfo } from './types.js';
@@ -53,9 +54,9 @@ export function cell(m: Metrics, path: MetricPath): string {
   return r.value === null ? '–' : describeReading(r, path);
 }
 
-/** A varied key's value as people read it: durations in their unit, null as none. */
+/** A varied key's value as people read it: durations in their unit, null as none, text printable (a file name). */
 export const show = (v: string | number | boolean | null, path: string) =>
-  v === null ? 'none' : typeof v === 'number' && isDurationKey(path) ? duration(v) : String(v);
+  v === null ? 'none' : typeof v === 'number' && isDurationKey(path) ? duration(v) : printable(String(v));
 
 export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
   const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
