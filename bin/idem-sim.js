@@ -1,6 +1,14 @@
 #!/usr/bin/env node
 // Thin launcher: the compiled CLI lives in dist/ (built by `npm install` in a clone via the preprepare script, and by `npm pack`).
-import { main } from '../dist/cli/main.js';
+
+// First of all, listen for SIGINT, SIGTERM and SIGHUP (signals.js loads little): a signal while
+// the program loads stops it cleanly too (exit 130 / 143 / 129, nothing written), and one after
+// the outcome is settled exits with the outcome's status, never by the signal's default action.
+const { StopSignals } = await import('../dist/cli/signals.js');
+const stops = new StopSignals();
+const { pauseForTest } = await import('../dist/cli/test-pause.js');
+pauseForTest('listening');
+const { main } = await import('../dist/cli/main.js');
 
 // A reader that stops early (`| head`) closes the pipe: that is not an error. Any other
 // failure to write the data (a full disk) leaves it incomplete: say so in one line and exit 2,
@@ -14,8 +22,11 @@ process.stdout.on('error', (e) => {
 // Errors and progress have nowhere else to go when standard error fails: the exit status still tells.
 process.stderr.on('error', () => {});
 
-const code = await main(process.argv);
+const code = await main(process.argv, undefined, stops);
 // Stopped by a signal (128 + its number), with nothing left to write: exit now rather than
-// while the process winds down, when a second signal would meet no handler and kill it.
+// while the process winds down.
 if (code > 128) process.exit(code);
+// The outcome is settled: a signal while the process winds down (workers end) exits with it.
+stops.settle(code);
 process.exitCode = code;
+pauseForTest('settled');

@@ -20,7 +20,7 @@ export interface LabOptions {
 }
 
 /** Registers `lab` on the program (a small block of main.ts's list); its modules load when it runs. */
-export function declareLab(cmd: Command, { io, setCode }: { io: Io; setCode: (code: number) => void }): void {
+export function declareLab(cmd: Command, { io, signal, setCode }: { io: Io; signal: AbortSignal; setCode: (code: number) => void }): void {
   cmd.command('lab')
     .description("the guide's interactive lab: one offline HTML page of knobs, missions and the action timeline, the real engine inside")
     .argument('[scenario]', 'the scenario to start from (the built-in lab defaults when none is given)')
@@ -29,21 +29,23 @@ export function declareLab(cmd: Command, { io, setCode }: { io: Io; setCode: (co
     .addOption(new Option('--set <path=value>', 'start with one key changed, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
     .option('--actions <n>', 'primary actions to start with (overrides the file)')
     .option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust")
-    .action(async (file: string | undefined, opts: LabOptions) => setCode(await labCommand(file, opts, io)));
+    .action(async (file: string | undefined, opts: LabOptions) => setCode(await labCommand(file, opts, io, signal)));
 }
 
 /** Where the page goes without --out on a terminal (see `terminalDefault`), and how an earlier one is known. */
 const DEFAULT_FILE = 'lab.html';
 const isLabPage = (head: string) => head.startsWith('<!doctype html>') && head.includes('<title>idem-sim lab: ');
 
-export async function labCommand(file: string | undefined, opts: LabOptions, io: Io): Promise<number> {
-  const [{ terminalDefault, withOutput }, { toolVersion }, { labPage }] = await Promise.all([
-    import('./shared/output.js'), import('./io.js'), import('../lab/page.js'),
+export async function labCommand(file: string | undefined, opts: LabOptions, io: Io, signal?: AbortSignal): Promise<number> {
+  const [{ terminalDefault, withOutput }, { toolVersion }, { labPage }, { Interrupted }] = await Promise.all([
+    import('./shared/output.js'), import('./io.js'), import('../lab/page.js'), import('../exec/interrupted.js'),
   ]);
   const fallback = terminalDefault(io, opts.out, DEFAULT_FILE, isLabPage);
   return withOutput(io, opts.out ?? fallback?.path, file ? [file] : [], async (out) => {
     const config: LabConfig = { version: toolVersion(), start: await startScenario(file ?? null, opts, io), missions: await missions() };
     const text = labPage(config, await labScripts());
+    // A signal while the page's parts were read (between tasks): stop, and write nothing.
+    if (signal?.aborted) throw new Interrupted();
     out.write(text);
     fallback?.announce(text);
     return 0;

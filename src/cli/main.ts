@@ -7,6 +7,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { Interrupted } from '../exec/interrupted.js';
 import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
+import { STOP_SIGNALS, StopSignals } from './signals.js';
 import { withChoices } from './choices.js';
 import { examplesHelp } from './examples.js';
 import { inputFailure } from './input-failure.js';
@@ -26,15 +27,6 @@ import type { RunOptions } from './run.js';
 // Commands load their modules when they run, so `--help` and `--version` start at once.
 
 export const EXIT_OK = 0, EXIT_BAD_INPUT = 2, EXIT_INTERNAL = 70, EXIT_INTERRUPTED = 130;
-
-/**
- * The signals that stop a command cleanly, and their exit statuses (128 + the signal's number, as
- * shells report a process the signal killed): Ctrl-C, `timeout`/CI cancellation/`docker stop`, a
- * closed terminal. Each aborts the command's AbortSignal; the command removes its temporary files
- * and store objects and writes no output.
- */
-export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const satisfies Record<string, number>;
-export type StopSignal = keyof typeof STOP_SIGNALS;
 
 /** What every command's action needs: the streams, the stop signal, and where its exit status goes. */
 interface Context {
@@ -242,27 +234,17 @@ function declareCompletion(cmd: Command, { io, setCode }: Context): void {
     });
 }
 
-export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }): Promise<number> {
+/**
+ * Runs one command line. `stops` listens for the stop signals: the launcher's, listening since
+ * before the program loaded, which it settles with the returned status; without it, main
+ * listens while the command runs (a caller in its own process, such as a test).
+ */
+export async function main(argv: string[], io: Io = { stdout: process.stdout, stderr: process.stderr, env: process.env }, stops?: StopSignals): Promise<number> {
   let code = EXIT_OK;
-  const interrupt = new AbortController();
-  let stoppedBy: StopSignal = 'SIGINT';
-  // The first signal asks the command to stop cleanly; a second one (a user who does not want
-  // to wait for a probe's clean-up) ends the process at once, its temporary files removed.
-  const handlers = (Object.keys(STOP_SIGNALS) as StopSignal[]).map((sig) => {
-    const handler = () => {
-      if (!interrupt.signal.aborted) {
-        stoppedBy = sig;
-        interrupt.abort();
-        return;
-      }
-      io.stderr.write(`idem-sim: ${sig} again: stopping at once; nothing was written\n`);
-      void import('./outputs.js').then((outputs) => outputs.abortPendingOutputs()).finally(() => process.exit(STOP_SIGNALS[sig]));
-    };
-    process.on(sig, handler);
-    return [sig, handler] as const;
-  });
+  const listening = stops ?? new StopSignals({ stdout: io.stdout, stderr: io.stderr, exit: (c) => process.exit(c) });
   try {
-    const cli = program({ io, signal: interrupt.signal, setCode: (c) => { code = c; } });
+    if (listening.signal.aborted) throw new Interrupted(); // a signal while the program loaded
+    const cli = program({ io, signal: listening.signal, setCode: (c) => { code = c; } });
     if (argv.length <= 2) {
       cli.outputHelp();
       return EXIT_OK;
@@ -276,8 +258,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     }
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     if (e instanceof Interrupted) {
-      io.stderr.write(`idem-sim: interrupted by ${stoppedBy}; nothing was written\n`);
-      return STOP_SIGNALS[stoppedBy];
+      io.stderr.write(`idem-sim: interrupted by ${listening.stoppedBy}; nothing was written\n`);
+      return STOP_SIGNALS[listening.stoppedBy];
     }
     const theInputs = inputFailure(e);
     if (theInputs !== undefined) {
@@ -290,8 +272,6 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     if (io.env['IDEM_SIM_DEBUG']) io.stderr.write(`${hideSecrets((e as Error).stack ?? '')}\n`);
     return EXIT_INTERNAL;
   } finally {
-    // Once stopped by a signal, the handlers stay while the process winds down (workers end):
-    // a second signal then still exits with its status instead of killing the process.
-    if (!interrupt.signal.aborted) for (const [sig, handler] of handlers) process.off(sig, handler);
+    if (stops === undefined) listening.close();
   }
 }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { closeSync, constants, fchmodSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../scenario/errors.js';
+import { pauseForTest } from './test-pause.js';
 
 /** What an errno code means, for people. */
 function reason(e: unknown): string {
@@ -201,6 +202,7 @@ export class PendingOutput {
         closeSync(this.fd);
         this.fd = null;
         renameSync(this.tmp, this.target);
+        pauseForTest('committed');
       }
     } catch (e) {
       this.abort();
