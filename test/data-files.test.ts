@@ -57,6 +57,22 @@ describe('readUserFile', () => {
     }
   });
 
+  it('refuses a path through /proc that leads out of it, as written or by a link on the way (/proc/self/cwd, /proc/self/root)', () => {
+    writeFileSync(join(dir, 'plain.txt'), '100\n');
+    symlinkSync('/proc/self/cwd', join(dir, 'cwd'));
+    symlinkSync('/proc/self/root', join(dir, 'root-hop'));
+    symlinkSync('root-hop', join(dir, 'root'));
+    symlinkSync(dir, join(dir, 'here'));
+    const cwdFile = join(process.cwd(), 'package.json');
+    // `cwd/..` as the kernel reads it: into the link, then up from where it led.
+    for (const p of ['/proc/self/cwd/package.json', `/proc/self/root${cwdFile}`, join(dir, 'cwd', 'package.json'), join(dir, 'root', cwdFile), `${dir}/cwd/../plain.txt`]) {
+      expect(errorOf(() => readUserFile(p, 'the scenario file')).message, p).toMatch(/is in \/proc, a view of the system/);
+    }
+    // Links and .. that stay out of the system's directories are followed as before.
+    expect(readUserFile(`${dir}/here/here/plain.txt`, 'the scenario file')).toBe('100\n');
+    expect(readUserFile(join(dir, 'here', 'plain.txt'), 'the scenario file')).toBe('100\n');
+  });
+
   it('refuses a FIFO without blocking, and a file over the limit before reading it', () => {
     const fifo = join(dir, 'fifo');
     execFileSync('mkfifo', [fifo]);

@@ -1,5 +1,5 @@
 /** The files the CLI reads: scenario files, part files and the data files a scenario names. Writing: outputs.ts. */
-import { closeSync, constants, fstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { loadLatencyData } from '../model/latency.js';
 import type { Scenario, WrittenScenario } from '../model/types.js';
@@ -32,11 +32,8 @@ export function readUserFile(path: string, what: string, keyPath = '', origin?: 
   const refuse = (problem: string, fix = `Check the path: a relative one is read from ${base}.`): never => {
     throw new InputError(origin ?? { source: path }, keyPath, problem, fix);
   };
-  let real: string | undefined;
-  try { real = realpathSync(path); } catch { /* reported when it is opened */ }
-  if (real !== undefined && SYSTEM_DIRS.some((d) => real === d || real.startsWith(`${d}/`))) {
-    refuse(`${named} is in ${SYSTEM_DIRS.find((d) => real === d || real.startsWith(`${d}/`))}, a view of the system, not a file of data`, 'Name a regular file.');
-  }
+  const passed = systemDirOnTheWay(path);
+  if (passed) refuse(`${named} is in ${passed}, a view of the system, not a file of data`, 'Name a regular file.');
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
@@ -52,7 +49,7 @@ export function readUserFile(path: string, what: string, keyPath = '', origin?: 
     // between the check of the path and the open cannot lead elsewhere.
     const opened = openedPath(fd);
     if (opened !== undefined) {
-      const system = SYSTEM_DIRS.find((d) => opened === d || opened.startsWith(`${d}/`));
+      const system = systemDirOf(opened);
       if (system) refuse(`${named} is in ${system}, a view of the system, not a file of data`, 'Name a regular file.');
       within?.(opened);
     }
@@ -72,6 +69,38 @@ export function readUserFile(path: string, what: string, keyPath = '', origin?: 
   } finally {
     closeSync(fd);
   }
+}
+
+const systemDirOf = (path: string) => SYSTEM_DIRS.find((d) => path === d || path.startsWith(`${d}/`));
+
+/**
+ * The system directory a path passes through, as written or by any link on the way, followed
+ * one by one as the kernel does: /proc/self/cwd/x.txt and a link to /proc/self/root lead out of
+ * /proc, so their real path alone would pass (and /proc/PID/fd/N reaches files a directory's
+ * permissions would keep from the reader). Undefined when none does, or when a part is missing
+ * (reported when the file is opened).
+ */
+function systemDirOnTheWay(path: string): string | undefined {
+  let pending = (isAbsolute(path) ? path : `${process.cwd()}/${path}`).split('/');
+  let at = '/';
+  for (let links = 0; pending.length > 0;) {
+    const name = pending.shift() as string;
+    if (name === '' || name === '.') continue;
+    const next = name === '..' ? dirname(at) : at === '/' ? `/${name}` : `${at}/${name}`;
+    const system = systemDirOf(next);
+    if (system) return system;
+    let target: string;
+    try {
+      if (!lstatSync(next).isSymbolicLink()) { at = next; continue; }
+      target = readlinkSync(next);
+    } catch {
+      return undefined;
+    }
+    if (++links > 40) return undefined; // a loop: ELOOP when it is opened
+    pending = [...target.split('/'), ...pending];
+    if (isAbsolute(target)) at = '/';
+  }
+  return undefined;
 }
 
 /** The path an open descriptor names (Linux: /proc/self/fd); undefined where that cannot be read. */
