@@ -7,6 +7,8 @@ import { chmodSync, closeSync, constants, openSync, readdirSync, readFileSync, r
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { Interrupted } from '../src/exec/interrupted.js';
+import { labCommand } from '../src/cli/lab.js';
 import { PendingOutput } from '../src/cli/outputs.js';
 import { InputError } from '../src/scenario/errors.js';
 import { removeScratch, scratch } from './helpers.js';
@@ -145,5 +147,16 @@ describe('outputs that are not plain files', () => {
     } finally {
       closeSync(reader);
     }
+  });
+});
+
+describe('lab and a stop signal', () => {
+  it('a signal that came while lab read its parts: it stops (Interrupted) and writes nothing', async () => {
+    const dir = scratch();
+    const stopped = new AbortController();
+    stopped.abort();
+    const io = { stdout: sink, stderr: sink, env: {} };
+    await expect(labCommand(undefined, { out: join(dir, 'lab.html') }, io, stopped.signal)).rejects.toThrow(Interrupted);
+    expect(readdirSync(dir)).toEqual([]);
   });
 });
