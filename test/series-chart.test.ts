@@ -32,7 +32,7 @@ const INCIDENT = { name: 'slowdown', from: 3 * MIN, to: 6 * MIN };
 
 function input(at?: number): SeriesChartInput {
   const s = series();
-  return { series: s, incidents: [INCIDENT], alerts: [{ ...ALERT, firings: firings(s, ALERT), firing_count: firings(s, ALERT).length }], ...(at !== undefined ? { at } : {}) };
+  return { series: s, incidents: [INCIDENT], alerts: [{ ...ALERT, firings: firings(s, ALERT), firing_count: firings(s, ALERT).length }], loadEnd: 10 * MIN, ...(at !== undefined ? { at } : {}) };
 }
 
 /** The value of attribute `name` of the first element `tag` matches (its last tag). */
@@ -102,7 +102,7 @@ describe('the series charts', () => {
       const a = { ...ALERT, name, above: 2 + 3 * k };
       return { ...a, firings: firings(s, a), firing_count: firings(s, a).length };
     });
-    const svg = seriesChart({ series: s, incidents: [], alerts }, 'conflicts_409');
+    const svg = seriesChart({ series: s, incidents: [], alerts, loadEnd: 10 * MIN }, 'conflicts_409');
     const strip = (name: string) => Number(new RegExp(`data-alert="${name}"[^]*?<rect x="[^"]*" y="([^"]*)" width="[^"]*" height="6"`).exec(svg)?.[1]);
     const band = (name: string) => Number(new RegExp(`data-alert="${name}"[^]*?<rect x="[^"]*" y="([^"]*)"`).exec(svg)?.[1]);
     const ys = alerts.map((a) => strip(a.name));
@@ -117,7 +117,7 @@ describe('the series charts', () => {
   it('keeps the threshold on the axis when it is above every bucket', () => {
     const s = series();
     const high = { ...ALERT, above: 40 };
-    const svg = seriesChart({ series: s, incidents: [], alerts: [{ ...high, firings: firings(s, high), firing_count: 0 }] }, 'conflicts_409');
+    const svg = seriesChart({ series: s, incidents: [], alerts: [{ ...high, firings: firings(s, high), firing_count: 0 }], loadEnd: 10 * MIN }, 'conflicts_409');
     expect(firings(s, high)).toEqual([]);
     const y = attr(svg, /<line class="threshold"[^>]*>/, 'y1');
     expect(y).toBeGreaterThanOrEqual(PLOT.top);
@@ -233,5 +233,14 @@ describe('--at: the actions nearest a time', () => {
     expect(first?.group).toBe(2 * CHUNK_ACTIONS);
     expect(first?.attempts[0]?.key).toBe(`intent:${2 * CHUNK_ACTIONS + 1}`);
     expect(actions[0]?.attempts[0]?.key).toBe('intent:1'); // the traced actions are not changed
+  });
+
+  it('shades the time after the load apart, from the load\'s end (mid-bucket) to the series\' end, and says so', () => {
+    const svg = seriesChart({ ...input(), loadEnd: 8.5 * MIN }, 'attempts');
+    const x = attr(svg, /<g class="after-load"[^>]*>[^]*?<rect[^>]*>/, 'x');
+    expect(x).toBeCloseTo(PLOT.left + (8.5 / 10) * PLOT.width, 0);
+    expect(svg).toContain('data-load-end-ms="510000"');
+    expect(svg).toContain('the load has ended');
+    expect(seriesChart(input(), 'attempts')).not.toContain('after-load'); // a load to the series' end: nothing to shade
   });
 });

@@ -157,10 +157,10 @@ export class PartChecker {
   private seriesAgrees(s: RunStateData, field: string, step: number | null): void {
     const series = s.series;
     if (!series) {
-      if (step !== null) this.fail(field, `is missing, but the run counts one (its step ${step} ms: --series, or its alerts' 1-minute buckets)`);
+      if (step !== null) this.fail(field, `is missing, but the run counts one (its step ${step} ms: --series, or the 1-minute buckets of its alerts or incidents)`);
       return;
     }
-    if (step === null) this.fail(field, 'is there, but the run counts none (no --series and no alerts)');
+    if (step === null) this.fail(field, 'is there, but the run counts none (no --series, no alerts and no incidents)');
     if (series.step !== step) this.fail(join(field, 'step'), `is not ${step}, the step the run counts its series with`);
     const decoded = decodeSeries(series);
     for (const name of SERIES_NAMES) {
@@ -196,6 +196,10 @@ export class PartChecker {
   private shape(v: unknown, template: unknown, field: string): unknown {
     if (field.endsWith('service.latency')) return this.latency(v, field, 0);
     if (template === null) return v === null ? null : this.number(v, field); // deadline, lease, conflict_retry_after, an incident's changes
+    if (template === NULLABLE_FLAG) { // an incident's store.down
+      if (v !== null && typeof v !== 'boolean') this.fail(field, 'expected true, false or null');
+      return v;
+    }
     if (Array.isArray(template)) return this.array(v, field, 0, 1000).map((x, i) => this.shape(x, template[0], `${field}[${i}]`)); // incidents, alerts, load.profile
     if (typeof template === 'number') return this.number(v, field);
     if (typeof template === 'string') return this.string(v, field, 64);
@@ -234,11 +238,15 @@ export class PartChecker {
  * (incidents, alerts, load.profile) made from its declaration in model/shape.ts: a value of
  * each key's type (null for a value that may be absent).
  */
+/** The sample of an override of a flag: true, false, or null (not set). */
+const NULLABLE_FLAG = Symbol('a flag or null');
+
 function sampleOf(p: Param): unknown {
   switch (p.kind) {
     case 'section': return Object.fromEntries(Object.entries(p.params).map(([k, q]) => [k, sampleOf(q)]));
     case 'list': return [sampleOf(p.of)];
-    case 'override': case 'optional_duration': return null;
+    case 'override': return p.of.kind === 'flag' ? NULLABLE_FLAG : null;
+    case 'optional_duration': return null;
     case 'text': case 'choice': return '';
     case 'flag': return false;
     default: return 0;

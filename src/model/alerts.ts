@@ -11,9 +11,12 @@ import type { WrittenScenario } from './types.js';
 /** Buckets of alerts evaluated without a series asked for. */
 export const ALERT_STEP_MS = 60_000;
 
-/** The series step of a run: the one asked for, else one minute when the scenario has alerts, else none. */
+/**
+ * The series step of a run: the one asked for, else one minute when the scenario has alerts (to
+ * judge them) or incidents (their quiet time's baselines, model/quiet.ts), else none.
+ */
 export function seriesStepOf(scenario: WrittenScenario, asked: number | undefined): number | null {
-  return asked ?? (scenario.alerts.length > 0 ? ALERT_STEP_MS : null);
+  return asked ?? (scenario.alerts.length > 0 || scenario.incidents.length > 0 ? ALERT_STEP_MS : null);
 }
 
 type Alert = WrittenScenario['alerts'][number];

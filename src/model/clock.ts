@@ -46,7 +46,8 @@ export class Clock {
   real(u: number): number {
     if (this.identity) return u;
     const j = lastAtOrBelow(this.op, u);
-    return this.at[j]! + (u - this.op[j]!) / this.factor[j]!;
+    // A lull (rate 0) spans no operational time: only its start maps to it, and nothing arrives in it.
+    return this.factor[j] === 0 ? this.at[j]! : this.at[j]! + (u - this.op[j]!) / this.factor[j]!;
   }
 }
 

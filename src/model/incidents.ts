@@ -16,14 +16,14 @@ export interface InForce {
   crashProbability: number | null;
   requestLoss: number | null;
   replyLoss: number | null;
-  storeDown: boolean;
+  storeDown: boolean | null;
   runtimeCrash: number | null;
 }
 
 /** The changes in force at time `t` (ms from the run's start). */
 export function inForceAt(incidents: readonly Incident[], t: number): InForce {
   const at: InForce = {
-    latencyMultiplier: null, errorRate: null, crashProbability: null, requestLoss: null, replyLoss: null, storeDown: false, runtimeCrash: null,
+    latencyMultiplier: null, errorRate: null, crashProbability: null, requestLoss: null, replyLoss: null, storeDown: null, runtimeCrash: null,
   };
   for (const w of incidents) {
     if (!(w.from <= t && t < w.to)) continue;
@@ -32,7 +32,7 @@ export function inForceAt(incidents: readonly Incident[], t: number): InForce {
     at.crashProbability = w.service.crash_probability ?? at.crashProbability;
     at.requestLoss = w.network.request_loss ?? at.requestLoss;
     at.replyLoss = w.network.reply_loss ?? at.replyLoss;
-    at.storeDown ||= w.store.down;
+    at.storeDown = w.store.down ?? at.storeDown;
     at.runtimeCrash = w.runtime.crash_probability ?? at.runtimeCrash;
   }
   return at;
@@ -40,7 +40,26 @@ export function inForceAt(incidents: readonly Incident[], t: number): InForce {
 
 /** Whether anything is changed. */
 export function changes(f: InForce): boolean {
-  return f.storeDown || Object.values(f).some((v) => typeof v === 'number');
+  return f.storeDown === true || Object.values(f).some((v) => typeof v === 'number');
+}
+
+/** What is in force with the scenario's own values filled in (two windows' effects compare equal when these do). */
+function settled(s: WrittenScenario, f: InForce): readonly (number | boolean)[] {
+  return [f.latencyMultiplier ?? 1, f.errorRate ?? s.service.error_rate, f.crashProbability ?? s.service.crash_probability, f.requestLoss ?? s.network.request_loss,
+    f.replyLoss ?? s.network.reply_loss, f.storeDown ?? false, f.runtimeCrash ?? s.runtime.crash_probability];
+}
+
+/**
+ * Whether window `i` changes what is in force anywhere in it: false for a window that sets only
+ * the values already in force there (the scenario's own, or an earlier window's), or whose every
+ * key a later window overrides throughout.
+ */
+export function windowMatters(s: WrittenScenario, i: number): boolean {
+  const w = s.incidents[i];
+  if (w === undefined) return false;
+  const others = s.incidents.filter((_, j) => j !== i);
+  const times = [w.from, ...segmentStarts(s.incidents).filter((t) => w.from < t && t < w.to)];
+  return times.some((t) => settled(s, inForceAt(s.incidents, t)).some((v, k) => v !== settled(s, inForceAt(others, t))[k]));
 }
 
 /** The scenario's service keys as they are in force (for the check that error_rate + crash_probability stays at most 1). */
@@ -127,5 +146,5 @@ function regime(s: Scenario, f: InForce): Params {
     network: { request_loss: f.requestLoss ?? s.network.request_loss, reply_loss: f.replyLoss ?? s.network.reply_loss },
     runtime: { ...s.runtime, crash_probability: f.runtimeCrash ?? s.runtime.crash_probability },
   };
-  return compile(changed, { latencyScale: f.latencyMultiplier ?? 1, storeDown: f.storeDown });
+  return compile(changed, { latencyScale: f.latencyMultiplier ?? 1, storeDown: f.storeDown === true });
 }

@@ -28,8 +28,11 @@ export interface MetricDef {
   /** As the run table's row shows it. */
   readonly label: string;
   readonly description: string;
-  /** Reported only for scenarios where it can be other than 0 (`store_down`: an incident takes the key store down). */
-  readonly only?: 'store_down';
+  /**
+   * Reported only for scenarios where it applies: `store_down`, an incident takes the key store
+   * down; `incidents`, the scenario has incident windows (the quiet-time figures, model/quiet.ts).
+   */
+  readonly only?: 'store_down' | 'incidents';
 }
 
 const PER_ACTION: Scale = { per: 'actions', times: 1 };
@@ -43,6 +46,8 @@ const DEFS = [
   { path: 'duplicates_per_1000.replan', kind: 'estimate', counter: 'duplicates_replan', scale: PER_1000, unit: 'count', label: 'from model re-plans', description: 'duplicates made by model re-plans, per 1000 actions' },
   { path: 'duplicates_per_1000.replay', kind: 'estimate', counter: 'duplicates_replay', scale: PER_1000, unit: 'count', label: 'from crash replays', description: 'duplicates made by crash replays, per 1000 actions' },
   { path: 'duplicates_per_day', kind: 'estimate', counter: 'duplicates', scale: PER_DAY, unit: 'count', label: 'duplicates per day at load.rate_per_s', description: 'duplicates per day at load.rate_per_s (twins arrive on top of that rate)' },
+  { path: 'duplicates_per_day_outside_incidents', kind: 'estimate', unit: 'count', label: 'outside incidents (quiet time repeated all day)', description: 'duplicates per day at the rate of the time outside every incident window and its grace (the quiet buckets of the series; interval over buckets)', only: 'incidents' },
+  { path: 'quiet_time_ms', kind: 'value', unit: 'ms', label: 'quiet time measured (outside incidents and grace)', description: 'the time within the load outside every incident window and its grace (whole series buckets) that the quiet figures and alert baselines come from', only: 'incidents' },
   { path: 'lost_per_1000', kind: 'estimate', counter: 'lost', scale: PER_1000, unit: 'count', label: 'lost per 1000', description: 'actions that never executed, per 1000' },
   { path: 'merged_per_1000', kind: 'estimate', counter: 'merged', scale: PER_1000, unit: 'count', label: 'of which twins merged per 1000', description: 'of the lost: twins answered with their sibling\'s stored result, per 1000' },
   { path: 'unknown_outcomes_per_1000', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_1000, unit: 'count', label: 'unknown outcomes returned to the model', description: 'calls returned to the model failed with the last attempt timed out or answered 409, per 1000 actions' },
@@ -64,10 +69,10 @@ const DEFS = [
   { path: 'peak_live_keys', kind: 'value', unit: 'keys', label: 'peak live keys (simulated)', description: 'most records live at one instant (on a grid; see docs/model-decisions.md)' },
   { path: 'keys', kind: 'value', unit: 'keys', label: 'steady-state keys at rate × retention', description: 'steady-state rows: keys_per_action × action rate × retention' },
   { path: 'key_store_mb', kind: 'value', unit: 'MB', label: 'steady-state key store (MB)', description: 'keys × record_bytes / 1e6' },
-  { path: 'alert_baselines_per_s.dedup_hits', kind: 'estimate', counter: 'dedup_hits', scale: PER_SECOND, unit: 'count', label: 'dedup hits', description: 'dedup hits per second at load.rate_per_s (an alert baseline)' },
-  { path: 'alert_baselines_per_s.conflicts_409', kind: 'estimate', counter: 'conflicts_409', scale: PER_SECOND, unit: 'count', label: '409 in progress', description: '409 answers per second at load.rate_per_s (an alert baseline)' },
-  { path: 'alert_baselines_per_s.mismatches_422', kind: 'estimate', counter: 'mismatches_422', scale: PER_SECOND, unit: 'count', label: '422 fingerprint mismatch', description: '422 answers per second at load.rate_per_s (an alert baseline)' },
-  { path: 'alert_baselines_per_s.unknown_outcomes', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_SECOND, unit: 'count', label: 'unknown outcomes returned to the model', description: 'unknown outcomes per second at load.rate_per_s (an alert baseline)' },
+  { path: 'alert_baselines_per_s.dedup_hits', kind: 'estimate', counter: 'dedup_hits', scale: PER_SECOND, unit: 'count', label: 'dedup hits', description: 'dedup hits per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
+  { path: 'alert_baselines_per_s.conflicts_409', kind: 'estimate', counter: 'conflicts_409', scale: PER_SECOND, unit: 'count', label: '409 in progress', description: '409 answers per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
+  { path: 'alert_baselines_per_s.mismatches_422', kind: 'estimate', counter: 'mismatches_422', scale: PER_SECOND, unit: 'count', label: '422 fingerprint mismatch', description: '422 answers per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
+  { path: 'alert_baselines_per_s.unknown_outcomes', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_SECOND, unit: 'count', label: 'unknown outcomes returned to the model', description: 'unknown outcomes per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
   { path: 'actions', kind: 'value', unit: 'actions', label: 'actions simulated', description: 'actions simulated, twins included: the denominator of every rate' },
   { path: 'primary_actions', kind: 'value', unit: 'actions', label: 'primary actions simulated', description: 'primary actions simulated (the scenario\'s actions)' },
 ] as const satisfies readonly MetricDef[];

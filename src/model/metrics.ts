@@ -9,7 +9,8 @@ import type { ChunkOutput } from './engine.js';
 import { counterOf, scaleFactor, type CounterMetricPath } from './metric-registry.js';
 import { meanRatePerS } from './clock.js';
 import { KeyGrid, type GridData } from './peak.js';
-import type { SeriesCounts } from './series.js';
+import { quietBuckets, quietRate } from './quiet.js';
+import type { SeriesCounts, SeriesName } from './series.js';
 import { SeriesSum } from './series-tally.js';
 import type { WrittenScenario } from './types.js';
 
@@ -27,8 +28,12 @@ export interface Metrics {
   actions_per_second: number;
   /** Executions beyond each action's first, per 1000 actions, split by the kind of call that made them. */
   duplicates_per_1000: Estimate & { transport: Estimate; replan: Estimate; replay: Estimate };
-  /** Duplicates per day at `load.rate_per_s` (twins arrive on top of that rate). */
+  /** Duplicates per day at `load.rate_per_s` (twins arrive on top of that rate); with incidents, the run repeated, incidents and all. */
   duplicates_per_day: Estimate;
+  /** With incidents: duplicates per day at the rate of the quiet time (model/quiet.ts); absent where the run has none. */
+  duplicates_per_day_outside_incidents?: Estimate;
+  /** With incidents: the quiet time the quiet figures and the alert baselines come from (ms). */
+  quiet_time_ms?: number;
   /** Actions that never executed, per 1000. */
   lost_per_1000: Estimate;
   /** Of the lost: twins answered with their sibling's stored result, per 1000. */
@@ -62,6 +67,7 @@ export interface Metrics {
   /**
    * What a production dashboard should see per second at `load.rate_per_s` (twins on top),
    * for setting alert thresholds: the guide's dedup-hit, 409, 422 and unknown-outcome rates.
+   * With incidents, the rates of the quiet time (model/quiet.ts), or the run's own where it has none.
    */
   alert_baselines_per_s: { dedup_hits: Estimate; conflicts_409: Estimate; mismatches_422: Estimate; unknown_outcomes: Estimate };
 }
@@ -195,6 +201,21 @@ export class RunState extends CounterTally {
         mismatches_422: est('alert_baselines_per_s.mismatches_422'),
         unknown_outcomes: est('alert_baselines_per_s.unknown_outcomes'),
       },
+      ...this.quietFigures(s),
+    };
+  }
+
+  /** With incidents: the figures of the quiet time, and the alert baselines from it (model/quiet.ts). */
+  private quietFigures(s: WrittenScenario): Pick<Metrics, 'quiet_time_ms' | 'duplicates_per_day_outside_incidents'> & Partial<Pick<Metrics, 'alert_baselines_per_s'>> {
+    const series = this.series();
+    if (s.incidents.length === 0 || series === null) return {};
+    const quiet = quietBuckets(s, series.step, series.buckets);
+    if (quiet.length === 0) return { quiet_time_ms: 0 };
+    const rate = (name: SeriesName) => quietRate(series, quiet, name);
+    return {
+      quiet_time_ms: quiet.length * series.step,
+      duplicates_per_day_outside_incidents: quietRate(series, quiet, 'duplicates', 86_400),
+      alert_baselines_per_s: { dedup_hits: rate('dedup_hits'), conflicts_409: rate('conflicts_409'), mismatches_422: rate('mismatches_422'), unknown_outcomes: rate('unknown_outcomes') },
     };
   }
 

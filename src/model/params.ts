@@ -32,7 +32,7 @@ export interface Section<P extends Params = Params> { readonly kind: 'section'; 
 /** A list of mappings of one shape (incidents, alerts, a load profile), `none` or empty by default; at most `max` items. */
 export interface List<S extends Section = Section> { readonly kind: 'list'; readonly of: S; readonly max: number; readonly meaning: string }
 /** A value that replaces the scenario's own where it applies (an incident's), or null (absent: no change). */
-export interface Override<P extends Probability | Real = Probability | Real> { readonly kind: 'override'; readonly of: P }
+export interface Override<P extends Probability | Real | Flag = Probability | Real | Flag> { readonly kind: 'override'; readonly of: P }
 
 export type Param = Probability | Count | Real | Flag | Choice | Duration | OptionalDuration | Range | Text | Latency | Components | Section | List | Override;
 export type Params = { readonly [key: string]: Param };
@@ -79,7 +79,7 @@ export const NAME_PATTERN = `^${namePattern('$')}$`;
 export const NAME_FORM = `a name of letters, digits, _ and -, at most 64 (not ${FORBIDDEN_KEYS.slice(0, -1).join(', ')} or ${FORBIDDEN_KEYS.at(-1)})`;
 export const section = <P extends Params>(meaning: string, params: P): Section<P> => ({ kind: 'section', meaning, params });
 export const list = <S extends Section>(meaning: string, max: number, of: S): List<S> => ({ kind: 'list', of, max, meaning });
-export const override = <P extends Probability | Real>(of: P): Override<P> => ({ kind: 'override', of });
+export const override = <P extends Probability | Real | Flag>(of: P): Override<P> => ({ kind: 'override', of });
 
 /** Whether a key of a list's item must be written (it has no default). */
 export function required(p: Param): boolean {

@@ -39,8 +39,19 @@ export interface SeriesCounts {
   counts: Float64Array;
 }
 
-/** One bucket as JSON writes it. */
-export type SeriesBucket = { start_ms: number } & Record<SeriesName, number>;
+/** One bucket as JSON writes it: `load_ms` is how much of it lies within the load (`loadCovered`). */
+export type SeriesBucket = { start_ms: number; load_ms: number } & Record<SeriesName, number>;
+
+/** What `load_ms` means, for JSON and CSV alike. */
+export const LOAD_MS_MEANING = 'how much of the bucket lies within the load (load.duration, or the expected last arrival of actions): the step for a whole bucket, less for the one the load ends in, 0 after it (only the calls of actions that arrived before)';
+
+/**
+ * How much of bucket `b` lies within the load `[0, loadEnd)` (ms): a chart or a spreadsheet can
+ * tell the bucket the load ends in, and the drain after it, from an outage.
+ */
+export function loadCovered(step: number, b: number, loadEnd: number): number {
+  return Math.min(step, Math.max(0, loadEnd - b * step));
+}
 
 /** `results[i].series` in JSON. */
 export interface SeriesJson {
@@ -48,10 +59,11 @@ export interface SeriesJson {
   buckets: SeriesBucket[];
 }
 
-export function seriesJson(s: SeriesCounts): SeriesJson {
+/** `loadEnd`: the load's end (clock.ts, `arrivalSpan`). */
+export function seriesJson(s: SeriesCounts, loadEnd: number): SeriesJson {
   const buckets: SeriesBucket[] = [];
   for (let b = 0; b < s.buckets; b++) {
-    const row = { start_ms: b * s.step } as SeriesBucket;
+    const row = { start_ms: b * s.step, load_ms: loadCovered(s.step, b, loadEnd) } as SeriesBucket;
     SERIES_NAMES.forEach((n, m) => { row[n] = s.counts[b * NUM_SERIES + m] as number; });
     buckets.push(row);
   }

@@ -21,6 +21,7 @@ export const CONTRACT_VERSION = 2;
 const SECOND = 1_000, MINUTE = 60_000, HOUR = 3_600_000;
 
 const RATE_TEXT = 'a number from 0.00001 (one action per 27.8 hours) to 10^9 (primary actions per second)';
+const PROFILE_RATE_TEXT = 'a number from 0 (a lull: no arrival until the next change) to 10^9 (primary actions per second)';
 
 // The keys an incident window may change are the scenario's own (docs/model.md, "Time").
 const SERVICE_ERROR_RATE = probability(0, 'chance an execution fails with a 5xx before any side effect');
@@ -44,7 +45,7 @@ const INCIDENT = section('an incident window {name, from, to, ...the keys it cha
     reply_loss: override(REPLY_LOSS),
   }),
   store: section('the key store in the window', {
-    down: flag(false, 'the key store does not answer (idempotency.on_store_down says what the server does)'),
+    down: override(flag(false, 'the key store does not answer (idempotency.on_store_down says what the server does); false in a later window brings it back')),
   }),
   runtime: section('the agent runtime for the steps ending in the window', {
     crash_probability: override(RUNTIME_CRASH),
@@ -66,7 +67,7 @@ export const SCENARIO_SHAPE = section('a scenario', {
     rate_per_s: real(50, MIN_RATE_PER_S, MAX_RATE_PER_S, RATE_TEXT),
     profile: list('rate changes {at, rate_per_s}: from at on, primaries arrive at rate_per_s', MAX_PROFILE_ENTRIES, section('a rate change {at, rate_per_s}', {
       at: duration(undefined, 'when the rate changes, from the start of the run'),
-      rate_per_s: real(undefined, MIN_RATE_PER_S, MAX_RATE_PER_S, RATE_TEXT),
+      rate_per_s: real(undefined, 0, MAX_RATE_PER_S, PROFILE_RATE_TEXT),
     })),
     /** ms: simulate the primaries arriving in [0, duration) instead of `actions`; null = none. */
     duration: optionalDuration('simulate the primaries that arrive in this time instead of a fixed number of actions'),

@@ -46,6 +46,11 @@ function checkLoad(raw: Record<string, unknown>, s: WrittenScenario, fail: Fail)
     const mean = expectedPrimaries(s) as number;
     if (mean > MAX_ACTIONS) fail(['load', 'duration'], `would bring about ${mean.toExponential(2)} primary actions, more than the ${MAX_ACTIONS.toExponential(0)} a run may simulate`, 'Shorten load.duration or lower the rates.');
   }
+  const last = s.load.profile.length - 1;
+  if (s.load.duration === null && s.load.profile[last]?.rate_per_s === 0) {
+    fail(['load', 'profile', last, 'rate_per_s'], `is 0 from ${formatDuration(s.load.profile[last]!.at)} to the end, but the run counts ${s.actions} actions, and those still to come then would never arrive`,
+      'Give a load.duration instead of actions (the lull then ends the load), or end the profile with a rate above 0.');
+  }
   s.load.profile.forEach((e, i) => {
     const before = s.load.profile[i - 1];
     if (before && !(e.at > before.at)) fail(['load', 'profile', i, 'at'], `at (${formatDuration(e.at)}) is not after the entry before it (${formatDuration(before.at)})`, 'List the rate changes in time order, each at its own time.');
@@ -72,7 +77,7 @@ export function checkArrivals(scenario: WrittenScenario, seed: string, locate?: 
   const expected = expectedPrimaries(scenario);
   if (expected === null || primaryCount(scenario, seed) > 0) return;
   throw new InputError(locate?.(['load', 'duration']), 'load.duration',
-    `brings no action with seed ${seed}: ${formatDuration(scenario.load.duration as number)} at the scenario's rate gives ${expected.toPrecision(2)} arrivals expected, so there is nothing to measure`,
-    'Lengthen load.duration or raise load.rate_per_s (a run needs at least 1 action, as actions: does).');
+    `brings no action with seed ${seed}: ${formatDuration(scenario.load.duration as number)} at the scenario's ${scenario.load.profile.length > 0 ? 'rates (load.profile)' : 'rate'} gives ${expected === 0 ? 'no arrival' : `${expected.toPrecision(2)} arrivals`} expected, so there is nothing to measure`,
+    `Lengthen load.duration or raise ${scenario.load.profile.length > 0 ? 'the rates of load.profile' : 'load.rate_per_s'} (a run needs at least 1 action, as actions: does).`);
 }
 

@@ -1,7 +1,9 @@
 /** Settings a scenario writes that have no effect under its others (model/inert.ts), as warnings. */
-import { changes, inForceAt } from '../model/incidents.js';
+import { windowMatters } from '../model/incidents.js';
+import { hasQuietTime, quietGrace } from '../model/quiet.js';
 import { inertSettings } from '../model/inert.js';
 import { DEFAULT_SCENARIO, paramAt } from '../model/shape.js';
+import { formatDuration } from './duration.js';
 import type { WrittenScenario } from '../model/types.js';
 import { valueAt } from './document.js';
 import type { Origin } from './errors.js';
@@ -51,12 +53,17 @@ function incidentWarnings(s: WrittenScenario, locate: (p: Path, keyNode?: boolea
       out.push({ origin: locate(['incidents', i, 'runtime', 'crash_probability'], true), keyPath: `incidents[${i}].runtime.crash_probability`,
         problem: 'has no effect: runtime.max_replays is 0, so no crashed run is resumed (and none replays)', fix: 'Raise runtime.max_replays (1 is the default), or remove it.' });
     }
-    if (!changes(inForceAt([w], w.from)) && s.alerts.length === 0) {
+    if (!windowMatters(s, i) && s.alerts.length === 0) {
       out.push({ origin: locate(['incidents', i], true), keyPath: `incidents[${i}]`,
-        problem: 'has no effect: the window changes no parameter, and no alert is judged on it',
+        problem: 'has no effect: the window changes no parameter from what is in force without it (the scenario\'s own values, or other windows\' where they overlap), and no alert is judged on it',
         fix: 'Give it what changes (such as service: {latency_multiplier: 4} or store: {down: true}), or add an alert.' });
     }
   });
+  if (s.incidents.length > 0 && !hasQuietTime(s)) {
+    out.push({ origin: locate(['incidents'], true), keyPath: 'incidents',
+      problem: `leave no quiet time: the windows and their grace (${formatDuration(quietGrace(s))} after each) cover the whole load, so the alert baselines are the run's own, incidents included, and duplicates per day outside incidents is not measured`,
+      fix: 'Lengthen load.duration (or actions) past the last window\'s end and its grace, or give the alerts a shorter grace.' });
+  }
   return out;
 }
 

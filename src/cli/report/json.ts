@@ -2,6 +2,7 @@
 import { CONTRACT_VERSION } from '../../model/shape.js';
 import { echoed } from '../../model/clock.js';
 import { writtenLatency } from '../../model/latency.js';
+import { arrivalSpan } from '../../model/clock.js';
 import { seriesJson } from '../../model/series.js';
 import type { WrittenScenario } from '../../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
@@ -36,7 +37,7 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
       warnings: r.warnings,
       ...(r.precision ? { precision: r.precision } : {}),
       metrics: r.metrics,
-      ...(r.series ? { series: seriesJson(r.series) } : {}),
+      ...(r.series ? { series: seriesJson(r.series, arrivalSpan(r.scenario)) } : {}),
       ...(r.alerts ? { alerts: r.alerts } : {}),
     })),
   };

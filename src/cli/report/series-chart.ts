@@ -42,6 +42,8 @@ export interface SeriesChartInput {
   series: SeriesCounts;
   incidents: readonly ChartIncident[];
   alerts: readonly ChartAlert[];
+  /** The load's end (ms, clock.ts's `arrivalSpan`): past it only the calls of earlier actions remain, drawn apart. */
+  loadEnd: number;
   /** The time the action timeline is centred on (--at), ms; marked when given. */
   at?: number;
 }
@@ -207,8 +209,18 @@ function description(input: SeriesChartInput, name: SeriesName, cols: readonly C
     const more = a.firing_count > 5 ? ` and ${num(a.firing_count - 5)} more` : '';
     words.push(`Alert ${a.name} fires above ${num(a.above)}/s (dashed line): ${a.firing_count === 0 ? 'it never fired' : `fired ${num(a.firing_count)} time${a.firing_count > 1 ? 's' : ''}, red bands: ${shown}${more}`}.`);
   }
+  if (input.loadEnd < input.series.buckets * input.series.step) words.push(`Grey from ${runTime(input.loadEnd)}: the load has ended (arrivals stop), so the counts fall as the last calls finish.`);
   if (input.at !== undefined) words.push(`The dotted line at ${runTime(input.at)} is the time the action timeline is centred on.`);
   return words.join(' ');
+}
+
+/** Past the load's end, shaded grey: the counts fall there because arrivals stop, not because the service did. */
+function afterLoadSvg(loadEnd: number, fr: Frame): string {
+  if (!(loadEnd < fr.xMax)) return '';
+  const x0 = fr.x(loadEnd), x1 = fr.x(fr.xMax);
+  return `<g class="after-load" data-load-end-ms="${loadEnd}"><title>the load ends at ${escapeHtml(runTime(loadEnd))}: after it only the calls of actions that arrived before remain</title>`
+    + `<rect x="${f(x0)}" y="${fr.top}" width="${f(Math.max(1, x1 - x0))}" height="${PH}" fill="${GRID}"/>`
+    + `<text x="${f(x1 - 2)}" y="${fr.top + PH - 4}" text-anchor="end" fill="${DIM}"${HALO}>load ended</text></g>`;
 }
 
 function atSvg(at: number | undefined, fr: Frame): string {
@@ -231,6 +243,7 @@ export function seriesChart(input: SeriesChartInput, name: SeriesName): string {
 <text x="8" y="16" font-size="13" font-weight="600">${escapeHtml(SERIES_LABELS[name])}</text>
 <text x="8" y="31" fill="${DIM}">${escapeHtml(`${name}, count per second in ${duration(input.series.step)} buckets`)}</text>
 ${incidentsSvg(input.incidents, fr)}
+${afterLoadSvg(input.loadEnd, fr)}
 ${axes(fr)}
 ${lineSvg(cols, fr)}
 ${alerts.map((a, k) => alertSvg(a, k, fr)).join('')}

@@ -3,7 +3,8 @@
  * "Time"), counts as integers, for spreadsheets and plotting. docs/csv.md lists the columns
  * (a unit test holds the two together).
  */
-import { NUM_SERIES, SERIES_MEANINGS, SERIES_NAMES } from '../../model/series.js';
+import { arrivalSpan } from '../../model/clock.js';
+import { loadCovered, LOAD_MS_MEANING, NUM_SERIES, SERIES_MEANINGS, SERIES_NAMES } from '../../model/series.js';
 import { csvText, type CsvColumn } from './csv.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
@@ -13,6 +14,7 @@ export const SERIES_COLUMNS: readonly CsvColumn[] = [
   { name: 'start_ms', unit: 'ms', description: 'the start of the bucket, from the start of the run; it ends one step later' },
   ...SERIES_NAMES.map((n) => ({ name: n, unit: 'count', description: SERIES_MEANINGS[n] })),
   { name: 'step_ms', unit: 'ms', description: 'the bucket\'s length (--series)' },
+  { name: 'load_ms', unit: 'ms', description: LOAD_MS_MEANING },
   { name: 'seed', unit: '', description: 'the seed of the run' },
   { name: 'idem_sim_version', unit: '', description: 'the idem-sim version that wrote the file' },
 ];
@@ -21,8 +23,9 @@ export function renderSeriesCsv(runs: readonly ScenarioRun[], info: RunInfo): st
   const rows = runs.flatMap((r) => {
     const s = r.series;
     if (!s) return [];
+    const loadEnd = arrivalSpan(r.scenario);
     return Array.from({ length: s.buckets }, (_, b) => [
-      r.name, b * s.step, ...Array.from(s.counts.subarray(b * NUM_SERIES, (b + 1) * NUM_SERIES)), s.step, r.seed, info.version,
+      r.name, b * s.step, ...Array.from(s.counts.subarray(b * NUM_SERIES, (b + 1) * NUM_SERIES)), s.step, loadCovered(s.step, b, loadEnd), r.seed, info.version,
     ]);
   });
   return csvText(rows, SERIES_COLUMNS.map((c) => c.name));

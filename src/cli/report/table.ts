@@ -21,7 +21,11 @@ type Row = readonly [label: string, cell: Cell] | readonly [section: string];
 /** A metric's cell, by what the registry says it is: an estimate ± its CI, a duration, a percentage or a number. */
 function cellOf(d: MetricDef): Cell {
   const path = d.path as MetricPath;
-  if (d.only) return (m) => (readMetric(m, path).value === null ? '–' : estimateText(readMetric(m, path) as Estimate));
+  if (d.only) {
+    const { only: _only, ...always } = d;
+    const cell = cellOf(always);
+    return (m) => (readMetric(m, path).value === null ? '–' : cell(m));
+  }
   if (d.kind === 'estimate') return (m) => estimateText(readMetric(m, path) as Estimate);
   const value = (m: Metrics) => readMetric(m, path).value;
   switch (d.unit) {
@@ -50,6 +54,7 @@ const ROWS: readonly Row[] = [
   row('duplicates_per_1000.replan', 1),
   row('duplicates_per_1000.replay', 1),
   row('duplicates_per_day'),
+  row('duplicates_per_day_outside_incidents', 1),
   ['Lost actions'],
   row('lost_per_1000'),
   row('merged_per_1000', 1),
@@ -75,19 +80,32 @@ const ROWS: readonly Row[] = [
   row('keys'),
   row('key_store_mb'),
   ['Alert baselines (per second at load.rate_per_s)'],
+  row('quiet_time_ms'),
   row('alert_baselines_per_s.dedup_hits'),
   row('alert_baselines_per_s.conflicts_409'),
   row('alert_baselines_per_s.mismatches_422'),
   row('alert_baselines_per_s.unknown_outcomes'),
 ];
 
+/**
+ * Labels that say what they extrapolate when a run has incidents (docs/model-decisions.md,
+ * "Baselines and per-day figures with incidents"): the run's per-day figure repeats its incidents
+ * as often as the run does, and the baselines come from the quiet time.
+ */
+const WITH_INCIDENTS: Readonly<Record<string, string>> = {
+  [METRICS.duplicates_per_day.label]: 'duplicates per day, the run repeated (incidents and all)',
+  'Alert baselines (per second at load.rate_per_s)': 'Alert baselines (per second outside incidents and their grace)',
+};
+
 /** The table of `runs` side by side, as cli-table3 draws it (no rule between rows). */
 function draw(runs: readonly ScenarioRun[], chalk: ChalkInstance): string {
+  const incidents = runs.some((r) => r.metrics.quiet_time_ms !== undefined);
+  const label = (text: string) => (incidents ? WITH_INCIDENTS[text] ?? text : text);
   // A metric only some scenarios report (its registry entry's `only`) has a row when one of these does.
-  const reported = (row: Row) => row.length === 1 || !(row[0] in ONLY_WHERE) || runs.some((r) => ONLY_WHERE[row[0]]?.(r.metrics));
+  const reported = (row: Row) => row.length === 1 || !(row[0].trimStart() in ONLY_WHERE) || runs.some((r) => ONLY_WHERE[row[0].trimStart()]?.(r.metrics));
   const metricRows = ROWS.filter(reported).map((row) => (row.length === 1
-    ? [chalk.bold.cyan(row[0]), ...runs.map(() => '')]
-    : [row[0], ...runs.map((r) => row[1](r.metrics))]));
+    ? [chalk.bold.cyan(label(row[0])), ...runs.map(() => '')]
+    : [label(row[0]), ...runs.map((r) => row[1](r.metrics))]));
   const rows = [...metricRows, ...alertRows(runs).map((row) => (row.length === 1
     ? [chalk.bold.cyan(row[0]), ...runs.map(() => '')]
     : [row[0], ...runs.map((r) => row[1](r))]))];

@@ -3,6 +3,7 @@
  * marks mean in words, a chart per count of the run's series, and a table of the alerts'
  * firings, detection delays and false alarms.
  */
+import { arrivalSpan } from '../../model/clock.js';
 import type { AlertResult } from '../../model/alerts.js';
 import { SERIES_NAMES, type SeriesCounts } from '../../model/series.js';
 import type { WrittenScenario } from '../../model/types.js';
@@ -100,6 +101,7 @@ export function timeSection(input: TimeSectionInput): string {
     series: input.series,
     incidents: input.scenario.incidents.map((w) => ({ name: w.name, from: w.from, to: w.to })),
     alerts: chartAlerts(input.scenario, input.alerts),
+    loadEnd: arrivalSpan(input.scenario),
     ...(input.at !== undefined ? { at: input.at } : {}),
   };
   const charts = seriesCharts(chartInput).map((c) => c.svg);

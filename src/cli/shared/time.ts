@@ -75,5 +75,6 @@ export function checkTimeRun(req: Pick<RunRequest, 'scenario' | 'seed' | 'series
   const step = seriesStepOf(scenario, req.seriesStep);
   if (step === null) return;
   const longest = precision ? { ...scenario, actions: precision.maxActions } : scenario;
-  checkSeriesLength(step, longest, req.seriesStep !== undefined ? `--series ${seriesText ?? formatDuration(step)}` : 'alerts: (judged on 1-minute buckets without --series)');
+  checkSeriesLength(step, longest, req.seriesStep !== undefined ? `--series ${seriesText ?? formatDuration(step)}`
+    : scenario.alerts.length > 0 ? 'alerts: (judged on 1-minute buckets without --series)' : 'incidents: (their quiet time measured on 1-minute buckets without --series)');
 }
