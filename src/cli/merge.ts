@@ -14,7 +14,8 @@ import { MAX_POINTS, MAX_SHARDS, parseKeyPath } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
 import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, type OpenedPart } from './partial.js';
 import { PRINTABLE_TEXT, SEED_TEXT } from '../scenario/printable.js';
-import { forbiddenPart, valueAt } from '../scenario/document.js';
+import { forbiddenPart } from '../scenario/document.js';
+import { labelChars, MAX_LABEL_CHARS, pointLabel, type Label } from '../sweeps/labels.js';
 import type { RunFormat } from './report/run-reporters.js';
 import type { SweepPointResult } from './report/sweep.js';
 import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
@@ -145,18 +146,19 @@ export class SweepMerger {
     const params = c.object(o['params'], `${field}.params`, paths);
     for (const p of paths) {
       const value = params[p];
-      if (typeof value === 'string') c.string(value, `${field}.params`);
+      if (typeof value === 'string') c.string(value, `${field}.params`, MAX_LABEL_CHARS);
       else if (typeof value === 'number') c.number(value, `${field}.params`, -Number.MAX_VALUE);
       else if (typeof value !== 'boolean' && value !== null) c.fail(`${field}.params`, 'holds a value that is not a string, number, boolean or null');
     }
+    if (labelChars(params as Record<string, Label | null>) > MAX_LABEL_CHARS) c.fail(`${field}.params`, `holds more than ${MAX_LABEL_CHARS} characters, more than a sweep writes`);
     const scenario = c.scenario(o['scenario'], `${field}.scenario`);
     this.readings += alertReadings(scenario);
     if (this.readings > MAX_ALERT_READINGS) throw tooManyReadings(c.file, points, scenario);
     checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario);
-    // The values the point is labelled with are its scenario's (a duration in ms; `none` has no number).
+    // The values the point is labelled with are its scenario's (a duration in ms, a mapping as JSON; `none` has no number).
     for (const p of paths) {
-      const own = valueAt(scenario, parseKeyPath(p) ?? []);
-      if (own !== undefined && own !== null && JSON.stringify(own) !== JSON.stringify(params[p])) c.fail(`${field}.params`, `holds a value of ${p} that is not its scenario's`);
+      const own = pointLabel(scenario, parseKeyPath(p) ?? []);
+      if (own !== undefined && own !== params[p]) c.fail(`${field}.params`, `holds a value of ${p} that is not its scenario's`);
     }
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     // A sweep counts a point's series only for its alerts (it takes no --series).

@@ -1,23 +1,24 @@
 /** `idem-sim sweep SCENARIO --vary PATH=VALUES ...`: the scenario over a grid of settings. */
 import { runScenario } from '../exec/runner.js';
 import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
-import type { RunStateData } from '../model/metrics.js';
 import { shardRange } from '../model/plan.js';
 import type { PrecisionTarget } from '../model/precision.js';
 import type { Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
+import { clipped } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
 import type { FileVary, Override } from '../scenario/parse.js';
 import { gridPoints, gridSize, type Axis, type GridPoint } from '../sweeps/grid.js';
+import { labelChars, MAX_LABEL_CHARS, pointLabel } from '../sweeps/labels.js';
 import { countValues, parseValues, ValuesError } from '../sweeps/values.js';
 import { toolVersion, type Io } from './io.js';
 import {
-  DEFAULT_MAX_POINTS, MAX_POINTS, MAX_SHARDS, oneOf, parseKeyPath, positiveInteger, precisionTarget, seedOption, shard as parseShard,
+  DEFAULT_MAX_POINTS, MAX_POINTS, oneOf, parseKeyPath, positiveInteger, precisionTarget, seedOption, shard as parseShard,
   type PrecisionOptions,
 } from './options.js';
-import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
+import { SweepPartText } from './sweep-part.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
 import { writtenScenario } from './report/json.js';
 import { alertsOnly, checkTimeRun, timeResults } from './shared/time.js';
@@ -45,17 +46,6 @@ export { DEFAULT_MAX_POINTS, MAX_POINTS } from './options.js';
 /** A varied key, and whether its values were written as a log range (`log:100ms..10s:9`): charts draw those on a log axis. */
 type SweepAxis = Axis & { log: boolean };
 const isLogRange = (spec: string | readonly unknown[]) => typeof spec === 'string' && /^\s*log:/.test(spec);
-
-/** A point of a sharded sweep, as its partial result holds it. */
-export interface PartialPoint {
-  index: number;
-  params: SweepPointResult['params'];
-  /** Every key (`writtenScenario`). */
-  scenario: WrittenScenario;
-  fingerprint: string;
-  grid_step: number;
-  state: RunStateData;
-}
 
 /** A varied key as written, before its values are made: a range of 10^9 points is refused from its count. */
 interface AxisSpec { path: string; spec: string | readonly (string | number | boolean)[]; option: string; where: string; keyPath: string }
@@ -131,52 +121,6 @@ function readAxes(file: string, fileVary: readonly FileVary[], opts: Pick<SweepO
   });
 }
 
-/**
- * The text of a sweep shard's part, built point by point, each point's JSON made as soon as it
- * is simulated; refused once it passes what `merge` reads (MAX_PART_BYTES), with the number of
- * shards that would fit.
- */
-class SweepPartText {
-  private readonly pieces: string[] = [];
-  private bytes = 0;
-  constructor(private readonly shard: { index: number; count: number }, private readonly points: number) {}
-
-  add(point: PartialPoint): void {
-    const json = JSON.stringify(point);
-    this.bytes += Buffer.byteLength(json) + 1;
-    if (this.bytes > MAX_PART_BYTES - PART_HEAD_ROOM) {
-      const done = this.pieces.length + 1;
-      // A tenth to spare: points differ in size.
-      const needed = Math.ceil((1.1 * this.shard.count * (this.bytes / done) * this.points) / (MAX_PART_BYTES - PART_HEAD_ROOM));
-      throw new InputError({ source: `--shard ${this.shard.index}/${this.shard.count}` }, '',
-        `the part passes ${MAX_PART_BYTES / 1024 / 1024} MiB, the most merge reads, at point ${done.toLocaleString('en-US')} of the ${this.points.toLocaleString('en-US')} in this shard`,
-        `Split the sweep into more shards (about --shard i/${Math.min(needed, MAX_SHARDS)}), or vary fewer values.`);
-    }
-    this.pieces.push(json);
-  }
-
-  /** The sealed part: `head`, then the points. */
-  text(head: object): string {
-    const open = JSON.stringify({ ...head, points: [] }).slice(0, -2); // ends with "points":[
-    return sealJson(`${open}${this.pieces.join(',')}]}`);
-  }
-}
-
-/** Room left in a part for what precedes its points (the command, the keys varied). */
-const PART_HEAD_ROOM = 1024 * 1024;
-
-/** The value a key took in a resolved scenario, for the param columns. */
-function valueAt(s: Scenario, path: string): string | number | boolean | null {
-  let node: unknown = s;
-  for (const k of parseKeyPath(path) ?? []) {
-    const parent = node as Record<string | number, unknown> | undefined;
-    node = parent?.[k];
-    // A percentile a lognormal was fitted to lives under its `fitted_to`, in ms.
-    if (node === undefined) node = (parent?.['fitted_to'] as Record<string | number, unknown> | undefined)?.[k];
-  }
-  return typeof node === 'object' ? (node === null ? null : JSON.stringify(node)) : (node as string | number | boolean);
-}
-
 /** The grid and how to report it, each option checked in the order its errors have always come. */
 interface SweepPlan {
   read: ScenarioReader;
@@ -234,6 +178,24 @@ function sweepPlan(file: string, opts: SweepOptions, io: Io): SweepPlan {
   return { read, format, base, metric, axes, size, precision, shard, from, to };
 }
 
+/**
+ * A point's labels (sweeps/labels.ts): each key's value in the scenario as written, or as the
+ * sweep gave it where the scenario holds none (`none`).
+ */
+function pointParams(axes: readonly SweepAxis[], pt: GridPoint, written: WrittenScenario): SweepPointResult['params'] {
+  return Object.fromEntries(axes.map((a, i) => [a.path, pointLabel(written, parseKeyPath(a.path) ?? []) ?? (pt.values[i] as string)]));
+}
+
+/** A point's labels, refused before any point runs when they pass MAX_LABEL_CHARS together. */
+function checkLabels(axes: readonly SweepAxis[], pt: GridPoint, scenario: Scenario): void {
+  const chars = labelChars(pointParams(axes, pt, writtenScenario(scenario)));
+  if (chars <= MAX_LABEL_CHARS) return;
+  const where = axes.map((a, i) => `${a.path}=${clipped(pt.values[i] as string, 60)}`).join(', ');
+  throw new InputError({ source: axes.map((a) => a.option).join(', ') }, '',
+    `the point ${where} is labelled with ${chars.toLocaleString('en-US')} characters (its values as the outputs print them), more than ${MAX_LABEL_CHARS}, the limit`,
+    'Vary shorter values (fewer keys in a mapping, a shorter file name), or vary the keys inside a mapping one by one, such as service.latency.median.');
+}
+
 /** A point's values as overrides, after the command's --set. */
 function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
   return axes.map((a, k): Override => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));
@@ -250,6 +212,7 @@ function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[]
   let readings = 0;
   for (const [k, pt] of points.entries()) {
     const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
+    checkLabels(axes, pt, scenario);
     readings += alertReadings(scenario);
     // The whole grid's, as these points foretell it (a shard's points are merged with the others').
     if ((readings / (k + 1)) * gridSize(axes) > MAX_ALERT_READINGS) throw tooManyReadings(file, gridSize(axes), scenario);
@@ -278,11 +241,12 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
         scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
       });
       bar.update(pt.index - from + 1, to - from);
-      const params = Object.fromEntries(axes.map((a, i) => [a.path, valueAt(scenario, a.path) ?? (pt.values[i] as string)]));
+      const written = writtenScenario(scenario);
+      const params = pointParams(axes, pt, written);
       // What grows with the points stays small: a point's sums (its grid alone can be hundreds
       // of KB) go only into a shard's part, as text.
       if (run.part) {
-        run.part.add({ index: pt.index, params, scenario: writtenScenario(scenario), fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
+        run.part.add({ index: pt.index, params, scenario: written, fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
       } else {
         results.push({
           params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
