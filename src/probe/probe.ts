@@ -116,9 +116,7 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
   const model = await predictStream(stream, shape.body);
   const simulator = expectedCounts(scenario, seed, stream.actions.length);
 
-  const wrapError = (e: unknown): unknown => (!(e instanceof StoreError) && isStoreFailure(e)
-    ? new StoreError(backend.display, `the store failed during the probe (${reasonOf(e)})`, 'Check that it stays up, and that the user has the permissions listed in docs/stores.md.')
-    : e);
+  const wrapError = (e: unknown): unknown => (!(e instanceof StoreError) && isStoreFailure(e) ? storeFailure(backend, e) : e);
   checkWallTime(model.endedAt, req.speedup ?? MAX_AUTO_SPEEDUP, req.actions, req.speedup !== undefined);
   if (req.signal?.aborted) throw new Interrupted();
   await backend.create().catch((e: unknown) => { throw wrapError(e); });
@@ -160,10 +158,11 @@ export async function probe(req: ProbeRequest): Promise<ProbeResult> {
       measurement: bytes,
     };
   } catch (e) {
-    if (!req.keep && !(e instanceof StoreError && e.problem.startsWith('cannot remove'))) {
-      await backend.drop().catch((d: unknown) => { throw dropError(backend, d); });
-    }
-    throw e;
+    const leftBehind = e instanceof StoreError && e.problem.startsWith('cannot remove');
+    if (!req.keep && !leftBehind) await backend.drop().catch((d: unknown) => { throw dropError(backend, d); });
+    // Once a signal asked the probe to stop, what the store did meanwhile (a pool that timed out
+    // as every handler woke at once) is part of the stop, not a failure of its own.
+    throw req.signal?.aborted && !leftBehind ? new Interrupted() : e;
   }
 }
 
@@ -209,11 +208,24 @@ function dropError(backend: Backend, e: unknown): StoreError {
   return new StoreError(backend.display, `cannot remove ${what} (${reasonOf(e)})`, `They are left in the store: ${how}, and give the user the permissions listed in docs/stores.md.`);
 }
 
-/** A driver's error (a lost connection, a refused command), as opposed to a bug here. */
-function isStoreFailure(e: unknown): boolean {
+/** pg-pool's error when a request waited for a free connection longer than the connect timeout. */
+const POOL_TIMEOUT = /timeout exceeded when trying to connect/i;
+
+/** A driver's error (a lost connection, a refused command, a pool that kept a request waiting), as opposed to a bug here. */
+export function isStoreFailure(e: unknown): boolean {
   const err = e as { name?: unknown; code?: unknown; message?: unknown };
   return typeof err?.code === 'string' || err?.name === 'ReplyError'
-    || (typeof err?.message === 'string' && /connection|timed out|terminat|closed/i.test(err.message));
+    || (typeof err?.message === 'string' && (/connection|timed out|terminat|closed/i.test(err.message) || POOL_TIMEOUT.test(err.message)));
+}
+
+/** The store failed during the probe: why, and what to do about it. */
+function storeFailure(backend: Backend, e: unknown): StoreError {
+  const why = `the store failed during the probe (${reasonOf(e)})`;
+  if (POOL_TIMEOUT.test(String((e as { message?: unknown }).message ?? ''))) {
+    return new StoreError(backend.display, `${why}: requests waited too long for one of the ${backend.connections} connections`,
+      'Lower --speedup, so that the store keeps up with the stream, or give more --connections.');
+  }
+  return new StoreError(backend.display, why, 'Check that it stays up, and that the user has the permissions listed in docs/stores.md.');
 }
 
 function opStats(latencies: Map<string, number[]>, wallMs: number): OpStats {

@@ -1,4 +1,5 @@
 /** Runs a stream against key stores on a clock and counts what happened, as docs/model.md defines the counts. */
+import { Interrupted } from '../exec/interrupted.js';
 import { MemoryStore } from '../stores/memory.js';
 import type { KeyStore } from '../stores/types.js';
 import { runAction, type ClientTally } from './agent.js';
@@ -38,7 +39,7 @@ export async function replayStream(stream: ProbeStream, stores: readonly KeyStor
   const n = stream.actions.length;
   const client: ClientTally[] = Array.from({ length: n }, () => ({ attempts: 0, unknown: 0 }));
   const server: ServerTally[] = Array.from({ length: n }, () => ({ conflicts: 0, mismatches: 0, hits: 0, storedSuccess: false }));
-  const service = new ProbeService(stores, stream.scenario, clock, server, opts.body, opts.wrapError);
+  const service = new ProbeService(stores, stream.scenario, clock, server, opts.body, opts.wrapError, opts.signal);
   let done = 0;
   let endedAt = 0;
   await Promise.all(stream.actions.map(async (a) => {
@@ -48,6 +49,7 @@ export async function replayStream(stream: ProbeStream, stores: readonly KeyStor
     opts.onProgress?.(++done, n);
   }));
   await service.drain();
+  if (opts.signal?.aborted) throw new Interrupted(); // stopped: the counts would be of part of the stream
   const effects = await (stores[0] as KeyStore).effects().catch((e: unknown) => { throw opts.wrapError ? opts.wrapError(e) : e; });
   return { counts: count(stream, client, server, effects), endedAt: Math.max(endedAt, clock.now()) };
 }

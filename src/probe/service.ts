@@ -31,15 +31,18 @@ export class ProbeService implements ToolServer {
   /**
    * `stores`: one per connection, all in one namespace. `body`: the response stored on success.
    * `wrapError` turns a store's failure (a lost connection) into the error the probe reports.
+   * Once `signal` aborts, no handler commits a side effect: each ends as a crash, and the stop
+   * does not send every handler woken from its sleep to the store at once.
    */
   constructor(
     private readonly stores: readonly KeyStore[], private readonly scenario: Scenario, private readonly clock: Clock,
     private readonly tallies: ServerTally[], private readonly body: string, private readonly wrapError: (e: unknown) => unknown = (e) => e,
+    private readonly signal?: AbortSignal,
   ) {}
 
   async send(req: AttemptRequest): Promise<Received> {
     const d = req.draws;
-    if (d.requestLost || this.failure !== undefined) return NO_REPLY;
+    if (d.requestLost || this.failure !== undefined || this.signal?.aborted) return NO_REPLY;
     const work = this.serve(req).catch((e: unknown): Received => {
       this.failure ??= this.wrapError(e);
       return NO_REPLY;
@@ -75,6 +78,7 @@ export class ProbeService implements ToolServer {
       // The request spends L in the server, its claim's round trip included (the model's L is the
       // server's whole time); what the store takes after the handler still adds to it.
       await sleepUntil(this.clock, arrived + d.latency);
+      if (this.signal?.aborted) throw new HandlerCrash();
       if (d.outcome < service.error_rate) return { status: ERROR_STATUS, body: '' };
       if (d.outcome < service.error_rate + service.crash_probability) {
         if (d.crashAfterEffect) await ctx.effect(`${req.action.id}`);
