@@ -5,7 +5,7 @@
  * idem-sim allocate more aborts V8, which fails the case) and 320 MB of resident memory in all,
  * leaving no file behind and echoing no secret.
  *
- * A case: { note, args, files?, links?, fifos?, generated?, status?, stderr? } (see test/hostile/README.md).
+ * A case: { note, args, files?, links?, fifos?, generated?, status?, stderr?, stdout? } (see test/hostile/README.md).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -26,6 +26,8 @@ interface HostileCase {
   generated?: Record<string, { line: string; times: number }>;
   status?: number;
   stderr?: string;
+  /** A regular expression standard output must match (a case that runs to the end). */
+  stdout?: string;
 }
 
 const CORPUS = join(ROOT, 'test', 'hostile');
@@ -90,6 +92,7 @@ describe('the hostile corpus', () => {
         expect(r.stdout).toBe('');
       }
       if (c.stderr !== undefined) expect(r.stderr).toMatch(new RegExp(c.stderr));
+      if (c.stdout !== undefined) expect(r.stdout).toMatch(new RegExp(c.stdout));
       expect(r.stderr).not.toContain(CANARY);
       expect(r.stdout).not.toContain(CANARY);
       expect(listAll(dir).sort()).toEqual(before);

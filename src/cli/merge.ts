@@ -12,6 +12,7 @@ import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-read
 import { shellQuote, type Io } from './io.js';
 import { MAX_POINTS, MAX_SHARDS, parseKeyPath } from './options.js';
 import { MAX_PART_BYTES, PartChecker } from './part-check.js';
+import { checkSweepReplay, readReplay } from './part-replay.js';
 import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGERPRINT, missingShards, openPart, RunMerger, type OpenedPart } from './partial.js';
 import { PRINTABLE_TEXT, SEED_TEXT } from '../scenario/printable.js';
 import { forbiddenPart } from '../scenario/document.js';
@@ -99,7 +100,10 @@ export class SweepMerger {
     const version = checkVersionAndSeal(c, part, this.head);
     const o = c.object(part.fields, '', ['idem_sim_partial', 'kind', 'version', 'shard', 'replay_args', 'sweep', 'points', 'digest']);
     const shard = checkShard(c, o['shard']);
-    const head: SweepHead = { file: part.file, version, count: shard.count, replayArgs: c.strings(o['replay_args'], 'replay_args'), sweep: this.sweep(c, o['sweep']) };
+    const replayArgs = c.strings(o['replay_args'], 'replay_args');
+    const replay = readReplay(c, replayArgs, 'sweep');
+    const head: SweepHead = { file: part.file, version, count: shard.count, replayArgs, sweep: this.sweep(c, o['sweep']) };
+    checkSweepReplay(c, replay, head.sweep);
     const first = this.head ?? head;
     const same = (what: string, a: unknown, b: unknown, fix: string) => {
       if (JSON.stringify(a) !== JSON.stringify(b)) c.fail('', `${what} differs from ${first.file}'s`, fix);

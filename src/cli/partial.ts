@@ -11,6 +11,7 @@ import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { MAX_SHARDS } from './options.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
+import { checkRunReplay, readReplay } from './part-replay.js';
 import { echoed, primaryCount } from '../model/clock.js';
 import { resolvedScenario } from './report/json.js';
 import { timeResults } from './shared/time.js';
@@ -167,12 +168,14 @@ export class RunMerger {
     const o = c.object(part.fields, '', ['idem_sim_partial', 'version', 'shard', 'replay_args', 'runs', 'digest'], ['series_step']);
     const shard = checkShard(c, o['shard']);
     const replayArgs = c.strings(o['replay_args'], 'replay_args');
+    const replay = readReplay(c, replayArgs, 'run');
     const seriesStep = o['series_step'] === undefined || o['series_step'] === null ? null : c.number(o['series_step'], 'series_step', 1, MAX_DURATION_MS);
     // Parts of builds before series_step carry series without saying which step was asked for.
     if (o['series_step'] === undefined && Array.isArray(o['runs']) && o['runs'].some((r) => (r as { state?: { series?: unknown } } | null)?.state?.series !== undefined)) {
       c.fail('series_step', 'is missing: the part was written by an earlier idem-sim, which did not record the series step', 'Run that shard again with this idem-sim.');
     }
     const runs = c.array(o['runs'], 'runs', 1, 10_000).map((r, i) => this.run(c, `runs[${i}]`, r, shard, seriesStep ?? undefined));
+    checkRunReplay(c, replay, runs, seriesStep);
     const p: Partial = { idem_sim_partial: PARTIAL_FORMAT, version, shard, replay_args: replayArgs, series_step: seriesStep, runs };
     const first = this.first ?? { file: part.file, version, p };
     const differs = (what: string, fix: string) => c.fail('', `${what} differs from ${first.file}'s`, fix);

@@ -8,17 +8,15 @@ import { shellQuote } from '../io.js';
 import type { PrecisionOptions } from '../options.js';
 import type { ScenarioOptions } from './load.js';
 
+/** An input as a replay line writes it: one whose name begins with `-` as `./-name`, so the line cannot read it as an option (a file named `--series`). */
+export const asInput = (file: string): string => (file.startsWith('-') ? `./${file}` : file);
+
 export class ReplayLine {
   private readonly parts: string[];
 
-  /**
-   * `idem-sim COMMAND INPUTS...`, and --allow-outside when given (it decides which data files are
-   * read). An input whose name begins with `-` is written `./-name`, so the line cannot read it
-   * as an option (a file named `--series`).
-   */
+  /** `idem-sim COMMAND INPUTS...` (each `asInput`), and --allow-outside when given (it decides which data files are read). */
   constructor(command: string, inputs: readonly string[], opts: { allowOutside?: boolean | undefined }) {
-    const asFiles = inputs.map((f) => (f.startsWith('-') ? `./${f}` : f));
-    this.parts = ['idem-sim', command, ...asFiles, ...(opts.allowOutside ? ['--allow-outside'] : [])];
+    this.parts = ['idem-sim', command, ...inputs.map(asInput), ...(opts.allowOutside ? ['--allow-outside'] : [])];
   }
 
   /** `name value`, when there is a value. */
