@@ -216,6 +216,42 @@ describe.skipIf(!existsSync(CHROMIUM))(`the lab in headless Chromium (${CHROMIUM
     await context.close();
   });
 
+  /** Every knob's value as the page shows it (a checkbox's as true or false), the latency form, and which knobs are shown. */
+  const knobsShown = (page: Page) => page.evaluate(() => ({
+    values: [...document.querySelectorAll<HTMLInputElement | HTMLSelectElement>('[data-key]')].map((el) => `${el.dataset['key']}=${el instanceof HTMLInputElement && el.type === 'checkbox' ? el.checked : el.value}`),
+    outputs: [...document.querySelectorAll('.knob output')].map((el) => el.textContent),
+    form: (document.getElementById('latency-form') as HTMLSelectElement).value,
+    visible: [...document.querySelectorAll<HTMLElement>('[data-key]')].filter((el) => el.offsetParent !== null).map((el) => el.dataset['key']),
+  }));
+
+  it('before its engine starts, the knobs show the scenario\'s values, the ones the engine then sets', async () => {
+    const url = labPage('belgavi-5m', ['scenarios/belgavi-refunds.yaml', '--set', 'idempotency.retention=5m', '--seed', '9']);
+    const context = await browser.newContext();
+    const waiting = await context.newPage();
+    // An engine that never starts: the page as it is until the worker answers.
+    await waiting.addInitScript(() => { (window as unknown as { Worker: unknown }).Worker = class { postMessage(): void {} addEventListener(): void {} terminate(): void {} }; });
+    await waiting.goto(url);
+    expect(await waiting.locator('#status').getAttribute('data-runs')).toBeNull(); // nothing loaded or run
+    const before = await knobsShown(waiting);
+    expect(before.values).toEqual(expect.arrayContaining(['idempotency.scope=intent', 'idempotency.fingerprint=business', 'idempotency.retention=5m', 'client.timeout=1s', 'seed=9']));
+    const { page } = await open(context, url);
+    expect(await knobsShown(page)).toEqual(before);
+    await context.close();
+  });
+
+  it('the story panel holding only its hint scrolls away with the page, hiding no row; once it tells a story it stays in view', async () => {
+    const context = await browser.newContext({ viewport: { width: 1240, height: 900 } });
+    const { page } = await open(context, defaults);
+    await page.evaluate(() => window.scrollTo(0, (document.getElementById('timeline') as HTMLElement).getBoundingClientRect().top + window.scrollY + 200));
+    expect(await page.locator('#story').evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThanOrEqual(0);
+    const row = page.locator('svg.timeline g.row').filter({ has: page.locator('title') });
+    const low = await row.evaluateAll((rows) => rows.findIndex((r) => r.getBoundingClientRect().top > 0.8 * window.innerHeight));
+    await row.nth(low).hover();
+    await expect.poll(() => page.locator('#story').evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBe(0);
+    expect(await page.locator('#story').textContent()).toMatch(/^(Action|The twin of action) #\d+/);
+    await context.close();
+  });
+
   it('tells a clicked row\'s story, shows a progress indicator for a long run, and stops it', async () => {
     const context = await browser.newContext();
     const { page } = await open(context, defaults);

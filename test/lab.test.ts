@@ -151,6 +151,23 @@ describe('the page', () => {
     expect(page.match(/(?:https?:)?\/\/[\w.-]+\.[a-z]{2,}[^\s"'<>)]*/g)?.filter((u) => !u.startsWith('http://www.w3.org/')) ?? []).toEqual([]);
   });
 
+  it('shows the starting scenario\'s knob values before its script runs: the choice, the texts with their units, the latency form', async () => {
+    const start = await startScenario(join(ROOT, 'scenarios/belgavi-refunds.yaml'), { set: ['idempotency.retention=5m', 'service.latency={p50: 300ms, p99: 2s}'], seed: '9' }, io);
+    const page = labPage({ version: 'test', start, missions: [] }, { engine: '', ui: '' });
+    const knob = (key: string) => new RegExp(`<div class="knob[^"]*" data-knob="${key.replace(/\./g, '\\.')}">[\\s\\S]*?</div>`).exec(page)?.[0] ?? '';
+    expect(knob('idempotency.fingerprint')).toContain('<option selected>business</option>');
+    expect(knob('idempotency.fingerprint')).not.toContain('<option selected>full</option>');
+    expect(knob('idempotency.retention')).toContain('value="5m"');
+    expect(knob('idempotency.retention')).toMatch(/<output [^>]*>= 5 min<\/output>/);
+    expect(knob('network.reply_loss')).toMatch(/<output [^>]*>= 2%<\/output>[\s\S]*value="0.02"/);
+    expect(knob('seed')).toContain('value="9"');
+    expect(page).toContain('<option value="percentiles" selected>');
+    expect(page).toMatch(/data-latency-form="median" hidden>/);
+    expect(page).toMatch(/data-latency-form="percentiles">/);
+    expect(knob('service.latency.p99')).toContain('value="2s"');
+    expect(page).toContain('<strong id="scenario-name">belgavi-refunds</strong>');
+  });
+
   it('refuses a script that would close its own element', async () => {
     const config = { version: 'test', start: await startScenario(null, {}, io), missions: [] };
     expect(() => labPage(config, { engine: 'x = "</script>"', ui: '' })).toThrow(/<\/script/);

@@ -112,6 +112,20 @@ describe.skipIf(!existsSync(CHROMIUM))(`the HTML report in headless Chromium (${
     await context.close();
   });
 
+  it('the story panel holding only its hint scrolls away with the page, hiding no row; once it tells a story it stays in view', async () => {
+    const context = await browser.newContext({ viewport: { width: 1240, height: 900 } });
+    const tab = await context.newPage();
+    await tab.goto(pathToFileURL(page).href);
+    await tab.evaluate(() => window.scrollTo(0, (document.querySelector('svg.timeline') as Element).getBoundingClientRect().top + window.scrollY + 200));
+    expect(await tab.locator('#story').evaluate((el) => el.getBoundingClientRect().bottom)).toBeLessThanOrEqual(0);
+    const rows = tab.locator('svg.timeline g.row');
+    const low = await rows.evaluateAll((all) => all.findIndex((r) => r.getBoundingClientRect().top > 0.8 * window.innerHeight));
+    await rows.nth(low).hover();
+    await expect.poll(() => tab.locator('#story').evaluate((el) => Math.round(el.getBoundingClientRect().top))).toBe(0);
+    expect(await tab.locator('#story').textContent()).toMatch(/^(Action|The twin of action) #\d+/);
+    await context.close();
+  });
+
   it('a click keeps a story in the panel while the pointer crosses other rows and the story is scrolled; Escape lets go', async () => {
     const context = await browser.newContext({ viewport: { width: 560, height: 560 } }); // narrow: the story wraps past the panel
     const tab = await context.newPage();

@@ -6,7 +6,8 @@
  */
 import { paramAt } from '../model/shape.js';
 import type { Param } from '../model/params.js';
-import { formatDuration } from '../scenario/duration.js';
+import { DURATION_PATTERN, formatDuration, parseDuration } from '../scenario/duration.js';
+import { duration } from '../cli/report/format.js';
 
 /** A knob's control: a text field (numbers and durations as written), a list of choices, or a checkbox. */
 export type KnobKind = 'probability' | 'count' | 'number' | 'duration' | 'optional_duration' | 'choice' | 'flag' | 'seed';
@@ -90,4 +91,20 @@ export function valueAtKey(root: unknown, key: string): unknown {
   let node = root;
   for (const part of key.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
   return node;
+}
+
+const DURATION = new RegExp(DURATION_PATTERN);
+
+/** A knob's value in its unit, for the output beside it ('' when the text says nothing more). */
+export function unitText(kind: KnobKind, text: string): string {
+  const t = text.trim();
+  if ((kind === 'duration' || kind === 'optional_duration') && DURATION.test(t)) return `= ${duration(parseDuration(t))}`;
+  if (kind === 'optional_duration' && t === 'none') return 'no limit';
+  if (kind === 'probability' && t !== '' && Number.isFinite(Number(t))) return `= ${+(Number(t) * 100).toPrecision(4)}%`;
+  return '';
+}
+
+/** The latency choice for a form no knob shows (`written`: its `dist`, such as mixture; '' for none). */
+export function writtenLatencyText(written: string): string {
+  return written === '' ? 'as the file writes it' : `as the file writes it: ${written}`;
 }

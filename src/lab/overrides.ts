@@ -53,6 +53,12 @@ export function knobState(written: WrittenScenario, seed: string): KnobState {
   return { texts, latency: latency.form };
 }
 
+/** What the knobs show for a loaded scenario (the file alone as `base`, with its overrides as `start`) and its seed; `written` names a latency form no knob shows ('' for none). */
+export function shownKnobs({ base, start }: { base: WrittenScenario; start: WrittenScenario }, seed: string): { state: KnobState; written: string } {
+  const written = latencyState(base.service.latency).form === 'written' ? base.service.latency.dist : '';
+  return { state: knobState(start, seed), written };
+}
+
 const setOf = (key: string, text: string): Override => ({ path: key.split('.'), text, option: `--set ${key}=${text}` });
 
 /** The latency's overrides: per key where the file writes the same form, else the whole distribution. */

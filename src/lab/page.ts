@@ -7,20 +7,23 @@ import { METRIC_PATHS } from '../model/metric-paths.js';
 import { escapeHtml, htmlPage } from '../cli/report/html.js';
 import { storyPanel, STORY_STYLE } from '../cli/report/story-panel.js';
 import type { LabConfig, LabMission } from './config.js';
-import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, type KnobSpec } from './knobs.js';
+import { labLoad } from './engine.js';
+import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, unitText, writtenLatencyText, type KnobSpec } from './knobs.js';
+import { shownKnobs, type KnobState } from './overrides.js';
 import { LAB_STYLE } from './page-style.js';
 import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel } from './metric-text.js';
 
 /** The element id of a knob's control (and, with a prefix, of its parts). */
 export const knobId = (key: string, part = 'k') => `${part}-${key.replace(/[^\w]/g, '-')}`;
 
-function control(spec: KnobSpec): string {
+/** A knob's control, showing `text` (the starting scenario's value) before the page's script runs. */
+function control(spec: KnobSpec, text: string): string {
   const id = knobId(spec.key);
   const described = `aria-describedby="${knobId(spec.key, 'd')} ${knobId(spec.key, 'e')}"`;
   const common = `id="${id}" data-key="${escapeHtml(spec.key)}" data-kind="${spec.kind}" ${described}`;
-  if (spec.kind === 'choice') return `<select ${common}>${(spec.values ?? []).map((v) => `<option>${escapeHtml(v)}</option>`).join('')}</select>`;
-  if (spec.kind === 'flag') return `<input type="checkbox" ${common}>`;
-  return `<input type="text" ${common} autocomplete="off" spellcheck="false"${spec.kind === 'duration' || spec.kind === 'seed' || spec.kind === 'optional_duration' ? '' : ' inputmode="decimal"'}>`;
+  if (spec.kind === 'choice') return `<select ${common}>${(spec.values ?? []).map((v) => `<option${v === text ? ' selected' : ''}>${escapeHtml(v)}</option>`).join('')}</select>`;
+  if (spec.kind === 'flag') return `<input type="checkbox" ${common}${text === 'true' ? ' checked' : ''}>`;
+  return `<input type="text" ${common} value="${escapeHtml(text)}" autocomplete="off" spellcheck="false"${spec.kind === 'duration' || spec.kind === 'seed' || spec.kind === 'optional_duration' ? '' : ' inputmode="decimal"'}>`;
 }
 
 /** What values a knob takes, in words. */
@@ -36,26 +39,35 @@ function range(spec: KnobSpec): string {
   }
 }
 
-function knobHtml(spec: KnobSpec): string {
+function knobHtml(spec: KnobSpec, state: KnobState): string {
   const help = [spec.meaning, range(spec)].filter((t) => t !== '').join('; ');
+  const text = state.texts[spec.key] ?? '';
   return `<div class="knob knob-${spec.kind}" data-knob="${escapeHtml(spec.key)}">
-<label for="${knobId(spec.key)}">${escapeHtml(spec.label)}</label><output id="${knobId(spec.key, 'o')}" for="${knobId(spec.key)}"></output>${control(spec)}
+<label for="${knobId(spec.key)}">${escapeHtml(spec.label)}</label><output id="${knobId(spec.key, 'o')}" for="${knobId(spec.key)}">${escapeHtml(unitText(spec.kind, text))}</output>${control(spec, text)}
 <small id="${knobId(spec.key, 'd')}">${escapeHtml(help)}</small>
 <p class="knob-error" id="${knobId(spec.key, 'e')}" hidden></p>
 </div>`;
 }
 
-const LATENCY_FORM = `<div class="knob"><label for="latency-form">latency given as</label><select id="latency-form" aria-describedby="latency-form-note">
-<option value="median">median and sigma (lognormal)</option><option value="percentiles">p50 and p99 (a lognormal fitted to them)</option><option value="written">as the file writes it</option>
+/** The choice of latency form, set to the starting scenario's (`written`: a form no knob shows, '' for none). */
+function latencyForm({ state, written }: Shown): string {
+  const option = (value: string, text: string, disabled = false) => `<option value="${value}"${state.latency === value ? ' selected' : ''}${disabled ? ' disabled' : ''}>${escapeHtml(text)}</option>`;
+  return `<div class="knob"><label for="latency-form">latency given as</label><select id="latency-form" aria-describedby="latency-form-note">
+${option('median', 'median and sigma (lognormal)')}${option('percentiles', 'p50 and p99 (a lognormal fitted to them)')}${option('written', writtenLatencyText(written), written === '')}
 </select><small id="latency-form-note"></small></div>`;
+}
 
-function groupHtml(name: string, title: string, keys: readonly string[]): string {
+/** What the knobs show before the engine has loaded the scenario: the values it will set (main.ts). */
+type Shown = ReturnType<typeof shownKnobs>;
+
+function groupHtml(name: string, title: string, keys: readonly string[], shown: Shown): string {
   const specs = keys.flatMap((k) => knobSpec(k) ?? []);
-  const latency = (form: keyof typeof LATENCY_KEYS) => `<div class="latency-form" data-latency-form="${form}">${specs.filter((s) => (LATENCY_KEYS[form] as readonly string[]).includes(s.key)).map(knobHtml).join('\n')}</div>`;
+  const knob = (spec: KnobSpec) => knobHtml(spec, shown.state);
+  const latency = (form: keyof typeof LATENCY_KEYS) => `<div class="latency-form" data-latency-form="${form}"${shown.state.latency === form ? '' : ' hidden'}>${specs.filter((s) => (LATENCY_KEYS[form] as readonly string[]).includes(s.key)).map(knob).join('\n')}</div>`;
   const isLatency = (s: KnobSpec) => s.key.startsWith('service.latency.');
   const body = name === 'service'
-    ? `${LATENCY_FORM}${latency('median')}${latency('percentiles')}${specs.filter((s) => !isLatency(s)).map(knobHtml).join('\n')}`
-    : specs.map(knobHtml).join('\n');
+    ? `${latencyForm(shown)}${latency('median')}${latency('percentiles')}${specs.filter((s) => !isLatency(s)).map(knob).join('\n')}`
+    : specs.map(knob).join('\n');
   const legend = name === 'run' ? escapeHtml(title) : `<code>${escapeHtml(name)}:</code> ${escapeHtml(title)}`;
   return `<fieldset data-group="${name}"><legend>${legend}</legend>\n${body}\n</fieldset>`;
 }
@@ -108,6 +120,8 @@ export interface LabScripts {
 /** The page. */
 export function labPage(config: LabConfig, scripts: LabScripts): string {
   for (const [name, text] of Object.entries(scripts)) if (/<\/script|<!--/i.test(text)) throw new Error(`the lab's ${name} script holds "</script" or "<!--"`);
+  // The knobs show the starting scenario's values from the first paint, not blanks and first choices until the engine starts.
+  const shown = shownKnobs(labLoad(config.start), config.start.seed);
   const body = `<style>${STORY_STYLE}${LAB_STYLE}</style>
 <header><h1>idem-sim lab</h1>
 <p class="note">The guide's lab, with idem-sim ${escapeHtml(config.version)}'s full model: change a knob and the scenario runs again in the page, offline. Start with no key, watch the pink dots (duplicate executions) appear, then load mission one.</p></header>
@@ -118,8 +132,8 @@ export function labPage(config: LabConfig, scripts: LabScripts): string {
 </section>
 <div class="lab">
 <form id="knobs" class="knobs" aria-label="Knobs" onsubmit="return false">
-<p class="note">Scenario: <strong id="scenario-name"></strong>. Each knob is a key of the scenario file; a changed knob runs the scenario again.</p>
-${KNOB_GROUPS.map((g) => groupHtml(g.name, g.title, g.keys)).join('\n')}
+<p class="note">Scenario: <strong id="scenario-name">${escapeHtml(config.start.name)}</strong>. Each knob is a key of the scenario file; a changed knob runs the scenario again.</p>
+${KNOB_GROUPS.map((g) => groupHtml(g.name, g.title, g.keys, shown)).join('\n')}
 </form>
 <div class="summary" aria-hidden="true">duplicates per 1000 <strong data-summary="duplicates_per_1000">–</strong> · lost per 1000 <strong data-summary="lost_per_1000">–</strong> · <span data-summary="status"></span></div>
 <main>

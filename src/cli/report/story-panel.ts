@@ -5,6 +5,8 @@
  * - The panel is as tall as the page's longest story (up to 60% of the window), fixed, so no
  *   story is cut off and the timeline does not move as stories of other lengths come and go
  *   (a panel that grew and shrank would slide another row under the pointer).
+ * - The panel keeps itself in view while the page scrolls (sticky) only once it holds a story:
+ *   holding only its hint, it scrolls away with the page and hides no row of the timeline.
  * - A click (or Enter on a focused row) pins the story: the pointer may then cross other rows
  *   on its way to the panel, and the story stays while it is scrolled (a narrow window wraps
  *   lines, so a story can still outgrow the panel). A second click, a click on another row or
@@ -34,7 +36,8 @@ export function storyPanel(stories: readonly string[]): string {
 }
 
 export const STORY_STYLE = `
-#story { position: sticky; top: 0; z-index: 1; min-height: 4em; overflow-y: auto; overscroll-behavior: contain; resize: vertical; margin: 8px 0; padding: 8px 12px; background: #f6f8fa; border: 1px solid #d0d7de; white-space: pre-wrap; overflow-wrap: anywhere; }
+#story { position: relative; z-index: 1; min-height: 4em; overflow-y: auto; overscroll-behavior: contain; resize: vertical; margin: 8px 0; padding: 8px 12px; background: #f6f8fa; border: 1px solid #d0d7de; white-space: pre-wrap; overflow-wrap: anywhere; }
+#story.has-story { position: sticky; top: 0; }
 #story.pinned { border-color: #d1495b; box-shadow: inset 3px 0 0 #d1495b; }`;
 
 /** Shows a row's story (its <title>) in the panel; a click or Enter pins it, Escape unpins. */
@@ -46,6 +49,7 @@ export const STORY_SCRIPT = `
   function show(row) {
     for (var k = 0; k < rows.length; k++) rows[k].classList.remove('selected');
     row.classList.add('selected');
+    panel.classList.add('has-story');
     panel.textContent = row.querySelector('title').textContent;
     panel.scrollTop = 0;
   }

@@ -3,28 +3,15 @@
  * in its unit beside it, an error under the knob the CLI's message is about, and a call back
  * when one changes (at once for a choice or a checkbox, after a pause in typing for a text).
  */
-import { DURATION_PATTERN, parseDuration } from '../../scenario/duration.js';
-import { duration } from '../../cli/report/format.js';
 import type { LabError } from '../protocol.js';
 import type { Override } from '../../scenario/parse.js';
-import { KNOB_KEYS, LATENCY_KEYS, knobSpec, type KnobKind } from '../knobs.js';
+import { KNOB_KEYS, LATENCY_KEYS, knobSpec, unitText, writtenLatencyText, type KnobKind } from '../knobs.js';
 import type { KnobState, LatencyForm } from '../overrides.js';
 
 /** Typing pauses this long before a text knob runs the scenario again (Enter runs it at once). */
 const TYPING_PAUSE_MS = 350;
 
-const DURATION = new RegExp(DURATION_PATTERN);
-
 type Control = HTMLInputElement | HTMLSelectElement;
-
-/** A knob's value in its unit, for the output beside it ('' when the text says nothing more). */
-export function unitText(kind: KnobKind, text: string): string {
-  const t = text.trim();
-  if ((kind === 'duration' || kind === 'optional_duration') && DURATION.test(t)) return `= ${duration(parseDuration(t))}`;
-  if (kind === 'optional_duration' && t === 'none') return 'no limit';
-  if (kind === 'probability' && t !== '' && Number.isFinite(Number(t))) return `= ${+(Number(t) * 100).toPrecision(4)}%`;
-  return '';
-}
 
 export class KnobsView {
   private readonly controls = new Map<string, Control>();
@@ -93,7 +80,7 @@ export class KnobsView {
     const option = this.latencySelect.querySelector<HTMLOptionElement>('option[value="written"]');
     if (option) {
       option.disabled = written === '';
-      option.textContent = written === '' ? 'as the file writes it' : `as the file writes it: ${written}`;
+      option.textContent = writtenLatencyText(written);
     }
     this.latencySelect.value = state.latency;
     this.showLatencyForm(state.latency);

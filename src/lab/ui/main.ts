@@ -7,7 +7,7 @@ import type { Override } from '../../scenario/parse.js';
 import type { LabConfig, LabMission, LabScenario } from '../config.js';
 import { num } from '../../cli/report/format.js';
 import { runArgs, runCommandLine } from '../command.js';
-import { isKnobPath, knobOverrides, knobState, latencyState, type KnobState } from '../overrides.js';
+import { isKnobPath, knobOverrides, knobState, shownKnobs, type KnobState } from '../overrides.js';
 import type { LabError, LabReply } from '../protocol.js';
 import { Cancelled, EngineClient } from './engine-client.js';
 import { KnobsView } from './knobs-view.js';
@@ -61,8 +61,8 @@ class Lab {
     if (reply.kind !== 'loaded') { this.failed(reply.kind === 'error' ? reply.error : undefined, []); return; }
     this.base = knobState(reply.base, reply.fileSeed ?? '1');
     this.extras = s.overrides.filter((o) => !isKnobPath(o));
-    const written = latencyState(reply.base.service.latency).form === 'written' ? reply.base.service.latency.dist : '';
-    this.knobs.set(knobState(reply.start, s.seed), written);
+    const shown = shownKnobs(reply, s.seed);
+    this.knobs.set(shown.state, shown.written);
     this.missions.show(goalsOf(s, mission ?? this.config.missions.find((m) => m.scenario.text === s.text && s.overrides.length === 0)));
     if (mission) $('mission-panel').focus();
     await this.run();

@@ -2,7 +2,8 @@
  * The report's story panel (cli/report/story-panel.ts) for a timeline the page redraws: the
  * same behaviour as the report's script (hover, focus or click a row for its story; a click or
  * Enter pins it; a second click, another row or Escape unpins), bound once on the timeline's
- * container rather than on each row, so it holds for every redrawn timeline.
+ * container rather than on each row, so it holds for every redrawn timeline. A new timeline
+ * empties the panel, which then scrolls away with the page until it holds a story again.
  */
 import { panelHeight } from '../../cli/report/story-panel.js';
 
@@ -18,6 +19,7 @@ export function storyPanel(panel: HTMLElement, container: HTMLElement): StoryPan
   const show = (row: Element) => {
     for (const r of container.querySelectorAll('g.row.selected')) r.classList.remove('selected');
     row.classList.add('selected');
+    panel.classList.add('has-story');
     panel.textContent = row.querySelector('title')?.textContent ?? '';
     panel.scrollTop = 0;
   };
@@ -39,7 +41,7 @@ export function storyPanel(panel: HTMLElement, container: HTMLElement): StoryPan
   return {
     reset(stories) {
       pinned = null;
-      panel.classList.remove('pinned');
+      panel.classList.remove('pinned', 'has-story');
       panel.textContent = hint;
       panel.style.height = panelHeight(stories);
     },
