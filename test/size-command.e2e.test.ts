@@ -93,6 +93,12 @@ describe('size --retention', () => {
     expect(r.stderr).toBe('idem-sim: error: --retention 24: the duration has no unit. Write the unit: 24h for hours, 24m for minutes (or 24ms if you mean milliseconds).\n');
     expect(cli(['size', '--rate', '5', '--retention', '24ms']).status).toBe(0);
   });
+
+  it('a unit in another case gets its right spelling', () => {
+    const r = cli(['size', '--rate', '5', '--retention', '24H']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe('idem-sim: error: --retention 24H: "24H" is not a duration. Did you mean `24h`? A unit is one of ms, s, m, h and d, in lower case.\n');
+  });
 });
 
 describe('size of a simulated scenario', () => {

@@ -5,7 +5,7 @@ import { checkTimeRun } from './shared/time.js';
 import { meanRatePerS } from '../model/clock.js';
 import { noKeyReason } from '../model/inert.js';
 import { keyStoreSize, type Estimate } from '../model/metrics.js';
-import { DURATION_PATTERN, parseDuration } from '../scenario/duration.js';
+import { DURATION_PATTERN, durationSpellingHint, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { positiveInteger, positiveNumber, seedOption } from './options.js';
@@ -100,7 +100,7 @@ function retentionMs(text: string): number {
       `Write the unit: ${text.trim()}h for hours, ${text.trim()}m for minutes (or ${text.trim()}ms if you mean milliseconds).`);
   }
   if (!new RegExp(DURATION_PATTERN).test(text)) {
-    throw new InputError({ source: `--retention ${text}` }, '', `"${clipped(text, 80)}" is not a duration`, 'Write it as 5m, 1h, 24h or 7d.');
+    throw new InputError({ source: `--retention ${text}` }, '', `"${clipped(text, 80)}" is not a duration`, durationSpellingHint(text) || 'Write it as 5m, 1h, 24h or 7d.');
   }
   return parseDuration(text);
 }

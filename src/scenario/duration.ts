@@ -33,6 +33,27 @@ export function isBareDuration(value: unknown): value is number | string {
   return typeof value === 'string' && /^\s*[-+]?[0-9]*\.?[0-9]+([eE][-+]?[0-9]+)?\s*$/.test(value) && Number(value) !== 0;
 }
 
+/** Units as people also write them, for a suggestion: a unit in another case is found in any case. */
+const UNIT_WORDS: Readonly<Record<string, string>> = {
+  msec: 'ms', msecs: 'ms', millisecond: 'ms', milliseconds: 'ms', sec: 's', secs: 's', second: 's', seconds: 's',
+  min: 'm', mins: 'm', minute: 'm', minutes: 'm', hr: 'h', hrs: 'h', hour: 'h', hours: 'h', day: 'd', days: 'd',
+};
+
+/** A duration whose number is right and whose unit is spelt otherwise (`2S`, `24H`, `5 mins`), spelt right (`2s`, `24h`, `5m`). */
+export function durationSpelling(text: string): string | undefined {
+  const m = /^\s*([0-9]+(?:\.[0-9]+)?)\s*([A-Za-z]{1,12})\s*$/.exec(text);
+  if (!m) return undefined;
+  const word = (m[2] as string).toLowerCase();
+  const unit = Object.hasOwn(UNIT_MS, word) ? word : Object.hasOwn(UNIT_WORDS, word) ? UNIT_WORDS[word] : undefined;
+  return unit === undefined || `${m[1]}${unit}` === text ? undefined : `${m[1]}${unit}`;
+}
+
+/** The fix for a value that is no duration when only its unit's spelling was wrong (its right spelling); else ''. */
+export function durationSpellingHint(text: unknown): string {
+  const right = typeof text === 'string' ? durationSpelling(text) : undefined;
+  return right === undefined ? '' : `Did you mean \`${right}\`? A unit is one of ms, s, m, h and d, in lower case.`;
+}
+
 /** The fix for a bare duration: both readings (`2` -> "write 2s or 2ms"). */
 export function bareDurationFix(value: number | string): string {
   const n = String(value).trim();

@@ -14,6 +14,9 @@ import { InputError, type Origin } from './errors.js';
 import { checkBareDurations, checkCrossField, checkDurations, resolve } from './resolve.js';
 import { checkTime } from './time-checks.js';
 import { didYouMean } from './suggest.js';
+import { unknownKeyHint } from './suggest-home.js';
+import { durationSpellingHint } from './duration.js';
+import { isDurationKey } from './schema.js';
 import { refuseSyntaxErrors } from './syntax.js';
 import { validate } from './validate.generated.js';
 import { inertWarnings, type ScenarioWarning } from './warnings.js';
@@ -222,9 +225,8 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
   if (pick.keyword === 'additionalProperties') {
     const key = String(params['additionalProperty']);
     const allowed = Object.keys((pick.parentSchema as { properties?: object }).properties ?? {}).filter((k) => k !== '$schema');
-    const guess = didYouMean(key, allowed);
     return new InputError(locate([...path, key], true), formatPath([...path, key]), `unknown key "${key}"`,
-      (guess ? `Did you mean \`${guess}\`? ` : '') + `Keys allowed ${path.length ? `under ${formatPath(path)}` : 'at the top level'}: ${allowed.join(', ')}.`);
+      unknownKeyHint(key, path, allowed) + `Keys allowed ${path.length ? `under ${formatPath(path)}` : 'at the top level'}: ${allowed.join(', ')}.`);
   }
   if (pick.keyword === 'required') {
     const key = String(params['missingProperty']);
@@ -240,8 +242,9 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
       (guess ? `Did you mean \`${guess}\`? ` : '') + `Use one of: ${allowed.join(', ')}.`);
   }
   const expected = described ?? `${pick.message ?? 'a valid value'}`;
+  const spelling = isDurationKey(formatPath(path)) ? durationSpellingHint(value) : '';
   return new InputError(locate(path), formatPath(path), `got ${shown}, expected ${expected}`,
-    'Change the value to one of that form.');
+    spelling || 'Change the value to one of that form.');
 }
 
 /** A value as the user would recognise it. */
