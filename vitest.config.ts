@@ -7,6 +7,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 //   services  *.services.test.ts    a real Redis on 127.0.0.1:6379 and PostgreSQL on :5432
 //   browser   *.browser.test.ts     Debian's Chromium through playwright-core
 const TIERS = ['e2e', 'services', 'browser'] as const;
+// A tier that needs a service or a browser checks for it first, so a file without one fails at once
+// with what to start (README, "Set up") rather than with ECONNREFUSED or a launch error.
+const SETUP: Partial<Record<(typeof TIERS)[number], string[]>> = { services: ['test/setup/services.ts'], browser: ['test/setup/browser.ts'] };
 
 export default defineConfig({
   test: {
@@ -22,7 +25,9 @@ export default defineConfig({
       },
       // The services tier's files run one at a time: the probe measures a store's memory per record,
       // and another file's keys written or removed meanwhile made that measurement wrong (58 B once).
-      ...TIERS.map((tier) => ({ extends: true as const, test: { name: tier, include: [`test/**/*.${tier}.test.ts`], ...(tier === 'services' ? { fileParallelism: false } : {}) } })),
+      ...TIERS.map((tier) => ({ extends: true as const, test: {
+        name: tier, include: [`test/**/*.${tier}.test.ts`], setupFiles: SETUP[tier] ?? [], ...(tier === 'services' ? { fileParallelism: false } : {}),
+      } })),
     ],
   },
 });

@@ -4,15 +4,15 @@
  * are those of `idem-sim run --json` for the command it shows, missions earn stars kept across a
  * reload, the keyboard reaches every knob, and a refused value gets the CLI's message.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cli } from './helpers.js';
+import { CHROMIUM } from './setup/browser.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-lab-'));
 
 /** Writes a lab page with `idem-sim lab ARGS --out FILE`. */
@@ -70,7 +70,7 @@ async function clickAndSettle(page: Page, selector: string): Promise<string> {
 /** The command the page shows, as arguments (without `idem-sim`). */
 const commandArgs = async (page: Page) => (JSON.parse((await page.locator('#command').getAttribute('data-args')) ?? '[]') as string[]).slice(1);
 
-describe.skipIf(!existsSync(CHROMIUM))(`the lab in headless Chromium (${CHROMIUM})`, () => {
+describe(`the lab in headless Chromium (${CHROMIUM})`, () => {
   let browser: Browser;
   let defaults: string;
 

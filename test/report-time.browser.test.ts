@@ -4,7 +4,7 @@
  * and an alert shows a chart per count that is not zero throughout, the incident's shading where
  * its window is, the alert's firings where the model put them, and words for each.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -15,8 +15,8 @@ import { simulate } from '../src/model/simulate.js';
 import { loadScenario } from '../src/cli/shared/load.js';
 import { nonEmptyCounts } from '../src/cli/report/series-chart.js';
 import { cli, SLOWDOWN_YAML } from './helpers.js';
+import { CHROMIUM } from './setup/browser.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const MIN = 60_000;
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-report-time-browser-'));
@@ -37,7 +37,7 @@ const edges = async (tab: Page, selector: string) => tab.locator(selector).first
   return { left: r.left, right: r.right };
 });
 
-describe.skipIf(!existsSync(CHROMIUM))(`the report over time in headless Chromium (${CHROMIUM})`, () => {
+describe(`the report over time in headless Chromium (${CHROMIUM})`, () => {
   const page = join(dir, 'report.html');
   let browser: Browser;
 

@@ -3,7 +3,7 @@
  * playwright-core, opens the generated file with every non-file: request blocked, and must
  * render the timeline's rows and legend without a console error. `.ci/run` installs Chromium.
  */
-import { existsSync, mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,8 +16,8 @@ import { traceChunk } from '../src/model/trace.js';
 import { sampleRows } from '../src/cli/report/timeline-rows.js';
 import { loadScenario } from '../src/cli/shared/load.js';
 import { cli, ROOT } from './helpers.js';
+import { CHROMIUM } from './setup/browser.js';
 
-const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const SCENARIO = join(ROOT, 'scenarios/mission-2-slow-downstream.yaml');
 
 /** The rows the page should have, computed here from the model, not read from the page. */
@@ -28,7 +28,7 @@ function expectedRows(): number {
   return sampleRows(actions, plan.offset, scenario.client.timeout).rows.length;
 }
 
-describe.skipIf(!existsSync(CHROMIUM))(`the HTML report in headless Chromium (${CHROMIUM})`, () => {
+describe(`the HTML report in headless Chromium (${CHROMIUM})`, () => {
   const dir = mkdtempSync(join(tmpdir(), 'idem-sim-report-'));
   const page = join(dir, 'report.html');
   let browser: Browser;
