@@ -220,7 +220,7 @@ function afterLoadSvg(loadEnd: number, fr: Frame): string {
   const x0 = fr.x(loadEnd), x1 = fr.x(fr.xMax);
   return `<g class="after-load" data-load-end-ms="${loadEnd}"><title>the load ends at ${escapeHtml(runTime(loadEnd))}: after it only the calls of actions that arrived before remain</title>`
     + `<rect x="${f(x0)}" y="${fr.top}" width="${f(Math.max(1, x1 - x0))}" height="${PH}" fill="${GRID}"/>`
-    + `<text x="${f(x1 - 2)}" y="${fr.top + PH - 4}" text-anchor="end" fill="${DIM}"${HALO}>load ended</text></g>`;
+    + `<text x="${f(x0 - 3)}" y="${fr.top + PH - 4}" text-anchor="end" fill="${DIM}"${HALO}>load ended</text></g>`;
 }
 
 function atSvg(at: number | undefined, fr: Frame): string {
