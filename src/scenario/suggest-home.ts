@@ -5,8 +5,7 @@
  * `preset`, `seed`, `client.preset`, ...), so a new key has its home without a list to update.
  */
 import { LATENCY_FORMS } from '../model/latency.js';
-import type { Param } from '../model/params.js';
-import { rangeEnds } from '../model/params.js';
+import { rangeEnds, type Param } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { formatPath } from './document.js';
 import { SCENARIO_SCHEMA } from './schema.js';
