@@ -71,6 +71,7 @@ describe('--series', () => {
     expect(() => seriesOption('1e-300ms')).toThrow(/--series 1e-300ms: "1e-300ms" is not a duration/);
     expect(() => seriesOption('0s')).toThrow(/--series 0s: is 0: a series needs buckets of some length/);
     expect(() => seriesOption('2')).toThrow(/"2" has no unit/);
+    expect(() => seriesOption('1M')).toThrow(/Did you mean `1m`\?/);
   });
 });
 

@@ -3,7 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import { runScenario } from '../exec/runner.js';
 import { checkTimeRun } from './shared/time.js';
 import { meanRatePerS } from '../model/clock.js';
-import { noKeyReason } from '../model/inert.js';
+import { noKeyReason, SET_SCOPE } from '../model/inert.js';
 import { keyStoreSize, type Estimate } from '../model/metrics.js';
 import { DURATION_PATTERN, durationSpellingHint, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
@@ -127,7 +127,7 @@ async function simulateKeys(file: string, opts: SizeOptions, io: Io, signal: Abo
   const perPrimary = m.actions / m.primary_actions;
   const noKey = noKeyReason(scenario);
   const emptyStore = noKey === null ? [] : warningTexts([{ ...(locate ? { origin: locate(['idempotency', 'scope']) } : {}), keyPath: 'idempotency.scope',
-    problem: `sizes an empty key store: ${noKey}`, fix: 'Set idempotency.scope (intent is the guide\'s choice) to size the store its keys would fill.' }]);
+    problem: `sizes an empty key store: ${noKey}`, fix: `${SET_SCOPE} to size the store its keys would fill.` }]);
   for (const text of emptyStore) warn(io, text);
   return {
     keysPerAction: noKey === null ? { value: m.keys_per_action.value * perPrimary, ci95: [m.keys_per_action.ci95[0] * perPrimary, m.keys_per_action.ci95[1] * perPrimary] } : { value: 0, ci95: [0, 0] },

@@ -22,6 +22,9 @@ interface Rule {
 const noKey = (s: WrittenScenario): boolean => KEY_IDENTITY[s.idempotency.scope] === null;
 const NO_KEY = 'idempotency.scope is none, so no key is claimed, stored or looked up';
 
+/** The first words of every fix for a setting that needs a key: which scope to set. */
+export const SET_SCOPE = 'Set idempotency.scope (intent is the guide\'s choice)';
+
 /** Why a scenario writes no key at all (the reason its key settings have no effect), or null when it writes keys. */
 export function noKeyReason(s: WrittenScenario): string | null {
   return noKey(s) ? NO_KEY : null;

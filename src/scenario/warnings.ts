@@ -1,7 +1,7 @@
 /** Settings a scenario writes that have no effect under its others (model/inert.ts), as warnings. */
 import { windowMatters } from '../model/incidents.js';
 import { hasQuietTime, quietGrace } from '../model/quiet.js';
-import { inertSettings } from '../model/inert.js';
+import { inertSettings, SET_SCOPE } from '../model/inert.js';
 import { DEFAULT_SCENARIO, paramAt } from '../model/shape.js';
 import { formatDuration } from './duration.js';
 import type { WrittenScenario } from '../model/types.js';
@@ -36,7 +36,7 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
   }
   if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
     found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
-      fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove the preset.' });
+      fix: `${SET_SCOPE}, or remove the preset.` });
   }
   return found;
 }
@@ -47,7 +47,7 @@ function incidentWarnings(s: WrittenScenario, locate: (p: Path, keyNode?: boolea
   s.incidents.forEach((w, i) => {
     if (w.store.down && s.idempotency.scope === 'none') {
       out.push({ origin: locate(['incidents', i, 'store', 'down'], true), keyPath: `incidents[${i}].store.down`,
-        problem: 'has no effect: idempotency.scope is none, so no key store is used', fix: 'Set idempotency.scope (intent is the guide\'s choice), or remove it.' });
+        problem: 'has no effect: idempotency.scope is none, so no key store is used', fix: `${SET_SCOPE}, or remove it.` });
     }
     if ((w.runtime.crash_probability ?? 0) > 0 && s.runtime.max_replays === 0) {
       out.push({ origin: locate(['incidents', i, 'runtime', 'crash_probability'], true), keyPath: `incidents[${i}].runtime.crash_probability`,

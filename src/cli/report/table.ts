@@ -11,7 +11,7 @@ import type { Estimate, Metrics } from '../../model/metrics.js';
 import { formatDuration } from '../../scenario/duration.js';
 import { alertRows } from './alert-rows.js';
 import { columnGroups } from './column-groups.js';
-import { duration, estimateText, num } from './format.js';
+import { CI_LEGEND, duration, estimateText, num } from './format.js';
 import { drawRows } from './sweep-table.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
@@ -156,7 +156,7 @@ export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: 
     ...precision,
     ...fits,
     ...(series ? [`series counted in buckets of ${duration(series.step)}: print them with --json (results[i].series) or --format csv`] : []),
-    `actions simulated: ${[...new Set(actions)].join(' / ')}; ± is the 95% confidence interval, 0 (≤ x) none seen and at most x at 95%; seed ${seeds.join(', ')}; idem-sim ${info.version}`,
+    `actions simulated: ${[...new Set(actions)].join(' / ')}; ${CI_LEGEND}; seed ${seeds.join(', ')}; idem-sim ${info.version}`,
     `replay: ${info.replay}`,
   ];
   return `${tables(runs, chalk, width)}\n${chalk.dim(footer.join('\n'))}\n`;

@@ -9,7 +9,7 @@ import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import type { RunState } from '../../model/metrics.js';
 import { longestDelay } from '../../model/simulate.js';
 import type { WrittenScenario } from '../../model/types.js';
-import { DURATION_PATTERN, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
+import { DURATION_PATTERN, durationSpellingHint, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
 import { InputError, type Origin } from '../../scenario/errors.js';
 import type { RunRequest } from '../../exec/runner.js';
 import type { ScenarioRun } from '../report/types.js';
@@ -23,7 +23,7 @@ export function seriesOption(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
   const source = { source: `--series ${text}` };
   if (isBareDuration(text)) throw new InputError(source, '', `"${clipped(text, 80)}" has no unit`, bareDurationFix(text));
-  if (!new RegExp(DURATION_PATTERN).test(text)) throw new InputError(source, '', `"${clipped(text, 80)}" is not a duration`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m (a number, then ms, s, m, h or d).');
+  if (!new RegExp(DURATION_PATTERN).test(text)) throw new InputError(source, '', `"${clipped(text, 80)}" is not a duration`, durationSpellingHint(text) || 'Give the series\' bucket as a duration such as 1m, 10s or 5m (a number, then ms, s, m, h or d).');
   const step = parseDuration(text);
   if (step > MAX_DURATION_MS) throw new InputError(source, '', `is longer than the longest duration the model takes, ${formatDuration(MAX_DURATION_MS)} (10 years)`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
   if (!(step > 0)) throw new InputError(source, '', 'is 0: a series needs buckets of some length', 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
