@@ -51,7 +51,7 @@ describe('run --series', () => {
     const csv = cli(['run', s, '--series', '5m', '--format', 'csv']);
     expect(csv.status).toBe(0);
     const lines = csv.stdout.trim().split('\n');
-    expect(lines[0]).toBe('run,start_ms,arrivals,attempts,executions,duplicates,conflicts_409,mismatches_422,dedup_hits,timeouts,unknown_outcomes,lost,store_unavailable,step_ms,seed,idem_sim_version');
+    expect(lines[0]).toBe('run,start_ms,arrivals,attempts,executions,duplicates,conflicts_409,mismatches_422,dedup_hits,timeouts,unknown_outcomes,lost,store_unavailable,step_ms,load_ms,seed,idem_sim_version');
     expect(lines[1]?.startsWith('s,0,')).toBe(true);
     expect(lines.length - 1).toBeGreaterThanOrEqual(4); // 20 min of arrivals, and their retries after
     const bad = cli(['run', s, '--format', 'csv']);

@@ -1,5 +1,5 @@
 /** Parsing of numeric and structured command-line options, with errors that name the flag. */
-import { clipped, SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
+import { clipped } from '../scenario/printable.js';
 import { availableParallelism } from 'node:os';
 import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
 import { MAX_ACTIONS } from '../model/types.js';
@@ -87,16 +87,7 @@ export function threadCount(text: string, io: { stderr: NodeJS.WritableStream },
   return Math.min(n, cores);
 }
 
-/** `--seed`, which must not be empty. */
-export function seedOption(seed: string | undefined): string | undefined {
-  if (seed !== undefined && seed.trim() === '') {
-    throw new InputError({ source: '--seed' }, '', 'the seed is empty', 'Give a seed such as --seed 42 or --seed nightly-run.');
-  }
-  if (seed !== undefined && !SEED_TEXT.test(seed)) {
-    throw new InputError({ source: '--seed' }, '', `the seed is not ${SEED_FORM}`, 'Give a seed such as --seed 42 or --seed nightly-run.');
-  }
-  return seed;
-}
+export { seedOption } from '../scenario/seed.js';
 
 export function oneOf(flag: string, text: string, allowed: readonly string[]): string {
   if (allowed.includes(text)) return text;

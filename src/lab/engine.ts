@@ -15,7 +15,7 @@ import { formatDuration } from '../scenario/duration.js';
 import { check } from '../scenario/expect.js';
 import { checkArrivals } from '../scenario/time-checks.js';
 import { formatPath, parseScenario, type ParsedScenario } from '../scenario/parse.js';
-import { seedOption } from '../cli/options.js';
+import { seedOption } from '../scenario/seed.js';
 import { roundNoise } from '../cli/report/json.js';
 import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../cli/report/timeline-rows.js';
 import { timelineSvg } from '../cli/report/timeline-svg.js';

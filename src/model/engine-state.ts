@@ -16,7 +16,7 @@ import { ChunkTotals } from './chunk-output.js';
 import type { Params } from './compile.js';
 import { Draws } from './draws.js';
 import type { EngineHooks } from './hooks.js';
-import type { Regimes } from './incidents.js';
+import type { Regimes } from './regimes.js';
 import type { SeriesTally } from './series-tally.js';
 import { WriteLog } from './write-log.js';
 

@@ -16,7 +16,7 @@ import { compile, S_NONE, type Params } from './compile.js';
 import { simpleChances, type SimpleChances } from './draws.js';
 import { GroupModel } from './group.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
-import { Regimes, type FastSpan } from './incidents.js';
+import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
 import { SER } from './series.js';
 import { SeriesTally } from './series-tally.js';
