@@ -1,7 +1,7 @@
 // Counts the random numbers one run consumes (run as a child of bench.js, so that the
 // counting generator does not slow the timed code in the parent).
-import { ChunkSimulator } from '../dist/model/engine.js';
-import { planChunks } from '../dist/model/plan.js';
+import { ChunkSimulator } from '../dist/engine/engine.js';
+import { planChunks } from '../dist/engine/plan.js';
 import { Rng, chunkRng } from '../dist/random/rng.js';
 import { parseScenario } from '../dist/scenario/parse.js';
 

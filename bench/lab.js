@@ -8,7 +8,7 @@
 // the timeline; the messages; the drawing), and the engine's own time. Prints the median and
 // the slowest of each, and the first (cold: the worker's JIT warm-up) apart.
 //   node bench/lab.js [--json] [--screenshots]
-// --screenshots also remakes the README's pictures of the lab, docs/lab-wide.png and
+// --screenshots also remakes docs/lab.md's pictures of the lab, docs/lab-wide.png and
 // docs/lab-narrow.png: mission 1 loaded, a duplicate's story shown.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -31,7 +31,7 @@ const dir = mkdtempSync(join(os.tmpdir(), 'idem-sim-bench-lab-'));
 const page = join(dir, 'lab.html');
 execFileSync(process.execPath, [BIN, 'lab', '--out', page]);
 
-/** The README's pictures: mission 1 loaded in a window `width` wide, a duplicate's story in the panel. */
+/** docs/lab.md's pictures: mission 1 loaded in a window `width` wide, a duplicate's story in the panel. */
 async function screenshot(browser, width, height, file) {
   const tab = await browser.newPage({ viewport: { width, height } });
   await tab.goto(pathToFileURL(page).href);

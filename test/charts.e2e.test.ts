@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import type { Metrics } from '../src/model/metrics.js';
-import { paretoFront } from '../src/cli/report/pareto.js';
+import type { Metrics } from '../src/results/metrics.js';
+import { paretoFront } from '../src/report/pareto.js';
 import { cli, marks, urls } from './helpers.js';
 
 const svgs = (html: string) => html.match(/<svg\b[\s\S]*?<\/svg>/g) ?? [];

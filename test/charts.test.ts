@@ -2,17 +2,17 @@
 import fc from 'fast-check';
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import type { Metrics } from '../src/model/metrics.js';
-import { breakdownChart, renderSvg, tidySvg } from '../src/cli/report/charts.js';
-import { htmlPage } from '../src/cli/report/html.js';
-import { paretoFront, type XY } from '../src/cli/report/pareto.js';
-import { label, paramAxes, thinLabels, type ParamAxis } from '../src/cli/report/sweep-axes.js';
-import { chartMetrics, heatMap, lineChart, RAMPS, valueLabels, type ChartMetric } from '../src/cli/report/sweep-charts.js';
-import { frontierChart, frontierLeftOut, logTicks, niceTop, tagOf } from '../src/cli/report/sweep-frontier.js';
-import { keyCharts, renderSweepHtml, renderSweepSvg, wrapCommand } from '../src/cli/report/sweep-html.js';
-import { axisTicks, durationStep, printedStep, variation } from '../src/cli/report/sweep-variation.js';
-import { duration, num } from '../src/cli/report/format.js';
-import type { SweepReport } from '../src/cli/report/sweep.js';
+import type { Metrics } from '../src/results/metrics.js';
+import { breakdownChart, renderSvg, tidySvg } from '../src/report/charts.js';
+import { htmlPage } from '../src/report/html.js';
+import { paretoFront, type XY } from '../src/report/pareto.js';
+import { label, paramAxes, thinLabels, type ParamAxis } from '../src/report/sweep-axes.js';
+import { chartMetrics, heatMap, lineChart, RAMPS, valueLabels, type ChartMetric } from '../src/report/sweep-charts.js';
+import { frontierChart, frontierLeftOut, logTicks, niceTop, tagOf } from '../src/report/sweep-frontier.js';
+import { keyCharts, renderSweepHtml, renderSweepSvg, wrapCommand } from '../src/report/sweep-html.js';
+import { axisTicks, durationStep, printedStep, variation } from '../src/report/sweep-variation.js';
+import { duration, num } from '../src/report/format.js';
+import type { SweepReport } from '../src/report/sweep.js';
 import { marks, sim, urls } from './helpers.js';
 
 describe('paretoFront: lower x and lower y are both better', () => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { keyStoreSize } from '../src/model/metrics.js';
+import { keyStoreSize } from '../src/results/metrics.js';
 import { cli, ROOT } from './helpers.js';
 
 function file(text: string): string {

@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { metricColumns } from '../src/cli/report/csv.js';
-import { SERIES_COLUMNS } from '../src/cli/report/series-csv.js';
-import { SWEEP_REPORTERS } from '../src/cli/report/sweep-reporters.js';
-import type { SweepReport } from '../src/cli/report/sweep.js';
-import { METRIC_PATHS } from '../src/model/metric-registry.js';
+import { metricColumns } from '../src/report/csv.js';
+import { SERIES_COLUMNS } from '../src/report/series-csv.js';
+import { SWEEP_REPORTERS } from '../src/report/sweep-reporters.js';
+import type { SweepReport } from '../src/report/sweep.js';
+import { METRIC_PATHS } from '../src/results/metric-registry.js';
 import { isDurationKey } from '../src/scenario/schema.js';
 import { Chalk } from 'chalk';
 import { ROOT, sim } from './helpers.js';

@@ -2,10 +2,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { C } from '../src/model/counters.js';
-import { ChunkSimulator } from '../src/model/engine.js';
-import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/model/plan.js';
+import { ChunkSimulator } from '../src/engine/engine.js';
+import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/engine/plan.js';
 import { chunkRng } from '../src/random/rng.js';
-import { simulate } from '../src/model/simulate.js';
+import { simulate } from '../src/exec/simulate.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { arbScenario } from './arbitrary.js';
 import { parseRunnable, sim } from './helpers.js';

@@ -5,8 +5,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { arrivalTime, withPrimaries } from '../src/model/clock.js';
-import { ChunkSimulator, detachedOutput } from '../src/model/engine.js';
-import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/model/plan.js';
+import { ChunkSimulator, detachedOutput } from '../src/engine/engine.js';
+import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/engine/plan.js';
 import { chunkRng } from '../src/random/rng.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { arbScenario } from './arbitrary.js';

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { halfWidth, type Estimate, type Metrics } from '../src/model/metrics.js';
+import { halfWidth, type Estimate, type Metrics } from '../src/results/metrics.js';
 import { loadLatencyData } from '../src/model/latency.js';
-import { simulate } from '../src/model/simulate.js';
+import { simulate } from '../src/exec/simulate.js';
 import type { Scenario, WrittenScenario } from '../src/model/types.js';
 import { parseScenario, type Override } from '../src/scenario/parse.js';
 

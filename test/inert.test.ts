@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { INERT_RULES, inertSettings } from '../src/model/inert.js';
 import { paramAt } from '../src/model/shape.js';
-import { simulate } from '../src/model/simulate.js';
+import { simulate } from '../src/exec/simulate.js';
 import type { Scenario } from '../src/model/types.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { arbScenario } from './arbitrary.js';

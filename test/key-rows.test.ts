@@ -4,7 +4,7 @@
  * keys = keys_per_action × rate × retention agree.
  */
 import { describe, expect, it } from 'vitest';
-import { simulate } from '../src/model/simulate.js';
+import { simulate } from '../src/exec/simulate.js';
 import { parseRunnable } from './helpers.js';
 
 const metricsOf = (yaml: string, actions = 20_000) => simulate({ ...parseRunnable(yaml), actions }, 'rows').metrics;

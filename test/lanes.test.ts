@@ -9,10 +9,10 @@ import { describe, expect, it } from 'vitest';
 import { Confirmer } from '../src/exec/confirmer.js';
 import { controlBlock, Lane, type ChunkTotals, type LaneSpec } from '../src/exec/lane.js';
 import { CounterTally } from '../src/model/counters.js';
-import type { ChunkPlan } from '../src/model/plan.js';
-import { CHUNK_ACTIONS, planChunks } from '../src/model/plan.js';
-import { precisionReached, type PrecisionTarget } from '../src/model/precision.js';
-import { ChunkSimulator } from '../src/model/engine.js';
+import type { ChunkPlan } from '../src/engine/plan.js';
+import { CHUNK_ACTIONS, planChunks } from '../src/engine/plan.js';
+import { precisionReached, type PrecisionTarget } from '../src/results/precision.js';
+import { ChunkSimulator } from '../src/engine/engine.js';
 import { chunkRng } from '../src/random/rng.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
 

@@ -8,7 +8,7 @@ import type { Io } from '../src/cli/io.js';
 import { mergeCommand } from '../src/cli/merge.js';
 import { MAX_PART_BYTES, sealIntact, sealJson, sha256 } from '../src/cli/part-check.js';
 import { mergePartials, PARTIAL_FORMAT, scenarioFingerprint, sealPartial, shardPrimaries, type Partial } from '../src/cli/partial.js';
-import { resolvedScenario } from '../src/cli/report/json.js';
+import { resolvedScenario } from '../src/report/json.js';
 import { runCommand } from '../src/cli/run.js';
 import { sweepCommand } from '../src/cli/sweep.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';

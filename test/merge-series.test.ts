@@ -14,7 +14,7 @@ import { echoed } from '../src/model/clock.js';
 import { mergePartials, type Partial } from '../src/cli/partial.js';
 import { runCommand } from '../src/cli/run.js';
 import { ReplayLine } from '../src/cli/shared/replay.js';
-import type { RunStateData } from '../src/model/metrics.js';
+import type { RunStateData } from '../src/results/metrics.js';
 import { NUM_SERIES, SERIES_NAMES, seriesTotalFromSums } from '../src/model/series.js';
 import { InputError } from '../src/scenario/errors.js';
 

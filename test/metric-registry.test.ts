@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COUNTER_NAMES } from '../src/model/counters.js';
-import { isDurationMetric, readMetric } from '../src/model/metric-paths.js';
-import { METRIC_PATHS, METRICS, PER_ACTION_METRICS, metricDef, perActionMetric, scaleFactor } from '../src/model/metric-registry.js';
-import { PRECISION_METRICS } from '../src/model/precision.js';
-import { simulate } from '../src/model/simulate.js';
+import { isDurationMetric, readMetric } from '../src/results/metric-paths.js';
+import { METRIC_PATHS, METRICS, PER_ACTION_METRICS, metricDef, perActionMetric, scaleFactor } from '../src/results/metric-registry.js';
+import { PRECISION_METRICS } from '../src/results/precision.js';
+import { simulate } from '../src/exec/simulate.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
 import { checkedInterval } from '../src/scenario/expect.js';
-import { interval } from '../src/model/metrics.js';
+import { interval } from '../src/results/metrics.js';
 
 /** As written by hand before the registry: the names in users' `expect:` blocks and CSV headers. */
 const PATHS_BEFORE = [

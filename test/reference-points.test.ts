@@ -5,7 +5,7 @@
  * a correct model fails such a check about once in 16,000 seeds, and the seed is fixed.
  */
 import { describe, expect, it } from 'vitest';
-import { keyStoreSize } from '../src/model/metrics.js';
+import { keyStoreSize } from '../src/results/metrics.js';
 import { normalTail, se, seProportion, sim } from './helpers.js';
 
 const N = 200_000;

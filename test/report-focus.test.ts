@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { withPrimaries } from '../src/model/clock.js';
-import { focusWords, timelineFocus } from '../src/cli/report/time-focus.js';
+import { focusWords, timelineFocus } from '../src/report/time-focus.js';
 import { parseRunnable, SLOWDOWN_YAML } from './helpers.js';
 
 const SEED = '1';

@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { evaluateAlerts, type AlertResult } from '../src/model/alerts.js';
-import { simulate } from '../src/model/simulate.js';
+import { evaluateAlerts, type AlertResult } from '../src/results/alerts.js';
+import { simulate } from '../src/exec/simulate.js';
 import { loadScenario } from '../src/cli/shared/load.js';
-import { nonEmptyCounts } from '../src/cli/report/series-chart.js';
+import { nonEmptyCounts } from '../src/report/series-chart.js';
 import { cli, SLOWDOWN_YAML } from './helpers.js';
 import { CHROMIUM } from './setup/browser.js';
 

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CHUNK_ACTIONS } from '../src/model/plan.js';
+import { CHUNK_ACTIONS } from '../src/engine/plan.js';
 import { cli, SLOWDOWN_YAML } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-report-time-'));

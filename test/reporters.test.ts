@@ -5,15 +5,15 @@
  */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { describeReading, duration, num, withCi } from '../src/cli/report/format.js';
-import { renderJunit } from '../src/cli/report/junit.js';
-import { RUN_FORMATS, RUN_REPORTERS } from '../src/cli/report/run-reporters.js';
-import { SWEEP_FORMATS, SWEEP_REPORTERS } from '../src/cli/report/sweep-reporters.js';
-import type { SweepReport } from '../src/cli/report/sweep.js';
-import type { CheckedScenario, ScenarioRun } from '../src/cli/report/types.js';
-import { renderVerdicts } from '../src/cli/report/verdicts.js';
+import { describeReading, duration, num, withCi } from '../src/report/format.js';
+import { renderJunit } from '../src/report/junit.js';
+import { RUN_FORMATS, RUN_REPORTERS } from '../src/report/run-reporters.js';
+import { SWEEP_FORMATS, SWEEP_REPORTERS } from '../src/report/sweep-reporters.js';
+import type { SweepReport } from '../src/report/sweep.js';
+import type { CheckedScenario, ScenarioRun } from '../src/report/types.js';
+import { renderVerdicts } from '../src/report/verdicts.js';
 import { renderRuns } from '../src/cli/shared/formats.js';
-import type { Estimate, Metrics } from '../src/model/metrics.js';
+import type { Estimate, Metrics } from '../src/results/metrics.js';
 import { echoed } from '../src/model/clock.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 

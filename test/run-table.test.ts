@@ -5,11 +5,11 @@
  */
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import { columnGroups } from '../src/cli/report/column-groups.js';
-import { fittedLatencies, renderTable } from '../src/cli/report/table.js';
-import type { ScenarioRun } from '../src/cli/report/types.js';
+import { columnGroups } from '../src/report/column-groups.js';
+import { fittedLatencies, renderTable } from '../src/report/table.js';
+import type { ScenarioRun } from '../src/report/types.js';
 import { reportWidth } from '../src/cli/terminal.js';
-import type { Estimate, Metrics } from '../src/model/metrics.js';
+import type { Estimate, Metrics } from '../src/results/metrics.js';
 import type { WrittenLatency, WrittenScenario } from '../src/model/types.js';
 
 const plain = new Chalk({ level: 0 });

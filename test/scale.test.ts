@@ -1,7 +1,7 @@
 /** The quantile sketch and its bins: the machinery behind large runs (threads, shards and precision through the real binary: scale.e2e.test.ts). */
 import * as ss from 'simple-statistics';
 import { describe, expect, it } from 'vitest';
-import { binKey, binTable, LatencyBins, logKey } from '../src/model/bins.js';
+import { binKey, binTable, LatencyBins, logKey } from '../src/engine/bins.js';
 import { compileLatency } from '../src/model/latency.js';
 import { chunkRng } from '../src/random/rng.js';
 

@@ -4,16 +4,16 @@
  * chart; the section's words and table; and --at's choice of the traced actions.
  */
 import { describe, expect, it } from 'vitest';
-import { evaluateAlerts, firings } from '../src/model/alerts.js';
-import { CHUNK_ACTIONS, type ChunkPlan } from '../src/model/plan.js';
+import { evaluateAlerts, firings } from '../src/results/alerts.js';
+import { CHUNK_ACTIONS, type ChunkPlan } from '../src/engine/plan.js';
 import { NUM_SERIES, SER, type SeriesCounts, type SeriesName } from '../src/model/series.js';
-import type { TracedAction } from '../src/model/trace.js';
+import type { TracedAction } from '../src/engine/trace.js';
 import { DEFAULT_SCENARIO } from '../src/model/shape.js';
 import type { WrittenScenario } from '../src/model/types.js';
-import { columns, firingMarks, PLOT, seriesChart, seriesCharts, type SeriesChartInput } from '../src/cli/report/series-chart.js';
-import { runTime, timeTicks, valueAxis } from '../src/cli/report/time-axes.js';
-import { nearestActions, numberedInRun } from '../src/cli/report/time-focus.js';
-import { timeSection } from '../src/cli/report/time-section.js';
+import { columns, firingMarks, PLOT, seriesChart, seriesCharts, type SeriesChartInput } from '../src/report/series-chart.js';
+import { runTime, timeTicks, valueAxis } from '../src/report/time-axes.js';
+import { nearestActions, numberedInRun } from '../src/report/time-focus.js';
+import { timeSection } from '../src/report/time-section.js';
 
 const MIN = 60_000;
 

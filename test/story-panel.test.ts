@@ -1,6 +1,6 @@
 /** The report's story panel, as generated (its behaviour in a browser: report.browser.test.ts). */
 import { describe, expect, it } from 'vitest';
-import { panelHeight, STORY_SCRIPT, STORY_STYLE, storyPanel } from '../src/cli/report/story-panel.js';
+import { panelHeight, STORY_SCRIPT, STORY_STYLE, storyPanel } from '../src/report/story-panel.js';
 
 describe('the story panel', () => {
   it('is as tall as the longest story, counting the lines a long one wraps into, up to 60% of the window', () => {

@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { describe, expect, it } from 'vitest';
 import type { Io } from '../src/cli/io.js';
-import { drawRows } from '../src/cli/report/sweep-table.js';
+import { drawRows } from '../src/report/sweep-table.js';
 import { MAX_POINTS, sweepCommand } from '../src/cli/sweep.js';
 import { countValues, parseValues } from '../src/sweeps/values.js';
 

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalSpan } from '../src/model/clock.js';
 import { inForceAt, windowMatters } from '../src/model/incidents.js';
-import { quietBuckets } from '../src/model/quiet.js';
+import { quietBuckets } from '../src/results/quiet.js';
 import { loadCovered, NUM_SERIES, SER, seriesJson, type SeriesCounts, type SeriesName } from '../src/model/series.js';
-import { simulate } from '../src/model/simulate.js';
+import { simulate } from '../src/exec/simulate.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { checkArrivals } from '../src/scenario/time-checks.js';
 import { InputError } from '../src/scenario/errors.js';

@@ -4,14 +4,14 @@
  * tolerance: 4 standard errors of the count or share it checks, plus any edge effect named.
  */
 import { describe, expect, it } from 'vitest';
-import { hasReading, readAlert } from '../src/model/alert-paths.js';
+import { hasReading, readAlert } from '../src/results/alert-paths.js';
 import { seriesOption } from '../src/cli/shared/time.js';
 import { checkArrivals } from '../src/scenario/time-checks.js';
 import { InputError } from '../src/scenario/errors.js';
-import { evaluateAlerts, firings, MAX_LISTED_FIRINGS, type AlertResult } from '../src/model/alerts.js';
-import { alertCell } from '../src/cli/report/sweep-alerts.js';
+import { evaluateAlerts, firings, MAX_LISTED_FIRINGS, type AlertResult } from '../src/results/alerts.js';
+import { alertCell } from '../src/report/sweep-alerts.js';
 import { NUM_SERIES, SER, seriesTotal, type SeriesCounts, type SeriesName } from '../src/model/series.js';
-import { simulate } from '../src/model/simulate.js';
+import { simulate } from '../src/exec/simulate.js';
 import { normalTail, parseRunnable, seProportion } from './helpers.js';
 
 const MINUTE = 60_000;

@@ -4,14 +4,14 @@
  */
 import { describe, expect, it } from 'vitest';
 import { C } from '../src/model/counters.js';
-import { ChunkSimulator } from '../src/model/engine.js';
-import { planChunks } from '../src/model/plan.js';
+import { ChunkSimulator } from '../src/engine/engine.js';
+import { planChunks } from '../src/engine/plan.js';
 import { chunkRng } from '../src/random/rng.js';
-import { gridStepFor } from '../src/model/simulate.js';
-import { traceChunk, type TracedAction } from '../src/model/trace.js';
+import { gridStepFor } from '../src/exec/simulate.js';
+import { traceChunk, type TracedAction } from '../src/engine/trace.js';
 import { parseRunnable } from './helpers.js';
-import { sampleRows, spreadOrder } from '../src/cli/report/timeline-rows.js';
-import { OUTCOME_COLOURS, timeAxis, timelineSvg } from '../src/cli/report/timeline-svg.js';
+import { sampleRows, spreadOrder } from '../src/report/timeline-rows.js';
+import { OUTCOME_COLOURS, timeAxis, timelineSvg } from '../src/report/timeline-svg.js';
 import { sampleNote } from '../src/cli/html-report.js';
 
 /** Lab defaults with a per-call key, a slow service and re-plans: duplicates, 409s and store hits all occur. */

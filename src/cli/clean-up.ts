@@ -3,7 +3,7 @@ import { InputError } from '../scenario/errors.js';
 import { descriptorOf, STORE_EXAMPLES } from '../stores/registry.js';
 import { toolVersion, type Io } from './io.js';
 import { asInputError, type ProbeOptions } from './probe.js';
-import { num } from './report/format.js';
+import { num } from '../report/format.js';
 
 /** `probe --clean-up --store URL [--force]`: removes what probes left behind (src/stores/lifetime.ts). */
 export async function cleanUpCommand(files: string[], opts: ProbeOptions, io: Io): Promise<number> {

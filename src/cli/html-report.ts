@@ -4,25 +4,25 @@
  * with `--svg` the timeline alone; `--at` centres the timeline on a time of the run.
  */
 import { stringify } from 'yaml';
-import { ALERT_STEP_MS } from '../model/alerts.js';
+import { ALERT_STEP_MS } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
-import type { Metrics } from '../model/metrics.js';
-import { runPlans } from '../model/simulate.js';
+import type { Metrics } from '../results/metrics.js';
+import { runPlans } from '../exec/simulate.js';
 import { chunkRng } from '../random/rng.js';
-import { traceChunk } from '../model/trace.js';
+import { traceChunk } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { positiveInteger, seedOption } from './options.js';
-import { breakdownChart } from './report/charts.js';
-import { escapeHtml, htmlPage } from './report/html.js';
-import { STORY_SCRIPT, STORY_STYLE, storyPanel } from './report/story-panel.js';
-import { resolvedScenario } from './report/json.js';
-import { duration, estimateText as ci, num } from './report/format.js';
-import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } from './report/time-focus.js';
-import { TIME_STYLE, timeSection } from './report/time-section.js';
-import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from './report/timeline-rows.js';
-import { timelineSvg } from './report/timeline-svg.js';
+import { breakdownChart } from '../report/charts.js';
+import { escapeHtml, htmlPage } from '../report/html.js';
+import { STORY_SCRIPT, STORY_STYLE, storyPanel } from '../report/story-panel.js';
+import { resolvedScenario } from '../report/json.js';
+import { duration, estimateText as ci, num } from '../report/format.js';
+import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } from '../report/time-focus.js';
+import { TIME_STYLE, timeSection } from '../report/time-section.js';
+import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
+import { timelineSvg } from '../report/timeline-svg.js';
 import { scenarioName, scenarioReader, type LoadedScenario } from './shared/load.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';

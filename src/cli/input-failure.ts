@@ -3,7 +3,7 @@
  * the process can have, or an event fell later than its series can reach. `main.ts` reports
  * them as bad input (exit 2) rather than as a bug.
  */
-import { SERIES_OVERFLOW } from '../model/series-tally.js';
+import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
 
 /** The one-paragraph message of such a failure, or undefined for any other error. */

@@ -36,8 +36,8 @@ interface Context {
 }
 
 /** The formats of `run` and of `sweep` (and `merge`), for completion: reading them loads their reporters. */
-const runFormats = async () => (await import('./report/run-reporters.js')).RUN_FORMATS;
-const sweepFormats = async () => (await import('./report/sweep-reporters.js')).SWEEP_FORMATS;
+const runFormats = async () => (await import('../report/run-reporters.js')).RUN_FORMATS;
+const sweepFormats = async () => (await import('../report/sweep-reporters.js')).SWEEP_FORMATS;
 
 /** The command line (exported for the completion tests, which read it as the script does). */
 export function program(ctx: Context): Command {
@@ -94,7 +94,7 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .option('--json', 'the same as --format json')
     .option('--svg', 'write the charts as one standalone SVG (see docs/charts.md)')
     .addOption(withChoices(new Option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)'),
-      async () => (await import('../model/metric-paths.js')).METRIC_PATHS))
+      async () => (await import('../results/metric-paths.js')).METRIC_PATHS))
     .option('--out <file>', 'write the report to a file instead of stdout')
     .option('--max-points <n>', `largest grid to run (default ${10_000})`)
     .action(async (file: string, opts: SweepOptions) => {

@@ -1,13 +1,13 @@
 /** `idem-sim merge PART ...`: the result of a sharded run or sweep, as the unsharded one reports it. */
 import type { ChalkInstance } from 'chalk';
-import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
-import { RunState } from '../model/metrics.js';
-import { shardRange } from '../model/plan.js';
+import { METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
+import { RunState } from '../results/metrics.js';
+import { shardRange } from '../engine/plan.js';
 import { InputError } from '../scenario/errors.js';
 import { primaryCount } from '../model/clock.js';
 import { readUserFile } from './files.js';
 import { alertsOnly, timeResults } from './shared/time.js';
-import { seriesStepOf } from '../model/alerts.js';
+import { seriesStepOf } from '../results/alerts.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
 import { shellQuote, type Io } from './io.js';
 import { MAX_POINTS, MAX_SHARDS, parseKeyPath } from './options.js';
@@ -17,9 +17,9 @@ import { checkFingerprint, checkGridStep, checkShard, checkVersionAndSeal, FINGE
 import { PRINTABLE_TEXT, SEED_TEXT } from '../scenario/printable.js';
 import { forbiddenPart } from '../scenario/document.js';
 import { labelChars, MAX_LABEL_CHARS, pointLabel, type Label } from '../sweeps/labels.js';
-import type { RunFormat } from './report/run-reporters.js';
-import type { SweepPointResult } from './report/sweep.js';
-import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
+import type { RunFormat } from '../report/run-reporters.js';
+import type { SweepPointResult } from '../report/sweep.js';
+import { renderSweep, type SweepFormat } from '../report/sweep-reporters.js';
 import { renderRuns, runFormat, sweepFormat } from './shared/formats.js';
 import { withOutput } from './shared/output.js';
 

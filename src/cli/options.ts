@@ -1,7 +1,7 @@
 /** Parsing of numeric and structured command-line options, with errors that name the flag. */
 import { clipped } from '../scenario/printable.js';
 import { availableParallelism } from 'node:os';
-import { PRECISION_METRICS, type PrecisionTarget } from '../model/precision.js';
+import { PRECISION_METRICS, type PrecisionTarget } from '../results/precision.js';
 import { MAX_ACTIONS } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import type { Override } from '../scenario/parse.js';

@@ -5,10 +5,10 @@
  * up must be refused with the file and the field named, never with its contents echoed.
  */
 import { createHash } from 'node:crypto';
-import type { BinsData } from '../model/bins.js';
+import type { BinsData } from '../engine/bins.js';
 import { NUM_COUNTERS } from '../model/counters.js';
-import { decodeSeries, type RunStateData } from '../model/metrics.js';
-import type { GridData } from '../model/peak.js';
+import { decodeSeries, type RunStateData } from '../results/metrics.js';
+import type { GridData } from '../engine/peak.js';
 import { LATENCY_FORMS, type Distribution, type WrittenLatency } from '../model/latency.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../model/limits.js';
 import type { Param, Section } from '../model/params.js';
@@ -31,7 +31,7 @@ export const MAX_PART_BYTES = 64 * 1024 * 1024;
 /**
  * Most cells a part's peak grid may reach: 2^24 (64 MiB as the merged Int32 grid, twice that
  * while it grows). A run's grid step is chosen so its expected span is at most 2^20 cells
- * (model/peak.ts); 16 times that is no real run's, and a forged `base` of 10^9 cannot make
+ * (engine/peak.ts); 16 times that is no real run's, and a forged `base` of 10^9 cannot make
  * merge allocate gigabytes.
  */
 export const MAX_GRID_CELLS = 2 ** 24;
@@ -98,7 +98,7 @@ export class PartChecker {
 
   /**
    * A run's (or a point's) sums: counts whole and >= 0, arrays of the model's lengths, grid in
-   * bounds; a series exactly when the run counts one (`seriesStep`, model/alerts.ts's
+   * bounds; a series exactly when the run counts one (`seriesStep`, results/alerts.ts's
    * seriesStepOf), of that step, each count adding up to its sum (series.ts).
    */
   runState(v: unknown, field: string, gridStep: number, seriesStep: number | null): RunStateData {

@@ -5,7 +5,7 @@
  * what the part says of itself (its seed, series step, varied keys and metric). A part resealed
  * with `replay_args: ["rm", "-rf", "/"]` printed `replay: rm -rf /`; it is refused.
  */
-import { METRIC_PATHS } from '../model/metric-paths.js';
+import { METRIC_PATHS } from '../results/metric-paths.js';
 import { InputError } from '../scenario/errors.js';
 import { parseKeyPath, parseOverrides } from './options.js';
 import type { PartChecker } from './part-check.js';

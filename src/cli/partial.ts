@@ -4,20 +4,20 @@
  * unsharded run gives, byte for byte, after checking every field (part-check.ts).
  */
 import { PRINTABLE_TEXT, SEED_TEXT } from '../scenario/printable.js';
-import { RunState, type RunStateData } from '../model/metrics.js';
-import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
-import { gridStepFor } from '../model/simulate.js';
+import { RunState, type RunStateData } from '../results/metrics.js';
+import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
+import { gridStepFor } from '../exec/simulate.js';
 import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { MAX_SHARDS } from './options.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { checkRunReplay, readReplay } from './part-replay.js';
 import { echoed, primaryCount } from '../model/clock.js';
-import { resolvedScenario } from './report/json.js';
+import { resolvedScenario } from '../report/json.js';
 import { timeResults } from './shared/time.js';
-import { seriesStepOf } from '../model/alerts.js';
+import { seriesStepOf } from '../results/alerts.js';
 import { MAX_DURATION_MS } from '../model/limits.js';
-import type { ScenarioRun } from './report/types.js';
+import type { ScenarioRun } from '../report/types.js';
 
 /** 2: sealed with a digest, fingerprints that the embedded scenario re-hashes to. Format 1 is refused. */
 export const PARTIAL_FORMAT = 2;

@@ -1,13 +1,13 @@
 /** `idem-sim run [SCENARIO ...]`: simulate each scenario and report them side by side. */
-import type { RunStateData } from '../model/metrics.js';
-import type { PrecisionTarget } from '../model/precision.js';
+import type { RunStateData } from '../results/metrics.js';
+import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { precisionTarget, seedOption, shard as parseShard, type PrecisionOptions } from './options.js';
 import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from './partial.js';
-import { writtenScenario } from './report/json.js';
-import type { RunFormat } from './report/run-reporters.js';
-import type { ScenarioRun } from './report/types.js';
+import { writtenScenario } from '../report/json.js';
+import type { RunFormat } from '../report/run-reporters.js';
+import type { ScenarioRun } from '../report/types.js';
 import { renderRuns, runFormat } from './shared/formats.js';
 import { columnNames, scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';

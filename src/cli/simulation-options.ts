@@ -1,6 +1,6 @@
 /** The options every simulating command shares (run, sweep, check, size, report). */
 import { Option, type Command } from 'commander';
-import { PRECISION_METRICS } from '../model/precision.js';
+import { PRECISION_METRICS } from '../results/precision.js';
 import { withChoices } from './choices.js';
 
 /** Collects a repeatable option's values (--set, --vary). */

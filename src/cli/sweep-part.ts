@@ -1,10 +1,10 @@
 /** A sweep shard's part: its points' sums, written as they come, for `merge`. */
-import type { RunStateData } from '../model/metrics.js';
+import type { RunStateData } from '../results/metrics.js';
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { MAX_SHARDS } from './options.js';
 import { MAX_PART_BYTES, sealJson } from './part-check.js';
-import type { SweepPointResult } from './report/sweep.js';
+import type { SweepPointResult } from '../report/sweep.js';
 
 /** A point of a sharded sweep, as its partial result holds it. */
 export interface PartialPoint {

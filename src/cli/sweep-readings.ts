@@ -5,7 +5,7 @@
  */
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { num } from './report/format.js';
+import { num } from '../report/format.js';
 
 /**
  * Alert readings a sweep keeps, all points together. 100 alerts over 100 incidents are 10,200 a

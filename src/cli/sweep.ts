@@ -1,8 +1,8 @@
 /** `idem-sim sweep SCENARIO --vary PATH=VALUES ...`: the scenario over a grid of settings. */
 import { runScenario } from '../exec/runner.js';
-import { METRIC_PATHS, type MetricPath } from '../model/metric-paths.js';
-import { shardRange } from '../model/plan.js';
-import type { PrecisionTarget } from '../model/precision.js';
+import { METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
+import { shardRange } from '../engine/plan.js';
+import type { PrecisionTarget } from '../results/precision.js';
 import type { Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped } from '../scenario/printable.js';
@@ -20,10 +20,10 @@ import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
 import { SweepPartText } from './sweep-part.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
-import { writtenScenario } from './report/json.js';
+import { writtenScenario } from '../report/json.js';
 import { alertsOnly, checkTimeRun, timeResults } from './shared/time.js';
-import type { SweepPointResult } from './report/sweep.js';
-import { renderSweep, type SweepFormat } from './report/sweep-reporters.js';
+import type { SweepPointResult } from '../report/sweep.js';
+import { renderSweep, type SweepFormat } from '../report/sweep-reporters.js';
 import { sweepFormat } from './shared/formats.js';
 import { scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';

@@ -6,8 +6,8 @@
  */
 import { CallModel } from './calls.js';
 import { J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_TEXT } from './compile.js';
-import { assertNever } from './enums.js';
-import { SER } from './series.js';
+import { assertNever } from '../model/enums.js';
+import { SER } from '../model/series.js';
 import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING } from './write-log.js';
 
 // Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a

@@ -5,7 +5,7 @@
  */
 import { binKey } from './bins.js';
 import { EngineState } from './engine-state.js';
-import { SER } from './series.js';
+import { SER } from '../model/series.js';
 import { uniform } from '../random/uniform.js';
 
 // Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a

@@ -4,7 +4,7 @@
  * the key rows for peak_live_keys.
  */
 import { LatencyBins, type BinsData } from './bins.js';
-import { C, NUM_COUNTERS } from './counters.js';
+import { C, NUM_COUNTERS } from '../model/counters.js';
 import { LiveRows, type GridCells } from './live-rows.js';
 import type { ChunkPlan } from './plan.js';
 import type { SeriesTally } from './series-tally.js';

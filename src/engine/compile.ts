@@ -2,10 +2,10 @@
  * The scenario as the engine's hot loop wants it (`Params`): numbers, small integer codes and
  * precomputed tables, made once per simulator. The decisions' arithmetic is policy.ts's.
  */
-import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type OnStoreDown, type Scope } from './enums.js';
-import { compileLatency, type LatencySampler } from './latency.js';
-import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from './policy.js';
-import type { Scenario } from './types.js';
+import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type OnStoreDown, type Scope } from '../model/enums.js';
+import { compileLatency, type LatencySampler } from '../model/latency.js';
+import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from '../model/policy.js';
+import type { Scenario } from '../model/types.js';
 
 /** Key identities as the hot loop's small integers, one per identity (`keyOf` has a case for each). */
 export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4, S_TEXT = 5;

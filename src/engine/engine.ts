@@ -11,18 +11,18 @@
 import { FRESH_KEY } from './attempt.js';
 import { binKey } from './bins.js';
 import type { ChunkOutput } from './chunk-output.js';
-import { clockOf, type Clock } from './clock.js';
+import { clockOf, type Clock } from '../model/clock.js';
 import { compile, S_NONE, type Params } from './compile.js';
 import { simpleChances, type SimpleChances } from './draws.js';
 import { GroupModel } from './group.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
 import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
-import { SER } from './series.js';
+import { SER } from '../model/series.js';
 import { SeriesTally } from './series-tally.js';
 import { standardExponential } from '../random/exponential.js';
 import type { Rng } from '../random/rng.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from '../model/types.js';
 
 export { CONFLICT_409, ERR_5XX, FRESH_KEY, FROM_STORE, HANDLER, LOST_REQUEST, MISMATCH_422, NO_KEY, NO_REPLY, OK, STORE_503 } from './attempt.js';
 export { ORIGINAL, REPLAN, REPLAY } from './calls.js';

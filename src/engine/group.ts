@@ -7,8 +7,8 @@
  */
 import { AttemptModel } from './attempt.js';
 import { binKey } from './bins.js';
-import { C } from './counters.js';
-import { SER } from './series.js';
+import { C } from '../model/counters.js';
+import { SER } from '../model/series.js';
 import { uniform } from '../random/uniform.js';
 
 /** Counter of the duplicates made by each kind of call. */

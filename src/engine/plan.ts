@@ -10,7 +10,7 @@
 import { standardExponential } from '../random/exponential.js';
 import { gamma } from '../random/gamma.js';
 import { streamRng } from '../random/rng.js';
-import { Clock, type ArrivalTime } from './clock.js';
+import { Clock, type ArrivalTime } from '../model/clock.js';
 
 /** Primary actions per chunk. Part of the results' identity: changing it changes the numbers. */
 export const CHUNK_ACTIONS = 16_384;

@@ -4,8 +4,8 @@
  */
 import { compile, type Params } from './compile.js';
 import { simpleChances, type SimpleChances } from './draws.js';
-import { changes, inForceAt, segmentStarts, serviceInForce, type InForce } from './incidents.js';
-import type { Scenario } from './types.js';
+import { changes, inForceAt, segmentStarts, serviceInForce, type InForce } from '../model/incidents.js';
+import type { Scenario } from '../model/types.js';
 
 /** What the fast path runs with in a segment: its parameters and their chances. */
 export interface FastPath { params: Params; simple: SimpleChances }

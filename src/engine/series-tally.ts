@@ -3,8 +3,8 @@
  * per bucket from the chunk's first, grown as events come later. Reset per chunk; only the
  * rows used are cleared, so a fine step costs nothing where no event falls.
  */
-import { MAX_SERIES_BUCKETS } from './limits.js';
-import { NUM_SERIES, type SeriesCounts } from './series.js';
+import { MAX_SERIES_BUCKETS } from '../model/limits.js';
+import { NUM_SERIES, type SeriesCounts } from '../model/series.js';
 
 /**
  * How the message of a series that ran past its buckets begins: the event's time could not be

@@ -6,12 +6,12 @@
 import {
   ChunkSimulator, CONFLICT_409, ERR_5XX, STORE_503, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
 } from './engine.js';
-import { SCOPE_KEY_NAME, type Scope } from './enums.js';
+import { SCOPE_KEY_NAME, type Scope } from '../model/enums.js';
 import type { EngineHooks } from './hooks.js';
-import { KEY_IDENTITY } from './policy.js';
+import { KEY_IDENTITY } from '../model/policy.js';
 import type { ChunkPlan } from './plan.js';
 import type { Rng } from '../random/rng.js';
-import type { Scenario } from './types.js';
+import type { Scenario } from '../model/types.js';
 
 export type CallKind = 'original' | 'replan' | 'replay';
 

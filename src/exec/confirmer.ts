@@ -1,6 +1,6 @@
 /** Where a `--precision` run stops, decided in chunk order whichever lane ran each chunk. */
 import { CounterTally } from '../model/counters.js';
-import { precisionReached, type PrecisionTarget } from '../model/precision.js';
+import { precisionReached, type PrecisionTarget } from '../results/precision.js';
 import { CONFIRMED, STOP, type ChunkTotals } from './lane.js';
 
 /**

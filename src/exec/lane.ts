@@ -9,10 +9,10 @@
  * confirmer.ts). A lane may run ahead of that decision by a bounded window: chunks not yet
  * confirmed are held apart and added once confirmed, or dropped if the run stopped before them.
  */
-import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../model/engine.js';
-import { RunState, type RunStateData } from '../model/metrics.js';
+import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../engine/engine.js';
+import { RunState, type RunStateData } from '../results/metrics.js';
 import { arrivalTime } from '../model/clock.js';
-import { chunkPlans, type ChunkPlan } from '../model/plan.js';
+import { chunkPlans, type ChunkPlan } from '../engine/plan.js';
 import { chunkRng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
 

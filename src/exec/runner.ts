@@ -11,12 +11,12 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
-import type { RunState, RunStateData } from '../model/metrics.js';
-import { CHUNK_ACTIONS, chunkCount, shardRange } from '../model/plan.js';
-import type { PrecisionTarget } from '../model/precision.js';
-import { seriesStepOf } from '../model/alerts.js';
+import type { RunState, RunStateData } from '../results/metrics.js';
+import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
+import type { PrecisionTarget } from '../results/precision.js';
+import { seriesStepOf } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
-import { gridCellsFor, gridStepFor } from '../model/simulate.js';
+import { gridCellsFor, gridStepFor } from './simulate.js';
 import type { Scenario } from '../model/types.js';
 import { Interrupted } from './interrupted.js';
 import { hire, release } from './pool.js';

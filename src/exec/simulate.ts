@@ -1,12 +1,12 @@
 /** One run of a scenario on this thread: chunks simulated in order and summed. */
-import { arrivalTime, meanRatePerS, withPrimaries } from './clock.js';
-import { ChunkSimulator } from './engine.js';
-import { RunState, type Metrics } from './metrics.js';
-import { peakGridStep, runHorizon } from './peak.js';
-import { chunkPlans, type ChunkPlan } from './plan.js';
-import type { SeriesCounts } from './series.js';
+import { arrivalTime, meanRatePerS, withPrimaries } from '../model/clock.js';
+import { ChunkSimulator } from '../engine/engine.js';
+import { RunState, type Metrics } from '../results/metrics.js';
+import { peakGridStep, runHorizon } from '../engine/peak.js';
+import { chunkPlans, type ChunkPlan } from '../engine/plan.js';
+import type { SeriesCounts } from '../model/series.js';
 import { chunkRng } from '../random/rng.js';
-import type { Scenario, WrittenScenario } from './types.js';
+import type { Scenario, WrittenScenario } from '../model/types.js';
 
 export interface RunResult {
   scenario: Scenario;

@@ -5,10 +5,10 @@
  * With no duplicate from any source, no whiskers (each would span the axis and read as the most
  * there could be): empty bars on an axis from 0 to 1, each row saying 0 and its upper bound.
  */
-import type { Estimate, Metrics } from '../model/metrics.js';
-import { escapeHtml, FONT_STACK } from '../cli/report/html.js';
-import { estimateText, num } from '../cli/report/format.js';
-import { DUPLICATE_SOURCES, noDuplicates } from '../cli/report/duplicate-sources.js';
+import type { Estimate, Metrics } from '../results/metrics.js';
+import { escapeHtml, FONT_STACK } from '../report/html.js';
+import { estimateText, num } from '../report/format.js';
+import { DUPLICATE_SOURCES, noDuplicates } from '../report/duplicate-sources.js';
 
 const LABEL_W = 118, BAR_W = 200, TEXT_W = 16, ROW_H = 26, TOP = 4, AXIS_H = 22;
 

@@ -5,9 +5,9 @@
  * and so do the tests, in Node.
  */
 import { loadLatencyData } from '../model/latency.js';
-import { runAlerts, seriesStepOf } from '../model/alerts.js';
-import { gridStepFor, runPlans, simulate } from '../model/simulate.js';
-import { traceChunk } from '../model/trace.js';
+import { runAlerts, seriesStepOf } from '../results/alerts.js';
+import { gridStepFor, runPlans, simulate } from '../exec/simulate.js';
+import { traceChunk } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { chunkRng } from '../random/rng.js';
 import { formatInputError, InputError } from '../scenario/errors.js';
@@ -16,10 +16,10 @@ import { check } from '../scenario/expect.js';
 import { checkArrivals } from '../scenario/time-checks.js';
 import { formatPath, parseScenario, type ParsedScenario } from '../scenario/parse.js';
 import { seedOption } from '../scenario/seed.js';
-import { roundNoise } from '../cli/report/json.js';
-import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../cli/report/timeline-rows.js';
-import { timelineSvg } from '../cli/report/timeline-svg.js';
-import { num } from '../cli/report/format.js';
+import { roundNoise } from '../report/json.js';
+import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
+import { timelineSvg } from '../report/timeline-svg.js';
+import { num } from '../report/format.js';
 import type { LabError, Loaded, RunRequest, RunResult, ScenarioInput } from './protocol.js';
 import { scenarioYaml } from './scenario-yaml.js';
 

@@ -7,7 +7,7 @@
 import { paramAt } from '../model/shape.js';
 import type { Param } from '../model/params.js';
 import { DURATION_PATTERN, formatDuration, parseDuration } from '../scenario/duration.js';
-import { duration } from '../cli/report/format.js';
+import { duration } from '../report/format.js';
 
 /** A knob's control: a text field (numbers and durations as written), a list of choices, or a checkbox. */
 export type KnobKind = 'probability' | 'count' | 'number' | 'duration' | 'optional_duration' | 'choice' | 'flag' | 'seed';

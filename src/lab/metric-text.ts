@@ -1,8 +1,8 @@
 /** Which metrics the lab shows where, and each one's value as the run table writes it. */
-import { readMetric, type MetricPath } from '../model/metric-paths.js';
-import { metricDef } from '../model/metric-registry.js';
-import type { Estimate, Metrics } from '../model/metrics.js';
-import { duration, estimateText, num } from '../cli/report/format.js';
+import { readMetric, type MetricPath } from '../results/metric-paths.js';
+import { metricDef } from '../results/metric-registry.js';
+import type { Estimate, Metrics } from '../results/metrics.js';
+import { duration, estimateText, num } from '../report/format.js';
 
 /** The headline cards: what a lab session watches. */
 export const HEADLINE_METRICS = [

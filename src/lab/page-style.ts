@@ -1,4 +1,4 @@
-/** The lab page's stylesheet, on top of the report's (cli/report/html.ts). */
+/** The lab page's stylesheet, on top of the report's (report/html.ts). */
 export const LAB_STYLE = `
 body { max-width: 1560px; }
 header .note { max-width: 110ch; }

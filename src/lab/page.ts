@@ -3,9 +3,9 @@
  * the page's configuration as JSON, the engine's script (run as a Web Worker from a blob: URL)
  * and the page's script, all inline. Pure: `idem-sim lab` reads the scripts and writes the page.
  */
-import { METRIC_PATHS } from '../model/metric-paths.js';
-import { escapeHtml, htmlPage } from '../cli/report/html.js';
-import { storyPanel, STORY_STYLE } from '../cli/report/story-panel.js';
+import { METRIC_PATHS } from '../results/metric-paths.js';
+import { escapeHtml, htmlPage } from '../report/html.js';
+import { storyPanel, STORY_STYLE } from '../report/story-panel.js';
 import type { LabConfig, LabMission } from './config.js';
 import { labLoad } from './engine.js';
 import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, unitText, writtenLatencyText, type KnobSpec } from './knobs.js';

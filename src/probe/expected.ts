@@ -3,10 +3,10 @@
  * on many actions and scales its per-action rates, with the spread a stream this small has.
  */
 import type { CounterName } from '../model/counters.js';
-import { readMetric } from '../model/metric-paths.js';
-import { perActionMetric, type PerActionMetric } from '../model/metric-registry.js';
-import { halfWidth, type Estimate } from '../model/metrics.js';
-import { simulate } from '../model/simulate.js';
+import { readMetric } from '../results/metric-paths.js';
+import { perActionMetric, type PerActionMetric } from '../results/metric-registry.js';
+import { halfWidth, type Estimate } from '../results/metrics.js';
+import { simulate } from '../exec/simulate.js';
 import type { Scenario } from '../model/types.js';
 import type { StreamCounts } from './replay.js';
 

@@ -2,7 +2,7 @@
  * The run table's section on alerts (docs/model.md, "Time"): per alert, its firings, its
  * detection delay per incident and its false alarms, for every run that has it.
  */
-import type { AlertResult } from '../../model/alerts.js';
+import type { AlertResult } from '../results/alerts.js';
 import { duration, num } from './format.js';
 import type { ScenarioRun } from './types.js';
 

@@ -4,7 +4,7 @@
  * pays for them.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import type { Metrics } from '../../model/metrics.js';
+import type { Metrics } from '../results/metrics.js';
 import { duration, estimateText, num } from './format.js';
 import { DUPLICATE_SOURCES, noDuplicates } from './duplicate-sources.js';
 import { FONT_STACK } from './html.js';

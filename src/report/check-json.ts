@@ -3,8 +3,8 @@
  * and verdict, per scenario; the invalid files as `errors`; and, as every JSON report, the tool,
  * version, seed and the command that replays it. Fields are described in README, The CI gate.
  */
-import { CONTRACT_VERSION } from '../../model/shape.js';
-import type { Verdict } from '../../scenario/expect.js';
+import { CONTRACT_VERSION } from '../model/shape.js';
+import type { Verdict } from '../scenario/expect.js';
 import { roundNoise } from './json.js';
 import type { CheckedScenario, CheckReport, RunInfo } from './types.js';
 

@@ -4,10 +4,10 @@
  * docs/csv.md lists them (a unit test holds the two together).
  */
 import { stringify } from 'csv-stringify/sync';
-import { METRICS, METRIC_PATHS, type MetricDef, type MetricPath, type Scale } from '../../model/metric-registry.js';
-import { readMetric } from '../../model/metric-paths.js';
-import { printable } from '../../scenario/printable.js';
-import { isDurationKey } from '../../scenario/schema.js';
+import { METRICS, METRIC_PATHS, type MetricDef, type MetricPath, type Scale } from '../results/metric-registry.js';
+import { readMetric } from '../results/metric-paths.js';
+import { printable } from '../scenario/printable.js';
+import { isDurationKey } from '../scenario/schema.js';
 import { alertColumns, alertValue } from './sweep-alerts.js';
 import type { SweepReport } from './sweep.js';
 

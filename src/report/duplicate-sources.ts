@@ -1,5 +1,5 @@
 /** The three sources of duplicates, shared by the report's chart (charts.ts) and the lab's bar (lab/breakdown.ts). */
-import type { Metrics } from '../../model/metrics.js';
+import type { Metrics } from '../results/metrics.js';
 
 /** The sources, in report order, with their chart labels. */
 export const DUPLICATE_SOURCES = [

@@ -1,8 +1,8 @@
 /** Numbers as the reports write them: three significant digits, CIs, durations in their unit. */
-import type { MetricReading } from '../../model/metric-paths.js';
-import { isAlertPath } from '../../model/alert-paths.js';
-import { isDurationReading } from '../../scenario/expect.js';
-import { halfWidth, type Estimate } from '../../model/metrics.js';
+import type { MetricReading } from '../results/metric-paths.js';
+import { isAlertPath } from '../results/alert-paths.js';
+import { isDurationReading } from '../scenario/expect.js';
+import { halfWidth, type Estimate } from '../results/metrics.js';
 
 /**
  * `x` with thousands separators and between min and max decimals (trailing zeros beyond

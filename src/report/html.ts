@@ -1,5 +1,5 @@
 /** One self-contained HTML document: inline stylesheet, system fonts, no external URL. */
-import { printable } from '../../scenario/printable.js';
+import { printable } from '../scenario/printable.js';
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 

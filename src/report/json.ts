@@ -1,10 +1,10 @@
 /** `--json`: every metric under docs/model.md's names, with the resolved scenario, seed and version. */
-import { CONTRACT_VERSION } from '../../model/shape.js';
-import { echoed } from '../../model/clock.js';
-import { writtenLatency } from '../../model/latency.js';
-import { arrivalSpan } from '../../model/clock.js';
-import { seriesJson } from '../../model/series.js';
-import type { WrittenScenario } from '../../model/types.js';
+import { CONTRACT_VERSION } from '../model/shape.js';
+import { echoed } from '../model/clock.js';
+import { writtenLatency } from '../model/latency.js';
+import { arrivalSpan } from '../model/clock.js';
+import { seriesJson } from '../model/series.js';
+import type { WrittenScenario } from '../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 /** The scenario as written, in ms: the empirical values are data, not settings (the file name identifies them). */

@@ -4,8 +4,8 @@
  * writes them, and the same in words in system-out, which every CI viewer shows); one
  * testsuite with an error case per invalid scenario file, so a CI upload step always finds it.
  */
-import type { Verdict } from '../../scenario/expect.js';
-import { printable } from '../../scenario/printable.js';
+import type { Verdict } from '../scenario/expect.js';
+import { printable } from '../scenario/printable.js';
 import { describeReading, num } from './format.js';
 import type { CheckedScenario, CheckError, CheckReport } from './types.js';
 

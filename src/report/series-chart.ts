@@ -5,7 +5,7 @@
  * dashed line, its firings as red bands. Test contract: `data-series`, `data-incident`,
  * `data-alert` with `data-start-ms` and `data-end-ms` (ms of the run), `data-threshold`.
  */
-import { NUM_SERIES, SER, SERIES_NAMES, type SeriesCounts, type SeriesName } from '../../model/series.js';
+import { NUM_SERIES, SER, SERIES_NAMES, type SeriesCounts, type SeriesName } from '../model/series.js';
 import { duration, num } from './format.js';
 import { escapeHtml, FONT_STACK } from './html.js';
 import { runTime, timeTicks, valueAxis } from './time-axes.js';

@@ -3,8 +3,8 @@
  * "Time"), counts as integers, for spreadsheets and plotting. docs/csv.md lists the columns
  * (a unit test holds the two together).
  */
-import { arrivalSpan } from '../../model/clock.js';
-import { loadCovered, LOAD_MS_MEANING, NUM_SERIES, SERIES_MEANINGS, SERIES_NAMES } from '../../model/series.js';
+import { arrivalSpan } from '../model/clock.js';
+import { loadCovered, LOAD_MS_MEANING, NUM_SERIES, SERIES_MEANINGS, SERIES_NAMES } from '../model/series.js';
 import { csvText, type CsvColumn } from './csv.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 

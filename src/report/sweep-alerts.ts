@@ -3,7 +3,7 @@
  * delay for each incident, its false alarms and its firings, so that the threshold or timeout
  * that detects fastest with no false alarm can be read off the grid.
  */
-import { hasReading, readAlert, type AlertPath } from '../../model/alert-paths.js';
+import { hasReading, readAlert, type AlertPath } from '../results/alert-paths.js';
 import { duration, num } from './format.js';
 import type { SweepPointResult } from './sweep.js';
 

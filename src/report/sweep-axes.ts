@@ -1,5 +1,5 @@
 /** How a sweep's varied key is drawn on a chart axis: continuous or by category, log or linear, durations. */
-import { isDurationKey } from '../../scenario/schema.js';
+import { isDurationKey } from '../scenario/schema.js';
 import { show, type SweepReport } from './sweep.js';
 
 export type ParamValue = string | number | boolean | null;

@@ -3,7 +3,7 @@
  * per headline metric for one key, heat maps for two. The frontier is in sweep-frontier.ts.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { isDurationMetric, readMetric, type MetricPath } from '../../model/metric-paths.js';
+import { isDurationMetric, readMetric, type MetricPath } from '../results/metric-paths.js';
 import { textWidth } from './charts.js';
 import { duration, num } from './format.js';
 import { label, position, thinLabels, type ParamAxis } from './sweep-axes.js';

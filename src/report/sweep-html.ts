@@ -3,11 +3,11 @@
  * every point); `sweep --svg`: the main chart as one standalone SVG. See docs/charts.md.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { readMetric, type MetricPath } from '../../model/metric-paths.js';
+import { readMetric, type MetricPath } from '../results/metric-paths.js';
 import { renderSvg, textWidth } from './charts.js';
 import { num } from './format.js';
 import { escapeHtml, htmlPage } from './html.js';
-import { printable } from '../../scenario/printable.js';
+import { printable } from '../scenario/printable.js';
 import { label, paramAxes, type ParamAxis } from './sweep-axes.js';
 import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, RAMPS, type ChartMetric, type ViewSpec } from './sweep-charts.js';
 import { frontierChart, frontierLeftOut, frontierOf } from './sweep-frontier.js';

@@ -4,7 +4,7 @@
  * `--format`'s choices are this table's keys, but for those asked for by an option of their own.
  */
 import type { ChalkInstance } from 'chalk';
-import type { MetricPath } from '../../model/metric-paths.js';
+import type { MetricPath } from '../results/metric-paths.js';
 import { renderCsv } from './csv.js';
 import { renderSweepJson, renderSweepTable, type SweepReport } from './sweep.js';
 

@@ -1,12 +1,12 @@
 /** Sweep reports: JSON, and a table (rows, or a heat map of two keys); CSV is in csv.ts. */
-import type { AlertSummary } from '../../model/alerts.js';
+import type { AlertSummary } from '../results/alerts.js';
 import { alertCell, alertColumns } from './sweep-alerts.js';
-import { CONTRACT_VERSION } from '../../model/shape.js';
+import { CONTRACT_VERSION } from '../model/shape.js';
 import type { ChalkInstance } from 'chalk';
-import { readMetric, type MetricPath } from '../../model/metric-paths.js';
-import type { Metrics } from '../../model/metrics.js';
-import { printable } from '../../scenario/printable.js';
-import { isDurationKey } from '../../scenario/schema.js';
+import { readMetric, type MetricPath } from '../results/metric-paths.js';
+import type { Metrics } from '../results/metrics.js';
+import { printable } from '../scenario/printable.js';
+import { isDurationKey } from '../scenario/schema.js';
 import { drawRows } from './sweep-table.js';
 import type { PrecisionInfo } from './types.js';
 import { describeReading, duration } from './format.js';

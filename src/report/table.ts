@@ -4,11 +4,11 @@
  * group of scenario columns, rather than having its cells wrapped.
  */
 import type { ChalkInstance } from 'chalk';
-import type { WrittenLatency } from '../../model/latency.js';
-import { readMetric, type MetricPath } from '../../model/metric-paths.js';
-import { METRICS, type MetricDef } from '../../model/metric-registry.js';
-import type { Estimate, Metrics } from '../../model/metrics.js';
-import { formatDuration } from '../../scenario/duration.js';
+import type { WrittenLatency } from '../model/latency.js';
+import { readMetric, type MetricPath } from '../results/metric-paths.js';
+import { METRICS, type MetricDef } from '../results/metric-registry.js';
+import type { Estimate, Metrics } from '../results/metrics.js';
+import { formatDuration } from '../scenario/duration.js';
 import { alertRows } from './alert-rows.js';
 import { columnGroups } from './column-groups.js';
 import { CI_LEGEND, duration, estimateText, num } from './format.js';

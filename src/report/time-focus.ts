@@ -4,15 +4,15 @@
  * run's own chunk: same plan, same stream), and the actions arriving nearest it are the ones
  * the timeline samples its rows from.
  */
-import { CHUNK_ACTIONS, type ChunkPlan } from '../../model/plan.js';
-import { runPlans } from '../../model/simulate.js';
-import type { TracedAction } from '../../model/trace.js';
-import type { Scenario } from '../../model/types.js';
-import { bareDurationFix, DURATION_PATTERN, formatDuration, isBareDuration, parseDuration } from '../../scenario/duration.js';
-import { InputError } from '../../scenario/errors.js';
+import { CHUNK_ACTIONS, type ChunkPlan } from '../engine/plan.js';
+import { runPlans } from '../exec/simulate.js';
+import type { TracedAction } from '../engine/trace.js';
+import type { Scenario } from '../model/types.js';
+import { bareDurationFix, DURATION_PATTERN, formatDuration, isBareDuration, parseDuration } from '../scenario/duration.js';
+import { InputError } from '../scenario/errors.js';
 import { escapeHtml } from './html.js';
 import { clock } from './timeline-rows.js';
-import { clipped } from '../../scenario/printable.js';
+import { clipped } from '../scenario/printable.js';
 
 /** `--at TIME`: a duration from the run's start, with its unit (undefined: not given). */
 export function atOption(text: string | undefined): number | undefined {

@@ -3,10 +3,10 @@
  * marks mean in words, a chart per count of the run's series, and a table of the alerts'
  * firings, detection delays and false alarms.
  */
-import { arrivalSpan } from '../../model/clock.js';
-import type { AlertResult } from '../../model/alerts.js';
-import { SERIES_NAMES, type SeriesCounts } from '../../model/series.js';
-import type { WrittenScenario } from '../../model/types.js';
+import { arrivalSpan } from '../model/clock.js';
+import type { AlertResult } from '../results/alerts.js';
+import { SERIES_NAMES, type SeriesCounts } from '../model/series.js';
+import type { WrittenScenario } from '../model/types.js';
 import { duration, num } from './format.js';
 import { escapeHtml } from './html.js';
 import { nonEmptyCounts, seriesCharts, type ChartAlert, type SeriesChartInput } from './series-chart.js';

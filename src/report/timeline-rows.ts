@@ -4,7 +4,7 @@
  * sample keeps every action that had something happen to it, up to a limit, and a few
  * quiet ones for scale; the page says how over-represented the eventful ones are.
  */
-import type { TracedAction, TracedAttempt } from '../../model/trace.js';
+import type { TracedAction, TracedAttempt } from '../engine/trace.js';
 import { duration } from './format.js';
 
 export interface TimelineRow {

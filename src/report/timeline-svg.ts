@@ -4,7 +4,7 @@
  * key store, marks for re-plans and crash replays, and a legend. Each row carries its
  * story as a <title> (a tooltip anywhere) and a data-row index (the HTML page's panel).
  */
-import type { AttemptOutcome, TracedAction } from '../../model/trace.js';
+import type { AttemptOutcome, TracedAction } from '../engine/trace.js';
 import { escapeHtml, FONT_STACK } from './html.js';
 import { duration } from './format.js';
 import type { TimelineRow } from './timeline-rows.js';

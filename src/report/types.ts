@@ -1,8 +1,8 @@
-import type { AlertResult } from '../../model/alerts.js';
-import type { Metrics } from '../../model/metrics.js';
-import type { SeriesCounts } from '../../model/series.js';
-import type { WrittenScenario } from '../../model/types.js';
-import type { Verdict } from '../../scenario/expect.js';
+import type { AlertResult } from '../results/alerts.js';
+import type { Metrics } from '../results/metrics.js';
+import type { SeriesCounts } from '../model/series.js';
+import type { WrittenScenario } from '../model/types.js';
+import type { Verdict } from '../scenario/expect.js';
 
 /** How a `--precision` run ended. */
 export interface PrecisionInfo {

@@ -1,7 +1,7 @@
 /** The pass/fail table of `idem-sim check`. */
 import Table from 'cli-table3';
 import type { ChalkInstance } from 'chalk';
-import { printable } from '../../scenario/printable.js';
+import { printable } from '../scenario/printable.js';
 import { describeReading, num } from './format.js';
 import type { CheckReport } from './types.js';
 

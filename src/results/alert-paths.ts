@@ -4,7 +4,7 @@
  * `alerts.NAME.detection_delay_ms.INCIDENT` (ms; no value when the alert missed the incident).
  */
 import type { AlertSummary } from './alerts.js';
-import { namePattern } from './params.js';
+import { namePattern } from '../model/params.js';
 
 export type AlertPath = `alerts.${string}`;
 

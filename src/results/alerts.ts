@@ -5,15 +5,15 @@
  * it; one still firing when the series ends closes there. A firing belongs to the latest
  * incident whose window, extended by the alert's grace, holds its start.
  */
-import { NUM_SERIES, SER, type SeriesCounts } from './series.js';
-import type { WrittenScenario } from './types.js';
+import { NUM_SERIES, SER, type SeriesCounts } from '../model/series.js';
+import type { WrittenScenario } from '../model/types.js';
 
 /** Buckets of alerts evaluated without a series asked for. */
 export const ALERT_STEP_MS = 60_000;
 
 /**
  * The series step of a run: the one asked for, else one minute when the scenario has alerts (to
- * judge them) or incidents (their quiet time's baselines, model/quiet.ts), else none.
+ * judge them) or incidents (their quiet time's baselines, results/quiet.ts), else none.
  */
 export function seriesStepOf(scenario: WrittenScenario, asked: number | undefined): number | null {
   return asked ?? (scenario.alerts.length > 0 || scenario.incidents.length > 0 ? ALERT_STEP_MS : null);

@@ -3,7 +3,7 @@
  * metric knowledge. Paths (`expect:`, sweep CSV columns), `--precision-metric` names, scales,
  * units and table labels are derived from this list; nothing reads them from a metric's name.
  */
-import type { CounterName } from './counters.js';
+import type { CounterName } from '../model/counters.js';
 
 /**
  * How a counter's per-action mean becomes the metric: × a constant (1 per action, 1000 per
@@ -30,7 +30,7 @@ export interface MetricDef {
   readonly description: string;
   /**
    * Reported only for scenarios where it applies: `store_down`, an incident takes the key store
-   * down; `incidents`, the scenario has incident windows (the quiet-time figures, model/quiet.ts).
+   * down; `incidents`, the scenario has incident windows (the quiet-time figures, results/quiet.ts).
    */
   readonly only?: 'store_down' | 'incidents';
 }

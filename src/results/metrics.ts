@@ -3,16 +3,16 @@
  * Every field name is the one docs/model.md uses; each metric's counter, scale and unit are
  * in src/model/metric-registry.ts.
  */
-import { LatencyBins, type BinsData } from './bins.js';
-import { C, CounterTally } from './counters.js';
-import type { ChunkOutput } from './engine.js';
+import { LatencyBins, type BinsData } from '../engine/bins.js';
+import { C, CounterTally } from '../model/counters.js';
+import type { ChunkOutput } from '../engine/engine.js';
 import { counterOf, scaleFactor, type CounterMetricPath } from './metric-registry.js';
-import { meanRatePerS } from './clock.js';
-import { KeyGrid, type GridData } from './peak.js';
+import { meanRatePerS } from '../model/clock.js';
+import { KeyGrid, type GridData } from '../engine/peak.js';
 import { quietBuckets, quietRate } from './quiet.js';
-import type { SeriesCounts, SeriesName } from './series.js';
-import { SeriesSum } from './series-tally.js';
-import type { WrittenScenario } from './types.js';
+import type { SeriesCounts, SeriesName } from '../model/series.js';
+import { SeriesSum } from '../engine/series-tally.js';
+import type { WrittenScenario } from '../model/types.js';
 
 /** A mean with its 95% confidence interval [low, high] (mean ± 1.96·sd/√n over actions). */
 export interface Estimate { value: number; ci95: [number, number] }
@@ -30,7 +30,7 @@ export interface Metrics {
   duplicates_per_1000: Estimate & { transport: Estimate; replan: Estimate; replay: Estimate };
   /** Duplicates per day at `load.rate_per_s` (twins arrive on top of that rate); with incidents, the run repeated, incidents and all. */
   duplicates_per_day: Estimate;
-  /** With incidents: duplicates per day at the rate of the quiet time (model/quiet.ts); absent where the run has none. */
+  /** With incidents: duplicates per day at the rate of the quiet time (results/quiet.ts); absent where the run has none. */
   duplicates_per_day_outside_incidents?: Estimate;
   /** With incidents: the quiet time the quiet figures and the alert baselines come from (ms). */
   quiet_time_ms?: number;
@@ -67,7 +67,7 @@ export interface Metrics {
   /**
    * What a production dashboard should see per second at `load.rate_per_s` (twins on top),
    * for setting alert thresholds: the guide's dedup-hit, 409, 422 and unknown-outcome rates.
-   * With incidents, the rates of the quiet time (model/quiet.ts), or the run's own where it has none.
+   * With incidents, the rates of the quiet time (results/quiet.ts), or the run's own where it has none.
    */
   alert_baselines_per_s: { dedup_hits: Estimate; conflicts_409: Estimate; mismatches_422: Estimate; unknown_outcomes: Estimate };
 }
@@ -205,7 +205,7 @@ export class RunState extends CounterTally {
     };
   }
 
-  /** With incidents: the figures of the quiet time, and the alert baselines from it (model/quiet.ts). */
+  /** With incidents: the figures of the quiet time, and the alert baselines from it (results/quiet.ts). */
   private quietFigures(s: WrittenScenario): Pick<Metrics, 'quiet_time_ms' | 'duplicates_per_day_outside_incidents'> & Partial<Pick<Metrics, 'alert_baselines_per_s'>> {
     const series = this.series();
     if (s.incidents.length === 0 || series === null) return {};

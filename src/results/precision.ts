@@ -1,5 +1,5 @@
 /** `--precision`: simulate until a metric's 95% confidence interval is narrow enough. */
-import type { CounterName, CounterTally } from './counters.js';
+import type { CounterName, CounterTally } from '../model/counters.js';
 import { PER_ACTION_METRICS } from './metric-registry.js';
 
 /** Metrics a precision target can be set on: their counter and the scale of their unit (see metric-registry.ts). */

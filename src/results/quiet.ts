@@ -5,11 +5,11 @@
  * buckets, so that a threshold set above a baseline is set above normal, not above an average
  * that holds the incident.
  */
-import { arrivalSpan } from './clock.js';
+import { arrivalSpan } from '../model/clock.js';
 import type { Estimate } from './metrics.js';
-import { NUM_SERIES, SER, type SeriesCounts, type SeriesName } from './series.js';
-import { SCENARIO_SHAPE } from './shape.js';
-import type { WrittenScenario } from './types.js';
+import { NUM_SERIES, SER, type SeriesCounts, type SeriesName } from '../model/series.js';
+import { SCENARIO_SHAPE } from '../model/shape.js';
+import type { WrittenScenario } from '../model/types.js';
 
 /** The grace an alert has when it names none (model/shape.ts, one home). */
 const DEFAULT_GRACE = SCENARIO_SHAPE.params.alerts.of.params.grace.default as number;

@@ -1,10 +1,10 @@
 /** Expectations on metrics (`expect:` in a scenario), parsed and checked. */
 import type { Confidence } from '../model/enums.js';
-import { alertQuery, isAlertPath, readAlert, type AlertPath } from '../model/alert-paths.js';
-import type { AlertSummary } from '../model/alerts.js';
-import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../model/metric-paths.js';
-import { metricDef } from '../model/metric-registry.js';
-import type { Metrics } from '../model/metrics.js';
+import { alertQuery, isAlertPath, readAlert, type AlertPath } from '../results/alert-paths.js';
+import type { AlertSummary } from '../results/alerts.js';
+import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../results/metric-paths.js';
+import { metricDef } from '../results/metric-registry.js';
+import type { Metrics } from '../results/metrics.js';
 import type { WrittenScenario } from '../model/types.js';
 import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
@@ -16,7 +16,7 @@ type Raw = Record<string, unknown>;
 export type Operator = '<' | '<=' | '==' | '!=' | '>=' | '>';
 
 export interface Expectation {
-  /** A metric, or a reading of an alert (model/alert-paths.ts). */
+  /** A metric, or a reading of an alert (results/alert-paths.ts). */
   metric: MetricPath | AlertPath;
   op: Operator;
   /** The threshold, in the metric's unit (ms for latencies). */
@@ -56,7 +56,7 @@ const HOLDS: Readonly<Record<Operator, (x: number, t: number) => boolean>> = {
 /**
  * The interval a `ci95` expectation must hold over: the metric's 95% interval, which already
  * has its low end clipped at 0 and a zero count's upper end at the rule of three
- * (`interval` in model/metrics.ts), so every output and every check read the same one.
+ * (`interval` in results/metrics.ts), so every output and every check read the same one.
  */
 export function checkedInterval(r: MetricReading): [number, number] | undefined {
   return r.ci95;

@@ -5,7 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { Document, LineCounter, Node } from 'yaml';
-import type { MetricPath } from '../model/metric-paths.js';
+import type { MetricPath } from '../results/metric-paths.js';
 import type { WrittenScenario } from '../model/types.js';
 import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, valueAt, yaml, type TextSource } from './document.js';
 import { checkAlertNames, confidenceWarnings, readExpectations, type Expectation } from './expect.js';

@@ -7,8 +7,8 @@
 import { assertNever, CONFIDENCES } from '../model/enums.js';
 import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS, LATENCY_FORMS, type Distribution } from '../model/latency.js';
 import { MAX_DURATION_MS, MAX_WEIGHT } from '../model/limits.js';
-import { ALERT_PATH_PATTERN } from '../model/alert-paths.js';
-import { ALL_METRIC_PATHS, METRIC_PATHS } from '../model/metric-paths.js';
+import { ALERT_PATH_PATTERN } from '../results/alert-paths.js';
+import { ALL_METRIC_PATHS, METRIC_PATHS } from '../results/metric-paths.js';
 import { rangeEnds, required, type Param, type Params } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';

@@ -1,6 +1,6 @@
 /** Settings a scenario writes that have no effect under its others (model/inert.ts), as warnings. */
 import { windowMatters } from '../model/incidents.js';
-import { hasQuietTime, quietGrace } from '../model/quiet.js';
+import { hasQuietTime, quietGrace } from '../results/quiet.js';
 import { inertSettings, SET_SCOPE } from '../model/inert.js';
 import { DEFAULT_SCENARIO, paramAt } from '../model/shape.js';
 import { formatDuration } from './duration.js';

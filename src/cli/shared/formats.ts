@@ -6,9 +6,9 @@ import type { ChalkInstance } from 'chalk';
 import { InputError } from '../../scenario/errors.js';
 import { shellQuote } from '../io.js';
 import { oneOf } from '../options.js';
-import { RUN_FORMATS, RUN_REPORTERS, type RunFormat } from '../report/run-reporters.js';
-import { SWEEP_FORMATS, type SweepFormat } from '../report/sweep-reporters.js';
-import type { ScenarioRun } from '../report/types.js';
+import { RUN_FORMATS, RUN_REPORTERS, type RunFormat } from '../../report/run-reporters.js';
+import { SWEEP_FORMATS, type SweepFormat } from '../../report/sweep-reporters.js';
+import type { ScenarioRun } from '../../report/types.js';
 
 /** What --json and --format ask of `run`: one of RUN_FORMATS (`--json` is `--format json`). */
 export function runFormat(opts: { json?: boolean; format?: string }): RunFormat {

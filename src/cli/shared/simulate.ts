@@ -1,11 +1,11 @@
 /** Simulating for a command: its seed, its threads, a progress bar, and what a report says of --precision. */
 import { availableParallelism } from 'node:os';
 import { runScenario, type RunOutcome, type RunRequest } from '../../exec/runner.js';
-import type { PrecisionTarget } from '../../model/precision.js';
+import type { PrecisionTarget } from '../../results/precision.js';
 import type { Io } from '../io.js';
 import { threadCount } from '../options.js';
 import { progressBar } from '../progress.js';
-import type { PrecisionInfo } from '../report/types.js';
+import type { PrecisionInfo } from '../../report/types.js';
 import type { ScenarioOptions } from './load.js';
 
 /** The options of every command that simulates: what it reads, and its seed and threads. */

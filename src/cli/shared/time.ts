@@ -2,17 +2,17 @@
  * The command-line side of docs/model.md's "Time": `--series STEP`, and a run's series and
  * alerts as reporters receive them.
  */
-import { runAlerts, seriesStepOf, summary, type AlertSummary } from '../../model/alerts.js';
+import { runAlerts, seriesStepOf, summary, type AlertSummary } from '../../results/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
 import { checkArrivals } from '../../scenario/time-checks.js';
 import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
-import type { RunState } from '../../model/metrics.js';
-import { longestDelay } from '../../model/simulate.js';
+import type { RunState } from '../../results/metrics.js';
+import { longestDelay } from '../../exec/simulate.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { DURATION_PATTERN, durationSpellingHint, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
 import { InputError, type Origin } from '../../scenario/errors.js';
 import type { RunRequest } from '../../exec/runner.js';
-import type { ScenarioRun } from '../report/types.js';
+import type { ScenarioRun } from '../../report/types.js';
 import { clipped } from '../../scenario/printable.js';
 
 /** Where a key path of the scenario was written (ParsedScenario's locate). */

@@ -5,7 +5,7 @@
  */
 import type { Override } from '../../scenario/parse.js';
 import type { LabConfig, LabMission, LabScenario } from '../config.js';
-import { num } from '../../cli/report/format.js';
+import { num } from '../../report/format.js';
 import { runArgs, runCommandLine } from '../command.js';
 import { isKnobPath, knobOverrides, knobState, shownKnobs, type KnobState } from '../overrides.js';
 import type { LabError, LabReply } from '../protocol.js';

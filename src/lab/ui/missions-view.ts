@@ -3,7 +3,7 @@
  * and goals (the file's `expect:` block, each ticked when the run meets it), and the stars,
  * kept in the browser's localStorage until cleared.
  */
-import { describeReading } from '../../cli/report/format.js';
+import { describeReading } from '../../report/format.js';
 import { metricLabel } from '../metric-text.js';
 import { STARS_KEY, type LabMission } from '../config.js';
 import type { GoalResult } from '../protocol.js';

@@ -3,7 +3,7 @@
  * `data-value` holds its number as `run --json` writes it), the duplicates-by-source bar, the
  * key-store figure, warnings, the timeline and its story panel, and the download.
  */
-import type { Metrics } from '../../model/metrics.js';
+import type { Metrics } from '../../results/metrics.js';
 import { breakdownSvg } from '../breakdown.js';
 import { metricText, metricValue } from '../metric-text.js';
 import type { RunResult } from '../protocol.js';

@@ -1,11 +1,11 @@
 /**
- * The report's story panel (cli/report/story-panel.ts) for a timeline the page redraws: the
+ * The report's story panel (report/story-panel.ts) for a timeline the page redraws: the
  * same behaviour as the report's script (hover, focus or click a row for its story; a click or
  * Enter pins it; a second click, another row or Escape unpins), bound once on the timeline's
  * container rather than on each row, so it holds for every redrawn timeline. A new timeline
  * empties the panel, which then scrolls away with the page until it holds a story again.
  */
-import { panelHeight } from '../../cli/report/story-panel.js';
+import { panelHeight } from '../../report/story-panel.js';
 
 export interface StoryPanel {
   /** A new timeline: nothing selected or pinned, the panel sized for its `stories`. */
