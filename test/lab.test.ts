@@ -14,7 +14,7 @@ import { missions, startScenario } from '../src/cli/lab.js';
 import { roundNoise } from '../src/report/json.js';
 import { shellQuote } from '../src/cli/io.js';
 import { loadScenario } from '../src/cli/shared/load.js';
-import { parseOverrides } from '../src/cli/options.js';
+import { parseOverrides } from '../src/scenario/overrides.js';
 import { labLoad, labRun } from '../src/lab/engine.js';
 import { quoteArg, runCommandLine } from '../src/lab/command.js';
 import { KNOB_KEYS, knobSpec } from '../src/lab/knobs.js';

@@ -2,7 +2,8 @@
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
 import { shellQuote } from '../src/cli/io.js';
-import { parseOverrides, positiveInteger, seedOption } from '../src/cli/options.js';
+import { positiveInteger, seedOption } from '../src/cli/options.js';
+import { parseOverrides } from '../src/scenario/overrides.js';
 import { csvText } from '../src/report/csv.js';
 import { escapeHtml } from '../src/report/html.js';
 import { renderJunit } from '../src/report/junit.js';

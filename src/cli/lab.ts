@@ -84,8 +84,8 @@ function labScenario(file: string | null, text: string, loaded: LoadedScenario, 
 
 /** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
 export async function startScenario(file: string | null, opts: LabOptions, io: Io): Promise<LabScenario> {
-  const [{ scenarioName, scenarioReader }, { readUserFile }, { parseOverrides, seedOption }, { runSeed }] = await Promise.all([
-    import('./shared/load.js'), import('./files.js'), import('./options.js'), import('./shared/simulate.js'),
+  const [{ scenarioName, scenarioReader }, { readUserFile }, { seedOption }, { parseOverrides }, { runSeed }] = await Promise.all([
+    import('./shared/load.js'), import('./files.js'), import('./options.js'), import('../scenario/overrides.js'), import('./shared/simulate.js'),
   ]);
   const loaded = scenarioReader(opts, io)(file);
   const seed = runSeed(seedOption(opts.seed), loaded.seed);

@@ -7,7 +7,7 @@
  */
 import { METRIC_PATHS } from '../results/metric-paths.js';
 import { InputError } from '../scenario/errors.js';
-import { parseKeyPath, parseOverrides } from './options.js';
+import { parseKeyPath, parseOverrides } from '../scenario/overrides.js';
 import type { PartChecker } from './part-check.js';
 import { columnNames } from './shared/load.js';
 import { asInput } from './shared/replay.js';

@@ -13,9 +13,10 @@ import { labelChars, MAX_LABEL_CHARS, pointLabel } from '../sweeps/labels.js';
 import { countValues, parseValues, ValuesError } from '../sweeps/values.js';
 import { toolVersion, type Io } from './io.js';
 import {
-  DEFAULT_MAX_POINTS, MAX_POINTS, oneOf, parseKeyPath, positiveInteger, precisionTarget, seedOption, shard as parseShard,
+  DEFAULT_MAX_POINTS, MAX_POINTS, oneOf, positiveInteger, precisionTarget, seedOption, shard as parseShard,
   type PrecisionOptions,
 } from './options.js';
+import { parseKeyPath } from '../scenario/overrides.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
 import { progressBar } from './progress.js';
 import { SweepPartText } from './sweep-part.js';

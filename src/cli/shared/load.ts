@@ -8,7 +8,7 @@ import { formatInputError } from '../../scenario/errors.js';
 import { parseScenario, type Override, type ScenarioWarning } from '../../scenario/parse.js';
 import { warn, type Io } from '../io.js';
 import { loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
-import { parseOverrides } from '../options.js';
+import { parseOverrides } from '../../scenario/overrides.js';
 
 /** Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario. */
 export function loadScenario(file: string | null, overrides: readonly Override[], access: DataAccess = {}) {
