@@ -6,6 +6,7 @@ import { MAX_ACTIONS } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { didYouMean } from '../scenario/suggest.js';
 import { warn } from './io.js';
+import { MAX_SHARDS } from '../shards/limits.js';
 
 /** A sensible value of each whole-number option, for error messages. */
 const EXAMPLES: Record<string, string> = {
@@ -30,22 +31,8 @@ export function positiveNumber(flag: string, text: string): number {
   return n;
 }
 
-/** Most shards of one run or sweep: each writes a part file that `merge` reads. */
-export const MAX_SHARDS = 10_000;
-
 /** `--max-actions` when `--precision` is given without it. */
 export const DEFAULT_MAX_ACTIONS = 100_000_000;
-
-/** Largest grid run without --max-points: a sweep that size at the lab's 4,000 actions takes minutes. */
-export const DEFAULT_MAX_POINTS = 10_000;
-/**
- * Largest grid --max-points may allow: 50,000 points. A point keeps its metrics (about 4 KB of
- * heap) until the report is written, and the JSON report takes 3.3 KB a point more: 20,000
- * points of JSON peaked at 369 MB, so 50,000 stay under a gigabyte, and take about 20 s to
- * render as a table.
- */
-export const MAX_POINTS = 50_000;
-
 
 /** `i/n` with 1 <= i <= n <= MAX_SHARDS. */
 export function shard(text: string): { index: number; count: number } {

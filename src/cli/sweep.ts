@@ -8,12 +8,12 @@ import { InputError } from '../scenario/errors.js';
 import { clipped } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
 import type { FileVary, Override } from '../scenario/parse.js';
-import { gridPoints, gridSize, type Axis, type GridPoint } from '../sweeps/grid.js';
+import { DEFAULT_MAX_POINTS, gridPoints, gridSize, MAX_POINTS, type Axis, type GridPoint } from '../sweeps/grid.js';
 import { labelChars, MAX_LABEL_CHARS, pointLabel } from '../sweeps/labels.js';
 import { countValues, parseValues, ValuesError } from '../sweeps/values.js';
 import { toolVersion, type Io } from './io.js';
 import {
-  DEFAULT_MAX_POINTS, MAX_POINTS, oneOf, positiveInteger, precisionTarget, seedOption, shard as parseShard,
+  oneOf, positiveInteger, precisionTarget, seedOption, shard as parseShard,
   type PrecisionOptions,
 } from './options.js';
 import { parseKeyPath } from '../scenario/overrides.js';
@@ -42,7 +42,7 @@ export interface SweepOptions extends SimulationOptions, PrecisionOptions {
   shard?: string;
 }
 
-export { DEFAULT_MAX_POINTS, MAX_POINTS } from './options.js';
+export { DEFAULT_MAX_POINTS, MAX_POINTS } from '../sweeps/grid.js';
 
 /** A varied key, and whether its values were written as a log range (`log:100ms..10s:9`): charts draw those on a log axis. */
 type SweepAxis = Axis & { log: boolean };
