@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// Regenerates the files derived from src/scenario/schema.ts (run with `npm run generate`):
-// the compiled validator and the published JSON Schema. Tests fail when either is stale.
+// Regenerates the files derived from the scenario's declaration (run with `npm run generate`):
+// the compiled validator and the published JSON Schema (from src/scenario/schema.ts), and the
+// key table docs/scenario-keys.md (from src/model/shape.ts, by src/scenario/key-docs.ts). Tests
+// fail when any of them is stale.
 import { writeFileSync } from 'node:fs';
+import { scenarioKeysDoc } from '../dist/scenario/key-docs.js';
 import { SCENARIO_SCHEMA } from '../dist/scenario/schema.js';
 import { validatorSource } from '../dist/scenario/validator-source.js';
 
 writeFileSync(new URL('../src/scenario/validate.generated.js', import.meta.url), validatorSource());
 writeFileSync(new URL('../schema/scenario.schema.json', import.meta.url), `${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`);
+writeFileSync(new URL('../docs/scenario-keys.md', import.meta.url), scenarioKeysDoc());

@@ -1,17 +1,20 @@
-/** What the README shows must stay true; the checks that need the built binary are in cli.e2e.test.ts. */
-import { readFileSync } from 'node:fs';
+/** What the README and docs/ show must stay true; the checks that need the built binary are in cli.e2e.test.ts. */
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
-describe('README', () => {
-  it('every YAML block in it parses (workflow and job snippets are copied as they are)', async () => {
+describe('README and docs/', () => {
+  it('every YAML block in them parses (workflow and job snippets are copied as they are)', async () => {
     const { parseAllDocuments } = await import('yaml');
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const blocks = [...readme.matchAll(/^( *)```yaml\n([\s\S]*?)^\1```/gm)].map((m) => (m[2] as string).replace(new RegExp(`^${m[1]}`, 'gm'), ''));
-    expect(blocks.length).toBeGreaterThanOrEqual(2);
-    for (const block of blocks) {
-      for (const doc of parseAllDocuments(block)) expect(doc.errors.map((e) => e.message), block).toEqual([]);
+    const files = ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+    const blocks = files.flatMap((file) => [...readFileSync(join(ROOT, file), 'utf8').matchAll(/^( *)```yaml\n([\s\S]*?)^\1```/gm)]
+      .map((m) => ({ file, block: (m[2] as string).replace(new RegExp(`^${m[1]}`, 'gm'), '') })));
+    // The CI gate's GitHub Actions job (docs/ci-gate.md) and the sharded jobs (docs/sharding.md) among them.
+    expect(blocks.filter((b) => b.file === 'docs/ci-gate.md').length).toBeGreaterThanOrEqual(2);
+    expect(blocks.filter((b) => b.file === 'docs/sharding.md').length).toBeGreaterThanOrEqual(2);
+    for (const { file, block } of blocks) {
+      for (const doc of parseAllDocuments(block)) expect(doc.errors.map((e) => e.message), `${file}:\n${block}`).toEqual([]);
     }
   });
 });

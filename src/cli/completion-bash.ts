@@ -54,7 +54,7 @@ export function bashScript(spec: CompletionSpec): string {
   };
   return `# bash completion for ${spec.program} ${spec.version}, made by \`${spec.program} completion bash\`.
 # Install: ${spec.program} completion bash > ~/.local/share/bash-completion/completions/${spec.program}
-# (or add  eval "$(${spec.program} completion bash)"  to ~/.bashrc). See the README, Shell completion.
+# (or add  eval "$(${spec.program} completion bash)"  to ~/.bashrc). See docs/command-line.md, Shell completion.
 
 # Files for the word being completed: those ending in one of the extensions given (any file
 # when the first is ''), and directories to go into.

@@ -8,7 +8,7 @@ import { formatPath } from '../scenario/parse.js';
 import { MAX_DURATION_MS } from '../model/limits.js';
 import { refuseOutputsAt } from './outputs.js';
 
-/** Sizes past which a file is refused before it is read (see README, Security and limits). */
+/** Sizes past which a file is refused before it is read (see docs/security-and-limits.md). */
 export const MAX_SCENARIO_BYTES = 4 * 1024 * 1024;
 /** An empirical latency file: a million observations of about 16 characters a line. */
 export const MAX_DATA_BYTES = 16 * 1024 * 1024;

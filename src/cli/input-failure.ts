@@ -9,7 +9,7 @@ import { printable } from '../scenario/printable.js';
 /** The one-paragraph message of such a failure, or undefined for any other error. */
 export function inputFailure(e: unknown): string | undefined {
   if (e instanceof RangeError && /allocation|Array buffer|Invalid (typed )?array length|Invalid string length/i.test(e.message)) {
-    return `the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see README, Security and limits.`;
+    return `the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see docs/security-and-limits.md.`;
   }
   if (e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) {
     // An event later than any bound known before the run (a latency's tail is unbounded).

@@ -225,7 +225,7 @@ function declareSchema(cmd: Command, { io, setCode }: Context): void {
 /** `completion`: a shell's completion script, read from this very program. */
 function declareCompletion(cmd: Command, { io, setCode }: Context): void {
   cmd.command('completion')
-    .description('print a completion script for bash, zsh or fish (see README, Shell completion)')
+    .description('print a completion script for bash, zsh or fish (see docs/command-line.md)')
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(['bash', 'zsh', 'fish']))
     .action(async (shell: Shell) => {
       const { completionScript } = await import('./completion.js');

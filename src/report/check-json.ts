@@ -1,7 +1,7 @@
 /**
  * `check --json`: every expectation with its metric, threshold, measured estimate, 95% interval
  * and verdict, per scenario; the invalid files as `errors`; and, as every JSON report, the tool,
- * version, seed and the command that replays it. Fields are described in README, The CI gate.
+ * version, seed and the command that replays it. Fields are described in docs/ci-gate.md.
  */
 import { CONTRACT_VERSION } from '../model/shape.js';
 import type { Verdict } from '../scenario/expect.js';
