@@ -23,7 +23,8 @@ import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } 
 import { TIME_STYLE, timeSection } from '../report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
 import { timelineSvg } from '../report/timeline-svg.js';
-import { scenarioName, scenarioReader, type LoadedScenario } from './shared/load.js';
+import { scenarioReader, type LoadedScenario } from './shared/load.js';
+import { scenarioName } from '../scenario/names.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';

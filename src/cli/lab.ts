@@ -84,8 +84,8 @@ function labScenario(file: string | null, text: string, loaded: LoadedScenario, 
 
 /** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
 export async function startScenario(file: string | null, opts: LabOptions, io: Io): Promise<LabScenario> {
-  const [{ scenarioName, scenarioReader }, { readUserFile }, { seedOption }, { parseOverrides }, { runSeed }] = await Promise.all([
-    import('./shared/load.js'), import('./files.js'), import('./options.js'), import('../scenario/overrides.js'), import('./shared/simulate.js'),
+  const [{ scenarioReader }, { scenarioName }, { readUserFile }, { seedOption }, { parseOverrides }, { runSeed }] = await Promise.all([
+    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./options.js'), import('../scenario/overrides.js'), import('./shared/simulate.js'),
   ]);
   const loaded = scenarioReader(opts, io)(file);
   const seed = runSeed(seedOption(opts.seed), loaded.seed);
@@ -95,8 +95,8 @@ export async function startScenario(file: string | null, opts: LabOptions, io: I
 
 /** The guide's missions: the bundled scenarios/mission-*.yaml, named as `idem-sim missions` names them. */
 export async function missions(): Promise<LabMission[]> {
-  const [{ readdirSync, readFileSync }, { relative }, { SCENARIOS_DIR }, { loadScenario, scenarioName }, { runSeed }] = await Promise.all([
-    import('node:fs'), import('node:path'), import('./missions.js'), import('./shared/load.js'), import('./shared/simulate.js'),
+  const [{ readdirSync, readFileSync }, { relative }, { SCENARIOS_DIR }, { loadScenario }, { scenarioName }, { runSeed }] = await Promise.all([
+    import('node:fs'), import('node:path'), import('./missions.js'), import('./shared/load.js'), import('../scenario/names.js'), import('./shared/simulate.js'),
   ]);
   const files = readdirSync(SCENARIOS_DIR).filter((f) => /^mission-.*\.ya?ml$/.test(f)).sort();
   return files.map((f, i) => {

@@ -9,8 +9,7 @@ import { METRIC_PATHS } from '../results/metric-paths.js';
 import { InputError } from '../scenario/errors.js';
 import { parseKeyPath, parseOverrides } from '../scenario/overrides.js';
 import type { PartChecker } from './part-check.js';
-import { columnNames } from './shared/load.js';
-import { asInput } from './shared/replay.js';
+import { asInput, columnNames } from '../scenario/names.js';
 import { seriesOption } from './shared/time.js';
 
 /** The options a shard's replay line may carry, in the order run.ts and sweep.ts write them (a shard takes no --precision). */

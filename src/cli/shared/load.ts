@@ -2,8 +2,6 @@
  * Reading a command's scenarios: the file (or the built-in lab defaults), the command's --set
  * and --actions on top of it, and the data files it names, read where --allow-outside allows.
  */
-import { basename, extname } from 'node:path';
-import { printable } from '../../scenario/printable.js';
 import { formatInputError } from '../../scenario/errors.js';
 import { parseScenario, type Override, type ScenarioWarning } from '../../scenario/parse.js';
 import { warn, type Io } from '../io.js';
@@ -54,15 +52,4 @@ export function scenarioReader(opts: ScenarioOptions, io: Pick<Io, 'stderr'> | n
 /** A scenario's warnings as one-paragraph texts, like its errors (file, line, key, what, fix). */
 export function warningTexts(warnings: readonly ScenarioWarning[]): string[] {
   return warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix));
-}
-
-/** A report's name for a scenario: the file's base name, or `lab-defaults`. */
-export function scenarioName(file: string | null): string {
-  return file === null ? 'lab-defaults' : printable(basename(file, extname(file)));
-}
-
-/** Column names: the file's base name, or the path as given where base names collide. */
-export function columnNames(files: readonly (string | null)[]): string[] {
-  const short = files.map(scenarioName);
-  return short.map((n, i) => (short.indexOf(n) !== short.lastIndexOf(n) ? printable(files[i] ?? n) : n));
 }

@@ -7,9 +7,7 @@
 import { shellQuote } from '../io.js';
 import type { PrecisionOptions } from '../options.js';
 import type { ScenarioOptions } from './load.js';
-
-/** An input as a replay line writes it: one whose name begins with `-` as `./-name`, so the line cannot read it as an option (a file named `--series`). */
-export const asInput = (file: string): string => (file.startsWith('-') ? `./${file}` : file);
+import { asInput } from '../../scenario/names.js';
 
 export class ReplayLine {
   private readonly parts: string[];
