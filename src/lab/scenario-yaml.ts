@@ -4,10 +4,8 @@
  * download runs exactly what the page ran.
  */
 import { readValue, yaml } from '../scenario/document.js';
+import { DEFAULT_SEED } from '../scenario/seed.js';
 import type { ScenarioInput } from './protocol.js';
-
-/** The DEFAULT_SEED of the CLI: the seed of a file that gives none. */
-const DEFAULT_SEED = '1';
 
 export function scenarioYaml(input: ScenarioInput & { name: string; command: string }, fileSeed: string | undefined): string {
   const doc = yaml().parseDocument(input.text);

@@ -12,6 +12,7 @@ import { rangeEnds, required, type Param, type Params, type Section } from '../m
 import { SCENARIO_SHAPE } from '../model/shape.js';
 import { formatDuration } from './duration.js';
 import { SCENARIO_SCHEMA } from './schema.js';
+import { DEFAULT_SEED } from './seed.js';
 
 /** One row of a table: each field already written as markdown. */
 interface Row { key: string; kind: string; default: string; meaning: string }
@@ -107,7 +108,8 @@ function splitDescription(text: string): { head: string; tail?: string } {
 /** The row of a key that only the schema knows, worded as the schema words it. */
 function schemaRow(path: string, node: Json): Row {
   const description = String(node['description'] ?? '');
-  const def = node['default'] === undefined ? '' : code(String(node['default']));
+  // The seed's default is the CLI's and the lab's (scenario/seed.ts), not the schema's: a file without one runs with it.
+  const def = node['default'] !== undefined ? code(String(node['default'])) : path === 'seed' ? code(DEFAULT_SEED) : '';
   const key = code(path);
   if (node['type'] === 'object') return { key, kind: 'mapping', default: def, meaning: description };
   const { head, tail } = splitDescription(description);

@@ -2,6 +2,9 @@
 import { InputError } from './errors.js';
 import { SEED_FORM, SEED_TEXT } from './printable.js';
 
+/** The seed used when neither --seed nor the scenario file gives one (the CLI and the lab). */
+export const DEFAULT_SEED = '1';
+
 /** `--seed`, which must not be empty. */
 export function seedOption(seed: string | undefined): string | undefined {
   if (seed !== undefined && seed.trim() === '') {

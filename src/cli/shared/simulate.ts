@@ -7,6 +7,7 @@ import { threadCount } from '../options.js';
 import { progressBar } from '../progress.js';
 import type { PrecisionInfo } from '../../report/types.js';
 import type { ScenarioOptions } from './load.js';
+import { DEFAULT_SEED } from '../../scenario/seed.js';
 
 /** The options of every command that simulates: what it reads, and its seed and threads. */
 export interface SimulationOptions extends ScenarioOptions {
@@ -14,8 +15,6 @@ export interface SimulationOptions extends ScenarioOptions {
   threads?: string;
 }
 
-/** The seed used when neither --seed nor the file gives one. */
-export const DEFAULT_SEED = '1';
 
 /** The seed of a run: --seed (checked by `seedOption`), else the file's, else DEFAULT_SEED. */
 export function runSeed(given: string | undefined, fromFile: string | undefined): string {

@@ -6,6 +6,7 @@
 import type { Override } from '../../scenario/parse.js';
 import type { LabConfig, LabMission, LabScenario } from '../config.js';
 import { num } from '../../report/format.js';
+import { DEFAULT_SEED } from '../../scenario/seed.js';
 import { runArgs, runCommandLine } from '../command.js';
 import { isKnobPath, knobOverrides, knobState, shownKnobs, type KnobState } from '../overrides.js';
 import type { LabError, LabReply } from '../protocol.js';
@@ -59,7 +60,7 @@ class Lab {
     const reply = await this.ask({ kind: 'load', text: s.text, source: s.source, overrides: s.overrides, seed: s.seed, data: s.data });
     if (!reply) return;
     if (reply.kind !== 'loaded') { this.failed(reply.kind === 'error' ? reply.error : undefined, []); return; }
-    this.base = knobState(reply.base, reply.fileSeed ?? '1');
+    this.base = knobState(reply.base, reply.fileSeed ?? DEFAULT_SEED);
     this.extras = s.overrides.filter((o) => !isKnobPath(o));
     const shown = shownKnobs(reply, s.seed);
     this.knobs.set(shown.state, shown.written);
@@ -73,7 +74,7 @@ class Lab {
     if (!this.base) return;
     const state = this.knobs.read();
     const overrides = [...this.extras, ...knobOverrides(state, this.base)];
-    const seed = state.texts['seed'] ?? '1';
+    const seed = state.texts['seed'] ?? DEFAULT_SEED;
     const s = this.scenario;
     const command = runCommandLine(s.file, overrides, seed, s.allowOutside);
     if (command === this.asked) return;
