@@ -1,8 +1,34 @@
 /** Metrics by dotted path (`call_latency_ms.p95`), for expectations, sweeps and CSV columns. */
-import { metricDef, type MetricPath } from './metric-registry.js';
+import { metricDef, type DefOf, type MetricPath } from './metric-registry.js';
 import type { Estimate, Metrics } from './metrics.js';
 
 export { ALL_METRIC_PATHS, METRIC_PATHS, type MetricPath } from './metric-registry.js';
+
+/**
+ * Every metric of `T` as `path:kind`, `?` after one a run may leave out: a number is a `value`,
+ * a number or null a `quantile` (none of no samples), an Estimate an `estimate` (its own fields
+ * beside value and ci95 are metrics too: `duplicates_per_1000.transport`).
+ */
+type MetricsOf<T> = {
+  [K in keyof T & string]-?: `${K}${FieldOf<Exclude<T[K], undefined>, undefined extends T[K] ? '?' : ''>}` | Nested<K, Exclude<T[K], undefined>>;
+}[keyof T & string];
+type FieldOf<V, Optional extends string> =
+  [V] extends [Estimate] ? `:estimate${Optional}` : [V] extends [number] ? `:value${Optional}` : [V] extends [number | null] ? `:quantile${Optional}` : never;
+type Nested<K extends string, V> = [V] extends [number | null] ? never : `${K}.${MetricsOf<V extends Estimate ? Omit<V, keyof Estimate> : V>}`;
+
+/** Numbers of `Metrics` that are no metric of the registry: the action rate the scales use (JSON only). */
+type NotMetrics = 'actions_per_second:value';
+
+/** Every metric of the registry as `path:kind`, `?` after one reported only where it applies (its `only`). */
+type Registered = { [P in MetricPath]: `${P}:${DefOf<P>['kind']}${DefOf<P> extends { only: string } ? '?' : ''}` }[MetricPath];
+
+/**
+ * The registry and `Metrics` hold the same metrics, of the same kind: a registry entry without
+ * its field (or of another kind, or `only` where the field is always there) fails to compile here
+ * naming it, and so does a number of `Metrics` the registry lacks (but NotMetrics).
+ */
+type Same<Stray extends never, Unregistered extends never> = [Stray, Unregistered];
+export type RegistryMatchesMetrics = Same<Exclude<Registered, MetricsOf<Metrics>>, Exclude<MetricsOf<Metrics>, Registered | NotMetrics>>;
 
 export interface MetricReading {
   /** The value, or null where there is none (a quantile of no samples). */

@@ -79,6 +79,8 @@ const DEFS = [
 
 type Def = (typeof DEFS)[number];
 export type MetricPath = Def['path'];
+/** The definition of `P` as written: its kind and `only` as literal types (results/metric-paths.ts holds them to `Metrics`). */
+export type DefOf<P extends MetricPath> = Extract<Def, { path: P }>;
 /** Metrics that are a counter's mean: they carry a 95% interval. */
 export type CounterMetricPath = Extract<Def, { counter: CounterName }>['path'];
 
