@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { hasReading, readAlert } from '../src/results/alert-paths.js';
-import { seriesOption } from '../src/cli/shared/time.js';
+import { seriesOption } from '../src/scenario/series-option.js';
 import { checkArrivals } from '../src/scenario/time-checks.js';
 import { InputError } from '../src/scenario/errors.js';
 import { evaluateAlerts, firings, MAX_LISTED_FIRINGS, type AlertResult } from '../src/results/alerts.js';

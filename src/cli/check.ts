@@ -12,7 +12,8 @@ import { checkResult, renderCheckJson, type CheckResult } from '../report/check-
 import { renderJunit } from '../report/junit.js';
 import type { CheckedScenario, CheckError, CheckReport } from '../report/types.js';
 import { renderVerdicts } from '../report/verdicts.js';
-import { checkTimeRun, timeResults } from './shared/time.js';
+import { checkTimeRun } from './shared/time.js';
+import { timeResults } from '../results/time-results.js';
 import { scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';

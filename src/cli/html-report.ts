@@ -28,7 +28,9 @@ import { scenarioName } from '../scenario/names.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
-import { checkSeriesLength, seriesOption, timeResults } from './shared/time.js';
+import { checkSeriesLength } from './shared/time.js';
+import { seriesOption } from '../scenario/series-option.js';
+import { timeResults } from '../results/time-results.js';
 import { checkArrivals } from '../scenario/time-checks.js';
 
 /** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */

@@ -6,7 +6,7 @@ import { shardRange } from '../engine/plan.js';
 import { InputError } from '../scenario/errors.js';
 import { primaryCount } from '../model/clock.js';
 import { readUserFile } from './files.js';
-import { alertsOnly, timeResults } from './shared/time.js';
+import { alertsOnly, timeResults } from '../results/time-results.js';
 import { seriesStepOf } from '../results/alerts.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
 import { shellQuote, type Io } from './io.js';

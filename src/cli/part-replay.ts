@@ -10,7 +10,7 @@ import { InputError } from '../scenario/errors.js';
 import { parseKeyPath, parseOverrides } from '../scenario/overrides.js';
 import type { PartChecker } from './part-check.js';
 import { asInput, columnNames } from '../scenario/names.js';
-import { seriesOption } from './shared/time.js';
+import { seriesOption } from '../scenario/series-option.js';
 
 /** The options a shard's replay line may carry, in the order run.ts and sweep.ts write them (a shard takes no --precision). */
 export const SHARD_REPLAY_OPTIONS = {

@@ -14,7 +14,7 @@ import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { checkRunReplay, readReplay } from './part-replay.js';
 import { echoed, primaryCount } from '../model/clock.js';
 import { resolvedScenario } from '../report/json.js';
-import { timeResults } from './shared/time.js';
+import { timeResults } from '../results/time-results.js';
 import { seriesStepOf } from '../results/alerts.js';
 import { MAX_DURATION_MS } from '../model/limits.js';
 import type { ScenarioRun } from '../report/types.js';

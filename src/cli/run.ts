@@ -14,7 +14,9 @@ import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
-import { checkTimeRun, seriesOption, timeResults } from './shared/time.js';
+import { checkTimeRun } from './shared/time.js';
+import { seriesOption } from '../scenario/series-option.js';
+import { timeResults } from '../results/time-results.js';
 
 export interface RunOptions extends SimulationOptions, PrecisionOptions {
   json?: boolean;

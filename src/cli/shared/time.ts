@@ -1,34 +1,19 @@
 /**
- * The command-line side of docs/model.md's "Time": `--series STEP`, and a run's series and
- * alerts as reporters receive them.
+ * The command-line side of docs/model.md's "Time": what a run's series and arrivals must pass
+ * before it starts (`--series STEP` itself: scenario/series-option.ts).
  */
-import { runAlerts, seriesStepOf, summary, type AlertSummary } from '../../results/alerts.js';
+import { seriesStepOf } from '../../results/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
 import { checkArrivals } from '../../scenario/time-checks.js';
-import { MAX_DURATION_MS, MAX_SERIES_BUCKETS } from '../../model/limits.js';
-import type { RunState } from '../../results/metrics.js';
+import { MAX_SERIES_BUCKETS } from '../../model/limits.js';
 import { longestDelay } from '../../exec/simulate.js';
 import type { WrittenScenario } from '../../model/types.js';
-import { DURATION_PATTERN, durationSpellingHint, formatDuration, isBareDuration, bareDurationFix, parseDuration } from '../../scenario/duration.js';
+import { formatDuration } from '../../scenario/duration.js';
 import { InputError, type Origin } from '../../scenario/errors.js';
 import type { RunRequest } from '../../exec/runner.js';
-import type { ScenarioRun } from '../../report/types.js';
-import { clipped } from '../../scenario/printable.js';
 
 /** Where a key path of the scenario was written (ParsedScenario's locate). */
 type Locate = (path: readonly (string | number)[]) => Origin;
-
-/** `--series STEP`: a duration above 0 with its unit (undefined: no series asked for). */
-export function seriesOption(text: string | undefined): number | undefined {
-  if (text === undefined) return undefined;
-  const source = { source: `--series ${text}` };
-  if (isBareDuration(text)) throw new InputError(source, '', `"${clipped(text, 80)}" has no unit`, bareDurationFix(text));
-  if (!new RegExp(DURATION_PATTERN).test(text)) throw new InputError(source, '', `"${clipped(text, 80)}" is not a duration`, durationSpellingHint(text) || 'Give the series\' bucket as a duration such as 1m, 10s or 5m (a number, then ms, s, m, h or d).');
-  const step = parseDuration(text);
-  if (step > MAX_DURATION_MS) throw new InputError(source, '', `is longer than the longest duration the model takes, ${formatDuration(MAX_DURATION_MS)} (10 years)`, 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
-  if (!(step > 0)) throw new InputError(source, '', 'is 0: a series needs buckets of some length', 'Give the series\' bucket as a duration such as 1m, 10s or 5m.');
-  return step;
-}
 
 /**
  * Refuses a step that could need more buckets than a series may hold: the scenario's arrivals
@@ -44,19 +29,6 @@ export function checkSeriesLength(step: number, scenario: WrittenScenario, sourc
     throw new InputError({ source }, '', `could need up to ${Math.ceil(most).toLocaleString('en-US')} buckets for this scenario (its arrivals and the longest its retries, re-plans and replays can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
       `Give --series a step of at least ${formatDuration(least)}, or simulate fewer actions.`);
   }
-}
-
-/** What a run adds to its report from its series: the series if asked for (`shown`), and its alerts. */
-export function timeResults(scenario: WrittenScenario, state: RunState, shown: boolean): Pick<ScenarioRun, 'series' | 'alerts'> {
-  const series = state.series();
-  if (!series) return {};
-  const alerts = runAlerts(scenario, series);
-  return { ...(shown ? { series } : {}), ...(alerts ? { alerts } : {}) };
-}
-
-/** What a sweep's point keeps of `timeResults`: its alerts' readings, no series and no list of firings. */
-export function alertsOnly(t: Pick<ScenarioRun, 'series' | 'alerts'>): { alerts?: AlertSummary[] } {
-  return t.alerts ? { alerts: t.alerts.map(summary) } : {};
 }
 
 /**
