@@ -5,7 +5,6 @@
  */
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { num } from '../report/format.js';
 
 /**
  * Alert readings a sweep keeps, all points together. 100 alerts over 100 incidents are 10,200 a
@@ -16,6 +15,9 @@ export const MAX_ALERT_READINGS = 1_000_000;
 
 /** The alert readings a sweep point of `s` keeps. */
 export const alertReadings = (s: Pick<WrittenScenario, 'alerts' | 'incidents'>): number => s.alerts.length * (s.incidents.length + 2);
+
+/** A count as the refusal writes it: 1,000,000. */
+const num = (n: number): string => n.toLocaleString('en-US');
 
 /** The refusal of a grid of `points` points of `s` (`source`: the scenario file, or a part). */
 export function tooManyReadings(source: string, points: number, s: Pick<WrittenScenario, 'alerts' | 'incidents'>): InputError {
