@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../src/cli/io.js';
 import { mergeCommand } from '../src/cli/merge.js';
-import { sealJson } from '../src/cli/part-check.js';
+import { sealJson } from '../src/shards/part-check.js';
 import { writtenScenario } from '../src/report/json.js';
 import { sweepCommand } from '../src/cli/sweep.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';

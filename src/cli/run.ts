@@ -4,7 +4,7 @@ import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { precisionTarget, seedOption, shard as parseShard, type PrecisionOptions } from './options.js';
-import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from './partial.js';
+import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from '../shards/partial.js';
 import { writtenScenario } from '../report/json.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { ScenarioRun } from '../report/types.js';

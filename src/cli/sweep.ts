@@ -17,10 +17,10 @@ import {
   type PrecisionOptions,
 } from './options.js';
 import { parseKeyPath } from '../scenario/overrides.js';
-import { PARTIAL_FORMAT, scenarioFingerprint } from './partial.js';
+import { PARTIAL_FORMAT, scenarioFingerprint } from '../shards/partial.js';
 import { progressBar } from './progress.js';
-import { SweepPartText } from './sweep-part.js';
-import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from './sweep-readings.js';
+import { SweepPartText } from '../shards/sweep-part.js';
+import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from '../sweeps/readings.js';
 import { writtenScenario } from '../report/json.js';
 import { checkTimeRun } from './shared/time.js';
 import { alertsOnly, timeResults } from '../results/time-results.js';

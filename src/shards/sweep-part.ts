@@ -2,7 +2,7 @@
 import type { RunStateData } from '../results/metrics.js';
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { MAX_SHARDS } from '../shards/limits.js';
+import { MAX_SHARDS } from './limits.js';
 import { MAX_PART_BYTES, sealJson } from './part-check.js';
 import type { SweepPointResult } from '../report/sweep.js';
 

@@ -9,7 +9,7 @@ import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
 import { gridStepFor } from '../exec/simulate.js';
 import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { MAX_SHARDS } from '../shards/limits.js';
+import { MAX_SHARDS } from './limits.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { checkRunReplay, readReplay } from './part-replay.js';
 import { echoed, primaryCount } from '../model/clock.js';
