@@ -12,7 +12,7 @@ import { simulate } from '../src/exec/simulate.js';
 import { PassThrough } from 'node:stream';
 import { missions, startScenario } from '../src/cli/lab.js';
 import { roundNoise } from '../src/report/json.js';
-import { shellQuote } from '../src/cli/io.js';
+import { shellQuote } from '../src/scenario/shell-quote.js';
 import { loadScenario } from '../src/cli/shared/load.js';
 import { parseOverrides } from '../src/scenario/overrides.js';
 import { labLoad, labRun } from '../src/lab/engine.js';

@@ -1,7 +1,7 @@
 /** Hostile names never reach a terminal, a log or a JUnit file as control codes. */
 import { XMLValidator } from 'fast-xml-parser';
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from '../src/cli/io.js';
+import { shellQuote } from '../src/scenario/shell-quote.js';
 import { positiveInteger, seedOption } from '../src/cli/options.js';
 import { parseOverrides } from '../src/scenario/overrides.js';
 import { csvText } from '../src/report/csv.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from '../src/cli/io.js';
+import { shellQuote } from '../src/scenario/shell-quote.js';
 import { BIN, cli, ROOT } from './helpers.js';
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;

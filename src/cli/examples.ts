@@ -5,7 +5,7 @@
  */
 import { isAbsolute, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shellQuote } from './io.js';
+import { shellQuote } from '../scenario/shell-quote.js';
 
 export interface Example {
   /** What it shows, one line. */

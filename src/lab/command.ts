@@ -4,7 +4,7 @@ import { overrideArgs } from './overrides.js';
 
 /**
  * An argument quoted for a POSIX shell only when it needs it, as the CLI's replay lines quote
- * (`shellQuote` in cli/io.ts): one holding a control character in bash's $'...' form.
+ * (`shellQuote` in scenario/shell-quote.ts): one holding a control character in bash's $'...' form.
  */
 export function quoteArg(arg: string): string {
   if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;

@@ -4,7 +4,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { InputError } from '../../scenario/errors.js';
-import { shellQuote } from '../io.js';
+import { shellQuote } from '../../scenario/shell-quote.js';
 import { oneOf } from '../options.js';
 import { RUN_FORMATS, RUN_REPORTERS, type RunFormat } from '../../report/run-reporters.js';
 import { SWEEP_FORMATS, type SweepFormat } from '../../report/sweep-reporters.js';

@@ -4,7 +4,7 @@
  * --out or a progress bar. Options are added in the order the command's report has always
  * written them, each only when given.
  */
-import { shellQuote } from '../io.js';
+import { shellQuote } from '../../scenario/shell-quote.js';
 import type { PrecisionOptions } from '../options.js';
 import type { ScenarioOptions } from './load.js';
 import { asInput } from '../../scenario/names.js';
