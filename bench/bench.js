@@ -17,7 +17,9 @@
 // - flat memory: one run of 10^9 actions (scope intent, all cores), its time and peak RSS
 //   (skipped with `-- --quick`);
 // - start-up: the wall time of `idem-sim run` on the built-in defaults, median of STARTS runs,
-//   beside that of `node -e 0` (Node's own start), taken in turns.
+//   beside that of `node -e 0` (Node's own start), taken in turns;
+// - limits: the times of the refusals and the long sweep table that the unit tests hold by
+//   counting work (bench/limits.js).
 // Each measurement runs in a process of its own (bench/case.js).
 import { execFile, execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -153,6 +155,7 @@ const incidents = await incidentCase();
 const numpy = numpyBaseline();
 const billion = quick ? null : await child('cold', ['idempotency: {scope: intent}', BILLION, threadsAll, 'billion']);
 const start = startup();
+const limits = JSON.parse(execFileSync(process.execPath, [here('limits.js'), '--json'], { encoding: 'utf8' }));
 const intent = results[1];
 const report = {
   machine: { cores: threadsAll, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
@@ -162,6 +165,7 @@ const report = {
   peak_rss_mb: Math.max(...results.map((r) => r.peak_rss_mb)),
   billion: billion && { actions: BILLION, scope: 'intent', threads: threadsAll, seconds: billion.seconds, peak_rss_mb: billion.peakRssMb },
   startup: start,
+  limits,
 };
 
 if (json) {
@@ -183,5 +187,7 @@ if (json) {
   for (const c of incidents.cases) console.log(`  ${c.case.padEnd(28)} ${m(c.one_thread_actions_per_s)}  ${c.over_no_incident.toFixed(3)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
   if (billion) console.log(`10^9 actions, scope intent, ${threadsAll} threads: ${billion.seconds.toFixed(1)} s, peak RSS ${billion.peakRssMb} MB`);
   console.log(`start-up: idem-sim run on the built-in defaults ${start.idem_sim_run_s.toFixed(2)} s (range ${start.idem_sim_run_range_s.map((x) => x.toFixed(2)).join('-')}; node -e 0: ${start.node_e_0_s.toFixed(2)} s), medians of ${STARTS}`);
+  console.log(`limits the unit tests hold by counted work, timed here (medians of ${limits.runs}; the sweep table's 20,000 rows over 5,000: ${limits.table_rows_ratio.toFixed(2)}x, 4 when linear):`);
+  for (const c of limits.cases) console.log(`  ${c.case.padEnd(42)} ${c.ms.toFixed(1).padStart(8)} ms`);
   console.log(`peak RSS ${report.peak_rss_mb} MB; ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; medians of ${RUNS}; speed-ups: medians of ${ROUNDS} rounds' own ratios, each run a cold process`);
 }
