@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { POSTGRES_URL, REDIS_URL, redisKeys } from './store-helpers.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { main } from '../src/cli/main.js';
 import { cli, RACE_ACTIONS, RACE_YAML, type CliResult } from './helpers.js';
@@ -189,12 +190,22 @@ describe('bad input exits 2 before anything is written', async () => {
     for (const f of fragments) expect(r.stderr).toMatch(f);
   }
 
-  it('an unreachable store: the URL, the reason and the fix, within seconds', async () => {
-    const start = Date.now();
-    await expectBadInput(['probe', keyed, '--store', 'redis://127.0.0.1:1'], '--store redis://127.0.0.1:1', 'cannot connect to Redis', 'ECONNREFUSED', 'Start redis-server');
-    await expectBadInput(['probe', keyed, '--store', 'postgres://postgres@127.0.0.1:1/test'], 'cannot connect to PostgreSQL', 'Start PostgreSQL');
-    await expectBadInput(['probe', keyed, '--store', 'postgres://postgres@127.0.0.1:5432/no_such_database_here'], 'does not exist', 'Name a database that exists');
-    expect(Date.now() - start).toBeLessThan(15_000);
+  it('an unreachable store: the URL, the reason and the fix, at the first connection attempt', async () => {
+    // Counted, not timed: the sockets each probe opens before its refusal. One: no retry, and
+    // none of the probe's other connections tried against a store already found wanting.
+    const connect = vi.spyOn(Socket.prototype, 'connect');
+    const refused = async (args: string[], ...fragments: (string | RegExp)[]) => {
+      connect.mockClear();
+      await expectBadInput(args, ...fragments);
+      expect(connect, args.join(' ')).toHaveBeenCalledTimes(1);
+    };
+    try {
+      await refused(['probe', keyed, '--store', 'redis://127.0.0.1:1'], '--store redis://127.0.0.1:1', 'cannot connect to Redis', 'ECONNREFUSED', 'Start redis-server');
+      await refused(['probe', keyed, '--store', 'postgres://postgres@127.0.0.1:1/test'], 'cannot connect to PostgreSQL', 'Start PostgreSQL');
+      await refused(['probe', keyed, '--store', 'postgres://postgres@127.0.0.1:5432/no_such_database_here'], 'does not exist', 'Name a database that exists');
+    } finally {
+      connect.mockRestore();
+    }
   });
 
   it('a Redis database the server does not have: the URL, the range and the fix, not a silent fall-back to database 0', async () => {
