@@ -251,7 +251,7 @@ export function decodeSeries(d: NonNullable<RunStateData['series']>): SeriesCoun
   return { step: d.step, buckets: d.buckets, counts: decodeCounts(d.counts) };
 }
 
-/** The counts of `encodeSeries` (a part file checked by cli/part-check.ts). */
+/** The counts of `encodeSeries` (a part file checked by shards/part-check.ts). */
 function decodeCounts(text: string): Float64Array {
   const bytes = Buffer.from(text, 'base64');
   const copy = new Uint8Array(bytes.length - (bytes.length % 8));
