@@ -12,9 +12,16 @@ import { ROOT } from './helpers.js';
 
 interface Result { status: number | null; stdout: string; stderr: string }
 
+/**
+ * A hang guard for each command, not a speed limit: a command is killed only past it (its
+ * status is then null, and its assertion fails saying so). spawnSync holds up vitest's own
+ * timer, so the set-up's timeout, judged after the fact, leaves room for both commands.
+ */
+const HANG_GUARD_MS = 300_000;
+
 function run(command: string, args: string[], cwd: string): Result {
-  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: 90_000, maxBuffer: 64 * 1024 * 1024 });
-  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+  const r = spawnSync(command, args, { cwd, encoding: 'utf8', timeout: HANG_GUARD_MS, maxBuffer: 64 * 1024 * 1024 });
+  return { status: r.status, stdout: r.stdout, stderr: r.signal ? `${r.stderr}\n(killed by ${r.signal} after the ${HANG_GUARD_MS / 1000} s hang guard)` : r.stderr };
 }
 
 /** Every file below `dir`, as paths relative to it. */
@@ -57,7 +64,7 @@ beforeAll(() => {
   install = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, filename)], consumer);
   pkg = join(consumer, 'node_modules', 'idem-sim');
   bin = join(consumer, 'node_modules', '.bin', 'idem-sim');
-}, 120_000);
+}, 2 * HANG_GUARD_MS + 60_000);
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
