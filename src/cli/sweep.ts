@@ -3,20 +3,14 @@ import { runScenario } from '../exec/runner.js';
 import { METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
 import { shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
-import type { Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { clipped } from '../scenario/printable.js';
-import { isDurationKey } from '../scenario/schema.js';
-import type { FileVary, Override } from '../scenario/parse.js';
-import { DEFAULT_MAX_POINTS, gridPoints, gridSize, MAX_POINTS, type Axis, type GridPoint } from '../sweeps/grid.js';
-import { labelChars, MAX_LABEL_CHARS, pointLabel } from '../sweeps/labels.js';
-import { countValues, parseValues, ValuesError } from '../sweeps/values.js';
+import { DEFAULT_MAX_POINTS, gridPoints, gridSize, MAX_POINTS, type GridPoint } from '../sweeps/grid.js';
+import { checkLabels, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
 import { toolVersion, type Io } from './io.js';
 import {
   oneOf, positiveInteger, precisionTarget, seedOption, shard as parseShard,
   type PrecisionOptions,
 } from './options.js';
-import { parseKeyPath } from '../scenario/overrides.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from '../shards/partial.js';
 import { progressBar } from './progress.js';
 import { SweepPartText } from '../shards/sweep-part.js';
@@ -44,84 +38,6 @@ export interface SweepOptions extends SimulationOptions, PrecisionOptions {
 }
 
 export { DEFAULT_MAX_POINTS, MAX_POINTS } from '../sweeps/grid.js';
-
-/** A varied key, and whether its values were written as a log range (`log:100ms..10s:9`): charts draw those on a log axis. */
-type SweepAxis = Axis & { log: boolean };
-const isLogRange = (spec: string | readonly unknown[]) => typeof spec === 'string' && /^\s*log:/.test(spec);
-
-/** A varied key as written, before its values are made: a range of 10^9 points is refused from its count. */
-interface AxisSpec { path: string; spec: string | readonly (string | number | boolean)[]; option: string; where: string; keyPath: string }
-
-function axisFromOption(arg: string): AxisSpec {
-  const eq = arg.indexOf('=');
-  const option = `--vary ${arg}`;
-  const path = eq > 0 ? arg.slice(0, eq).trim() : '';
-  if (!path || !parseKeyPath(path)) {
-    throw new InputError({ source: option }, '', 'expected PATH=VALUES', 'Write it as --vary client.timeout=200ms..2s:10 or --vary idempotency.scope=none,call,intent.');
-  }
-  return { path, spec: arg.slice(eq + 1), option, where: option, keyPath: '' };
-}
-
-function fromValuesError<T>(a: AxisSpec, read: () => T): T {
-  try {
-    return read();
-  } catch (e) {
-    if (e instanceof ValuesError) throw new InputError({ source: a.where }, a.keyPath, e.problem, e.fix);
-    throw e;
-  }
-}
-
-/**
- * The grid's axes: the scenario's `sweep.vary` and the --vary options (which win). Every check
- * that needs no values comes first, and the grid's size is the product of the value counts,
- * so a grid over the limit is refused before any value is made.
- */
-function readAxes(file: string, fileVary: readonly FileVary[], opts: Pick<SweepOptions, 'vary' | 'maxPoints'>): SweepAxis[] {
-  const fromOptions = (opts.vary ?? []).map(axisFromOption);
-  const given = new Set<string>();
-  for (const a of fromOptions) {
-    if (given.has(a.path)) throw new InputError({ source: a.option }, '', `${a.path} is varied twice`, 'Give each key one --vary, with all its values.');
-    given.add(a.path);
-  }
-  const fromFile = fileVary.filter((v) => !given.has(v.path)).map((v): AxisSpec => {
-    const where = `${v.origin.source}${v.origin.line ? `:${v.origin.line}` : ''}`;
-    return { path: v.path, spec: v.values, option: `sweep.vary.${v.path} (${where})`, where, keyPath: `sweep.vary.${v.path}` };
-  });
-  const specs = [...fromFile, ...fromOptions];
-  for (const a of specs) {
-    const top = a.path.split(/[.[]/)[0] ?? '';
-    if (['seed', 'description', 'hint', 'expect', 'sweep', '$schema'].includes(top)) {
-      throw new InputError({ source: a.option }, '', `${a.path} is not a setting of the model`,
-        top === 'seed' ? 'Every point uses one seed (common random numbers); to compare seeds, run the sweep with --seed.' : 'Vary the scenario\'s settings, such as client.timeout.');
-    }
-  }
-  if (specs.length === 0) {
-    throw new InputError({ source: file }, '', 'nothing to vary', 'Give --vary PATH=VALUES (such as --vary client.timeout=200ms..2s:10), or a sweep: block in the scenario.');
-  }
-  const maxPoints = opts.maxPoints === undefined ? DEFAULT_MAX_POINTS : positiveInteger('--max-points', opts.maxPoints);
-  if (maxPoints > MAX_POINTS) {
-    throw new InputError({ source: `--max-points ${opts.maxPoints}` }, '', `is over the limit of ${MAX_POINTS.toLocaleString('en-US')} points`,
-      `Give at most --max-points ${MAX_POINTS}; for a larger study, run several sweeps over parts of the range.`);
-  }
-  const counts = specs.map((a) => fromValuesError(a, () => countValues(a.spec)));
-  const size = counts.reduce((n, c) => n * c, 1);
-  if (size > maxPoints) {
-    const shown = Number.isSafeInteger(size) ? size.toLocaleString('en-US') : `${counts.map((c) => c.toLocaleString('en-US')).join(' × ')} (over 10^15)`;
-    // Named by where its axes were given: --vary, the file's sweep: block, or both.
-    const source = fromFile.length === 0 ? '--vary' : `${fromFile.map((a) => a.where).join(', ')}${fromOptions.length > 0 ? ' and --vary' : ''}`;
-    throw new InputError({ source }, fromFile.length > 0 ? 'sweep.vary' : '', `the grid has ${shown} points, more than ${maxPoints.toLocaleString('en-US')}`,
-      size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} points.`);
-  }
-  return specs.map((a): SweepAxis => {
-    const values = fromValuesError(a, () => parseValues(a.spec, isDurationKey(a.path)));
-    const seen = new Set<string>();
-    for (const v of values) {
-      if (seen.has(v)) throw new InputError({ source: a.option }, '', `the value ${v} is given twice`, 'Give each value once.');
-      seen.add(v);
-    }
-    return { path: a.path, values, option: a.option, log: isLogRange(a.spec) };
-  });
-}
 
 /** The grid and how to report it, each option checked in the order its errors have always come. */
 interface SweepPlan {
@@ -163,13 +79,23 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
   });
 }
 
+/** `--max-points N`: the most points the grid may have (DEFAULT_MAX_POINTS without it). */
+function maxPointsOption(text: string | undefined): number {
+  const maxPoints = text === undefined ? DEFAULT_MAX_POINTS : positiveInteger('--max-points', text);
+  if (maxPoints > MAX_POINTS) {
+    throw new InputError({ source: `--max-points ${text}` }, '', `is over the limit of ${MAX_POINTS.toLocaleString('en-US')} points`,
+      `Give at most --max-points ${MAX_POINTS}; for a larger study, run several sweeps over parts of the range.`);
+  }
+  return maxPoints;
+}
+
 function sweepPlan(file: string, opts: SweepOptions, io: Io): SweepPlan {
   const format = sweepFormat(opts);
   seedOption(opts.seed);
   const read = scenarioReader(opts, io);
   const base = read(file);
   const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
-  const axes = readAxes(file, base.sweep?.vary ?? [], opts);
+  const axes = readAxes(file, base.sweep?.vary ?? [], opts.vary ?? [], () => maxPointsOption(opts.maxPoints));
   const size = gridSize(axes);
   const precision = precisionTarget(opts);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
@@ -178,29 +104,6 @@ function sweepPlan(file: string, opts: SweepOptions, io: Io): SweepPlan {
   }
   const [from, to] = shard ? shardRange(size, shard) : [0, size];
   return { read, format, base, metric, axes, size, precision, shard, from, to };
-}
-
-/**
- * A point's labels (sweeps/labels.ts): each key's value in the scenario as written, or as the
- * sweep gave it where the scenario holds none (`none`).
- */
-function pointParams(axes: readonly SweepAxis[], pt: GridPoint, written: WrittenScenario): SweepPointResult['params'] {
-  return Object.fromEntries(axes.map((a, i) => [a.path, pointLabel(written, parseKeyPath(a.path) ?? []) ?? (pt.values[i] as string)]));
-}
-
-/** A point's labels, refused before any point runs when they pass MAX_LABEL_CHARS together. */
-function checkLabels(axes: readonly SweepAxis[], pt: GridPoint, scenario: Scenario): void {
-  const chars = labelChars(pointParams(axes, pt, writtenScenario(scenario)));
-  if (chars <= MAX_LABEL_CHARS) return;
-  const where = axes.map((a, i) => `${a.path}=${clipped(pt.values[i] as string, 60)}`).join(', ');
-  throw new InputError({ source: axes.map((a) => a.option).join(', ') }, '',
-    `the point ${where} is labelled with ${chars.toLocaleString('en-US')} characters (its values as the outputs print them), more than ${MAX_LABEL_CHARS}, the limit`,
-    'Vary shorter values (fewer keys in a mapping, a shorter file name), or vary the keys inside a mapping one by one, such as service.latency.median.');
-}
-
-/** A point's values as overrides, after the command's --set. */
-function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
-  return axes.map((a, k): Override => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));
 }
 
 /**
@@ -214,7 +117,7 @@ function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[]
   let readings = 0;
   for (const [k, pt] of points.entries()) {
     const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
-    checkLabels(axes, pt, scenario);
+    checkLabels(axes, pt, writtenScenario(scenario));
     readings += alertReadings(scenario);
     // The whole grid's, as these points foretell it (a shard's points are merged with the others').
     if ((readings / (k + 1)) * gridSize(axes) > MAX_ALERT_READINGS) throw tooManyReadings(file, gridSize(axes), scenario);

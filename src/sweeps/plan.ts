@@ -1,0 +1,111 @@
+/**
+ * A sweep's plan: its axes read from the scenario's `sweep.vary` and --vary, and each point's
+ * overrides and labels. Pure: the command (cli/sweep.ts) reads the files and runs the points.
+ */
+import type { WrittenScenario } from '../model/types.js';
+import { InputError } from '../scenario/errors.js';
+import { parseKeyPath } from '../scenario/overrides.js';
+import type { FileVary, Override } from '../scenario/parse.js';
+import { clipped } from '../scenario/printable.js';
+import { isDurationKey } from '../scenario/schema.js';
+import { MAX_POINTS, type Axis, type GridPoint } from './grid.js';
+import { labelChars, MAX_LABEL_CHARS, pointLabel, type Label } from './labels.js';
+import { countValues, parseValues, ValuesError } from './values.js';
+
+/** A varied key, and whether its values were written as a log range (`log:100ms..10s:9`): charts draw those on a log axis. */
+export type SweepAxis = Axis & { log: boolean };
+const isLogRange = (spec: string | readonly unknown[]) => typeof spec === 'string' && /^\s*log:/.test(spec);
+
+/** A varied key as written, before its values are made: a range of 10^9 points is refused from its count. */
+interface AxisSpec { path: string; spec: string | readonly (string | number | boolean)[]; option: string; where: string; keyPath: string }
+
+function axisFromOption(arg: string): AxisSpec {
+  const eq = arg.indexOf('=');
+  const option = `--vary ${arg}`;
+  const path = eq > 0 ? arg.slice(0, eq).trim() : '';
+  if (!path || !parseKeyPath(path)) {
+    throw new InputError({ source: option }, '', 'expected PATH=VALUES', 'Write it as --vary client.timeout=200ms..2s:10 or --vary idempotency.scope=none,call,intent.');
+  }
+  return { path, spec: arg.slice(eq + 1), option, where: option, keyPath: '' };
+}
+
+function fromValuesError<T>(a: AxisSpec, read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof ValuesError) throw new InputError({ source: a.where }, a.keyPath, e.problem, e.fix);
+    throw e;
+  }
+}
+
+/**
+ * The grid's axes: the scenario's `sweep.vary` and the --vary options (which win). Every check
+ * that needs no values comes first, then `limit()` gives the most points allowed (--max-points,
+ * asked for only then), and the grid's size is the product of the value counts, so a grid over
+ * the limit is refused before any value is made.
+ */
+export function readAxes(file: string, fileVary: readonly FileVary[], vary: readonly string[], limit: () => number): SweepAxis[] {
+  const fromOptions = vary.map(axisFromOption);
+  const given = new Set<string>();
+  for (const a of fromOptions) {
+    if (given.has(a.path)) throw new InputError({ source: a.option }, '', `${a.path} is varied twice`, 'Give each key one --vary, with all its values.');
+    given.add(a.path);
+  }
+  const fromFile = fileVary.filter((v) => !given.has(v.path)).map((v): AxisSpec => {
+    const where = `${v.origin.source}${v.origin.line ? `:${v.origin.line}` : ''}`;
+    return { path: v.path, spec: v.values, option: `sweep.vary.${v.path} (${where})`, where, keyPath: `sweep.vary.${v.path}` };
+  });
+  const specs = [...fromFile, ...fromOptions];
+  for (const a of specs) {
+    const top = a.path.split(/[.[]/)[0] ?? '';
+    if (['seed', 'description', 'hint', 'expect', 'sweep', '$schema'].includes(top)) {
+      throw new InputError({ source: a.option }, '', `${a.path} is not a setting of the model`,
+        top === 'seed' ? 'Every point uses one seed (common random numbers); to compare seeds, run the sweep with --seed.' : 'Vary the scenario\'s settings, such as client.timeout.');
+    }
+  }
+  if (specs.length === 0) {
+    throw new InputError({ source: file }, '', 'nothing to vary', 'Give --vary PATH=VALUES (such as --vary client.timeout=200ms..2s:10), or a sweep: block in the scenario.');
+  }
+  const maxPoints = limit();
+  const counts = specs.map((a) => fromValuesError(a, () => countValues(a.spec)));
+  const size = counts.reduce((n, c) => n * c, 1);
+  if (size > maxPoints) {
+    const shown = Number.isSafeInteger(size) ? size.toLocaleString('en-US') : `${counts.map((c) => c.toLocaleString('en-US')).join(' × ')} (over 10^15)`;
+    // Named by where its axes were given: --vary, the file's sweep: block, or both.
+    const source = fromFile.length === 0 ? '--vary' : `${fromFile.map((a) => a.where).join(', ')}${fromOptions.length > 0 ? ' and --vary' : ''}`;
+    throw new InputError({ source }, fromFile.length > 0 ? 'sweep.vary' : '', `the grid has ${shown} points, more than ${maxPoints.toLocaleString('en-US')}`,
+      size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} points.`);
+  }
+  return specs.map((a): SweepAxis => {
+    const values = fromValuesError(a, () => parseValues(a.spec, isDurationKey(a.path)));
+    const seen = new Set<string>();
+    for (const v of values) {
+      if (seen.has(v)) throw new InputError({ source: a.option }, '', `the value ${v} is given twice`, 'Give each value once.');
+      seen.add(v);
+    }
+    return { path: a.path, values, option: a.option, log: isLogRange(a.spec) };
+  });
+}
+
+/**
+ * A point's labels (sweeps/labels.ts): each key's value in the scenario as written, or as the
+ * sweep gave it where the scenario holds none (`none`).
+ */
+export function pointParams(axes: readonly SweepAxis[], pt: GridPoint, written: WrittenScenario): Record<string, Label> {
+  return Object.fromEntries(axes.map((a, i) => [a.path, pointLabel(written, parseKeyPath(a.path) ?? []) ?? (pt.values[i] as string)]));
+}
+
+/** A point's labels (of its scenario as written), refused before any point runs when they pass MAX_LABEL_CHARS together. */
+export function checkLabels(axes: readonly SweepAxis[], pt: GridPoint, written: WrittenScenario): void {
+  const chars = labelChars(pointParams(axes, pt, written));
+  if (chars <= MAX_LABEL_CHARS) return;
+  const where = axes.map((a, i) => `${a.path}=${clipped(pt.values[i] as string, 60)}`).join(', ');
+  throw new InputError({ source: axes.map((a) => a.option).join(', ') }, '',
+    `the point ${where} is labelled with ${chars.toLocaleString('en-US')} characters (its values as the outputs print them), more than ${MAX_LABEL_CHARS}, the limit`,
+    'Vary shorter values (fewer keys in a mapping, a shorter file name), or vary the keys inside a mapping one by one, such as service.latency.median.');
+}
+
+/** A point's values as overrides, after the command's --set. */
+export function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
+  return axes.map((a, k): Override => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));
+}
