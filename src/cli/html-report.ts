@@ -18,7 +18,10 @@ import { breakdownChart } from '../report/charts.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
 import { STORY_SCRIPT, STORY_STYLE, storyPanel } from '../report/story-panel.js';
 import { resolvedScenario } from '../report/json.js';
-import { duration, estimateText as ci, num } from '../report/format.js';
+import { duration, num } from '../report/format.js';
+import { metricText } from '../report/metric-text.js';
+import type { MetricPath } from '../results/metric-paths.js';
+import { metricTitle } from '../results/metric-registry.js';
 import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } from '../report/time-focus.js';
 import { TIME_STYLE, timeSection } from '../report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
@@ -53,23 +56,16 @@ export interface ReportOptions extends SimulationOptions {
   at?: string;
 }
 
+/** The metrics of the headline table, each shown as its registry title and the run table's text. */
+const HEADLINE: readonly MetricPath[] = [
+  'duplicates_per_1000', 'duplicates_per_day', 'lost_per_1000', 'unknown_outcomes_per_1000', 'conflicts_409_per_1000', 'mismatches_422_per_1000',
+  'dedup_hits_per_1000', 'attempts_per_action', 'call_latency_ms.p50', 'call_latency_ms.p95', 'call_latency_ms.p99', 'action_latency_ms.p95',
+  'keys_per_action', 'peak_live_keys', 'keys', 'key_store_mb',
+];
+
 /** Rows of the headline table: label, and the value as text. */
 function headline(m: Metrics): [string, string][] {
-  return [
-    ['duplicates per 1000 actions', ci(m.duplicates_per_1000)],
-    ['duplicates per day at load.rate_per_s', ci(m.duplicates_per_day)],
-    ['lost actions per 1000', ci(m.lost_per_1000)],
-    ['unknown outcomes per 1000', ci(m.unknown_outcomes_per_1000)],
-    ['409 conflicts per 1000', ci(m.conflicts_409_per_1000)],
-    ['422 mismatches per 1000', ci(m.mismatches_422_per_1000)],
-    ['answers from the key store per 1000', ci(m.dedup_hits_per_1000)],
-    ['attempts per action', ci(m.attempts_per_action)],
-    ['call latency p50 / p95 / p99', [m.call_latency_ms.p50, m.call_latency_ms.p95, m.call_latency_ms.p99].map(duration).join(' / ')],
-    ['action latency p95', duration(m.action_latency_ms.p95)],
-    ['keys per action', ci(m.keys_per_action)],
-    ['peak live keys', num(m.peak_live_keys)],
-    ['key store (steady state)', `${num(m.keys)} keys, ${num(m.key_store_mb)} MB`],
-  ];
+  return HEADLINE.map((path) => [metricTitle(path), metricText(m, path)]);
 }
 
 const STYLE = `

@@ -11,6 +11,8 @@ import type { Backend } from '../stores/backend.js';
 import { StoreError } from '../stores/errors.js';
 import type { ProbeResult, StartInfo } from '../probe/probe.js';
 import type { StreamCounts } from '../probe/replay.js';
+import type { CounterName } from '../model/counters.js';
+import { METRICS, perActionMetric, type PerActionMetric } from '../results/metric-registry.js';
 import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords } from '../probe/limits.js';
 import { descriptorOf, measurementRows, STORE_EXAMPLES, TRANSACTIONAL_STORES, type StoreKind } from '../stores/registry.js';
 import { parseStoreUrl, type StoreUrl } from '../stores/url.js';
@@ -205,6 +207,8 @@ const tenth = (x: number): string => num(Math.round(x * 10) / 10);
 const bytes = (x: number): string => `${num(Math.round(x))} B`;
 
 type CountRow = readonly [label: string, key: keyof StreamCounts] | readonly [section: string];
+/** The run table's label of the metric that is `counter` per action or per 1000 (metric-registry.ts). */
+const metricLabelOf = (counter: CounterName) => METRICS[(perActionMetric(counter) as PerActionMetric).path].label;
 const COUNT_ROWS: readonly CountRow[] = [
   ['Side effects (the store\'s effects log)'],
   ['executions', 'executions'],
@@ -213,12 +217,12 @@ const COUNT_ROWS: readonly CountRow[] = [
   ['lost (never executed)', 'lost'],
   ['  of which twins merged', 'merged'],
   ['Replies from the key store'],
-  ['409 in progress', 'conflicts_409'],
-  ['422 fingerprint mismatch', 'mismatches_422'],
-  ['dedup hits (stored result replayed)', 'dedup_hits'],
+  [metricLabelOf('conflicts_409'), 'conflicts_409'],
+  [metricLabelOf('mismatches_422'), 'mismatches_422'],
+  [metricLabelOf('dedup_hits'), 'dedup_hits'],
   ['Client'],
   ['attempts', 'attempts'],
-  ['unknown outcomes returned to the model', 'unknown_outcomes'],
+  [metricLabelOf('unknown_outcomes'), 'unknown_outcomes'],
 ];
 
 export function renderProbeTable(r: ProbeResult, info: { seed: string; replay: string }, chalk: ChalkInstance): string {

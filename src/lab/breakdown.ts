@@ -9,6 +9,8 @@ import type { Estimate, Metrics } from '../results/metrics.js';
 import { escapeHtml, FONT_STACK } from '../report/html.js';
 import { estimateText, num } from '../report/format.js';
 import { DUPLICATE_SOURCES, noDuplicates } from '../report/duplicate-sources.js';
+import { capitalised } from '../report/metric-text.js';
+import { metricTitle } from '../results/metric-registry.js';
 
 const LABEL_W = 118, BAR_W = 200, TEXT_W = 16, ROW_H = 26, TOP = 4, AXIS_H = 22;
 
@@ -34,7 +36,7 @@ export function breakdownSvg(metrics: Pick<Metrics, 'duplicates_per_1000'>): str
   const axisY = TOP + rows.length * ROW_H;
   const ticks = [0, 0.5, 1].map((t) => `<text x="${f(LABEL_W + t * BAR_W)}" y="${axisY + 15}" text-anchor="middle" fill="#57606a">${escapeHtml(num(t * max))}</text>`);
   const described = rows.map((r) => `${r.label} ${estimateText(r.e)}`).join('; ');
-  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_STACK}" font-size="11" role="img" aria-label="Duplicates per 1000 actions by source: ${escapeHtml(described)}">
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="${FONT_STACK}" font-size="11" role="img" aria-label="${escapeHtml(capitalised(metricTitle('duplicates_per_1000')))} by source: ${escapeHtml(described)}">
 <path d="M${LABEL_W} ${TOP}V${axisY}H${LABEL_W + BAR_W}" stroke="#d0d7de" fill="none"/>${bars.join('')}${ticks.join('')}
 </svg>`;
 }

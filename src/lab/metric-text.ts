@@ -1,8 +1,8 @@
 /** Which metrics the lab shows where, and each one's value as the run table writes it. */
 import { readMetric, type MetricPath } from '../results/metric-paths.js';
-import { metricDef } from '../results/metric-registry.js';
-import type { Estimate, Metrics } from '../results/metrics.js';
-import { duration, estimateText, num } from '../report/format.js';
+import { metricDef, metricTitle } from '../results/metric-registry.js';
+import type { Metrics } from '../results/metrics.js';
+import { metricText as reportText } from '../report/metric-text.js';
 
 /** The headline cards: what a lab session watches. */
 export const HEADLINE_METRICS = [
@@ -20,23 +20,17 @@ export function metricLabel(path: string): string {
   return metricDef(path)?.label ?? path;
 }
 
+/** A metric's name standing alone (its registry title), for the table of every metric, which has no section headings. */
+export function metricName(path: string): string {
+  return metricDef(path) ? metricTitle(path as MetricPath) : path;
+}
+
 /** The metric's number at `path` (an estimate's value), as the JSON holds it; null where there is none. */
 export function metricValue(metrics: Metrics, path: string): number | null {
   return metricDef(path) ? readMetric(metrics, path as MetricPath).value : null;
 }
 
-/** The metric's value in words: an estimate with its 95% CI, a duration in its unit, a percentage, or a number. */
+/** The metric's value in words, as the run table writes it (report/metric-text.ts); – for a name that is no metric. */
 export function metricText(metrics: Metrics, path: string): string {
-  const def = metricDef(path);
-  if (!def) return '–';
-  const reading = readMetric(metrics, path as MetricPath);
-  if (def.kind === 'estimate') return estimateText({ value: reading.value ?? 0, ci95: reading.ci95 ?? [0, 0] } as Estimate);
-  const v = reading.value;
-  if (v === null) return '–';
-  switch (def.unit) {
-    case 'ms': return duration(v);
-    case 'fraction': return `${(v * 100).toFixed(2)}%`;
-    case 'keys': return num(Math.round(v));
-    default: return num(v);
-  }
+  return metricDef(path) ? reportText(metrics, path as MetricPath) : '–';
 }

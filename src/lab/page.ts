@@ -6,12 +6,13 @@
 import { METRIC_PATHS } from '../results/metric-paths.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
 import { storyPanel, STORY_STYLE } from '../report/story-panel.js';
+import { capitalised } from '../report/metric-text.js';
 import type { LabConfig, LabMission } from './config.js';
 import { labLoad } from './engine.js';
 import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, unitText, writtenLatencyText, type KnobSpec } from './knobs.js';
 import { shownKnobs, type KnobState } from './overrides.js';
 import { LAB_STYLE } from './page-style.js';
-import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel } from './metric-text.js';
+import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel, metricName } from './metric-text.js';
 
 /** The element id of a knob's control (and, with a prefix, of its parts). */
 export const knobId = (key: string, part = 'k') => `${part}-${key.replace(/[^\w]/g, '-')}`;
@@ -77,8 +78,8 @@ function missionButton(m: LabMission): string {
   return `<li><button type="button" class="mission" data-mission="${escapeHtml(m.id)}" aria-pressed="false">Mission ${m.number}: ${escapeHtml(title)}<span class="star" data-star="${escapeHtml(m.id)}" aria-hidden="true">☆</span><span class="sr-star"></span></button></li>`;
 }
 
-/** A row's label in the table of every metric, which has no section headings: the alert baselines say so. */
-const tableLabel = (path: string) => (path.startsWith('alert_baselines_per_s.') ? `${metricLabel(path)} per second (alert baseline at load.rate_per_s)` : metricLabel(path));
+/** The metrics of the summary line that stays in view while the knobs scroll. */
+const SUMMARY_METRICS = ['duplicates_per_1000', 'lost_per_1000'] as const;
 
 const metricCell = (path: string) => `<span class="value" data-metric="${escapeHtml(path)}">–</span>`;
 
@@ -89,7 +90,7 @@ function resultsHtml(): string {
 ${HEADLINE_METRICS.map((p) => `<div class="card"><div class="label">${escapeHtml(metricLabel(p))}</div>${metricCell(p)}</div>`).join('\n')}
 </section>
 <div class="figures">
-<figure class="breakdown"><figcaption>Duplicates per 1000 actions, by source</figcaption><div class="bars"><div id="breakdown"></div>
+<figure class="breakdown"><figcaption>${escapeHtml(capitalised(metricName('duplicates_per_1000')))}, by source</figcaption><div class="bars"><div id="breakdown"></div>
 <dl>${BREAKDOWN_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl></div></figure>
 <figure class="keystore"><figcaption>Key store memory</figcaption><dl>${KEY_STORE_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl><p class="note" id="keystore-note"></p></figure>
 </div>
@@ -104,7 +105,7 @@ ${storyPanel([])}
 <pre id="command" tabindex="0"></pre>
 <p><button type="button" id="copy-command">Copy the command</button> <button type="button" id="download">Download scenario.yaml</button> <span class="note">a file for <code>idem-sim check</code> in CI (the settings and the seed written in)</span></p>
 <h2>Every metric</h2>
-<table class="metrics"><tbody>${rest.map((p) => `<tr><td>${escapeHtml(tableLabel(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}</tbody></table>
+<table class="metrics"><tbody>${rest.map((p) => `<tr><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}</tbody></table>
 <details><summary>The run's metrics as JSON, as <code>idem-sim run --json</code> writes them (<code>results[0].metrics</code>)</summary><pre id="metrics-json"></pre></details>`;
 }
 
@@ -135,7 +136,7 @@ export function labPage(config: LabConfig, scripts: LabScripts): string {
 <p class="note">Scenario: <strong id="scenario-name">${escapeHtml(config.start.name)}</strong>. Each knob is a key of the scenario file; a changed knob runs the scenario again.</p>
 ${KNOB_GROUPS.map((g) => groupHtml(g.name, g.title, g.keys, shown)).join('\n')}
 </form>
-<div class="summary" aria-hidden="true">duplicates per 1000 <strong data-summary="duplicates_per_1000">–</strong> · lost per 1000 <strong data-summary="lost_per_1000">–</strong> · <span data-summary="status"></span></div>
+<div class="summary" aria-hidden="true">${SUMMARY_METRICS.map((p) => `${escapeHtml(metricLabel(p))} <strong data-summary="${p}">–</strong> · `).join('')}<span data-summary="status"></span></div>
 <main>
 <div class="status" aria-live="polite"><span id="status" data-state="starting">Starting the engine…</span> <progress id="progress" hidden aria-label="Running"></progress> <button type="button" id="stop" hidden>Stop</button></div>
 <div id="error" class="error" role="alert" hidden></div>

@@ -7,6 +7,8 @@ import type { TopLevelSpec } from 'vega-lite';
 import type { Metrics } from '../results/metrics.js';
 import { duration, estimateText, num } from './format.js';
 import { DUPLICATE_SOURCES, noDuplicates } from './duplicate-sources.js';
+import { capitalised } from './metric-text.js';
+import { metricTitle } from '../results/metric-registry.js';
 import { FONT_STACK } from './html.js';
 
 
@@ -119,6 +121,9 @@ export function breakdownChart(metrics: Pick<Metrics, 'duplicates_per_1000'>, op
   return renderSvg(breakdownSpec(metrics, opts));
 }
 
+/** What the breakdown's bars add up to, as the registry names it. */
+const DUPLICATES = metricTitle('duplicates_per_1000');
+
 /** The spec behind breakdownChart (pure). */
 export function breakdownSpec(metrics: Pick<Metrics, 'duplicates_per_1000'>, opts: BreakdownOptions = {}): TopLevelSpec {
   const rows = DUPLICATE_SOURCES.map(([key, source]) => {
@@ -127,11 +132,11 @@ export function breakdownSpec(metrics: Pick<Metrics, 'duplicates_per_1000'>, opt
   });
   const y = { field: 'source', type: 'nominal', sort: DUPLICATE_SOURCES.map(([, s]) => s), title: null } as const;
   const none = noDuplicates(metrics);
-  const x = { field: 'value', type: 'quantitative', title: 'duplicates per 1000 actions', scale: { zero: true, ...(none ? { domain: [0, 1] } : {}) } } as const;
-  const title = opts.title ?? 'Duplicates per 1000 actions, by source';
+  const x = { field: 'value', type: 'quantitative', title: DUPLICATES, scale: { zero: true, ...(none ? { domain: [0, 1] } : {}) } } as const;
+  const title = opts.title ?? `${capitalised(DUPLICATES)}, by source`;
   return {
     title: none ? { text: title, subtitle: 'None from any source in this run; in brackets, the 95% upper bound' } : title,
-    description: `Duplicates per 1000 actions by source: ${rows.map((r) => `${r.source} ${r.text}`).join('; ')}`,
+    description: `${capitalised(DUPLICATES)} by source: ${rows.map((r) => `${r.source} ${r.text}`).join('; ')}`,
     width: opts.width ?? 280,
     height: { step: 26 },
     data: { values: rows },

@@ -1,12 +1,9 @@
 /** The three sources of duplicates, shared by the report's chart (charts.ts) and the lab's bar (lab/breakdown.ts). */
+import { metricShort } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
 
-/** The sources, in report order, with their chart labels. */
-export const DUPLICATE_SOURCES = [
-  ['transport', 'transport retries'],
-  ['replan', 'model re-plans'],
-  ['replay', 'crash replays'],
-] as const;
+/** The sources, in report order, each with its bar's label: its metric's `short` in the registry (`transport retries`). */
+export const DUPLICATE_SOURCES = (['transport', 'replan', 'replay'] as const).map((key) => [key, metricShort(`duplicates_per_1000.${key}`)] as const);
 
 /**
  * Whether no source had a duplicate (every value 0). A chart then draws no intervals: each

@@ -4,10 +4,12 @@
  */
 import type { TopLevelSpec } from 'vega-lite';
 import { isDurationMetric, readMetric, type MetricPath } from '../results/metric-paths.js';
+import { metricShort, metricTitle } from '../results/metric-registry.js';
+import { capitalised } from './metric-text.js';
 import { textWidth } from './charts.js';
 import { duration, num } from './format.js';
 import { label, position, thinLabels, type ParamAxis } from './sweep-axes.js';
-import { SUMMARY, type SweepReport } from './sweep.js';
+import { sweepMetrics, type SweepReport } from './sweep.js';
 import { axisTicks } from './sweep-variation.js';
 
 /** One chart's view: a layered spec without top-level settings. */
@@ -23,26 +25,15 @@ export interface ChartMetric {
   duration: boolean;
 }
 
-const TITLES: Partial<Record<MetricPath, string>> = {
-  duplicates_per_1000: 'Duplicates per 1000 actions',
-  lost_per_1000: 'Lost actions per 1000',
-  unknown_outcomes_per_1000: 'Unknown outcomes per 1000 actions',
-  conflicts_409_per_1000: '409 in progress per 1000 actions',
-  attempts_per_action: 'Attempts per action',
-  'call_latency_ms.p95': 'Call latency, 95th percentile',
-  key_store_mb: 'Steady-state key store (MB)',
-};
-
 /** Sizes above which a chart drops detail that would only blur it and bloat the page (see docs/charts.md). */
 export const DETAIL_LIMITS = { lineDots: 100, frontierWhiskers: 200 };
 
 export const ACCENT = '#d1495b';
 export const MUTED = '#8c959f';
 
-/** The table's headline metrics, then `metric` if it is not among them. */
+/** The table's headline metrics, then `metric` if it is not among them; titles and headings from the metric registry. */
 export function chartMetrics(metric: MetricPath): ChartMetric[] {
-  const paths = SUMMARY.some(([, p]) => p === metric) ? SUMMARY : [...SUMMARY, [metric, metric] as const];
-  return paths.map(([heading, path]) => ({ path, heading, title: TITLES[path] ?? path, duration: isDurationMetric(path) }));
+  return sweepMetrics(metric).map((path) => ({ path, heading: metricShort(path), title: capitalised(metricTitle(path)), duration: isDurationMetric(path) }));
 }
 
 /** Axis and legend labels through the formatters charts.ts registers. */

@@ -2,6 +2,7 @@
  * The frontier chart (pure): key-store memory against duplicates for every point of a sweep,
  * the Pareto-optimal points highlighted, joined and labelled.
  */
+import { metricTitle } from '../results/metric-registry.js';
 import { textWidth } from './charts.js';
 import { paretoFront } from './pareto.js';
 import { label, type ParamAxis, type ParamValue } from './sweep-axes.js';
@@ -136,11 +137,11 @@ export function frontierChart(r: SweepReport, axes: readonly ParamAxis[], name =
     y: (1 - fraction({ type: 'linear', domain: [0, dupTop] }, row.dup)) * PLOT.height,
   }));
   const x = {
-    field: 'mb', type: 'quantitative', title: 'steady-state key store (MB)', scale: { ...memory.scale, nice: false, ...(memory.scale.type === 'linear' ? { zero: false } : {}) },
+    field: 'mb', type: 'quantitative', title: metricTitle('key_store_mb'), scale: { ...memory.scale, nice: false, ...(memory.scale.type === 'linear' ? { zero: false } : {}) },
     axis: { ...formatOf(false), values: memory.ticks },
   } as const;
   const dupDomain: number[] = [0, dupTop];
-  const y = { field: 'dup', type: 'quantitative', title: 'duplicates per 1000 actions', scale: { domain: dupDomain, nice: false }, axis: formatOf(false) } as const;
+  const y = { field: 'dup', type: 'quantitative', title: metricTitle('duplicates_per_1000'), scale: { domain: dupDomain, nice: false }, axis: formatOf(false) } as const;
   const onFront = [{ filter: 'datum.front' }];
   return {
     title: {

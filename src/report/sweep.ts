@@ -4,6 +4,7 @@ import { alertCell, alertColumns } from './sweep-alerts.js';
 import { CONTRACT_VERSION } from '../model/shape.js';
 import type { ChalkInstance } from 'chalk';
 import { readMetric, type MetricPath } from '../results/metric-paths.js';
+import { metricShort } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
 import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
@@ -41,12 +42,13 @@ export function renderSweepJson(r: SweepReport): string {
   }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
 }
 
-/** The table's columns: the headline metrics, with their short headings. */
-export const SUMMARY: readonly [string, MetricPath][] = [
-  ['dup/1000', 'duplicates_per_1000'], ['lost/1000', 'lost_per_1000'], ['unknown/1000', 'unknown_outcomes_per_1000'],
-  ['409/1000', 'conflicts_409_per_1000'], ['attempts/action', 'attempts_per_action'], ['call p95', 'call_latency_ms.p95'],
-  ['key store MB', 'key_store_mb'],
+/** The table's columns: the headline metrics, each headed by its registry `short`. */
+export const SUMMARY: readonly MetricPath[] = [
+  'duplicates_per_1000', 'lost_per_1000', 'unknown_outcomes_per_1000', 'conflicts_409_per_1000', 'attempts_per_action', 'call_latency_ms.p95', 'key_store_mb',
 ];
+
+/** The metrics of a sweep's table and charts: SUMMARY, then `metric` if it is not among them. */
+export const sweepMetrics = (metric: MetricPath): readonly MetricPath[] => (SUMMARY.includes(metric) ? SUMMARY : [...SUMMARY, metric]);
 
 /** A metric as the table shows it: value ± CI half-width, or – for none. */
 export function cell(m: Metrics, path: MetricPath): string {
@@ -61,11 +63,10 @@ export const show = (v: string | number | boolean | null, path: string) =>
 export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
   const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
-  // The summary columns, and the chosen metric if it is not among them.
-  const columns = SUMMARY.some(([, m]) => m === metric) ? SUMMARY : [...SUMMARY, [metric, metric] as const];
+  const columns = sweepMetrics(metric);
   const alerts = alertColumns(r.points);
-  const table = drawRows([...r.paths, ...columns.map(([h]) => h), ...alerts.map((a) => a.heading)].map((h) => chalk.bold(h)),
-    r.points.map((pt) => [...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map(([, m]) => cell(pt.metrics, m)), ...alerts.map((a) => alertCell(pt, a.path))]),
+  const table = drawRows([...r.paths, ...columns.map(metricShort), ...alerts.map((a) => a.heading)].map((h) => chalk.bold(h)),
+    r.points.map((pt) => [...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map((m) => cell(pt.metrics, m)), ...alerts.map((a) => alertCell(pt, a.path))]),
     [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const), ...alerts.map(() => 'right' as const)]);
   return `${table}\n${footer}\n`;
 }

@@ -6,48 +6,28 @@
 import type { ChalkInstance } from 'chalk';
 import type { WrittenLatency } from '../model/latency.js';
 import { readMetric, type MetricPath } from '../results/metric-paths.js';
-import { METRICS, type MetricDef } from '../results/metric-registry.js';
-import type { Estimate, Metrics } from '../results/metrics.js';
+import { METRICS } from '../results/metric-registry.js';
+import type { Metrics } from '../results/metrics.js';
 import { formatDuration } from '../scenario/duration.js';
 import { alertRows } from './alert-rows.js';
 import { columnGroups } from './column-groups.js';
-import { CI_LEGEND, duration, estimateText, num } from './format.js';
+import { CI_LEGEND, duration, num } from './format.js';
+import { metricText } from './metric-text.js';
 import { drawRows } from './sweep-table.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 type Cell = (m: Metrics) => string;
-type Row = readonly [label: string, cell: Cell] | readonly [section: string];
-
-/** A metric's cell, by what the registry says it is: an estimate ± its CI, a duration, a percentage or a number. */
-function cellOf(d: MetricDef): Cell {
-  const path = d.path as MetricPath;
-  if (d.only) {
-    const { only: _only, ...always } = d;
-    const cell = cellOf(always);
-    return (m) => (readMetric(m, path).value === null ? '–' : cell(m));
-  }
-  if (d.kind === 'estimate') return (m) => estimateText(readMetric(m, path) as Estimate);
-  const value = (m: Metrics) => readMetric(m, path).value;
-  switch (d.unit) {
-    case 'ms': return (m) => duration(value(m));
-    case 'fraction': return (m) => `${((value(m) as number) * 100).toFixed(2)}%`;
-    case 'keys': return (m) => num(Math.round(value(m) as number)); // steady-state keys are fractional
-    case 'count': case 'MB': case 'actions': return (m) => num(value(m));
-    default: return assertNever(d.unit);
-  }
-}
+type MetricRow<P extends MetricPath = MetricPath> = readonly [label: string, cell: Cell, path: P];
+type Row = MetricRow | readonly [section: string];
 
 /** A metric's row: its registry label, indented `depth` steps under the row above. */
-const row = (path: MetricPath, depth = 0): Row => {
-  const d = METRICS[path];
-  return [`${'  '.repeat(depth)}${d.label}`, cellOf(d)];
-};
+const row = <P extends MetricPath>(path: P, depth = 0): MetricRow<P> => [`${'  '.repeat(depth)}${METRICS[path].label}`, (m) => metricText(m, path), path];
 
 /** The rows of metrics some runs do not report, by label: whether a run's metrics hold it. */
 const ONLY_WHERE: Readonly<Record<string, (m: Metrics) => boolean>> = Object.fromEntries(Object.values(METRICS)
   .filter((d) => d.only).map((d) => [d.label, (m: Metrics) => readMetric(m, d.path as MetricPath).value !== null]));
 
-const ROWS: readonly Row[] = [
+const ROWS = [
   ['Duplicates'],
   row('duplicates_per_1000'),
   row('duplicates_per_1000.transport', 1),
@@ -85,7 +65,21 @@ const ROWS: readonly Row[] = [
   row('alert_baselines_per_s.conflicts_409'),
   row('alert_baselines_per_s.mismatches_422'),
   row('alert_baselines_per_s.unknown_outcomes'),
-];
+] as const satisfies readonly Row[];
+
+/** The metrics of the table's rows, in order. */
+export const TABLE_METRICS: readonly MetricPath[] = ROWS.flatMap((r) => (r.length === 3 ? [r[2]] : []));
+
+/**
+ * The metrics the table has no row for, and where they are instead: a metric with neither a row
+ * nor a place here fails to compile (and test/table-rows.test.ts names it).
+ */
+export const NOT_IN_TABLE: Readonly<Record<Exclude<MetricPath, Extract<(typeof ROWS)[number], MetricRow>[2]>, string>> = {
+  'action_latency_ms.p50': 'the JSON (the table shows the action\'s tail, its p95)',
+  'action_latency_ms.p99': 'the JSON (the table shows the action\'s tail, its p95)',
+  actions: 'the footer (actions simulated)',
+  primary_actions: 'the footer, where it differs from actions (N primary)',
+};
 
 /**
  * Labels that say what they extrapolate when a run has incidents (docs/model-decisions.md,
@@ -137,10 +131,6 @@ export function fittedLatencies(latency: WrittenLatency, where = ''): string[] {
   // Three significant digits: a median the fit gave is not round (385.1234ms).
   const median = formatDuration(Number(latency.median.toPrecision(3)));
   return [`${where ? `${where}: ` : ''}lognormal fitted to ${points.join(', ')}: median ${median}, sigma ${num(latency.sigma)}`];
-}
-
-function assertNever(x: never): never {
-  throw new TypeError(`unhandled metric unit ${String(x)}`);
 }
 
 /** The run table; `width` is the widest line it may draw (undefined: no limit). */

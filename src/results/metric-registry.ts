@@ -25,8 +25,12 @@ export interface MetricDef {
   readonly counter?: CounterName;
   readonly scale?: Scale;
   readonly unit: MetricUnit;
-  /** As the run table's row shows it. */
+  /** As the run table's row shows it, under its section's heading (`Outcomes per 1000 actions`) and its parent row. */
   readonly label: string;
+  /** Standing alone, its unit said, where no section or parent row does (chart titles, the report's headline, the lab's table); default `label`. */
+  readonly title?: string;
+  /** Where room is short and the place says the rest: the sweep table's column heading (`dup/1000`), a bar of the duplicates-by-source chart. */
+  readonly short?: string;
   readonly description: string;
   /**
    * Reported only for scenarios where it applies: `store_down`, an incident takes the key store
@@ -41,38 +45,38 @@ const PER_SECOND: Scale = { per: 'second' };
 const PER_DAY: Scale = { per: 'day' };
 
 const DEFS = [
-  { path: 'duplicates_per_1000', kind: 'estimate', counter: 'duplicates', scale: PER_1000, unit: 'count', label: 'duplicates per 1000 actions', description: 'executions beyond each action\'s first, per 1000 actions' },
-  { path: 'duplicates_per_1000.transport', kind: 'estimate', counter: 'duplicates_transport', scale: PER_1000, unit: 'count', label: 'from transport retries', description: 'duplicates made by transport retries, per 1000 actions' },
-  { path: 'duplicates_per_1000.replan', kind: 'estimate', counter: 'duplicates_replan', scale: PER_1000, unit: 'count', label: 'from model re-plans', description: 'duplicates made by model re-plans, per 1000 actions' },
-  { path: 'duplicates_per_1000.replay', kind: 'estimate', counter: 'duplicates_replay', scale: PER_1000, unit: 'count', label: 'from crash replays', description: 'duplicates made by crash replays, per 1000 actions' },
+  { path: 'duplicates_per_1000', kind: 'estimate', counter: 'duplicates', scale: PER_1000, unit: 'count', label: 'duplicates per 1000 actions', short: 'dup/1000', description: 'executions beyond each action\'s first, per 1000 actions' },
+  { path: 'duplicates_per_1000.transport', kind: 'estimate', counter: 'duplicates_transport', scale: PER_1000, unit: 'count', label: 'from transport retries', title: 'duplicates from transport retries per 1000 actions', short: 'transport retries', description: 'duplicates made by transport retries, per 1000 actions' },
+  { path: 'duplicates_per_1000.replan', kind: 'estimate', counter: 'duplicates_replan', scale: PER_1000, unit: 'count', label: 'from model re-plans', title: 'duplicates from model re-plans per 1000 actions', short: 'model re-plans', description: 'duplicates made by model re-plans, per 1000 actions' },
+  { path: 'duplicates_per_1000.replay', kind: 'estimate', counter: 'duplicates_replay', scale: PER_1000, unit: 'count', label: 'from crash replays', title: 'duplicates from crash replays per 1000 actions', short: 'crash replays', description: 'duplicates made by crash replays, per 1000 actions' },
   { path: 'duplicates_per_day', kind: 'estimate', counter: 'duplicates', scale: PER_DAY, unit: 'count', label: 'duplicates per day at load.rate_per_s', description: 'duplicates per day at load.rate_per_s (twins arrive on top of that rate)' },
-  { path: 'duplicates_per_day_outside_incidents', kind: 'estimate', unit: 'count', label: 'outside incidents (quiet time repeated all day)', description: 'duplicates per day at the rate of the time outside every incident window and its grace (the quiet buckets of the series; interval over buckets)', only: 'incidents' },
+  { path: 'duplicates_per_day_outside_incidents', kind: 'estimate', unit: 'count', label: 'outside incidents (quiet time repeated all day)', title: 'duplicates per day outside incidents (quiet time repeated all day)', description: 'duplicates per day at the rate of the time outside every incident window and its grace (the quiet buckets of the series; interval over buckets)', only: 'incidents' },
   { path: 'quiet_time_ms', kind: 'value', unit: 'ms', label: 'quiet time measured (outside incidents and grace)', description: 'the time within the load outside every incident window and its grace (whole series buckets) that the quiet figures and alert baselines come from', only: 'incidents' },
-  { path: 'lost_per_1000', kind: 'estimate', counter: 'lost', scale: PER_1000, unit: 'count', label: 'lost per 1000', description: 'actions that never executed, per 1000' },
-  { path: 'merged_per_1000', kind: 'estimate', counter: 'merged', scale: PER_1000, unit: 'count', label: 'of which twins merged per 1000', description: 'of the lost: twins answered with their sibling\'s stored result, per 1000' },
-  { path: 'unknown_outcomes_per_1000', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_1000, unit: 'count', label: 'unknown outcomes returned to the model', description: 'calls returned to the model failed with the last attempt timed out or answered 409, per 1000 actions' },
-  { path: 'conflicts_409_per_1000', kind: 'estimate', counter: 'conflicts_409', scale: PER_1000, unit: 'count', label: '409 in progress', description: '409 (request in progress) answers, per 1000 actions' },
-  { path: 'mismatches_422_per_1000', kind: 'estimate', counter: 'mismatches_422', scale: PER_1000, unit: 'count', label: '422 fingerprint mismatch', description: '422 (fingerprint mismatch) answers, per 1000 actions' },
-  { path: 'dedup_hits_per_1000', kind: 'estimate', counter: 'dedup_hits', scale: PER_1000, unit: 'count', label: 'dedup hits (stored result replayed)', description: 'stored results replayed by the server (successes and, under on_error: store, 5xx), per 1000 actions' },
-  { path: 'attempts_per_action', kind: 'estimate', counter: 'attempts', scale: PER_ACTION, unit: 'count', label: 'attempts per action', description: 'attempts per action' },
-  { path: 'store_unavailable_per_1000', kind: 'estimate', counter: 'store_unavailable', scale: PER_1000, unit: 'count', label: '503 key store down', description: '503 answers while the key store was down (idempotency.on_store_down: fail_closed), per 1000 actions', only: 'store_down' },
+  { path: 'lost_per_1000', kind: 'estimate', counter: 'lost', scale: PER_1000, unit: 'count', label: 'lost per 1000', title: 'lost actions per 1000', short: 'lost/1000', description: 'actions that never executed, per 1000' },
+  { path: 'merged_per_1000', kind: 'estimate', counter: 'merged', scale: PER_1000, unit: 'count', label: 'of which twins merged per 1000', title: 'lost twins merged per 1000', description: 'of the lost: twins answered with their sibling\'s stored result, per 1000' },
+  { path: 'unknown_outcomes_per_1000', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_1000, unit: 'count', label: 'unknown outcomes returned to the model', title: 'unknown outcomes per 1000 actions', short: 'unknown/1000', description: 'calls returned to the model failed with the last attempt timed out or answered 409, per 1000 actions' },
+  { path: 'conflicts_409_per_1000', kind: 'estimate', counter: 'conflicts_409', scale: PER_1000, unit: 'count', label: '409 in progress', title: '409 in progress per 1000 actions', short: '409/1000', description: '409 (request in progress) answers, per 1000 actions' },
+  { path: 'mismatches_422_per_1000', kind: 'estimate', counter: 'mismatches_422', scale: PER_1000, unit: 'count', label: '422 fingerprint mismatch', title: '422 fingerprint mismatch per 1000 actions', description: '422 (fingerprint mismatch) answers, per 1000 actions' },
+  { path: 'dedup_hits_per_1000', kind: 'estimate', counter: 'dedup_hits', scale: PER_1000, unit: 'count', label: 'dedup hits (stored result replayed)', title: 'dedup hits (stored result replayed) per 1000 actions', description: 'stored results replayed by the server (successes and, under on_error: store, 5xx), per 1000 actions' },
+  { path: 'attempts_per_action', kind: 'estimate', counter: 'attempts', scale: PER_ACTION, unit: 'count', label: 'attempts per action', short: 'attempts/action', description: 'attempts per action' },
+  { path: 'store_unavailable_per_1000', kind: 'estimate', counter: 'store_unavailable', scale: PER_1000, unit: 'count', label: '503 key store down', title: '503 key store down per 1000 actions', description: '503 answers while the key store was down (idempotency.on_store_down: fail_closed), per 1000 actions', only: 'store_down' },
   { path: 'executions_per_action', kind: 'estimate', counter: 'executions', scale: PER_ACTION, unit: 'count', label: 'executions per action', description: 'side effects committed per action' },
   { path: 'handler_over_timeout_fraction', kind: 'value', unit: 'fraction', label: 'handler runs slower than the timeout', description: 'share of handler runs (requests not answered from the key store) longer than client.timeout' },
   { path: 'attempts_unknown_fraction', kind: 'value', unit: 'fraction', label: 'attempts ending unknown', description: 'share of attempts that ended with an unknown outcome: no reply within the timeout' },
-  { path: 'call_latency_ms.p50', kind: 'quantile', unit: 'ms', label: 'call p50', description: 'first attempt to the tool\'s return, per call: median' },
-  { path: 'call_latency_ms.p95', kind: 'quantile', unit: 'ms', label: 'call p95', description: 'first attempt to the tool\'s return, per call: 95th percentile' },
-  { path: 'call_latency_ms.p99', kind: 'quantile', unit: 'ms', label: 'call p99', description: 'first attempt to the tool\'s return, per call: 99th percentile' },
-  { path: 'action_latency_ms.p50', kind: 'quantile', unit: 'ms', label: 'action p50 (replays included)', description: 'arrival to the last call\'s return, replays included, per action: median' },
-  { path: 'action_latency_ms.p95', kind: 'quantile', unit: 'ms', label: 'action p95 (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 95th percentile' },
-  { path: 'action_latency_ms.p99', kind: 'quantile', unit: 'ms', label: 'action p99 (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 99th percentile' },
+  { path: 'call_latency_ms.p50', kind: 'quantile', unit: 'ms', label: 'call p50', title: 'call latency, median', description: 'first attempt to the tool\'s return, per call: median' },
+  { path: 'call_latency_ms.p95', kind: 'quantile', unit: 'ms', label: 'call p95', title: 'call latency, 95th percentile', short: 'call p95', description: 'first attempt to the tool\'s return, per call: 95th percentile' },
+  { path: 'call_latency_ms.p99', kind: 'quantile', unit: 'ms', label: 'call p99', title: 'call latency, 99th percentile', description: 'first attempt to the tool\'s return, per call: 99th percentile' },
+  { path: 'action_latency_ms.p50', kind: 'quantile', unit: 'ms', label: 'action p50 (replays included)', title: 'action latency, median (replays included)', description: 'arrival to the last call\'s return, replays included, per action: median' },
+  { path: 'action_latency_ms.p95', kind: 'quantile', unit: 'ms', label: 'action p95 (replays included)', title: 'action latency, 95th percentile (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 95th percentile' },
+  { path: 'action_latency_ms.p99', kind: 'quantile', unit: 'ms', label: 'action p99 (replays included)', title: 'action latency, 99th percentile (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 99th percentile' },
   { path: 'keys_per_action', kind: 'estimate', counter: 'keys', scale: PER_ACTION, unit: 'count', label: 'keys per action', description: 'key rows per action: the writes of one key whose lifetimes overlap make one row (docs/model.md v2)' },
   { path: 'peak_live_keys', kind: 'value', unit: 'keys', label: 'peak live keys (simulated)', description: 'most records live at one instant (on a grid; see docs/model-decisions.md)' },
   { path: 'keys', kind: 'value', unit: 'keys', label: 'steady-state keys at rate × retention', description: 'steady-state rows: keys_per_action × action rate × retention' },
-  { path: 'key_store_mb', kind: 'value', unit: 'MB', label: 'steady-state key store (MB)', description: 'keys × record_bytes / 1e6' },
-  { path: 'alert_baselines_per_s.dedup_hits', kind: 'estimate', counter: 'dedup_hits', scale: PER_SECOND, unit: 'count', label: 'dedup hits', description: 'dedup hits per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
-  { path: 'alert_baselines_per_s.conflicts_409', kind: 'estimate', counter: 'conflicts_409', scale: PER_SECOND, unit: 'count', label: '409 in progress', description: '409 answers per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
-  { path: 'alert_baselines_per_s.mismatches_422', kind: 'estimate', counter: 'mismatches_422', scale: PER_SECOND, unit: 'count', label: '422 fingerprint mismatch', description: '422 answers per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
-  { path: 'alert_baselines_per_s.unknown_outcomes', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_SECOND, unit: 'count', label: 'unknown outcomes returned to the model', description: 'unknown outcomes per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
+  { path: 'key_store_mb', kind: 'value', unit: 'MB', label: 'steady-state key store (MB)', short: 'key store MB', description: 'keys × record_bytes / 1e6' },
+  { path: 'alert_baselines_per_s.dedup_hits', kind: 'estimate', counter: 'dedup_hits', scale: PER_SECOND, unit: 'count', label: 'dedup hits', title: 'dedup hits per second (alert baseline at load.rate_per_s)', description: 'dedup hits per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
+  { path: 'alert_baselines_per_s.conflicts_409', kind: 'estimate', counter: 'conflicts_409', scale: PER_SECOND, unit: 'count', label: '409 in progress', title: '409 in progress per second (alert baseline at load.rate_per_s)', description: '409 answers per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
+  { path: 'alert_baselines_per_s.mismatches_422', kind: 'estimate', counter: 'mismatches_422', scale: PER_SECOND, unit: 'count', label: '422 fingerprint mismatch', title: '422 fingerprint mismatch per second (alert baseline at load.rate_per_s)', description: '422 answers per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
+  { path: 'alert_baselines_per_s.unknown_outcomes', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_SECOND, unit: 'count', label: 'unknown outcomes returned to the model', title: 'unknown outcomes returned to the model per second (alert baseline at load.rate_per_s)', description: 'unknown outcomes per second at load.rate_per_s, or with incidents in the time outside every window and its grace (an alert baseline)' },
   { path: 'actions', kind: 'value', unit: 'actions', label: 'actions simulated', description: 'actions simulated, twins included: the denominator of every rate' },
   { path: 'primary_actions', kind: 'value', unit: 'actions', label: 'primary actions simulated', description: 'primary actions simulated (the scenario\'s actions)' },
 ] as const satisfies readonly MetricDef[];
@@ -95,6 +99,17 @@ export const METRICS: Readonly<Record<MetricPath, MetricDef>> = Object.fromEntri
 /** The definition of `path`, or undefined for a name that is no metric. */
 export function metricDef(path: string): MetricDef | undefined {
   return Object.hasOwn(METRICS, path) ? METRICS[path as MetricPath] : undefined;
+}
+
+/** How `path` reads standing alone (its `title`, else its `label`). */
+export function metricTitle(path: MetricPath): string {
+  const d = METRICS[path];
+  return d.title ?? d.label;
+}
+
+/** `path` where room is short (its `short`, else the path itself). */
+export function metricShort(path: MetricPath): string {
+  return METRICS[path].short ?? path;
 }
 
 /** The factor from a counter's per-action mean to the metric, at `actionsPerSecond` (twins included). */

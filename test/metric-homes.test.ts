@@ -1,0 +1,67 @@
+/**
+ * A metric has one home, its entry in src/results/metric-registry.ts: these tests fail, naming
+ * the metric, when a place that shows metrics forgets one or keeps its own words for one. (That
+ * `Metrics` and the registry hold the same metrics is checked by type: results/metric-paths.ts.)
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ALL_METRIC_PATHS, METRICS } from '../src/results/metric-registry.js';
+import { NOT_IN_TABLE, TABLE_METRICS } from '../src/report/table.js';
+import { simulate } from '../src/exec/simulate.js';
+import { parseRunnable, ROOT } from './helpers.js';
+
+/** Every file of src/, but the registry. */
+function sources(dir = join(ROOT, 'src')): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory()
+    ? sources(join(dir, e.name))
+    : /\.ts$/.test(e.name) && e.name !== 'metric-registry.ts' ? [join(dir, e.name)] : []));
+}
+
+/** The dotted paths of every number (or null) in `node`, an Estimate's fields (value, ci95) as its own path. */
+function numberPaths(node: unknown, at = ''): string[] {
+  if (typeof node === 'number' || node === null) return [at];
+  const o = node as Record<string, unknown>;
+  const own = 'value' in o && 'ci95' in o ? [at] : [];
+  return [...own, ...Object.entries(o).filter(([k]) => k !== 'value' && k !== 'ci95').flatMap(([k, v]) => numberPaths(v, at ? `${at}.${k}` : k))];
+}
+
+/** Words of another home that are a metric's words too: a series' chart label (SERIES_LABELS) is the series' own. */
+const SAME_WORDS: Readonly<Record<string, readonly string[]>> = {
+  'src/report/series-chart.ts': ['unknown outcomes returned to the model'],
+};
+
+describe('a metric has one home', () => {
+  it('has a row in the run table, or a place in NOT_IN_TABLE saying where it is instead', () => {
+    for (const path of ALL_METRIC_PATHS) {
+      const places = Number(TABLE_METRICS.includes(path)) + Number(Object.hasOwn(NOT_IN_TABLE, path));
+      expect(places, `${path}: give it a row in src/report/table.ts (ROWS) or say in NOT_IN_TABLE where it is shown`).toBe(1);
+    }
+    expect(new Set(TABLE_METRICS).size).toBe(TABLE_METRICS.length);
+  });
+
+  it('is a number of a finished run, and every number of one is a metric (but the action rate)', () => {
+    // Incidents (the quiet-time figures) with the store down (its 503s): every metric a run can report.
+    const scenario = parseRunnable('load: { duration: 10m, rate_per_s: 5 }\nincidents:\n  - { name: down, from: 1m, to: 2m, store: { down: true } }\n');
+    const metrics = simulate(scenario, 'homes', 60_000).metrics;
+    const found = numberPaths(metrics);
+    expect(ALL_METRIC_PATHS.filter((p) => !found.includes(p)), 'registry metrics a finished run lacks').toEqual([]);
+    expect(found.filter((p) => !(ALL_METRIC_PATHS as readonly string[]).includes(p)), 'numbers of a finished run the registry lacks').toEqual(['actions_per_second']);
+  });
+
+  it('is named in src/ only by its registry entry: no file keeps its own copy of a label, title or short name', () => {
+    const words = new Map<string, string>();
+    for (const d of Object.values(METRICS)) for (const w of [d.label, d.title, d.short]) if (w && !words.has(w.toLowerCase())) words.set(w.toLowerCase(), d.path);
+    const copies: string[] = [];
+    for (const file of sources()) {
+      // Comments may name a metric's words; code may not. (A // inside a string cuts it short: no label holds one.)
+      const code = readFileSync(file, 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|[^:'"`])\/\/[^\n]*/g, '$1');
+      for (const [word, path] of words) {
+        // The words as a whole string: between quotes, backquotes or a template's ends (`${…}`, `…${`).
+        const quoted = new RegExp(`['"\`}]${word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}['"\`$]`, 'i');
+        if (quoted.test(code) && !SAME_WORDS[relative(ROOT, file)]?.includes(word)) copies.push(`${relative(ROOT, file)}: '${word}' (of ${path}; use metricTitle, metricShort or METRICS['${path}'].label)`);
+      }
+    }
+    expect(copies).toEqual([]);
+  });
+});
