@@ -2,17 +2,15 @@
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Io } from '../src/cli/io.js';
 import { mergeCommand } from '../src/cli/merge.js';
 import { MAX_PART_BYTES, sealIntact, sealJson, sha256 } from '../src/shards/part-check.js';
-import { mergePartials, PARTIAL_FORMAT, scenarioFingerprint, sealPartial, shardPrimaries, type Partial } from '../src/shards/partial.js';
+import { PARTIAL_FORMAT, scenarioFingerprint, sealPartial, shardPrimaries, type Partial } from '../src/shards/partial.js';
 import { resolvedScenario } from '../src/report/json.js';
 import { runCommand } from '../src/cli/run.js';
 import { sweepCommand } from '../src/cli/sweep.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
-import { InputError } from '../src/scenario/errors.js';
+import { capturingIo as io, refused } from './merge-helpers.js';
 
 /** Bytes read from files through readSync (how src/cli/files.ts reads a part): counted, not timed. */
 const read = vi.hoisted(() => ({ bytes: 0 }));
@@ -31,12 +29,6 @@ const dir = mkdtempSync(join(tmpdir(), 'idem-sim-merge-hardening-'));
 type Loose = Record<string, any>;
 
 
-function io(): Io & { out: () => string } {
-  const stdout = new PassThrough();
-  let text = '';
-  stdout.on('data', (d: Buffer) => { text += d.toString(); });
-  return { stdout, stderr: new PassThrough(), env: {}, out: () => text };
-}
 
 /** 40,000 actions: three chunks, so shards 1 and 2 own as many actions (16,384) and shard 3 fewer (7,232). */
 const SCENARIO = join(dir, 's.yaml');
@@ -67,16 +59,6 @@ const edited = (i: number, edit: (p: Partial) => void): string => {
   edit(p);
   return reseal(p);
 };
-/** Merges parts (texts) named p1.json, p2.json, ...; returns the error's message. */
-function refused(parts: string[], names = parts.map((_, i) => `p${i + 1}.json`)): string {
-  try {
-    mergePartials(parts.map((text, i) => ({ file: names[i] as string, text })));
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return (e as Error).message;
-  }
-  throw new Error('merged');
-}
 const withPart3 = (text: string) => [texts[0] as string, texts[1] as string, text];
 
 describe('parts are sealed', () => {

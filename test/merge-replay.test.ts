@@ -7,26 +7,18 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from '../src/cli/io.js';
 import { mergeCommand } from '../src/cli/merge.js';
 import { sealJson } from '../src/shards/part-check.js';
 import { mergePartials } from '../src/shards/partial.js';
 import { runCommand } from '../src/cli/run.js';
 import { sweepCommand } from '../src/cli/sweep.js';
-import { InputError } from '../src/scenario/errors.js';
+import { capturingIo as io, refused } from './merge-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-merge-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 type Loose = Record<string, any>;
 
-function io(): Io & { out: () => string } {
-  const stdout = new PassThrough();
-  let text = '';
-  stdout.on('data', (d: Buffer) => { text += d.toString(); });
-  return { stdout, stderr: new PassThrough(), env: {}, out: () => text };
-}
 
 /** A part's text after `edit`, sealed again: what a forger writes. */
 function resealed(text: string, edit: (p: Loose) => void): string {
@@ -37,15 +29,6 @@ function resealed(text: string, edit: (p: Loose) => void): string {
 }
 
 /** The message merging `texts` (as p1.json, p2.json, ...) is refused with. */
-function refused(texts: readonly string[]): string {
-  try {
-    mergePartials(texts.map((text, i) => ({ file: `p${i + 1}.json`, text })));
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return (e as Error).message;
-  }
-  throw new Error('merged');
-}
 
 /** The two parts of `run FILES --shard i/2 ...opts`. */
 async function runParts(files: string[], opts: Record<string, string> = {}): Promise<string[]> {

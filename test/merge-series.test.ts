@@ -16,7 +16,7 @@ import { runCommand } from '../src/cli/run.js';
 import { ReplayLine } from '../src/cli/shared/replay.js';
 import type { RunStateData } from '../src/results/metrics.js';
 import { NUM_SERIES, SERIES_NAMES, seriesTotalFromSums } from '../src/model/series.js';
-import { InputError } from '../src/scenario/errors.js';
+import { refused } from './merge-helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-merge-series-'));
 const io = (): Io => ({ stdout: new PassThrough(), stderr: new PassThrough(), env: {} });
@@ -51,15 +51,6 @@ function forged(text: string, edit: (s: RunStateData) => void): string {
   return sealJson(JSON.stringify(p));
 }
 
-function refused(texts: readonly string[]): string {
-  try {
-    mergePartials(texts.map((text, i) => ({ file: `p${i + 1}.json`, text })));
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return (e as Error).message;
-  }
-  throw new Error('merged');
-}
 
 /** Every kind of event: twins, replans, crash replays, a key store outage under fail_closed, a slowdown. */
 const EVENTFUL = `load: {duration: 20m, rate_per_s: 30}
