@@ -9,6 +9,7 @@ import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
 import { STOP_SIGNALS, StopSignals } from './signals.js';
 import { withChoices } from './choices.js';
+import { formatList, needsSeries, RUN_FORMAT_INFO, RUN_FORMATS, SWEEP_FORMAT_INFO, SWEEP_FORMATS } from '../report/formats.js';
 import { examplesHelp } from './examples.js';
 import { inputFailure } from './input-failure.js';
 import { toolVersion, type Io } from './io.js';
@@ -35,9 +36,10 @@ interface Context {
   setCode: (code: number) => void;
 }
 
-/** The formats of `run` and of `sweep` (and `merge`), for completion: reading them loads their reporters. */
-const runFormats = async () => (await import('../report/run-reporters.js')).RUN_FORMATS;
-const sweepFormats = async () => (await import('../report/sweep-reporters.js')).SWEEP_FORMATS;
+/** The formats of `run` and of `sweep` (and both of `merge`), for completion (report/formats.ts loads no reporter). */
+const runFormats = () => RUN_FORMATS;
+const sweepFormats = () => SWEEP_FORMATS;
+const mergeFormats = () => [...new Set([...SWEEP_FORMATS, ...RUN_FORMATS])];
 
 /** The command line (exported for the completion tests, which read it as the script does). */
 export function program(ctx: Context): Command {
@@ -72,12 +74,11 @@ function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('run')
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
     .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each'), true)
-    // The choices are RUN_FORMATS, checked when the command runs (and read by completion only):
-    // reading the registry here would load every reporter at startup.
-    .addOption(withChoices(new Option('--format <format>', 'table (default), json (the same as --json), or csv (the --series, one row per bucket)'), runFormats))
+    // The choices are RUN_FORMATS, checked when the command runs (and read by completion only).
+    .addOption(withChoices(new Option('--format <format>', formatList(RUN_FORMATS, RUN_FORMAT_INFO)), runFormats))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .option('--series <step>', 'count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format csv')
+    .option('--series <step>', `count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format ${formatList(RUN_FORMATS.filter(needsSeries))}`)
     .action(async (files: string[], opts: RunOptions) => {
       const { runCommand } = await import('./run.js');
       setCode(await runCommand(files, opts, io, signal));
@@ -90,7 +91,7 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .description('run a scenario over a grid of settings (common random numbers); CSV for spreadsheets')
     .argument('<scenario>', 'the scenario file to vary'), true)
     .addOption(new Option('--vary <path=values>', 'a key and its values: a list (5m,1h,24h), a range (200ms..2s:10) or a log range (log:100ms..10s:9); repeat for a grid').argParser(collect))
-    .addOption(withChoices(new Option('--format <format>', 'table (default), csv, json or html (a self-contained page of charts)'), sweepFormats))
+    .addOption(withChoices(new Option('--format <format>', formatList(SWEEP_FORMATS, SWEEP_FORMAT_INFO)), sweepFormats))
     .option('--json', 'the same as --format json')
     .option('--svg', 'write the charts as one standalone SVG (see docs/charts.md)')
     .addOption(withChoices(new Option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)'),
@@ -201,7 +202,7 @@ function declareMerge(cmd: Command, { io, setCode }: Context): void {
     .description('combine the partial results of `run --shard i/n` into the result of the whole run')
     .argument('<part...>', 'partial result files, one per shard')
     .option('--json', 'print JSON (byte-identical to the unsharded `run --json`)')
-    .addOption(withChoices(new Option('--format <format>', 'for sweeps: table (default), csv, json or html, as `sweep --format`'), sweepFormats))
+    .addOption(withChoices(new Option('--format <format>', `for a run's parts: ${formatList(RUN_FORMATS)}; for a sweep's: ${formatList(SWEEP_FORMATS)} (table by default, as run and sweep)`), mergeFormats))
     .option('--svg', 'for sweeps: the charts as one SVG, as `sweep --svg`')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (files: string[], opts: MergeOptions) => {

@@ -8,7 +8,7 @@ import { openPart, RunMerger } from '../shards/partial.js';
 import { SweepMerger } from '../shards/sweep-merge.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { SweepFormat } from '../report/sweep-reporters.js';
-import { renderRuns, runFormat, sweepFormat } from './shared/formats.js';
+import { checkSeriesFormat, renderRuns, runFormat, sweepFormat } from './shared/formats.js';
 import { withOutput } from './shared/output.js';
 
 export interface MergeOptions { json?: boolean; format?: string; out?: string; svg?: boolean }
@@ -28,10 +28,7 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
       out.write(await job.merger.render(job.format, style));
     } else {
       const { runs, version, replayArgs } = job.merger.finish();
-      if (job.format === 'csv' && !runs.every((r) => r.series)) {
-        throw new InputError({ source: '--format csv' }, '', 'writes a run\'s series, one row per bucket, and these parts were written without --series',
-          'Merge them with --format table or json, or run the shards again with --series STEP.');
-      }
+      checkSeriesFormat(job.format, runs.every((r) => r.series), 'merge');
       out.write(renderRuns(runs, replayArgs, job.format, version, style, out.width()));
     }
     return 0;

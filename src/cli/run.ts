@@ -8,7 +8,7 @@ import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } f
 import { writtenScenario } from '../report/json.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { ScenarioRun } from '../report/types.js';
-import { renderRuns, runFormat } from './shared/formats.js';
+import { checkSeriesFormat, renderRuns, runFormat } from './shared/formats.js';
 import { scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
@@ -65,10 +65,7 @@ function runSettings(opts: RunOptions, io: Io): RunSettings {
   const precision = precisionTarget(opts);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
   const seriesStep = seriesOption(opts.series);
-  if (format === 'csv' && seriesStep === undefined) {
-    throw new InputError({ source: '--format csv' }, '', 'writes a run\'s series, one row per bucket, but no --series was given',
-      'Add --series with the bucket, such as --series 1m (or use --format table or json).');
-  }
+  checkSeriesFormat(format, seriesStep !== undefined, 'run');
   if (shard && precision) {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
       'Shard a run of fixed --actions, or run --precision on one machine.');

@@ -8,11 +8,26 @@ import { shellQuote } from '../../scenario/shell-quote.js';
 import { oneOf } from '../options.js';
 import { RUN_FORMATS, RUN_REPORTERS, type RunFormat } from '../../report/run-reporters.js';
 import { SWEEP_FORMATS, type SweepFormat } from '../../report/sweep-reporters.js';
+import { formatList, needsSeries } from '../../report/formats.js';
 import type { ScenarioRun } from '../../report/types.js';
 
 /** What --json and --format ask of `run`: one of RUN_FORMATS (`--json` is `--format json`). */
 export function runFormat(opts: { json?: boolean; format?: string }): RunFormat {
   return opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', RUN_FORMATS) as RunFormat; // oneOf checked it
+}
+
+/**
+ * Refuses a format that writes the run's series (formats.ts: needsSeries) for a run without one:
+ * `run` given no --series, or `merge` given parts written without it.
+ */
+export function checkSeriesFormat(format: RunFormat, hasSeries: boolean, command: 'run' | 'merge'): void {
+  if (hasSeries || !needsSeries(format)) return;
+  const others = formatList(RUN_FORMATS.filter((f) => !needsSeries(f)));
+  throw command === 'run'
+    ? new InputError({ source: `--format ${format}` }, '', 'writes a run\'s series, one row per bucket, but no --series was given',
+      `Add --series with the bucket, such as --series 1m (or use --format ${others}).`)
+    : new InputError({ source: `--format ${format}` }, '', 'writes a run\'s series, one row per bucket, and these parts were written without --series',
+      `Merge them with --format ${others}, or run the shards again with --series STEP.`);
 }
 
 /**
