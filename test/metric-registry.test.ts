@@ -1,5 +1,5 @@
 /**
- * The metric registry (src/model/metric-registry.ts) is the one home of metric knowledge:
+ * The metric registry (src/results/metric-registry.ts) is the one home of metric knowledge:
  * these tests pin the names users write (`expect:` paths, `--precision-metric`), and check that
  * every derived table agrees with what `finish()` computes.
  */

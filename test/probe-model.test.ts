@@ -1,5 +1,5 @@
 /**
- * The model is written twice: the engine (src/model/engine.ts) and the probe's client, agent
+ * The model is written twice: the engine (src/engine/engine.ts) and the probe's client, agent
  * and server (src/probe/agent.ts, service.ts) around the protocol in memory
  * (src/stores/memory.ts). Here the second runs on the probe's virtual clock, with no store and
  * no real time, beside the first on the same scenario and seed: the probe's "model" column

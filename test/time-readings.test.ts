@@ -4,7 +4,7 @@
  * load ends in. Each statistical check states its tolerance.
  */
 import { describe, expect, it } from 'vitest';
-import { arrivalSpan } from '../src/model/clock.js';
+import { arrivalSpan, Clock } from '../src/model/clock.js';
 import { inForceAt, windowMatters } from '../src/model/incidents.js';
 import { quietBuckets } from '../src/results/quiet.js';
 import { loadCovered, NUM_SERIES, SER, seriesJson, type SeriesCounts, type SeriesName } from '../src/model/series.js';
@@ -13,6 +13,10 @@ import { parseScenario } from '../src/scenario/parse.js';
 import { checkArrivals } from '../src/scenario/time-checks.js';
 import { InputError } from '../src/scenario/errors.js';
 import { parseRunnable } from './helpers.js';
+import { Chalk } from 'chalk';
+import { renderTable } from '../src/report/table.js';
+import { incidentChanges } from '../src/report/time-section.js';
+import type { ScenarioRun } from '../src/report/types.js';
 
 const MINUTE = 60_000;
 
@@ -137,6 +141,30 @@ alerts: [{name: a, metric: conflicts_409, above: 1, grace: 5m}, {name: b, metric
     expect(quiet).toEqual([0, 1, 2, 3, 4, ...Array.from({ length: 17 }, (_, k) => 13 + k)]);
   });
 
+  it('takes no lull of the profile for quiet time: its zero rate is no normal minute', () => {
+    const s = parseRunnable(`load: {duration: 1h, profile: [{at: 20m, rate_per_s: 0}, {at: 50m, rate_per_s: 50}]}
+incidents: [{name: w, from: 5m, to: 10m, service: {latency_multiplier: 2}}]
+alerts: [{name: a, metric: conflicts_409, above: 1, grace: 1m}]
+`);
+    // Minutes 0-4 and 11-19 before the lull, 50-59 after it; 20-49 arrive nothing.
+    expect(quietBuckets(s, MINUTE, 60)).toEqual([0, 1, 2, 3, 4, ...Array.from({ length: 9 }, (_, k) => 11 + k), ...Array.from({ length: 10 }, (_, k) => 50 + k)]);
+  });
+
+  it('warns when no whole minute is quiet, even if a stretch shorter than a minute is', () => {
+    const warned = (yaml: string) => parseScenario(yaml, 'test.yaml').warnings.some((w) => /leave no quiet time/.test(w.problem));
+    // Clear from 2m1s to 2m30s only: 29 s, no whole minute.
+    expect(warned('load: {duration: 150s}\nincidents: [{name: w, from: 50s, to: 2m, service: {latency_multiplier: 4}}]\nalerts: [{name: a, metric: conflicts_409, above: 1, grace: 1s}]\n')).toBe(true);
+    expect(warned('load: {duration: 10m}\nincidents: [{name: w, from: 50s, to: 2m, service: {latency_multiplier: 4}}]\nalerts: [{name: a, metric: conflicts_409, above: 1, grace: 1s}]\n')).toBe(false);
+  });
+
+  it('the run time of an operational time at a lull\'s start is that start, not the lull\'s end', () => {
+    // At 50/s as the unit: 30 s at 50/s, then 15 s at 100/s reach 60 s of operational time at 45 s, where the lull starts.
+    const clock = new Clock(50, [{ at: 30_000, rate_per_s: 100 }, { at: 45_000, rate_per_s: 0 }, { at: 120_000, rate_per_s: 50 }]);
+    expect(clock.real(60_000)).toBe(45_000);
+    expect(clock.real(60_001)).toBeCloseTo(120_001, 6);
+    expect(clock.operational(100_000)).toBe(60_000); // nothing arrives in the lull
+  });
+
   it('warns when the windows and their grace leave no quiet time', () => {
     const warnings = parseScenario('load: {duration: 30m}\nincidents: [{name: w, from: 0s, to: 5m, service: {latency_multiplier: 2}}]\n', 'test.yaml').warnings;
     expect(warnings.map((w) => w.problem).join(' ')).toMatch(/leave no quiet time/);
@@ -151,5 +179,37 @@ describe('the bucket the load ends in', () => {
     const json = seriesJson(r.series as SeriesCounts, arrivalSpan(r.scenario));
     expect(json.buckets.slice(0, 3).map((b) => b.load_ms)).toEqual([MINUTE, MINUTE, MINUTE / 2]);
     expect(json.buckets.slice(3).every((b) => b.load_ms === 0)).toBe(true);
+    // A load of whole buckets: the calls of its last arrivals end after it, in a bucket of the drain alone.
+    const whole = run('load: {duration: 2m}');
+    const drain = seriesJson(whole.series as SeriesCounts, arrivalSpan(whole.scenario)).buckets;
+    expect(drain.map((b) => b.load_ms)).toEqual([MINUTE, MINUTE, 0]);
+    expect(drain[2]!.executions).toBeGreaterThan(0);
   });
 });
+
+describe('the words of a table and a report with incidents', () => {
+  const plain = new Chalk({ level: 0 });
+  const INFO = { version: 'test', replay: 'idem-sim run' };
+  const runOf = (name: string, yaml: string): ScenarioRun => {
+    const r = run(yaml);
+    return { name, file: `${name}.yaml`, seed: '1', scenario: r.scenario, warnings: [], metrics: r.metrics };
+  };
+  const plainRun = runOf('plain', 'load: {duration: 10m}');
+  const slowRun = runOf('slow', `${SLOWDOWN}`);
+
+  it('heads the baselines and the per-day figure by what every run, or only some, has', () => {
+    const table = (runs: ScenarioRun[]) => renderTable(runs, INFO, plain);
+    expect(table([plainRun])).toContain('Alert baselines (per second at load.rate_per_s)');
+    expect(table([slowRun])).toContain('Alert baselines (per second outside incidents and their grace)');
+    expect(table([slowRun])).toContain('duplicates per day, the run repeated (incidents and all)');
+    const mixed = table([plainRun, slowRun]);
+    expect(mixed).toContain('Alert baselines (per second; outside incidents and their grace where a run has them)');
+    expect(mixed).toContain('duplicates per day (with incidents: the run repeated, incidents and all)');
+  });
+
+  it('says a window that brings the key store back up, as one that takes it down', () => {
+    const s = parseRunnable(`${OUTAGE}  - {name: failover, from: 14m, to: 20m, store: {down: false}}\n`);
+    expect(s.incidents.map(incidentChanges)).toEqual([expect.stringContaining('key store down'), expect.stringContaining('key store back up')]);
+  });
+});
+

@@ -43,8 +43,10 @@ export async function labCommand(file: string | undefined, opts: LabOptions, io:
   const fallback = terminalDefault(io, opts.out, DEFAULT_FILE, isLabPage);
   return withOutput(io, opts.out ?? fallback?.path, file ? [file] : [], async (out) => {
     const config: LabConfig = { version: toolVersion(), start: await startScenario(file ?? null, opts, io), missions: await missions() };
+    // A signal while the page's parts were read (between tasks): stop, and write nothing (before
+    // looking for the browser scripts, whose absence is another matter).
+    if (signal?.aborted) throw new Interrupted();
     const text = labPage(config, await labScripts());
-    // A signal while the page's parts were read (between tasks): stop, and write nothing.
     if (signal?.aborted) throw new Interrupted();
     out.write(text);
     fallback?.announce(text);

@@ -45,8 +45,10 @@ export class Clock {
   /** Run time at operational time `u` (ms). */
   real(u: number): number {
     if (this.identity) return u;
-    const j = lastAtOrBelow(this.op, u);
-    // A lull (rate 0) spans no operational time: only its start maps to it, and nothing arrives in it.
+    let j = lastAtOrBelow(this.op, u);
+    // The earliest run time at u (a lull spans no operational time, so its start and its end
+    // share u): the expected last arrival at a lull's start is the start; nothing arrives in it.
+    while (j > 0 && this.op[j - 1] === u) j--;
     return this.factor[j] === 0 ? this.at[j]! : this.at[j]! + (u - this.op[j]!) / this.factor[j]!;
   }
 }

@@ -27,6 +27,9 @@ const row = <P extends MetricPath>(path: P, depth = 0): MetricRow<P> => [`${'  '
 const ONLY_WHERE: Readonly<Record<string, (m: Metrics) => boolean>> = Object.fromEntries(Object.values(METRICS)
   .filter((d) => d.only).map((d) => [d.label, (m: Metrics) => readMetric(m, d.path as MetricPath).value !== null]));
 
+/** The heading of the alert baselines (the words of a table without incidents). */
+const BASELINES = 'Alert baselines (per second at load.rate_per_s)';
+
 const ROWS = [
   ['Duplicates'],
   row('duplicates_per_1000'),
@@ -59,7 +62,7 @@ const ROWS = [
   row('peak_live_keys'),
   row('keys'),
   row('key_store_mb'),
-  ['Alert baselines (per second at load.rate_per_s)'],
+  [BASELINES],
   row('quiet_time_ms'),
   row('alert_baselines_per_s.dedup_hits'),
   row('alert_baselines_per_s.conflicts_409'),
@@ -82,19 +85,31 @@ export const NOT_IN_TABLE: Readonly<Record<Exclude<MetricPath, Extract<(typeof R
 };
 
 /**
- * Labels that say what they extrapolate when a run has incidents (docs/model-decisions.md,
+ * Labels that say what they extrapolate when runs have incidents (docs/model-decisions.md,
  * "Baselines and per-day figures with incidents"): the run's per-day figure repeats its incidents
- * as often as the run does, and the baselines come from the quiet time.
+ * as often as the run does, and the baselines come from the quiet time. Each label has its words
+ * for every run of the table with incidents (all), and for some runs only (some).
  */
-const WITH_INCIDENTS: Readonly<Record<string, string>> = {
-  [METRICS.duplicates_per_day.label]: 'duplicates per day, the run repeated (incidents and all)',
-  'Alert baselines (per second at load.rate_per_s)': 'Alert baselines (per second outside incidents and their grace)',
+const WITH_INCIDENTS: Readonly<Record<string, { all: string; some: string }>> = {
+  [METRICS.duplicates_per_day.label]: { all: 'duplicates per day, the run repeated (incidents and all)', some: 'duplicates per day (with incidents: the run repeated, incidents and all)' },
+  [BASELINES]: { all: 'Alert baselines (per second outside incidents and their grace)', some: 'Alert baselines (per second; outside incidents and their grace where a run has them)' },
 };
+
+/** Which of WITH_INCIDENTS' words a label takes for `runs`: the baselines by the runs with quiet time, the others by the runs with incidents. */
+function labeller(runs: readonly ScenarioRun[]): (text: string) => string {
+  const share = (has: (r: ScenarioRun) => boolean) => (runs.every(has) ? 'all' : runs.some(has) ? 'some' : null);
+  const incidents = share((r) => r.metrics.quiet_time_ms !== undefined);
+  const quiet = share((r) => (r.metrics.quiet_time_ms ?? 0) > 0);
+  return (text) => {
+    const words = WITH_INCIDENTS[text];
+    const which = text === BASELINES ? quiet : incidents;
+    return words && which ? words[which] : text;
+  };
+}
 
 /** The table of `runs` side by side, as cli-table3 draws it (no rule between rows). */
 function draw(runs: readonly ScenarioRun[], chalk: ChalkInstance): string {
-  const incidents = runs.some((r) => r.metrics.quiet_time_ms !== undefined);
-  const label = (text: string) => (incidents ? WITH_INCIDENTS[text] ?? text : text);
+  const label = labeller(runs);
   // A metric only some scenarios report (its registry entry's `only`) has a row when one of these does.
   const reported = (row: Row) => row.length === 1 || !(row[0].trimStart() in ONLY_WHERE) || runs.some((r) => ONLY_WHERE[row[0].trimStart()]?.(r.metrics));
   const metricRows = ROWS.filter(reported).map((row) => (row.length === 1

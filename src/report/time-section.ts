@@ -42,7 +42,7 @@ export function incidentChanges(w: Incident): string {
   add(w.service.crash_probability, (v) => `handler crash probability ${num(v)}`);
   add(w.network.request_loss, (v) => `request loss ${num(v)}`);
   add(w.network.reply_loss, (v) => `reply loss ${num(v)}`);
-  if (w.store.down) words.push('key store down');
+  if (w.store.down !== null) words.push(w.store.down ? 'key store down' : 'key store back up');
   add(w.runtime.crash_probability, (v) => `worker crash probability ${num(v)} for steps ending in it`);
   return words.length > 0 ? words.join(', ') : 'no change';
 }

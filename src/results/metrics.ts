@@ -1,7 +1,7 @@
 /**
  * The metrics of docs/model.md ("Metrics (per run)") and how chunk results add up to them.
  * Every field name is the one docs/model.md uses; each metric's counter, scale and unit are
- * in src/model/metric-registry.ts.
+ * in src/results/metric-registry.ts.
  */
 import { LatencyBins, type BinsData } from '../engine/bins.js';
 import { C, CounterTally } from '../model/counters.js';

@@ -5,9 +5,10 @@
  * buckets, so that a threshold set above a baseline is set above normal, not above an average
  * that holds the incident.
  */
-import { arrivalSpan } from '../model/clock.js';
+import { arrivalSpan, clockOf } from '../model/clock.js';
+import { ALERT_STEP_MS } from './alerts.js';
 import type { Estimate } from './metrics.js';
-import { NUM_SERIES, SER, type SeriesCounts, type SeriesName } from '../model/series.js';
+import { loadCovered, NUM_SERIES, SER, type SeriesCounts, type SeriesName } from '../model/series.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
 import type { WrittenScenario } from '../model/types.js';
 
@@ -22,22 +23,29 @@ export function quietGrace(s: WrittenScenario): number {
 /** Whether [start, end) meets no incident window extended by `grace`. */
 const clear = (s: WrittenScenario, grace: number, start: number, end: number) => s.incidents.every((w) => end <= w.from || start >= w.to + grace);
 
-/** The quiet buckets of a series of `buckets` buckets of `step` ms: whole buckets within the load (its arrivals' span), clear of every window and its grace. */
+/**
+ * The quiet buckets of a series of `buckets` buckets of `step` ms: whole buckets within the load
+ * (`loadCovered`), in which primaries arrive (not a lull of the profile: its zero rate is no
+ * normal minute), clear of every window and its grace.
+ */
 export function quietBuckets(s: WrittenScenario, step: number, buckets: number): number[] {
   const grace = quietGrace(s);
   const end = arrivalSpan(s);
+  const clock = clockOf(s);
   const out: number[] = [];
-  for (let b = 0; b < buckets && (b + 1) * step <= end; b++) if (clear(s, grace, b * step, (b + 1) * step)) out.push(b);
+  for (let b = 0; b < buckets && loadCovered(step, b, end) === step; b++) {
+    const [from, to] = [b * step, (b + 1) * step];
+    if (clock.operational(to) > clock.operational(from) && clear(s, grace, from, to)) out.push(b);
+  }
   return out;
 }
 
-/** Whether any of the load's time is clear of every window and its grace (whatever the buckets): a scenario without it gets a warning. */
-export function hasQuietTime(s: WrittenScenario): boolean {
-  const grace = quietGrace(s);
-  const end = arrivalSpan(s);
-  const edges = [0, ...s.incidents.map((w) => w.to + grace)].filter((t) => t < end);
-  // The load's time outside the windows is clear iff some window's end (with grace), or 0, starts a clear stretch.
-  return edges.some((t) => s.incidents.every((w) => t < w.from || t >= w.to + grace));
+/**
+ * Whether the run has quiet buckets of `step` (1 minute, as without --series): one without gets a
+ * warning, and its alert baselines are the run's own.
+ */
+export function hasQuietTime(s: WrittenScenario, step = ALERT_STEP_MS): boolean {
+  return quietBuckets(s, step, Number.POSITIVE_INFINITY).length > 0;
 }
 
 /**

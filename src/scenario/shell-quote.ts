@@ -9,7 +9,7 @@ import { hasUnprintable } from './printable.js';
 export function shellQuote(arg: string): string {
   if (/^[\w@%+=:,./-]+$/.test(arg)) return arg;
   if (hasUnprintable(arg)) {
-    const bytes = [...Buffer.from(arg, 'utf8')];
+    const bytes = [...new TextEncoder().encode(arg)]; // TextEncoder, not Buffer: the lab's page quotes with it too
     return `$'${bytes.map((b) => (b < 0x20 || b >= 0x7f || b === 0x27 || b === 0x5c ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b))).join('')}'`;
   }
   return `'${arg.replace(/'/g, `'\\''`)}'`;

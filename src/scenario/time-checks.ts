@@ -55,7 +55,7 @@ function checkLoad(raw: Record<string, unknown>, s: WrittenScenario, fail: Fail)
     const before = s.load.profile[i - 1];
     if (before && !(e.at > before.at)) fail(['load', 'profile', i, 'at'], `at (${formatDuration(e.at)}) is not after the entry before it (${formatDuration(before.at)})`, 'List the rate changes in time order, each at its own time.');
     if (s.load.duration === null && e.at >= arrivalSpan(s)) {
-      fail(['load', 'profile', i, 'at'], `the change at ${formatDuration(e.at)} comes after the run's expected last arrival (about ${formatDuration(Math.round(arrivalSpan(s) / 1000) * 1000)} for ${s.actions} actions)`, 'Move it into the run, or simulate more actions (or a load.duration).');
+      fail(['load', 'profile', i, 'at'], `the change at ${formatDuration(e.at)} comes at or after the run's expected last arrival (about ${formatDuration(Math.round(arrivalSpan(s) / 1000) * 1000)} for ${s.actions} actions)`, 'Move it into the run, or simulate more actions (or a load.duration).');
     }
     if (s.load.duration !== null && e.at >= s.load.duration) fail(['load', 'profile', i, 'at'], `the change at ${formatDuration(e.at)} comes at or after the run's end (load.duration ${formatDuration(s.load.duration)})`, 'Move it into the run or lengthen load.duration.');
   });

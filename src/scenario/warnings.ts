@@ -61,7 +61,7 @@ function incidentWarnings(s: WrittenScenario, locate: (p: Path, keyNode?: boolea
   });
   if (s.incidents.length > 0 && !hasQuietTime(s)) {
     out.push({ origin: locate(['incidents'], true), keyPath: 'incidents',
-      problem: `leave no quiet time: the windows and their grace (${formatDuration(quietGrace(s))} after each) cover the whole load, so the alert baselines are the run's own, incidents included, and duplicates per day outside incidents is not measured`,
+      problem: `leave no quiet time: the windows and their grace (${formatDuration(quietGrace(s))} after each) leave no whole minute of the load in which primaries arrive, so the alert baselines are the run's own, incidents included, and duplicates per day outside incidents is not measured`,
       fix: 'Lengthen load.duration (or actions) past the last window\'s end and its grace, or give the alerts a shorter grace.' });
   }
   return out;

@@ -233,14 +233,14 @@ export class PartChecker {
   }
 }
 
+/** The sample of an override of a flag: true, false, or null (not set). */
+const NULLABLE_FLAG = Symbol('a flag or null');
+
 /**
  * What `shape` checks a part's scenario against: the defaults, with one item of each list
  * (incidents, alerts, load.profile) made from its declaration in model/shape.ts: a value of
  * each key's type (null for a value that may be absent).
  */
-/** The sample of an override of a flag: true, false, or null (not set). */
-const NULLABLE_FLAG = Symbol('a flag or null');
-
 function sampleOf(p: Param): unknown {
   switch (p.kind) {
     case 'section': return Object.fromEntries(Object.entries(p.params).map(([k, q]) => [k, sampleOf(q)]));
