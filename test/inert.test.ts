@@ -57,7 +57,7 @@ const FORCE: Record<string, (s: Scenario) => Scenario> = {
   // An incident, but one that leaves the key store up.
   'no incident takes the key store down': (s) => ({ ...s, incidents: [{
     name: 'slow', from: 0, to: 30_000, service: { latency_multiplier: 3, error_rate: null, crash_probability: null },
-    network: { request_loss: null, reply_loss: null }, store: { down: false }, runtime: { crash_probability: null },
+    network: { request_loss: null, reply_loss: null }, store: { down: null }, runtime: { crash_probability: null },
   }] }),
 };
 const forceOf = (because: string) => {

@@ -199,7 +199,7 @@ function latencyWindow(): WrittenScenario['incidents'][number] {
     name: 'w', from: 0, to: 1,
     service: { latency_multiplier: 4, error_rate: null, crash_probability: null },
     network: { request_loss: null, reply_loss: null },
-    store: { down: false },
+    store: { down: null },
     runtime: { crash_probability: null },
   } as WrittenScenario['incidents'][number];
 }
