@@ -16,8 +16,9 @@
 // - peak RSS (the largest of the measuring processes; workers are threads, so included) and the machine;
 // - flat memory: one run of 10^9 actions (scope intent, all cores), its time and peak RSS
 //   (skipped with `-- --quick`);
-// - start-up: the wall time of `idem-sim run` on the built-in defaults, median of STARTS runs,
-//   beside that of `node -e 0` (Node's own start), taken in turns;
+// - start-up (bench/startup.js): the wall time of `idem-sim --version`, `run` on the built-in
+//   defaults and `run --actions 1000`, each over that of `node -e 0` (Node's own start), medians
+//   taken in turns;
 // - limits: the times of the refusals and the long sweep table that the unit tests hold by
 //   counting work (bench/limits.js).
 // Each measurement runs in a process of its own (bench/case.js).
@@ -30,7 +31,6 @@ const RUNS = 5;
 const ROUNDS = 7; // speed-up rounds: its spread here is wide
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 4_000_000); // one-thread throughput runs
 const PER_THREAD = 10_000_000; // speed-up runs: actions per thread, enough to amortise starting the workers
-const STARTS = 11;
 const BILLION = 1e9;
 const json = process.argv.includes('--json');
 const quick = process.argv.includes('--quick');
@@ -106,21 +106,6 @@ function numpyBaseline() {
   }
 }
 
-/** Wall seconds of `idem-sim run` (built-in defaults, output discarded) and of `node -e 0`, medians of STARTS, taken in turns. */
-function startup() {
-  const wall = (args) => {
-    const t0 = process.hrtime.bigint();
-    execFileSync(process.execPath, args, { stdio: 'ignore' });
-    return Number(process.hrtime.bigint() - t0) / 1e9;
-  };
-  const run = [], node = [];
-  for (let k = 0; k < STARTS; k++) {
-    node.push(wall(['-e', '0']));
-    run.push(wall([here('../bin/idem-sim.js'), 'run']));
-  }
-  return { runs: STARTS, idem_sim_run_s: median(run), idem_sim_run_range_s: [Math.min(...run), Math.max(...run)], node_e_0_s: median(node) };
-}
-
 const results = [];
 for (const c of CASES) {
   const warm = await child('warm', [c.yaml, RUNS, ACTIONS]);
@@ -154,7 +139,7 @@ async function incidentCase() {
 const incidents = await incidentCase();
 const numpy = numpyBaseline();
 const billion = quick ? null : await child('cold', ['idempotency: {scope: intent}', BILLION, threadsAll, 'billion']);
-const start = startup();
+const start = JSON.parse(execFileSync(process.execPath, [here('startup.js'), '--json'], { encoding: 'utf8' }));
 const limits = JSON.parse(execFileSync(process.execPath, [here('limits.js'), '--json'], { encoding: 'utf8' }));
 const intent = results[1];
 const report = {
@@ -186,7 +171,7 @@ if (json) {
   console.log(`incidents, ${(incidents.actions / 1e6).toFixed(2)} M actions over an hour, 1 thread (x: the rounds' median ratio to no incident):`);
   for (const c of incidents.cases) console.log(`  ${c.case.padEnd(28)} ${m(c.one_thread_actions_per_s)}  ${c.over_no_incident.toFixed(3)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
   if (billion) console.log(`10^9 actions, scope intent, ${threadsAll} threads: ${billion.seconds.toFixed(1)} s, peak RSS ${billion.peakRssMb} MB`);
-  console.log(`start-up: idem-sim run on the built-in defaults ${start.idem_sim_run_s.toFixed(2)} s (range ${start.idem_sim_run_range_s.map((x) => x.toFixed(2)).join('-')}; node -e 0: ${start.node_e_0_s.toFixed(2)} s), medians of ${STARTS}`);
+  console.log(`start-up, medians of ${start.runs}: ${start.cases.map((c) => `${c.command} ${c.median_s.toFixed(3)} s${c.command === 'node -e 0' ? '' : ` (${c.over_node.toFixed(2)}x)`}`).join(', ')}`);
   console.log(`limits the unit tests hold by counted work, timed here (medians of ${limits.runs}; the sweep table's 20,000 rows over 5,000: ${limits.table_rows_ratio.toFixed(2)}x, 4 when linear):`);
   for (const c of limits.cases) console.log(`  ${c.case.padEnd(42)} ${c.ms.toFixed(1).padStart(8)} ms`);
   console.log(`peak RSS ${report.peak_rss_mb} MB; ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; medians of ${RUNS}; speed-ups: medians of ${ROUNDS} rounds' own ratios, each run a cold process`);

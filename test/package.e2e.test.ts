@@ -49,6 +49,10 @@ let install: Result;
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'idem-sim-package-'));
+  // The CLI's bundle from the dist/ it ships (written file by file in one piece, so the e2e files
+  // running beside this one see the old bundle or the new one); `npm run build` makes it too.
+  const bundled = run(process.execPath, [join(ROOT, 'scripts', 'build-cli.mjs')], ROOT);
+  expect(bundled.status, bundled.stderr).toBe(0);
   // --ignore-scripts: `prepack` would rebuild dist/ under the other e2e files running beside this
   // one; dist/ is already built (`npm run build` runs before `npm test`).
   const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], ROOT);
@@ -98,6 +102,23 @@ describe('the npm pack tarball, installed into an empty folder', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toContain('duplicates per 1000 actions');
     expect(r.stdout).toContain('actions simulated: 2,000');
+  });
+
+  it('starts from its bundle: Node loads bin/ and dist/bundle/ alone, not some 300 modules of dist/ and node_modules', () => {
+    // Before the bundle, `run` with a key set loaded 283 files of dist/ and of seven packages.
+    const preload = join(work, 'loaded.cjs');
+    const list = join(work, 'loaded.json');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    const r = run(process.execPath, ['-r', preload, join(pkg, 'bin', 'idem-sim.js'), 'run', '--actions', '1000'], dirname(pkg));
+    expect(r.status, r.stderr).toBe(0);
+    const loaded = (JSON.parse(readFileSync(list, 'utf8')) as string[]).filter((f) => f !== preload).map((f) => relative(pkg, f));
+    expect(loaded.filter((f) => /^dist\/bundle\/main-\w+\.cjs$/.test(f))).toHaveLength(1);
+    expect(loaded.filter((f) => f !== 'bin/idem-sim.js' && !f.startsWith('dist/bundle/'))).toEqual([]);
+    // The simulation threads run the bundle's worker script: the same result on 2 threads as on 1.
+    const json = (threads: string) => run(bin, ['run', '--actions', '300000', '--threads', threads, '--json'], dirname(pkg));
+    const [one, two] = [json('1'), json('2')];
+    expect([one.status, two.status], one.stderr + two.stderr).toEqual([0, 0]);
+    expect(two.stdout.replace(/"threads": \d+/g, '')).toBe(one.stdout.replace(/"threads": \d+/g, ''));
   });
 
   it('every docs/ and schema/ file that --help and the CLI\'s messages name is in the package', () => {

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+// Start-up (part of `npm run bench`; also run alone after a build: `node bench/startup.js`, with
+// `--json` for JSON): the wall time of idem-sim commands that do little, each in a fresh process
+// with its output discarded, beside `node -e 0` (Node's own start). Medians of STARTS rounds,
+// each round one of every command in turn, and each command's median over node -e 0's.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const STARTS = 21;
+const BIN = fileURLToPath(new URL('../bin/idem-sim.js', import.meta.url));
+const CASES = [
+  { command: 'node -e 0', args: ['-e', '0'] },
+  { command: 'idem-sim --version', args: [BIN, '--version'] },
+  { command: 'idem-sim run', args: [BIN, 'run'] }, // the built-in defaults: 4,000 actions, no YAML read
+  { command: 'idem-sim run --actions 1000', args: [BIN, 'run', '--actions', '1000'] }, // a key set: parsed and validated
+];
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const wall = (args) => {
+  const t0 = process.hrtime.bigint();
+  execFileSync(process.execPath, args, { stdio: 'ignore' });
+  return Number(process.hrtime.bigint() - t0) / 1e9;
+};
+
+const times = CASES.map(() => []);
+for (let round = 0; round < STARTS; round++) CASES.forEach((c, k) => times[k].push(wall(c.args)));
+const node = median(times[0]);
+const report = {
+  runs: STARTS,
+  cases: CASES.map((c, k) => ({
+    command: c.command, median_s: median(times[k]), range_s: [Math.min(...times[k]), Math.max(...times[k])], over_node: median(times[k]) / node,
+  })),
+};
+
+if (process.argv.includes('--json')) {
+  process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+} else {
+  const width = Math.max(...CASES.map((c) => c.command.length));
+  console.log(`start-up, medians of ${STARTS} (each over node -e 0):`);
+  for (const c of report.cases) console.log(`  ${c.command.padEnd(width)}  ${c.median_s.toFixed(3)} s  ${c.over_node.toFixed(2)}x  (range ${c.range_s.map((x) => x.toFixed(3)).join('-')})`);
+}
