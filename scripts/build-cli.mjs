@@ -88,7 +88,9 @@ function rewritten(file, text) {
 /** The exports of a dist/ module, as tsc writes them (`export const x`, `export function x`, `export default`). */
 function exportsOf(path) {
   const text = readFileSync(join(dist, path), 'utf8');
-  return [...text.matchAll(/^export (?:default|(?:const|let|function|class) ([\w$]+))/gm)].map((m) => m[1] ?? 'default');
+  const names = [...text.matchAll(/^export (?:default|(?:const|let|function|class) ([\w$]+))/gm)].map((m) => m[1] ?? 'default');
+  if (names.length === 0 || /^export \{/m.test(text)) throw new Error(`dist/${path}: its exports are not all written \`export const x\`, \`export function x\` or \`export default\`, which the bundle's leaves read`);
+  return names;
 }
 
 /**
