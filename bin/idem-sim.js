@@ -43,6 +43,11 @@ async function launch() {
   stops.settle(code);
   process.exitCode = code;
   pauseForTest('settled');
+  // Then exit as soon as standard output has taken its bytes, rather than when idle worker threads
+  // and timers have wound down: the shorter that end, the shorter the moment, in Node's own
+  // teardown, where a signal finds no handler and ends the process by its default action.
+  // A failed standard output (a full device) is its 'error' handler's to end, with exit 2.
+  process.stdout.write('', (error) => { if (!error && !process.stdout.destroyed && !process.stdout.errored) process.exit(code); });
 }
 
 launch();
