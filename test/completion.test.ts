@@ -13,7 +13,7 @@ import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
 import { completionSpec } from '../src/cli/completion-spec.js';
-import { SHELLS, type Shell } from '../src/cli/completion.js';
+import { SHELLS, type Shell } from '../src/cli/shells.js';
 import { main, program } from '../src/cli/main.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;

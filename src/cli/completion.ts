@@ -7,9 +7,8 @@ import { bashScript } from './completion-bash.js';
 import { fishScript } from './completion-fish.js';
 import { completionSpec, type CompletionSpec } from './completion-spec.js';
 import { zshScript } from './completion-zsh.js';
+import type { Shell } from './shells.js';
 
-export const SHELLS = ['bash', 'zsh', 'fish'] as const;
-export type Shell = (typeof SHELLS)[number];
 
 const RENDER: Record<Shell, (spec: CompletionSpec) => string> = { bash: bashScript, zsh: zshScript, fish: fishScript };
 

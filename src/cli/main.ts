@@ -17,7 +17,7 @@ import { declareLab } from './lab.js';
 import { collect, simulationOptions } from './simulation-options.js';
 import { usageError } from './usage-error.js';
 import type { CheckOptions } from './check.js';
-import type { Shell } from './completion.js';
+import { SHELLS, type Shell } from './shells.js';
 import type { ReportOptions } from './html-report.js';
 import type { MergeOptions } from './merge.js';
 import type { ProbeOptions } from './probe.js';
@@ -227,7 +227,7 @@ function declareSchema(cmd: Command, { io, setCode }: Context): void {
 function declareCompletion(cmd: Command, { io, setCode }: Context): void {
   cmd.command('completion')
     .description('print a completion script for bash, zsh or fish (see docs/command-line.md)')
-    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(['bash', 'zsh', 'fish']))
+    .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
     .action(async (shell: Shell) => {
       const { completionScript } = await import('./completion.js');
       io.stdout.write(await completionScript(cmd, shell));
