@@ -14,6 +14,7 @@ import { mergePartials } from '../src/shards/partial.js';
 import { runCommand } from '../src/cli/run.js';
 import { sweepCommand } from '../src/cli/sweep.js';
 import { capturingIo as io, refused } from './merge-helpers.js';
+import { formatList, RUN_FORMATS } from '../src/report/formats.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-merge-replay-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -72,6 +73,13 @@ describe('a run part\'s replay arguments', () => {
   for (const [what, edit, message] of cases) {
     it(`refuses ${what}`, () => expect(refused(both((p) => { p['replay_args'] = edit(p['replay_args'] as string[]); }))).toMatch(message));
   }
+
+  it('--format html of a run\'s parts is refused, naming every format a run has (from the one list)', async () => {
+    parts.forEach((t, i) => writeFileSync(join(dir, `h${i + 1}.json`), t));
+    await expect(mergeCommand(parts.map((_, i) => join(dir, `h${i + 1}.json`)), { format: 'html' }, io()))
+      .rejects.toThrow(`Merge them with --format ${formatList(RUN_FORMATS)};`);
+    expect(formatList(RUN_FORMATS)).toBe('table, json or csv');
+  });
 
   it('refuses a run name run would not give its file (a bidirectional override, or another name)', () => {
     expect(refused(both((p) => { p['runs'][0].name = 'PASS \u202eLIAF'; }))).toMatch(/key runs\[0\]\.name: is not in the form idem-sim writes/);

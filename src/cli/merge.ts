@@ -6,6 +6,7 @@ import { MAX_SHARDS } from '../shards/limits.js';
 import { MAX_PART_BYTES } from '../shards/part-check.js';
 import { openPart, RunMerger } from '../shards/partial.js';
 import { SweepMerger } from '../shards/sweep-merge.js';
+import { formatList, RUN_FORMATS } from '../report/formats.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { SweepFormat } from '../report/sweep-reporters.js';
 import { checkSeriesFormat, renderRuns, runFormat, sweepFormat } from './shared/formats.js';
@@ -57,7 +58,7 @@ function mergedRunFormat(opts: MergeOptions): RunFormat {
   if (opts.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
   if (!opts.json && opts.format === 'html') {
     throw new InputError({ source: '--format html' }, '', 'applies to sweeps, and these are the parts of a run',
-      'Merge them with --format table or json; for an HTML page of a run, use `idem-sim report SCENARIO --out report.html` (it runs the scenario itself).');
+      `Merge them with --format ${formatList(RUN_FORMATS)}; for an HTML page of a run, use \`idem-sim report SCENARIO --out report.html\` (it runs the scenario itself).`);
   }
   return runFormat(opts);
 }
