@@ -13,7 +13,8 @@ import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING } from './write-log.js
 // Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a
 // module's own constants, while an imported one is a load from its module cell at each use.
 /** Replies a client can receive (STORE_503: the key store is down and the server fails closed). */
-export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, STORE_503 = 4, NO_REPLY = -1;
+/** SHED_503: the queue was full (docs/model.md, "Capacity"; the coupled engine's only). */
+export const OK = 0, ERR_5XX = 1, CONFLICT_409 = 2, MISMATCH_422 = 3, STORE_503 = 4, SHED_503 = 5, NO_REPLY = -1;
 /** Who answered an attempt: nobody (the request was lost), the key store, or the handler. */
 export const LOST_REQUEST = 0, FROM_STORE = 1, HANDLER = 2;
 /** Special keys: no key at all, or a fresh key nobody will ever look up. */
@@ -21,74 +22,101 @@ export const NO_KEY = -1, FRESH_KEY = -2;
 
 export class AttemptModel extends CallModel {
   /** The key actor `i`'s attempts carry now: the scope's identity as a group-local number, NO_KEY or FRESH_KEY. */
-  private keyOf(i: number): number {
+  protected keyOf(i: number): number {
     const scope = this.p.scope;
     switch (scope) {
       case S_NONE: return NO_KEY;
       case S_ATTEMPT: return FRESH_KEY;
       case S_CALL: return this.callId[i] as number;
-      case S_INTENT: return i;
+      case S_INTENT: return i & 1; // the group's primary or twin
       case S_BUSINESS: return 0;
       case S_TEXT: return this.text[i] as number;
       default: return assertNever(scope);
     }
   }
 
-  /** Actor `i`'s attempt sent at `sendAt[i]`: the server's answer, then the client's next move. */
+  /** Actor `i`'s attempt sent at `sendAt[i]`: the server's answer at once (no queue), then the client's next move. */
   protected sendAttempt(i: number): void {
     const s = this.sendAt[i] as number;
     if (this.regimes !== null) this.p = this.regimes.at(this.offset + s);
     const p = this.p;
-    const t = this.totals;
     this.attemptsSent[i]!++;
     let status = NO_REPLY;
-    let delay = 0;
     let answeredBy = LOST_REQUEST;
     const key = this.keyOf(i); // sent even when the request is lost (the tracer names it)
     if (!this.requestLost()) {
-      answeredBy = FROM_STORE;
-      const fp = p.fpText ? (this.text[i] as number) : 0;
-      // A key store that is down (an incident) is neither read nor written: fail closed answers
-      // 503 at once, fail open runs the handler as if no key were sent.
-      const used = p.storeDown ? NO_KEY : key;
-      const found = used >= 0 ? this.log.lookup(used, s) : NONE;
-      if (used !== key && !p.failOpen) {
-        status = STORE_503; delay = p.fastReply; this.storeUnavailable[i]!++;
-      } else if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
-        status = MISMATCH_422; delay = p.fastReply; this.mismatches422[i]!++;
-      } else if (found === RUNNING) {
-        status = CONFLICT_409; delay = p.fastReply; this.conflicts409[i]!++;
-      } else if (found !== NONE) {
-        status = found === DONE_OK ? OK : ERR_5XX; delay = p.fastReply; this.dedupHits[i]!++;
-        if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
-      } else {
-        delay = p.latency.sample(this.rng) * p.latencyScale; // × 1 outside incidents: the same number
-        answeredBy = HANDLER;
-        t.handlerRuns++;
-        if (delay > p.timeout) t.overTimeout++;
-        this.handlerDelay[i] = delay;
-        status = this.execute(i, used, fp);
-      }
+      this.serveStart[i] = s;
+      status = this.serve(i, key, p.fpText ? (this.text[i] as number) : 0, this.kind[i] as number, p.storeDown);
+      answeredBy = this.answeredBy;
+    } else {
+      this.replyAfter[i] = 0;
     }
-    const received = status !== NO_REPLY && delay <= p.timeout && !this.replyLost();
-    if (!received) t.unknownAttempts++;
-    if (this.series !== null) this.countAttempt(i, status, answeredBy, received);
-    this.hooks.onAttempt(i, s, key, delay, status, answeredBy, received);
-    this.attemptEnd[i] = received ? s + delay : s + p.timeout;
+    const received = status !== NO_REPLY && (this.replyAfter[i] as number) <= p.timeout && !this.replyLost();
+    this.clientLearns(i, key, status, answeredBy, received);
+  }
+
+  /**
+   * The client learns the outcome of actor `i`'s attempt sent at `sendAt[i]`: its reply
+   * (`replyAfter[i]` after the send) when `received`, else its timeout; then its next move.
+   */
+  protected clientLearns(i: number, key: number, status: number, answeredBy: number, received: boolean): void {
+    const s = this.sendAt[i] as number;
+    const timeout = this.p.timeout;
+    if (!received) this.totals.unknownAttempts++;
+    if (this.series !== null) {
+      this.series.add(SER.attempts, s);
+      if (!received) this.series.add(SER.timeouts, s + timeout);
+    }
+    this.hooks.onAttempt(i, s, key, this.replyAfter[i] as number, status, answeredBy, received);
+    this.attemptEnd[i] = received ? s + (this.replyAfter[i] as number) : s + timeout;
     this.afterAttempt(i, received ? status : NO_REPLY);
   }
 
-  /** The series' counts of actor `i`'s attempt: its send, the key store's or a down store's reply, its timeout. */
-  private countAttempt(i: number, status: number, answeredBy: number, received: boolean): void {
-    const sr = this.series!;
-    const s = this.sendAt[i] as number;
-    sr.add(SER.attempts, s);
-    const replied = s + this.p.fastReply;
-    if (status === STORE_503) sr.add(SER.store_unavailable, replied);
-    else if (answeredBy === FROM_STORE && status !== NO_REPLY) {
-      sr.add(status === MISMATCH_422 ? SER.mismatches_422 : status === CONFLICT_409 ? SER.conflicts_409 : SER.dedup_hits, replied);
+  /**
+   * The server handles a request of actor `i` carrying `key`, fingerprint `fp`, from a call of
+   * `kind`, whose handler starts at `serveStart[i]` (with the parameters of its send time in
+   * `p`, and whether the key store is down at its start): the key store's answer, or the
+   * handler's run with its writes. Returns the reply (NO_REPLY for a crash), sets `replyAfter[i]`
+   * (the reply leaves that long after the send time `sendAt`... or, queued, after `serveStart`
+   * minus the wait: the caller's) and `answeredBy`. The one home of the server's rules: the
+   * chunk engine calls it at the send, the coupled engine when a worker takes the request.
+   */
+  protected serve(i: number, key: number, fp: number, kind: number, storeDown: boolean): number {
+    const p = this.p;
+    const t = this.serveStart[i] as number;
+    // A key store that is down (an incident) is neither read nor written: fail closed answers
+    // 503 at once, fail open runs the handler as if no key were sent.
+    const used = storeDown ? NO_KEY : key;
+    const found = used >= 0 ? this.log.lookup(used, t) : NONE;
+    let status: number;
+    let delay = p.fastReply;
+    this.answeredBy = FROM_STORE;
+    if (used !== key && !p.failOpen) {
+      status = STORE_503; this.storeUnavailable[i]!++;
+    } else if (found !== NONE && p.fpChecked && this.log.foundFp !== fp) {
+      status = MISMATCH_422; this.mismatches422[i]!++;
+    } else if (found === RUNNING) {
+      status = CONFLICT_409; this.conflicts409[i]!++;
+    } else if (found !== NONE) {
+      status = found === DONE_OK ? OK : ERR_5XX; this.dedupHits[i]!++;
+      if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
+    } else {
+      delay = p.latency.sample(this.rng) * p.latencyScale; // × 1 outside incidents: the same number
+      this.answeredBy = HANDLER;
+      this.totals.handlerRuns++;
+      if (delay > p.timeout) this.totals.overTimeout++;
+      this.handlerDelay[i] = delay;
+      status = this.execute(i, used, fp, kind);
     }
-    if (!received) sr.add(SER.timeouts, s + this.p.timeout);
+    if (this.series !== null && this.answeredBy === FROM_STORE) this.countStoreReply(status, t + delay);
+    this.replyAfter[i] = t - (this.sendAt[i] as number) + delay;
+    return status;
+  }
+
+  /** The series' count of a reply from the key store (or of a down store's 503), at the time it leaves. */
+  private countStoreReply(status: number, at: number): void {
+    const sr = this.series!;
+    sr.add(status === STORE_503 ? SER.store_unavailable : status === MISMATCH_422 ? SER.mismatches_422 : status === CONFLICT_409 ? SER.conflicts_409 : SER.dedup_hits, at);
   }
 
   /**
@@ -100,15 +128,19 @@ export class AttemptModel extends CallModel {
   private afterAttempt(i: number, status: number): void {
     const p = this.p;
     const end = this.attemptEnd[i] as number;
-    if (status === OK) return this.endCall(i, true, false);
+    if (status === OK) {
+      if (this.budgeted) this.refundBudget(i);
+      return this.endCall(i, true, false);
+    }
     if (status === MISMATCH_422) return this.endCall(i, false, false);
     const retry = (this.attempt[i] as number) + 1;
     if (retry <= p.retries) {
       const d = p.backoff[retry] as number;
       let wait = this.jittered(d);
       if (status === CONFLICT_409 && wait < p.retryAfter) wait = p.retryAfter;
+      else if (status === SHED_503 && wait < p.shedRetryAfter) wait = p.shedRetryAfter;
       const next = end + wait;
-      if (next - (this.callStart[i] as number) <= p.deadline) {
+      if (next - (this.callStart[i] as number) <= p.deadline && (!this.budgeted || this.budgetAllows(i, status === NO_REPLY))) {
         this.attempt[i] = retry;
         this.sendAt[i] = next;
         return;
@@ -128,12 +160,13 @@ export class AttemptModel extends CallModel {
     }
   }
 
-  /** The server runs the handler for the attempt sent at `sendAt[i]`, taking `handlerDelay[i]`; returns the reply status (or NO_REPLY for a crash). */
-  private execute(i: number, key: number, fp: number): number {
+  /** The handler runs for actor `i`'s request from `serveStart[i]`, taking `handlerDelay[i]`; returns the reply status (or NO_REPLY for a crash). */
+  private execute(i: number, key: number, fp: number, kind: number): number {
     const p = this.p;
     const log = this.log;
-    const rows = this.totals.rows;
-    const s = this.sendAt[i] as number;
+    const rows = this.rows;
+    const owner = i & 1; // the group's primary (0) or twin (1)
+    const s = this.serveStart[i] as number;
     const done = s + (this.handlerDelay[i] as number);
     const keyed = key !== NO_KEY;
     const claims = keyed && p.atomic;
@@ -144,34 +177,33 @@ export class AttemptModel extends CallModel {
     if (u < p.errorRate) {
       if (p.storeErrors && keyed) {
         log.write(key, done, DONE_ERR, fp, done + p.retention);
-        rows.record(key, claims ? s : done, done + p.retention, i);
+        rows.record(key, claims ? s : done, done + p.retention, owner);
       } else if (claims) {
         log.write(key, done, RELEASE, fp, done);
-        rows.record(key, s, done, i);
+        rows.record(key, s, done, owner);
       }
       return ERR_5XX;
     }
     if (u < p.crashCut) {
-      if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done);
+      if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done, kind);
       if (claims && p.transactional) {
         log.write(key, done, RELEASE, fp, done);
-        rows.record(key, s, done, i);
+        rows.record(key, s, done, owner);
       } else if (claims) {
-        rows.record(key, s, s + p.runningLife, i);
+        rows.record(key, s, s + p.runningLife, owner);
       }
       return NO_REPLY;
     }
-    this.execution(i, done);
+    this.execution(i, done, kind);
     if (keyed) {
       log.write(key, done, DONE_OK, fp, done + p.retention);
-      rows.record(key, claims ? s : done, done + p.retention, i);
+      rows.record(key, claims ? s : done, done + p.retention, owner);
     }
     return OK;
   }
 
-  /** The handler's side effect for actor `i` happens at `at`. */
-  private execution(i: number, at: number): void {
-    const kind = this.kind[i] as number;
+  /** The handler's side effect for actor `i`, of a call of `kind`, happens at `at`. */
+  private execution(i: number, at: number, kind: number): void {
     this.hooks.onExecution(i, at);
     if (this.series !== null) {
       this.series.add(SER.executions, at);

@@ -32,6 +32,22 @@ export interface ChunkOutput extends GridCells {
   actionLatency: BinsData;
   /** The chunk's series (series-tally.ts): rows of counts from bucket `base`; null when the run counts none. */
   series: { base: number; rows: Int32Array } | null;
+  /** What only a coupled run (engine/coupled/, docs/model.md "Capacity") measures; null in every other. */
+  capacity: CapacityOutput | null;
+}
+
+/** A coupled run's measures of its workers (docs/model.md, "Capacity"). */
+export interface CapacityOutput {
+  /** Queue waits `t - s` of every request a worker ran (zero waits included), as latency bins. */
+  queueWait: BinsData;
+  /** Handler time inside the load, `[0, T)` (ms): utilisation's numerator. */
+  busyMs: number;
+  /** T: the load's end (load.duration, else the last primary's arrival), the same in every block of a run. */
+  loadMs: number;
+  /** Requests a worker ran (the `started` series' total). */
+  started: number;
+  /** Calls that returned success (the `succeeded` series' total). */
+  succeeded: number;
 }
 
 /** A chunk output that stays valid after the simulator's next run: copies of its views. */
@@ -39,6 +55,7 @@ export function detachedOutput(out: ChunkOutput): ChunkOutput {
   return {
     ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice(),
     series: out.series && { base: out.series.base, rows: out.series.rows.slice() },
+    capacity: out.capacity && { ...out.capacity, queueWait: { ...out.capacity.queueWait, counts: out.capacity.queueWait.counts.slice() } },
   };
 }
 
@@ -103,6 +120,7 @@ export class ChunkTotals {
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
       ...this.rows.gridCells(plan.offset, gridStep),
       series: series && { base: series.base, rows: series.rows() },
+      capacity: null,
     };
   }
 }

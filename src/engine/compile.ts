@@ -46,6 +46,8 @@ export interface Params {
   timeout: number; retries: number; deadline: number;
   /** `backoff[j]`: the delay before retry j (1-based) before jitter; index 0 unused. */
   backoff: Float64Array; jitter: JitterCode; retryAfter: number;
+  /** The least wait after a shed 503 (service.capacity.retry_after; 0: none). */
+  shedRetryAfter: number;
   replanP: number; maxReplans: number; replanMin: number; replanMax: number;
   drift: number; verify: boolean;
   crashP: number; resumeMin: number; resumeMax: number; maxReplays: number;
@@ -87,6 +89,7 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
     timeout: s.client.timeout, retries: s.client.retries, deadline: s.client.deadline ?? Infinity,
     backoff, jitter: JITTER_CODE[b.jitter],
     retryAfter: i.conflict_retry_after ?? 0,
+    shedRetryAfter: s.service.capacity?.retry_after ?? 0,
     replanP: s.agent.replan_probability, maxReplans: s.agent.max_replans,
     replanMin: s.agent.replan_delay.min, replanMax: s.agent.replan_delay.max,
     drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,

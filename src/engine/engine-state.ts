@@ -18,12 +18,15 @@ import { Draws } from './draws.js';
 import type { EngineHooks } from './hooks.js';
 import type { Regimes } from './regimes.js';
 import type { SeriesTally } from './series-tally.js';
+import type { LiveRows } from './live-rows.js';
 import { WriteLog } from './write-log.js';
 
 export class EngineState extends Draws {
-  /** The group's key store (cleared per group). */
-  protected readonly log = new WriteLog();
+  /** The group's key store (cleared per group; the coupled engine switches to the store of the group an event is about). */
+  protected log = new WriteLog();
   protected readonly totals = new ChunkTotals();
+  /** Where the group's key rows go: the chunk's (the coupled engine keeps each group's apart until it ends). */
+  protected rows: LiveRows = this.totals.rows;
   /** Arrival times of the chunk's groups (ms from its start; grown as needed). */
   protected arrivals = new Float64Array(0);
   /** The chunk's start in the run's time (ms): chunk times + offset = run times. */
@@ -37,42 +40,108 @@ export class EngineState extends Draws {
   // the optimiser does not inline boxes each double argument, megabytes a chunk where most
   // actions retry.
   /** When the actor's next attempt is sent (Infinity: the action is over). */
-  protected readonly sendAt = new Float64Array(2);
+  protected sendAt = new Float64Array(2);
   /** The current call's kind (ORIGINAL, REPLAN, REPLAY), start, and attempt number (0 = first). */
-  protected readonly kind = new Int8Array(2);
-  protected readonly callStart = new Float64Array(2);
-  protected readonly attempt = new Int32Array(2);
-  protected readonly arrival = new Float64Array(2);
-  protected readonly lastReturn = new Float64Array(2);
-  /** The current attempt: the handler's time (set before `execute`), and when the client has its outcome (before `afterAttempt`). */
-  protected readonly handlerDelay = new Float64Array(2);
-  protected readonly attemptEnd = new Float64Array(2);
-  protected readonly replans = new Int32Array(2);
-  protected readonly replays = new Int32Array(2);
+  protected kind = new Int8Array(2);
+  protected callStart = new Float64Array(2);
+  protected attempt = new Int32Array(2);
+  protected arrival = new Float64Array(2);
+  protected lastReturn = new Float64Array(2);
+  /**
+   * The request being served (`serve`, attempt.ts): when its handler starts (the send time
+   * without a queue), the handler's time (set before `execute`), and how long after its send the
+   * reply leaves (start - send + the time taken). Read only within `serve` and right after it.
+   */
+  protected serveStart = new Float64Array(2);
+  protected handlerDelay = new Float64Array(2);
+  protected replyAfter = new Float64Array(2);
+  /** When the client has the current attempt's outcome (before `afterAttempt`). */
+  protected attemptEnd = new Float64Array(2);
+  /** Who answered the request `serve` handled last: FROM_STORE or HANDLER (attempt.ts). */
+  protected answeredBy = 0;
+  protected replans = new Int32Array(2);
+  protected replays = new Int32Array(2);
   /** The free text the action's current call carries, and the current call's number in the group (its key under scope call). */
-  protected readonly text = new Int32Array(2);
-  protected readonly callId = new Int32Array(2);
+  protected text = new Int32Array(2);
+  protected callId = new Int32Array(2);
   /** Executions: how many, the first in time and its call's kind, and how many by each kind (`i * 3 + kind`). */
-  protected readonly execCount = new Int32Array(2);
-  protected readonly execFirst = new Float64Array(2);
-  protected readonly execFirstKind = new Int8Array(2);
-  protected readonly execByKind = new Int32Array(6);
-  protected readonly gotStoredSuccess = new Uint8Array(2);
+  protected execCount = new Int32Array(2);
+  protected execFirst = new Float64Array(2);
+  protected execFirstKind = new Int8Array(2);
+  protected execByKind = new Int32Array(6);
+  protected gotStoredSuccess = new Uint8Array(2);
   /** Per-action tallies of counters (the others derive from executions), added to the chunk's sums when the action ends. */
-  protected readonly attemptsSent = new Int32Array(2);
-  protected readonly mismatches422 = new Int32Array(2);
-  protected readonly conflicts409 = new Int32Array(2);
-  protected readonly dedupHits = new Int32Array(2);
-  protected readonly unknownOutcomes = new Int32Array(2);
-  protected readonly storeUnavailable = new Int32Array(2);
+  protected attemptsSent = new Int32Array(2);
+  protected mismatches422 = new Int32Array(2);
+  protected conflicts409 = new Int32Array(2);
+  protected dedupHits = new Int32Array(2);
+  protected unknownOutcomes = new Int32Array(2);
+  protected storeUnavailable = new Int32Array(2);
   /** Latency and bin key of each action's last call (most actions make one call). */
-  protected readonly lastCallLatency = new Float64Array(2);
-  protected readonly lastCallKey = new Int32Array(2);
+  protected lastCallLatency = new Float64Array(2);
+  protected lastCallKey = new Int32Array(2);
   /** The group's next call number and next free text. */
   protected nextCall = 0;
   protected nextText = 0;
 
+  /** Whether a retry budget is in force (the coupled engine's; it overrides the two methods below). */
+  protected budgeted = false;
+
   constructor(p: Params, protected readonly hooks: EngineHooks) {
     super(p);
   }
+
+  /** Whether the retry budget lets actor `i` retry after an attempt that `timedOut` (else a 5xx, 409 or 503), taking its tokens. */
+  protected budgetAllows(_i: number, _timedOut: boolean): boolean {
+    return true;
+  }
+
+  /** Actor `i`'s attempt succeeded: the budget gets its tokens back. */
+  protected refundBudget(_i: number): void { /* no budget */ }
+
+  /**
+   * Room for `actors` actors (a group's actor i is 2g + 0 or 1 in the coupled engine, which has
+   * many groups in flight; the chunk engine has one group, actors 0 and 1). Keeps what is there.
+   */
+  protected resizeActors(actors: number): void {
+    const self = this as unknown as Record<ActorArray, Float64Array | Int32Array | Int8Array | Uint8Array>;
+    for (const name of Object.keys(ACTOR_WIDTH) as ActorArray[]) {
+      const old = self[name];
+      const next = new (old.constructor as new (n: number) => typeof old)(actors * ACTOR_WIDTH[name]);
+      next.set(old.subarray(0, Math.min(old.length, next.length)));
+      self[name] = next;
+    }
+  }
 }
+
+/** Every per-actor array above with its values per actor: `resizeActors` grows each (test/coupled-engine.test.ts checks that none is left out). */
+const ACTOR_WIDTH = {
+  sendAt: 1,
+  kind: 1,
+  callStart: 1,
+  attempt: 1,
+  arrival: 1,
+  lastReturn: 1,
+  serveStart: 1,
+  handlerDelay: 1,
+  replyAfter: 1,
+  attemptEnd: 1,
+  replans: 1,
+  replays: 1,
+  text: 1,
+  callId: 1,
+  execCount: 1,
+  execFirst: 1,
+  execFirstKind: 1,
+  execByKind: 3,
+  gotStoredSuccess: 1,
+  attemptsSent: 1,
+  mismatches422: 1,
+  conflicts409: 1,
+  dedupHits: 1,
+  unknownOutcomes: 1,
+  storeUnavailable: 1,
+  lastCallLatency: 1,
+  lastCallKey: 1,
+} as const;
+type ActorArray = keyof typeof ACTOR_WIDTH;

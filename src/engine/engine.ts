@@ -8,6 +8,7 @@
  * (chunk-output.ts). Here, the top layer: the chunk's arrivals and the one hot loop, with its
  * fast path.
  */
+import { drawArrivals } from './arrivals.js';
 import { FRESH_KEY } from './attempt.js';
 import { binKey } from './bins.js';
 import type { ChunkOutput } from './chunk-output.js';
@@ -20,11 +21,10 @@ import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
 import { SER } from '../model/series.js';
 import { SeriesTally } from './series-tally.js';
-import { standardExponential } from '../random/exponential.js';
 import type { Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
 
-export { CONFLICT_409, ERR_5XX, FRESH_KEY, FROM_STORE, HANDLER, LOST_REQUEST, MISMATCH_422, NO_KEY, NO_REPLY, OK, STORE_503 } from './attempt.js';
+export { CONFLICT_409, ERR_5XX, FRESH_KEY, FROM_STORE, HANDLER, LOST_REQUEST, MISMATCH_422, NO_KEY, NO_REPLY, OK, SHED_503, STORE_503 } from './attempt.js';
 export { ORIGINAL, REPLAN, REPLAY } from './calls.js';
 export { detachedOutput, type ChunkOutput } from './chunk-output.js';
 
@@ -79,7 +79,7 @@ export class ChunkSimulator extends GroupModel {
       if (signature !== this.spanSignature) this.fastPaidOff = true;
       this.spanSignature = signature;
     }
-    this.drawArrivals(plan);
+    this.arrivals = drawArrivals(this.rng, plan, this.clock, this.arrivals);
     // Where few groups are simple (mission 2: most first attempts time out) the fast path
     // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
     this.tryFast = this.fastPath && this.fastPaidOff;
@@ -154,33 +154,5 @@ export class ChunkSimulator extends GroupModel {
       t.simpleLatency.countKey(binKey(done - s));
       t.actions++;
     }
-  }
-
-  /**
-   * Exponential gaps scaled to the chunk's span: a Poisson process given its n-th arrival, in
-   * operational time, then (with a load profile) mapped to the run's time (clock.ts).
-   */
-  private drawArrivals(plan: ChunkPlan): void {
-    const n = plan.actions;
-    const span = plan.opSpan;
-    const rng = this.rng;
-    if (this.arrivals.length < n) this.arrivals = new Float64Array(n);
-    const arrivals = this.arrivals;
-    let total = 0;
-    for (let a = 0; a < n; a++) {
-      const g = standardExponential(rng);
-      arrivals[a] = g;
-      total += g;
-    }
-    const scale = span / total;
-    let t = 0;
-    for (let a = 0; a < n - 1; a++) {
-      t += (arrivals[a] as number) * scale;
-      arrivals[a] = t;
-    }
-    if (n > 0) arrivals[n - 1] = span;
-    if (this.clock.identity) return;
-    for (let a = 0; a < n - 1; a++) arrivals[a] = this.clock.real(plan.opOffset + (arrivals[a] as number)) - plan.offset;
-    if (n > 0) arrivals[n - 1] = plan.span;
   }
 }

@@ -39,14 +39,14 @@ export class GroupModel extends AttemptModel {
   }
 
   /** Actor `i`'s action is over: its counts and latency go into the chunk's totals. */
-  private finishAction(i: number): void {
+  protected finishAction(i: number): void {
     const t = this.totals;
     const n = this.execCount[i] as number;
     t.count(C.attempts, this.attemptsSent[i] as number);
     t.count(C.mismatches_422, this.mismatches422[i] as number);
     t.count(C.conflicts_409, this.conflicts409[i] as number);
     t.count(C.dedup_hits, this.dedupHits[i] as number);
-    t.count(C.keys, t.rows.owned(i)); // rows, not writes (docs/model.md v2)
+    t.count(C.keys, this.rows.owned(i & 1)); // rows, not writes (docs/model.md v2)
     t.count(C.unknown_outcomes, this.unknownOutcomes[i] as number);
     t.count(C.store_unavailable, this.storeUnavailable[i] as number);
     t.count(C.executions, n);

@@ -33,6 +33,21 @@ export class LiveRows {
   private cells = new Int32Array(2048);
   private readonly cellRange = new Int32Array(2);
 
+  /** `size`: room for this many rows before it grows (the coupled engine keeps one per group in flight, rows only). */
+  constructor(size?: number) {
+    if (size !== undefined) {
+      this.start = new Float64Array(size); this.end = new Float64Array(size);
+      this.key = new Int32Array(size); this.owner = new Uint8Array(size); this.cells = new Int32Array(0);
+    }
+  }
+
+  /** Moves every row here into `to` as one group's (the coupled engine, when a group ends), leaving this empty. */
+  moveTo(to: LiveRows): void {
+    to.beginGroup();
+    for (let r = 0; r < this.len; r++) to.append(this.key[r] as number, this.start[r] as number, this.end[r] as number, this.owner[r] as number);
+    this.len = 0;
+  }
+
   /** Forgets every row (a new chunk). */
   clear(): void {
     this.len = 0;

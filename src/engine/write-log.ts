@@ -21,6 +21,14 @@ export class WriteLog {
   /** The fingerprint of the record the last lookup found (when it found one). */
   foundFp = 0;
 
+  /** `size`: room for this many writes before it grows (the coupled engine keeps one log per group in flight). */
+  constructor(size?: number) {
+    if (size !== undefined) {
+      this.key = new Int32Array(size); this.time = new Float64Array(size); this.type = new Int8Array(size);
+      this.fp = new Int32Array(size); this.until = new Float64Array(size);
+    }
+  }
+
   /** Forgets every write (a new group). */
   clear(): void {
     this.len = 0;

@@ -19,6 +19,9 @@ import { withPrimaries } from '../model/clock.js';
 import { gridCellsFor, gridStepFor } from './simulate.js';
 import type { Scenario } from '../model/types.js';
 import { Interrupted } from './interrupted.js';
+import { runCoupled } from './coupled.js';
+import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
+import { InputError } from '../scenario/errors.js';
 import { hire, release } from './pool.js';
 import { Confirmer } from './confirmer.js';
 import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type LaneSpec, type WorkerMessage } from './lane.js';
@@ -66,6 +69,7 @@ export interface RunOutcome {
 }
 
 export async function runScenario(req: RunRequest): Promise<RunOutcome> {
+  if (isCoupled(req.scenario)) return coupledRun(req);
   const scenario = withPrimaries(req.scenario, req.seed);
   const total = req.precision?.maxActions ?? scenario.actions;
   const chunks = chunkCount(total);
@@ -121,6 +125,22 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
     state: lane.state, gridStep, chunksPerThread: [lane.chunks, ...crew.chunks],
     ...(confirmer ? { precisionReached: confirmer.reached } : {}),
   };
+}
+
+/**
+ * A coupled run (docs/model.md, "Capacity"): one simulation on this thread. It cannot be cut
+ * into shards (every action shares the workers, the queue, the budget and the breaker with
+ * every other), nor stopped at a precision target (its actions are not independent, so the
+ * per-action interval does not bound the run's error).
+ */
+async function coupledRun(req: RunRequest): Promise<RunOutcome> {
+  const refuse = (option: string, why: string): never => {
+    throw new InputError(undefined, COUPLING_KEYS.join(', '), `${option} cannot run a scenario with ${COUPLING_KEYS.join(', ')} set: ${why}`, `Run it whole, without ${option} (several scenarios or sweep points still run side by side on --threads).`);
+  };
+  if (req.shard && req.shard.count > 1) refuse('--shard', 'all its actions share the workers, the queue, the retry budget and the breaker, so it is one simulation in time order that cannot be split');
+  if (req.precision) refuse('--precision', 'its actions share the service, so the per-action interval --precision watches does not bound the error of the whole run');
+  const run = await runCoupled(req.scenario, req.seed, seriesStepOf(req.scenario, req.seriesStep), req.onProgress, req.signal);
+  return { state: run.state, gridStep: run.gridStep, chunksPerThread: [run.chunks] };
 }
 
 /** The worker threads of one run, and what they have sent. */

@@ -1,4 +1,6 @@
 /** One run of a scenario on this thread: chunks simulated in order and summed. */
+import { isCoupled } from '../model/capacity.js';
+import { simulateCoupled } from './coupled.js';
 import { arrivalTime, meanRatePerS, withPrimaries } from '../model/clock.js';
 import { ChunkSimulator } from '../engine/engine.js';
 import { RunState, type Metrics } from '../results/metrics.js';
@@ -49,6 +51,10 @@ export function runPlans(scenario: WrittenScenario, seed: string, from = 0, to?:
  * inputs, same numbers (exec/runner.ts gives the same on any number of threads).
  */
 export function simulate(written: Scenario, seed: string, seriesStep: number | null = null): RunResult {
+  if (isCoupled(written)) {
+    const run = simulateCoupled(written, seed, seriesStep);
+    return { scenario: run.scenario, seed, metrics: run.state.finish(run.scenario), series: run.state.series() };
+  }
   const scenario = withPrimaries(written, seed);
   const step = gridStepFor(scenario);
   const sim = new ChunkSimulator(scenario, step, true, undefined, seriesStep);

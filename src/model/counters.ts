@@ -7,6 +7,8 @@ export const COUNTER_NAMES = [
   'duplicates', 'duplicates_transport', 'duplicates_replan', 'duplicates_replay',
   'lost', 'merged', 'unknown_outcomes', 'conflicts_409', 'mismatches_422', 'dedup_hits',
   'attempts', 'executions', 'keys', 'store_unavailable',
+  // Capacity (docs/model.md): only a coupled run counts these; its metrics are reported only there.
+  'shed', 'expired', 'budget_denied', 'breaker_rejected',
 ] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 

@@ -9,6 +9,8 @@ import { C, type CounterName } from './counters.js';
 export const SERIES_NAMES = [
   'arrivals', 'attempts', 'executions', 'duplicates', 'conflicts_409', 'mismatches_422',
   'dedup_hits', 'timeouts', 'unknown_outcomes', 'lost', 'store_unavailable',
+  // Capacity (docs/model.md): counted by a coupled run only, and listed only for such runs.
+  'shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded',
 ] as const;
 export type SeriesName = (typeof SERIES_NAMES)[number];
 
@@ -29,6 +31,12 @@ export const SERIES_MEANINGS: Readonly<Record<SeriesName, string>> = {
   unknown_outcomes: 'unknown outcomes returned to the model (the call\'s return)',
   lost: 'actions never executed (their arrival time)',
   store_unavailable: '503s of a key store that is down (the server\'s reply time)',
+  shed: 'requests refused with a 503 because the queue was full (their send time)',
+  expired: 'requests dropped by drop_expired, their client\'s timeout past when a worker took them (that moment)',
+  budget_denied: 'retries the retry budget did not allow (when the failed attempt\'s outcome was learned)',
+  breaker_rejected: 'attempts the open circuit breaker did not send (when they would have been sent)',
+  started: 'handlers started by a worker, fast replies included (their start)',
+  succeeded: 'calls returning success to the model (their return)',
 };
 
 /** A run's series: `counts[b * NUM_SERIES + SER[name]]` for bucket b, which starts at b·step. */
@@ -83,13 +91,22 @@ export function seriesTotal(s: SeriesCounts, name: SeriesName): number {
  * are the primaries, `timeouts` the attempts that ended unknown; the others are the counter of
  * their name (counters.ts). The part checker holds a part's series to these.
  */
-const TOTAL_OF: Readonly<Record<SeriesName, CounterName | 'primaries' | 'attemptsUnknown'>> = {
+const TOTAL_OF: Readonly<Record<SeriesName, CounterName | 'primaries' | 'attemptsUnknown' | 'handlersStarted' | 'callsSucceeded'>> = {
   arrivals: 'primaries', attempts: 'attempts', executions: 'executions', duplicates: 'duplicates',
   conflicts_409: 'conflicts_409', mismatches_422: 'mismatches_422', dedup_hits: 'dedup_hits',
   timeouts: 'attemptsUnknown', unknown_outcomes: 'unknown_outcomes', lost: 'lost', store_unavailable: 'store_unavailable',
+  shed: 'shed', expired: 'expired', budget_denied: 'budget_denied', breaker_rejected: 'breaker_rejected',
+  started: 'handlersStarted', succeeded: 'callsSucceeded',
 };
 
-export function seriesTotalFromSums(name: SeriesName, t: { primaries: number; attemptsUnknown: number; sum: ArrayLike<number> }): number {
+export function seriesTotalFromSums(
+  name: SeriesName, t: { primaries: number; attemptsUnknown: number; sum: ArrayLike<number>; capacity?: { started: number; succeeded: number } | null },
+): number {
   const of = TOTAL_OF[name];
-  return of === 'primaries' || of === 'attemptsUnknown' ? t[of] : t.sum[C[of]] as number;
+  switch (of) {
+    case 'primaries': case 'attemptsUnknown': return t[of];
+    case 'handlersStarted': return t.capacity?.started ?? 0;
+    case 'callsSucceeded': return t.capacity?.succeeded ?? 0;
+    default: return t.sum[C[of]] as number;
+  }
 }

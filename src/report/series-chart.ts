@@ -23,6 +23,12 @@ export const SERIES_LABELS: Readonly<Record<SeriesName, string>> = {
   unknown_outcomes: 'Unknown outcomes returned to the model',
   lost: 'Actions never executed',
   store_unavailable: '503s of the down key store',
+  shed: 'Requests shed (queue full, 503)',
+  expired: 'Requests expired in the queue (dropped)',
+  budget_denied: 'Retries the budget denied',
+  breaker_rejected: 'Attempts the breaker rejected',
+  started: 'Handlers started (worker throughput)',
+  succeeded: 'Calls returning success (goodput)',
 };
 
 export interface ChartIncident { name: string; from: number; to: number }

@@ -1,0 +1,212 @@
+/**
+ * The coupled engine (docs/model.md, "Capacity"): with workers, a retry budget or a breaker,
+ * every action shares the service and the client with every other, so the run is one
+ * discrete-event simulation in time order. Events (heap.ts): an attempt's send, its outcome
+ * reaching the client (a reply, or its timeout), a worker coming free, a window edge; arrivals
+ * come from the chunk plans, fed in order. Every rule of a call, an attempt and the server's
+ * handling is the chunk engine's own (state.ts says how the layers are shared); the coupled
+ * layers add only what capacity adds: the workers and queue (server.ts), the budget and the
+ * breaker, and when each step happens (here).
+ */
+import { drawArrivals } from '../arrivals.js';
+import { LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
+import type { ChunkOutput } from '../chunk-output.js';
+import { S_NONE } from '../compile.js';
+import { CHUNK_ACTIONS, type ChunkPlan } from '../plan.js';
+import { clockOf, type Clock } from '../../model/clock.js';
+import { SER } from '../../model/series.js';
+import type { Scenario } from '../../model/types.js';
+import type { Rng } from '../../random/rng.js';
+import { uniform } from '../../random/uniform.js';
+import { CLIENT, CoupledServer, EV_FREE, EV_REPLY, EV_SEND } from './server.js';
+
+export interface CoupledSpec {
+  scenario: Scenario;
+  /** The event stream (arrivals come from each chunk's own, `feed`). */
+  rng: Rng;
+  gridStep: number;
+  seriesStep: number | null;
+  /** The load's end T (ms): utilisation counts handler time in [0, T). */
+  loadEnd: number;
+  /** Called with each block of CHUNK_ACTIONS finished primaries, and with the last block (with the series) at `flush`. */
+  emit: (out: ChunkOutput) => void;
+}
+
+/** Failed outcomes for the breaker: a timeout, a 5xx, a 503 (of a down store or shed); every other reply succeeds. */
+const BREAKER_FAILS = new Uint8Array([1, 0, 1, 0, 0, 1, 1]); // index: status + 1 (NO_REPLY, OK, 5xx, 409, 422, store 503, shed 503)
+
+export class CoupledSimulator extends CoupledServer {
+  private readonly clock: Clock;
+  /** The arrivals fed and not yet simulated: `arrivals[next .. pending)`, times from `arrivalOffset`. */
+  private pending = 0;
+  private next = 0;
+  private arrivalOffset = 0;
+  /** The block being counted: its finished primaries and index, and calls returning success. */
+  private blockPrimaries = 0;
+  private blockIndex = 0;
+  private succeeded = 0;
+
+  constructor(private readonly spec: CoupledSpec) {
+    super(spec.scenario, undefined, spec.seriesStep, spec.loadEnd);
+    this.rng = spec.rng;
+    this.clock = clockOf(spec.scenario);
+    this.series?.begin(0);
+  }
+
+  /** The next chunk's arrivals, drawn from its own stream (as the chunk engine draws them). */
+  feed(plan: ChunkPlan, rng: Rng): void {
+    this.arrivals = drawArrivals(rng, plan, this.clock, this.arrivals);
+    this.pending = plan.actions;
+    this.next = 0;
+    this.arrivalOffset = plan.offset;
+  }
+
+  /** Runs events in time order until the fed arrivals are used up or, with `drain` (nothing more to feed), until none is left. */
+  simulate(drain: boolean): void {
+    const heap = this.heap;
+    const timeouts = this.timeouts;
+    for (;;) {
+      let na: number;
+      if (this.next < this.pending) na = this.arrivalOffset + (this.arrivals[this.next] as number);
+      else if (drain) na = Infinity;
+      else return;
+      // The earliest event: the heap's, or the first timeout (a client event) when it comes before.
+      const ht = heap.peekTime();
+      const tt = timeouts.peekTime();
+      const timeoutFirst = tt < ht || (tt === ht && tt !== Infinity && heap.peekClass() === CLIENT && timeouts.peekSeq() < heap.peekSeq());
+      const et = timeoutFirst ? tt : ht;
+      if (et < na || (et === na && et !== Infinity && !timeoutFirst && heap.peekClass() !== CLIENT)) {
+        this.now = et;
+        if (timeoutFirst) {
+          timeouts.pop();
+          this.learn(timeouts.topA, timeouts.topB, false);
+        } else {
+          heap.pop();
+          this.dispatch();
+        }
+      } else if (na !== Infinity) {
+        this.next++;
+        this.now = na;
+        this.arrive(na);
+      } else {
+        return;
+      }
+    }
+  }
+
+  /** The last block, with the run's series. */
+  flush(): void {
+    this.emitBlock(true);
+  }
+
+  private dispatch(): void {
+    const heap = this.heap;
+    switch (heap.topKind) {
+      case EV_SEND: return this.send(heap.topA);
+      case EV_REPLY: return this.learn(heap.topA, heap.topB, true);
+      case EV_FREE: return this.free(heap.topA);
+      default: return this.fillWorkers();
+    }
+  }
+
+  /** A group arrives at `x`: its primary starts, and its twin is drawn (docs/model.md). */
+  private arrive(x: number): void {
+    const g = this.newGroup();
+    this.enter(g);
+    this.log.clear();
+    this.nextCall = 0;
+    this.nextText = 0;
+    this.hooks.onGroup(x);
+    if (this.series !== null) this.series.add(SER.arrivals, x);
+    const i = 2 * g;
+    const twin = this.twinDrawn();
+    this.groups.twin[g] = twin ? 1 : 0;
+    this.groups.acting[g] = twin ? 2 : 1;
+    this.groups.atServer[g] = 0;
+    this.side.reset(i);
+    this.startAction(i, x);
+    if (twin) {
+      this.side.reset(i + 1);
+      this.startAction(i + 1, x + uniform(this.rng, this.p.twinMin, this.p.twinMax));
+      this.heap.push(this.sendAt[i + 1] as number, CLIENT, EV_SEND, i + 1, 0);
+    }
+    this.send(i); // its first attempt goes now
+  }
+
+  /** Actor `i`'s next attempt is due now: rejected by an open breaker, lost on the way, or at the server. */
+  private send(i: number): void {
+    const x = this.now;
+    const g = i >> 1;
+    this.enter(g);
+    if (this.regimes !== null) this.p = this.regimes.at(x);
+    const serial = (this.side.serial[i] as number) + 1;
+    if (this.breaker !== null && !this.breaker.allows(x, i, serial)) {
+      // Not an attempt: the call ends now as a definite failure (the model may re-plan it).
+      this.side.rejected[i]!++;
+      if (this.series !== null) this.series.add(SER.breaker_rejected, x);
+      this.attemptEnd[i] = x;
+      this.endCall(i, false, false);
+      return this.afterMove(i, g);
+    }
+    this.side.serial[i] = serial;
+    this.side.learned[i] = 0;
+    this.side.replied[i] = 0;
+    this.attemptsSent[i]!++;
+    const key = this.keyOf(i);
+    this.side.key[i] = key;
+    if (this.requestLost()) this.timeoutAt(x + this.p.timeout, i, serial);
+    else this.arriveAtServer(i, g, key, x);
+    this.leave(g);
+  }
+
+  /** The client learns the outcome of actor `i`'s attempt `serial` now: a reply, or its timeout (ignored when a reply came in time, or the attempt is past). */
+  private learn(i: number, serial: number, reply: boolean): void {
+    const side = this.side;
+    if (side.serial[i] !== serial || side.learned[i] === 1 || (!reply && side.replied[i] === 1)) return;
+    const x = this.now;
+    const g = i >> 1;
+    this.enter(g);
+    side.learned[i] = 1;
+    if (this.regimes !== null) this.p = this.regimes.at(this.sendAt[i] as number);
+    const status = reply ? (side.status[i] as number) : NO_REPLY;
+    this.replyAfter[i] = reply ? (side.after[i] as number) : 0;
+    this.breaker?.record(x, BREAKER_FAILS[status + 1] === 1, i, serial);
+    if (status === OK) {
+      this.succeeded++;
+      if (this.series !== null) this.series.add(SER.succeeded, x);
+    }
+    this.clientLearns(i, side.key[i] as number, status, reply ? (side.by[i] as number) : LOST_REQUEST, reply);
+    this.afterMove(i, g);
+    this.leave(g);
+  }
+
+  /** After actor `i`'s step: its next attempt is scheduled, or its action is over. */
+  private afterMove(i: number, g: number): void {
+    const next = this.sendAt[i] as number;
+    if (next !== Infinity) {
+      this.heap.push(next, CLIENT, EV_SEND, i, 0);
+      return this.leave(g);
+    }
+    this.groups.acting[g]!--;
+    this.leave(g);
+    this.maybeEnd(g);
+  }
+
+  protected override groupEnded(): void {
+    if (++this.blockPrimaries === CHUNK_ACTIONS) this.emitBlock(false);
+  }
+
+  /** The block's output (the series only with the last), then a fresh block. */
+  private emitBlock(last: boolean): void {
+    const plan: ChunkPlan = { index: this.blockIndex++, actions: this.blockPrimaries, offset: 0, span: 0, opOffset: 0, opSpan: 0 };
+    const out = this.totals.output(plan, this.p.scope !== S_NONE, this.spec.gridStep, last ? this.series : null);
+    out.capacity = { queueWait: this.queueWait.toData(), busyMs: this.busy, loadMs: this.spec.loadEnd, started: this.started, succeeded: this.succeeded };
+    this.spec.emit(out);
+    this.totals.reset();
+    this.queueWait.reset();
+    this.busy = 0;
+    this.started = 0;
+    this.succeeded = 0;
+    this.blockPrimaries = 0;
+  }
+}

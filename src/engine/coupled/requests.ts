@@ -1,0 +1,75 @@
+/**
+ * The coupled engine's requests in flight at the server (sent, not yet finished or dropped), and
+ * the queue of those waiting for a worker. Typed arrays grown by doubling; a finished request's
+ * slot is reused, so memory follows the work in flight, not the run's length.
+ */
+
+export class Requests {
+  /** The actor that sent it, that actor's attempt serial then, its send time, key, fingerprint and call kind. */
+  actor = new Int32Array(64);
+  serial = new Int32Array(64);
+  send = new Float64Array(64);
+  key = new Int32Array(64);
+  fp = new Int32Array(64);
+  kind = new Int8Array(64);
+  private free = new Int32Array(64);
+  private freeCount = 0;
+  private used = 0;
+
+  /** A slot for a new request. */
+  take(): number {
+    if (this.freeCount > 0) return this.free[--this.freeCount] as number;
+    if (this.used === this.actor.length) this.grow();
+    return this.used++;
+  }
+
+  release(r: number): void {
+    if (this.freeCount === this.free.length) { const f = new Int32Array(this.free.length * 2); f.set(this.free); this.free = f; }
+    this.free[this.freeCount++] = r;
+  }
+
+  /** Slots ever used: the most requests in flight at once. */
+  get peak(): number {
+    return this.used;
+  }
+
+  private grow(): void {
+    const n = this.actor.length * 2;
+    const i32 = (a: Int32Array) => { const b = new Int32Array(n); b.set(a); return b; };
+    this.actor = i32(this.actor); this.serial = i32(this.serial); this.key = i32(this.key); this.fp = i32(this.fp);
+    const f = new Float64Array(n); f.set(this.send); this.send = f;
+    const k = new Int8Array(n); k.set(this.kind); this.kind = k;
+  }
+}
+
+/** Requests waiting for a worker: a ring buffer taken from the front (fifo) or the back (lifo). */
+export class WaitQueue {
+  private ring = new Int32Array(64);
+  private head = 0;
+  size = 0;
+
+  constructor(private readonly lifo: boolean) {}
+
+  push(r: number): void {
+    if (this.size === this.ring.length) this.grow();
+    this.ring[(this.head + this.size++) & (this.ring.length - 1)] = r;
+  }
+
+  /** The next request a free worker takes: the first to arrive (fifo) or the last (lifo). */
+  take(): number {
+    const mask = this.ring.length - 1;
+    if (this.lifo) return this.ring[(this.head + --this.size) & mask] as number;
+    const r = this.ring[this.head] as number;
+    this.head = (this.head + 1) & mask;
+    this.size--;
+    return r;
+  }
+
+  private grow(): void {
+    const n = this.ring.length * 2;
+    const next = new Int32Array(n);
+    for (let k = 0; k < this.size; k++) next[k] = this.ring[(this.head + k) & (this.ring.length - 1)] as number;
+    this.ring = next;
+    this.head = 0;
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * The coupled engine's service (docs/model.md, "Capacity"): requests arrive, start at once while
+ * fewer than the workers in force are running, else wait in the queue, else are shed; a worker
+ * that comes free takes the next waiting request (fifo or lifo), dropping it if it expired. What
+ * the server does with a request it runs is the shared rule (`serve`, attempt.ts), at the
+ * handler's start. A layer of the coupled engine's class (state.ts < server.ts < coupled.ts).
+ */
+import { FROM_STORE, NO_REPLY, SHED_503 } from '../attempt.js';
+import { binKey, LatencyBins } from '../bins.js';
+import type { EngineHooks } from '../hooks.js';
+import { SER } from '../../model/series.js';
+import type { Scenario } from '../../model/types.js';
+import { EventHeap, TimedQueue } from './heap.js';
+import { Requests, WaitQueue } from './requests.js';
+import { CoupledState } from './state.js';
+import { WorkerSchedule } from './workers.js';
+
+/** Event kinds, and their classes: SERVER events run before CLIENT ones at one instant (heap.ts). */
+export const EV_SEND = 0, EV_REPLY = 1, EV_TIMEOUT = 2, EV_FREE = 3, EV_EDGE = 4;
+export const SERVER = 0, CLIENT = 1;
+
+export class CoupledServer extends CoupledState {
+  protected readonly heap = new EventHeap();
+  /** Client timeouts, in time order as they are scheduled (heap.ts, `TimedQueue`). */
+  protected readonly timeouts = new TimedQueue();
+  /** The time of the event being handled. */
+  protected now = 0;
+  private readonly requests = new Requests();
+  private readonly queue: WaitQueue;
+  private readonly workers: WorkerSchedule;
+  private readonly queueCap: number;
+  private readonly dropExpired: boolean;
+  private running = 0;
+  /** This block's measures (coupled.ts emits and resets them). */
+  protected readonly queueWait = new LatencyBins();
+  protected busy = 0;
+  protected started = 0;
+
+  constructor(scenario: Scenario, hooks: EngineHooks | undefined, seriesStep: number | null, private readonly loadEnd: number) {
+    super(scenario, hooks, seriesStep);
+    const capacity = scenario.service.capacity;
+    this.queue = new WaitQueue(capacity?.order === 'lifo');
+    this.queueCap = capacity === null ? Infinity : (capacity.queue ?? Infinity);
+    this.dropExpired = capacity?.drop_expired === true;
+    this.workers = new WorkerSchedule(scenario);
+    for (const edge of this.workers.edges) this.heap.push(edge, SERVER, EV_EDGE, 0, 0);
+  }
+
+  /**
+   * Actor `i` (of the entered group `g`) sent an attempt at `x` with `key` that reached the
+   * server (parameters of `x` in `p`): it starts, waits or is shed.
+   */
+  protected arriveAtServer(i: number, g: number, key: number, x: number): void {
+    const r = this.requests.take();
+    const q = this.requests;
+    q.actor[r] = i; q.serial[r] = this.side.serial[i] as number; q.send[r] = x; q.key[r] = key;
+    q.fp[r] = this.p.fpText ? (this.text[i] as number) : 0; q.kind[r] = this.kind[i] as number;
+    this.groups.atServer[g]!++;
+    if (this.running < this.workers.at(x)) {
+      this.startHandler(r, x, false);
+    } else if (this.queue.size < this.queueCap) {
+      this.queue.push(r);
+      this.timeoutAt(x + this.p.timeout, i, this.side.serial[i] as number);
+    } else {
+      this.shed(r, i, g, x);
+    }
+  }
+
+  /** The queue is full: a 503 at once, no worker used, nothing executed (its reply lost as any). */
+  private shed(r: number, i: number, g: number, x: number): void {
+    const p = this.p;
+    this.requests.release(r);
+    this.groups.atServer[g]!--;
+    this.side.shed[i]!++;
+    if (this.series !== null) this.series.add(SER.shed, x);
+    const serial = this.side.serial[i] as number;
+    if (p.fastReply <= p.timeout && !this.replyLost()) {
+      this.side.replied[i] = 1; this.side.status[i] = SHED_503; this.side.after[i] = p.fastReply; this.side.by[i] = FROM_STORE;
+      this.heap.push(x + p.fastReply, CLIENT, EV_REPLY, i, serial);
+    } else {
+      this.timeoutAt(x + p.timeout, i, serial);
+    }
+  }
+
+  /**
+   * A worker takes request `r` at `t` (`queued`: it waited, and its client's timeout is already
+   * scheduled): dropped if expired, else the server's rules run (`serve`) with the parameters of
+   * its send time and the key store as it is at `t`, and the worker is busy until the reply leaves.
+   */
+  private startHandler(r: number, t: number, queued: boolean): void {
+    const q = this.requests;
+    const i = q.actor[r] as number;
+    const g = i >> 1;
+    const s = q.send[r] as number;
+    this.enter(g);
+    if (this.regimes !== null) this.p = this.regimes.at(s);
+    const p = this.p;
+    if (this.dropExpired && t >= s + p.timeout) {
+      this.side.expired[i]!++;
+      if (this.series !== null) this.series.add(SER.expired, t);
+      this.requestDone(r, g);
+      return this.leave(g);
+    }
+    this.running++;
+    this.started++;
+    if (this.series !== null) this.series.add(SER.started, t);
+    this.queueWait.countKey(binKey(t - s));
+    const sentAt = this.sendAt[i] as number;
+    this.sendAt[i] = s; // serve measures the reply from the request's own send
+    this.serveStart[i] = t;
+    const status = this.serve(i, q.key[r] as number, q.fp[r] as number, q.kind[r] as number, this.regimes !== null && this.regimes.at(t).storeDown);
+    this.sendAt[i] = sentAt;
+    const after = this.replyAfter[i] as number;
+    const end = s + after;
+    this.busy += Math.max(0, Math.min(end, this.loadEnd) - t);
+    this.heap.push(end, SERVER, EV_FREE, r, 0);
+    const serial = q.serial[r] as number;
+    if (serial === this.side.serial[i] && this.side.learned[i] === 0) {
+      // The client still waits for this attempt.
+      if (status !== NO_REPLY && after <= p.timeout && !this.replyLost()) {
+        this.side.replied[i] = 1; this.side.status[i] = status; this.side.after[i] = after; this.side.by[i] = this.answeredBy;
+        this.heap.push(end, CLIENT, EV_REPLY, i, serial);
+      } else if (!queued) {
+        this.timeoutAt(s + p.timeout, i, serial);
+      }
+    }
+    this.leave(g);
+  }
+
+  /** Actor `i`'s attempt `serial` times out at `at` unless its reply comes first. */
+  protected timeoutAt(at: number, i: number, serial: number): void {
+    this.timeouts.push(at, this.heap.nextSeq(), i, serial);
+  }
+
+  /** A worker comes free at the current event's time: its request is done; waiting ones start. */
+  protected free(r: number): void {
+    this.running--;
+    this.requestDone(r, (this.requests.actor[r] as number) >> 1);
+    this.fillWorkers();
+  }
+
+  /** Waiting requests start while workers are free (after a worker frees, and at a window edge). */
+  protected fillWorkers(): void {
+    const t = this.now;
+    const cap = this.workers.at(t);
+    while (this.running < cap && this.queue.size > 0) this.startHandler(this.queue.take(), t, true);
+  }
+
+  private requestDone(r: number, g: number): void {
+    this.requests.release(r);
+    this.groups.atServer[g]!--;
+    this.maybeEnd(g);
+  }
+
+  /** Group `g` ends once its actors are done and none of its requests is left at the server. */
+  protected maybeEnd(g: number): void {
+    if (this.groups.acting[g] !== 0 || this.groups.atServer[g] !== 0) return;
+    this.enter(g);
+    this.endGroup(g);
+    this.groupEnded();
+  }
+
+  /** A group ended (coupled.ts counts its block). */
+  protected groupEnded(): void { /* counted by the subclass */ }
+}

@@ -1,0 +1,112 @@
+/**
+ * The coupled engine's state (docs/model.md, "Capacity"): many groups in flight at once, each
+ * with its own key store and rows, driven through the same layers as the chunk engine (calls,
+ * attempts, the server's rules, a group's end: engine-state.ts). Before an event of group g the
+ * engine `enter`s it (the shared layers then see that group's store, rows and counters) and
+ * `leave`s it after. Actor i of group g is 2g + 0 (the primary) or 2g + 1 (its twin).
+ */
+import { compile } from '../compile.js';
+import { GroupModel } from '../group.js';
+import { NO_HOOKS, type EngineHooks } from '../hooks.js';
+import { Regimes } from '../regimes.js';
+import { SeriesTally } from '../series-tally.js';
+import { C } from '../../model/counters.js';
+import { SER } from '../../model/series.js';
+import type { Scenario } from '../../model/types.js';
+import { Breaker } from './breaker.js';
+import { RetryBudget } from './budget.js';
+import { ActorSlots, GroupSlots } from './slots.js';
+
+/**
+ * The most groups in flight at once (about 200 bytes each): an unbounded queue in a storm that
+ * never drains grows until this, and the run stops with a message (docs/security-and-limits.md).
+ */
+export const MAX_GROUPS_IN_FLIGHT = 1 << 22;
+/** How an error of a run past that bound begins (an error from a worker thread keeps only its message). */
+export const IN_FLIGHT_OVERFLOW = 'the coupled run holds too much work in flight:';
+
+export class CoupledState extends GroupModel {
+  protected readonly groups = new GroupSlots();
+  protected readonly side = new ActorSlots();
+  protected readonly budget: RetryBudget | null;
+  protected readonly breaker: Breaker | null;
+
+  constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
+    super(compile(scenario), hooks);
+    if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
+    if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
+    this.budget = scenario.client.retry_budget ? new RetryBudget(scenario.client.retry_budget) : null;
+    this.breaker = scenario.client.breaker ? new Breaker(scenario.client.breaker) : null;
+    this.budgeted = this.budget !== null;
+    this.growGroups(64);
+  }
+
+  /** A slot for a new group, the slots grown when all are taken. */
+  protected newGroup(): number {
+    let g = this.groups.take();
+    if (g < 0) {
+      const n = this.groups.capacity * 2;
+      if (n > MAX_GROUPS_IN_FLIGHT) throw new Error(`${IN_FLIGHT_OVERFLOW} more than ${MAX_GROUPS_IN_FLIGHT} actions in flight at once (a queue that never drains?); bound service.capacity.queue, or shorten the run`);
+      this.growGroups(n);
+      g = this.groups.take();
+    }
+    return g;
+  }
+
+  private growGroups(n: number): void {
+    this.groups.grow(n);
+    this.side.grow(2 * n);
+    this.resizeActors(2 * n);
+  }
+
+  /** The group the shared layers act for now (-1: none). */
+  private current = -1;
+
+  /** The shared layers now act for group `g`: its key store, rows and numbering. */
+  protected enter(g: number): void {
+    if (g === this.current) return;
+    if (this.current >= 0) this.leave(this.current);
+    this.current = g;
+    this.log = this.groups.logs[g]!;
+    this.rows = this.groups.rows[g]!;
+    this.nextCall = this.groups.nextCall[g] as number;
+    this.nextText = this.groups.nextText[g] as number;
+  }
+
+  protected leave(g: number): void {
+    this.groups.nextCall[g] = this.nextCall;
+    this.groups.nextText[g] = this.nextText;
+  }
+
+  /** Group `g` (entered) is over, its actors done and no request of it left at the server: its counts into the totals. */
+  protected endGroup(g: number): void {
+    const t = this.totals;
+    const twin = this.groups.twin[g] === 1;
+    for (let i = 2 * g; i < 2 * g + (twin ? 2 : 1); i++) {
+      this.finishAction(i);
+      t.count(C.shed, this.side.shed[i] as number);
+      t.count(C.expired, this.side.expired[i] as number);
+      t.count(C.budget_denied, this.side.denied[i] as number);
+      t.count(C.breaker_rejected, this.side.rejected[i] as number);
+    }
+    this.rows.moveTo(t.rows);
+    this.rows = t.rows;
+    this.current = -1;
+    this.groups.release(g);
+  }
+
+  protected override budgetAllows(i: number, timedOut: boolean): boolean {
+    const taken = this.budget!.take(timedOut);
+    if (taken >= 0) {
+      this.side.tokens[i] = taken;
+      return true;
+    }
+    this.side.denied[i]!++;
+    if (this.series !== null) this.series.add(SER.budget_denied, this.attemptEnd[i] as number);
+    return false;
+  }
+
+  protected override refundBudget(i: number): void {
+    this.budget!.refund((this.attempt[i] as number) === 0 ? -1 : (this.side.tokens[i] as number));
+  }
+}

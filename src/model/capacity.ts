@@ -1,0 +1,13 @@
+/**
+ * Whether a scenario is coupled (docs/model.md, "Capacity"): with a worker pool, a retry budget
+ * or a circuit breaker, every action shares the service or the client with every other, so the
+ * run is one discrete-event simulation (engine/coupled/) and reports the capacity readings.
+ */
+import type { WrittenScenario } from './types.js';
+
+/** The keys that couple a run's actions, as they are written in a scenario. */
+export const COUPLING_KEYS = ['service.capacity', 'client.retry_budget', 'client.breaker'] as const;
+
+export function isCoupled(s: WrittenScenario): boolean {
+  return s.service.capacity !== null || s.client.retry_budget !== null || s.client.breaker !== null;
+}
