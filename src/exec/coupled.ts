@@ -3,19 +3,18 @@
  * thread (engine/coupled/), fed the run's chunk plans in order; several scenarios or sweep
  * points still run side by side. Its arrivals are the chunk engine's (each chunk's own stream),
  * its other draws one stream of their own, so the same scenario and seed give the same bytes.
+ * Browser-safe (the lab runs it); coupled-run.ts is the command line's, with progress and signals.
  */
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { CoupledSimulator } from '../engine/coupled/coupled.js';
 import { chunkCount, chunkPlans, type ChunkPlan } from '../engine/plan.js';
 import { arrivalTime, withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
 import { chunkRng, streamRng } from '../random/rng.js';
 import { RunState } from '../results/metrics.js';
-import { Interrupted } from './interrupted.js';
 import { gridCellsFor, gridStepFor } from './simulate.js';
 
 /** A coupled run's pieces: its simulator, the sums it fills, and its chunk plans. */
-function prepare(written: Scenario, seed: string, seriesStep: number | null) {
+export function prepareCoupled(written: Scenario, seed: string, seriesStep: number | null) {
   const scenario = withPrimaries(written, seed);
   const plans = (): Generator<ChunkPlan> => chunkPlans(seed, scenario.actions, scenario.load.rate_per_s, 0, chunkCount(scenario.actions), arrivalTime(scenario));
   let lastArrival = 0;
@@ -31,7 +30,7 @@ function prepare(written: Scenario, seed: string, seriesStep: number | null) {
 
 /** The run on this thread at once (tests, the lab's worker, `simulate`). */
 export function simulateCoupled(written: Scenario, seed: string, seriesStep: number | null): { scenario: Scenario; state: RunState } {
-  const { scenario, state, sim, plans } = prepare(written, seed, seriesStep);
+  const { scenario, state, sim, plans } = prepareCoupled(written, seed, seriesStep);
   for (const plan of plans()) {
     sim.feed(plan, chunkRng(seed, plan.index));
     sim.simulate(false);
@@ -39,26 +38,4 @@ export function simulateCoupled(written: Scenario, seed: string, seriesStep: num
   sim.simulate(true);
   sim.flush();
   return { scenario, state };
-}
-
-/** The run, yielding to the event loop between chunks (progress, signals). */
-export async function runCoupled(
-  written: Scenario, seed: string, seriesStep: number | null,
-  onProgress?: (done: number, total: number) => void, signal?: AbortSignal,
-): Promise<{ state: RunState; gridStep: number; chunks: number }> {
-  const { scenario, state, sim, plans, gridStep } = prepare(written, seed, seriesStep);
-  let done = 0;
-  let chunks = 0;
-  for (const plan of plans()) {
-    if (signal?.aborted) throw new Interrupted();
-    sim.feed(plan, chunkRng(seed, plan.index));
-    sim.simulate(false);
-    done += plan.actions;
-    chunks++;
-    onProgress?.(done, scenario.actions);
-    await yieldToEventLoop();
-  }
-  sim.simulate(true);
-  sim.flush();
-  return { state, gridStep, chunks };
 }

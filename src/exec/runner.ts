@@ -19,7 +19,7 @@ import { withPrimaries } from '../model/clock.js';
 import { gridCellsFor, gridStepFor } from './simulate.js';
 import type { Scenario } from '../model/types.js';
 import { Interrupted } from './interrupted.js';
-import { runCoupled } from './coupled.js';
+import { runCoupled } from './coupled-run.js';
 import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
 import { InputError } from '../scenario/errors.js';
 import { hire, release } from './pool.js';
