@@ -23,7 +23,7 @@ export class GroupModel extends AttemptModel {
     this.totals.rows.beginGroup();
     this.nextCall = 0;
     this.nextText = 0;
-    this.hooks.onGroup(arrival);
+    this.hooks.onGroup(arrival, 0);
     if (this.series !== null) this.series.add(SER.arrivals, arrival);
     const twin = this.twinDrawn();
     this.startAction(0, arrival);

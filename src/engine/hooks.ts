@@ -4,8 +4,12 @@
  * The engine calls these only on its general path (a tracer turns the fast path off).
  */
 export interface EngineHooks {
-  /** A group (a primary action and its possible twin) arrives at `arrival`. */
-  onGroup(arrival: number): void;
+  /**
+   * A group (a primary action and its possible twin) arrives at `arrival`. `slot`: the group's
+   * slot in the coupled engine, whose actors are 2·slot and 2·slot + 1 and whose groups
+   * interleave (a slot is reused once its group ended); always 0 in the chunk engine.
+   */
+  onGroup(arrival: number, slot: number): void;
   /** Actor `i` starts a tool call of `kind` (engine.ts: ORIGINAL, REPLAN, REPLAY) at `at`. */
   onCall(i: number, kind: number, at: number): void;
   /**
@@ -19,6 +23,12 @@ export interface EngineHooks {
   onExecution(i: number, at: number): void;
   /** Actor `i`'s tool call returned to the model at `at`. */
   onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void;
+  /**
+   * The coupled engine only: a worker took actor `i`'s request sent at `s` at `t` (its wait:
+   * t - s), `expired` when drop_expired dropped it then. Called before that request's
+   * `onExecution`, and before `onAttempt` of the attempt it belongs to, if the client still waits.
+   */
+  onServe(i: number, s: number, t: number, expired: boolean): void;
 }
 
 /** Hooks that do nothing: a run's; the optimiser inlines the empty calls away. */
@@ -28,6 +38,7 @@ class NoHooks implements EngineHooks {
   onAttempt(): void { /* empty */ }
   onExecution(): void { /* empty */ }
   onCallEnd(): void { /* empty */ }
+  onServe(): void { /* empty */ }
 }
 
 export const NO_HOOKS: EngineHooks = new NoHooks();

@@ -135,6 +135,8 @@ class Tracer implements EngineHooks {
     action.executions.push({ at: at - this.groupArrival, call: action.calls.length - 1, duplicate: false });
   }
 
+  onServe(): void { /* the chunk engine has no queue */ }
+
   onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void {
     const call = (this.current[i] as TracedAction).calls.at(-1) as TracedCall;
     call.end = at - this.groupArrival;

@@ -11,6 +11,7 @@
 import { drawArrivals } from '../arrivals.js';
 import { LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
 import type { ChunkOutput } from '../chunk-output.js';
+import type { EngineHooks } from '../hooks.js';
 import { S_NONE } from '../compile.js';
 import { CHUNK_ACTIONS, type ChunkPlan } from '../plan.js';
 import { clockOf, type Clock } from '../../model/clock.js';
@@ -28,6 +29,8 @@ export interface CoupledSpec {
   seriesStep: number | null;
   /** The load's end T (ms): utilisation counts handler time in [0, T). */
   loadEnd: number;
+  /** Who hears every group's story (the action timeline's tracer); none by default. */
+  hooks?: EngineHooks;
   /** Called with each block of CHUNK_ACTIONS finished primaries, and with the last block (with the series) at `flush`. */
   emit: (out: ChunkOutput) => void;
 }
@@ -47,7 +50,7 @@ export class CoupledSimulator extends CoupledServer {
   private succeeded = 0;
 
   constructor(private readonly spec: CoupledSpec) {
-    super(spec.scenario, undefined, spec.seriesStep, spec.loadEnd);
+    super(spec.scenario, spec.hooks, spec.seriesStep, spec.loadEnd);
     this.rng = spec.rng;
     this.clock = clockOf(spec.scenario);
     this.series?.begin(0);
@@ -116,7 +119,7 @@ export class CoupledSimulator extends CoupledServer {
     this.log.clear();
     this.nextCall = 0;
     this.nextText = 0;
-    this.hooks.onGroup(x);
+    this.hooks.onGroup(x, g);
     if (this.series !== null) this.series.add(SER.arrivals, x);
     const i = 2 * g;
     const twin = this.twinDrawn();

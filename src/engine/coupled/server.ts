@@ -96,11 +96,13 @@ export class CoupledServer extends CoupledState {
     if (this.regimes !== null) this.p = this.regimes.at(s);
     const p = this.p;
     if (this.dropExpired && t >= s + p.timeout) {
+      this.hooks.onServe(i, s, t, true);
       this.side.expired[i]!++;
       if (this.series !== null) this.series.add(SER.expired, t);
       this.requestDone(r, g);
       return this.leave(g);
     }
+    this.hooks.onServe(i, s, t, false);
     this.running++;
     this.started++;
     if (this.series !== null) this.series.add(SER.started, t);
