@@ -6,11 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { metricColumns } from '../src/report/csv.js';
+import { csvMetricPaths, metricColumns } from '../src/report/csv.js';
 import { SERIES_COLUMNS } from '../src/report/series-csv.js';
 import { SWEEP_REPORTERS } from '../src/report/sweep-reporters.js';
 import type { SweepReport } from '../src/report/sweep.js';
-import { METRIC_PATHS } from '../src/results/metric-registry.js';
+import { METRIC_PATHS, type MetricPath } from '../src/results/metric-registry.js';
 import { isDurationKey } from '../src/scenario/schema.js';
 import { Chalk } from 'chalk';
 import { ROOT, sim } from './helpers.js';
@@ -19,10 +19,15 @@ const WHOLE = readFileSync(join(ROOT, 'docs/csv.md'), 'utf8');
 /** The sweep's part of the doc, and the run series' (its last section). */
 const [DOC, SERIES_DOC = ''] = WHOLE.split('\n## Series\n') as [string, string?];
 const metrics = sim('actions: 200\n', 200);
-/** A sweep of a duration key, a word key and a nested duration: every kind of param column. */
+/** A point with workers: the capacity metrics' columns (docs/model.md, "Capacity"). */
+const coupled = sim('actions: 200\nservice: { capacity: { workers: 2 } }\n', 200);
+/** A sweep of a duration key, a word key and a nested duration: every kind of param column, and every metric's. */
 const SWEEP: SweepReport = {
   scenario: 's.yaml', paths: ['client.timeout', 'idempotency.scope', 'service.latency.median'], seed: '1', version: 'test', replay: 'idem-sim sweep s.yaml',
-  points: [{ params: { 'client.timeout': 500, 'idempotency.scope': 'call', 'service.latency.median': 300 }, metrics }],
+  points: [
+    { params: { 'client.timeout': 500, 'idempotency.scope': 'call', 'service.latency.median': 300 }, metrics },
+    { params: { 'client.timeout': 500, 'idempotency.scope': 'call', 'service.latency.median': 300 }, metrics: coupled },
+  ],
 };
 
 /** The header of the CSV the reporter writes. */
@@ -32,7 +37,7 @@ async function header(): Promise<string[]> {
 }
 
 /** The row of docs/csv.md's metric table for `path`, as the registry words it. */
-function docRow(path: (typeof METRIC_PATHS)[number]): string {
+function docRow(path: MetricPath): string {
   const [value, ...bounds] = metricColumns(path);
   return `| \`${value?.name}\` | ${value?.unit} | ${value?.description} | ${bounds.map((b) => `\`${b.name}\``).join(', ')} |`;
 }
@@ -51,7 +56,7 @@ describe('docs/csv.md', () => {
   });
 
   it('words each metric, its unit and its interval columns as the registry does', () => {
-    for (const path of METRIC_PATHS) expect(DOC, `docs/csv.md should hold the row\n${docRow(path)}`).toContain(`${docRow(path)}\n`);
+    for (const path of csvMetricPaths(true)) expect(DOC, `docs/csv.md should hold the row\n${docRow(path)}`).toContain(`${docRow(path)}\n`);
   });
 
   it('lists no column the CSV does not write', async () => {

@@ -41,12 +41,14 @@ describe('a metric has one home', () => {
   });
 
   it('is a number of a finished run, and every number of one is a metric (but the action rate)', () => {
-    // Incidents (the quiet-time figures) with the store down (its 503s): every metric a run can report.
-    const scenario = parseRunnable('load: { duration: 10m, rate_per_s: 5 }\nincidents:\n  - { name: down, from: 1m, to: 2m, store: { down: true } }\n');
-    const metrics = simulate(scenario, 'homes', 60_000).metrics;
-    const found = numberPaths(metrics);
+    // Incidents (the quiet-time figures) with the store down (its 503s), and with workers (the
+    // capacity readings, docs/model.md "Capacity"): every metric a run can report.
+    const load = 'load: { duration: 10m, rate_per_s: 5 }\n';
+    const runs = [`${load}incidents:\n  - { name: down, from: 1m, to: 2m, store: { down: true } }\n`, `${load}service: { capacity: { workers: 4 } }\n`]
+      .map((yaml) => numberPaths(simulate(parseRunnable(yaml), 'homes', 60_000).metrics));
+    const found = [...new Set(runs.flat())];
     expect(ALL_METRIC_PATHS.filter((p) => !found.includes(p)), 'registry metrics a finished run lacks').toEqual([]);
-    expect(found.filter((p) => !(ALL_METRIC_PATHS as readonly string[]).includes(p)), 'numbers of a finished run the registry lacks').toEqual(['actions_per_second']);
+    for (const own of runs) expect(own.filter((p) => !(ALL_METRIC_PATHS as readonly string[]).includes(p)), 'numbers of a finished run the registry lacks').toEqual(['actions_per_second']);
   });
 
   it('is named in src/ only by its registry entry: no file keeps its own copy of a label, title or short name', () => {

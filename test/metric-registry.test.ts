@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTER_NAMES } from '../src/model/counters.js';
 import { isDurationMetric, readMetric } from '../src/results/metric-paths.js';
-import { METRIC_PATHS, METRICS, PER_ACTION_METRICS, metricDef, perActionMetric, scaleFactor } from '../src/results/metric-registry.js';
+import { ALL_METRIC_PATHS, METRIC_PATHS, METRICS, PER_ACTION_METRICS, metricDef, perActionMetric, scaleFactor } from '../src/results/metric-registry.js';
 import { PRECISION_METRICS } from '../src/results/precision.js';
 import { simulate } from '../src/exec/simulate.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
@@ -44,6 +44,18 @@ const PRECISION_BEFORE = {
   keys_per_action: ['keys', 1],
 };
 
+/** The counters of a coupled run (docs/model.md, "Capacity"), reported only by such runs: `expect:` paths and --precision-metric names. */
+const CAPACITY_PRECISION = {
+  shed_per_1000: ['shed', 1000],
+  expired_per_1000: ['expired', 1000],
+  budget_denied_per_1000: ['budget_denied', 1000],
+  breaker_rejected_per_1000: ['breaker_rejected', 1000],
+};
+/** Every metric only a coupled run reports, in report order (after the latencies). */
+const CAPACITY_PATHS = [...Object.keys(CAPACITY_PRECISION), 'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation'];
+/** --precision-metric's names in --help order: the capacity counters come after executions_per_action, as in the registry. */
+const PRECISION_NOW = Object.fromEntries(Object.entries(PRECISION_BEFORE).flatMap(([k, v]) => (k === 'keys_per_action' ? [...Object.entries(CAPACITY_PRECISION), [k, v]] : [[k, v]])));
+
 const metrics = simulate({ ...DEFAULT_SCENARIO, actions: 20_000 }, 'registry').metrics;
 
 describe('metric registry', () => {
@@ -52,9 +64,17 @@ describe('metric registry', () => {
     expect(new Set(METRIC_PATHS).size).toBe(METRIC_PATHS.length);
   });
 
-  it('keeps the --precision-metric names, counters and scales, in order', () => {
-    expect(Object.keys(PRECISION_METRICS)).toEqual(Object.keys(PRECISION_BEFORE));
-    expect(PRECISION_METRICS).toEqual(PRECISION_BEFORE);
+  it('keeps the --precision-metric names, counters and scales, in order, with the capacity counters', () => {
+    expect(Object.keys(PRECISION_METRICS)).toEqual(Object.keys(PRECISION_NOW));
+    expect(PRECISION_METRICS).toEqual(PRECISION_NOW);
+  });
+
+  it('lists the capacity metrics as reported only by coupled runs, after the latencies, none of them in a run without the keys', () => {
+    expect(ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'capacity')).toEqual(CAPACITY_PATHS);
+    expect(ALL_METRIC_PATHS.indexOf('shed_per_1000')).toBe(ALL_METRIC_PATHS.indexOf('action_latency_ms.p99') + 1);
+    for (const p of CAPACITY_PATHS) expect(Object.keys(metrics), p).not.toContain(p.split('.')[0]);
+    expect(METRIC_PATHS.filter(isDurationMetric)).not.toContain('queue_wait_ms.p95');
+    expect(ALL_METRIC_PATHS.filter(isDurationMetric)).toContain('queue_wait_ms.p95');
   });
 
   it('marks exactly the latency quantiles as durations, and no unknown name', () => {
@@ -107,7 +127,7 @@ describe('metric registry', () => {
   });
 
   it('lists as per-action metrics only constant scales, the first of each counter first', () => {
-    expect(PER_ACTION_METRICS.map((d) => d.path)).toEqual(Object.keys(PRECISION_BEFORE));
+    expect(PER_ACTION_METRICS.map((d) => d.path)).toEqual(Object.keys(PRECISION_NOW));
     expect(perActionMetric('duplicates')?.path).toBe('duplicates_per_1000');
     expect(perActionMetric('unknown_outcomes')?.path).toBe('unknown_outcomes_per_1000');
     expect(perActionMetric('attempts')).toEqual({ path: 'attempts_per_action', counter: 'attempts', times: 1 });

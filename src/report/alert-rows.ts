@@ -1,6 +1,7 @@
 /**
  * The run table's section on alerts (docs/model.md, "Time"): per alert, its firings, its
- * detection delay per incident and its false alarms, for every run that has it.
+ * detection delay per incident (and a coupled run's recovery: "Capacity") and its false alarms,
+ * for every run that has it.
  */
 import type { AlertResult } from '../results/alerts.js';
 import { duration, num } from './format.js';
@@ -11,6 +12,13 @@ export type AlertRow = readonly [label: string, cell: (r: ScenarioRun) => string
 
 const find = (r: ScenarioRun, name: string): AlertResult | undefined => r.alerts?.find((a) => a.name === name);
 const missing = '–';
+
+/** A reading per incident of an alert (`none`: the words where it is null), – where the run has no such alert, incident or reading. */
+function reading(readings: Readonly<Record<string, number | null>> | undefined, incident: string, none: string): string {
+  if (!readings || !Object.hasOwn(readings, incident)) return missing;
+  const d = readings[incident];
+  return d === null || d === undefined ? none : duration(d);
+}
 
 /** The section's rows, for the alerts of all `runs` in the order they first appear. */
 export function alertRows(runs: readonly ScenarioRun[]): AlertRow[] {
@@ -26,13 +34,10 @@ export function alertRows(runs: readonly ScenarioRun[]): AlertRow[] {
       return first ? `${duration(first[0])} to ${duration(first[1])}` : missing;
     }]);
     const incidents = [...new Set(runs.flatMap((r) => Object.keys(find(r, name)?.detection_delay_ms ?? {})))];
+    const recovery = runs.some((r) => find(r, name)?.recovery_ms);
     for (const incident of incidents) {
-      rows.push([`  detection delay after ${incident}`, (r) => {
-        const a = find(r, name);
-        if (!a || !Object.hasOwn(a.detection_delay_ms, incident)) return missing;
-        const d = a.detection_delay_ms[incident];
-        return d === null || d === undefined ? 'not detected' : duration(d);
-      }]);
+      rows.push([`  detection delay after ${incident}`, (r) => reading(find(r, name)?.detection_delay_ms, incident, 'not detected')]);
+      if (recovery) rows.push([`  recovery after ${incident} ended`, (r) => reading(find(r, name)?.recovery_ms, incident, 'no firing')]);
     }
     rows.push(['  false alarms', (r) => { const a = find(r, name); return a ? num(a.false_alarms) : missing; }]);
   }

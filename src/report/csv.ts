@@ -4,7 +4,7 @@
  * docs/csv.md lists them (a unit test holds the two together).
  */
 import { stringify } from 'csv-stringify/sync';
-import { METRICS, METRIC_PATHS, type MetricDef, type MetricPath, type Scale } from '../results/metric-registry.js';
+import { ALL_METRIC_PATHS, METRICS, type MetricDef, type MetricPath, type Scale } from '../results/metric-registry.js';
 import { readMetric } from '../results/metric-paths.js';
 import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
@@ -62,11 +62,22 @@ export const TRAILING_COLUMNS: readonly CsvColumn[] = [
   { name: 'idem_sim_version', unit: '', description: 'the idem-sim version that wrote the file' },
 ];
 
-/** Every column of a sweep over `paths`, in order: the varied keys, the metrics in report order, seed and version. */
-export function csvColumns(paths: readonly string[]): CsvColumn[] {
+/**
+ * The metrics a sweep's CSV has columns for, in report order: those every run reports, and a
+ * coupled run's (docs/model.md, "Capacity") when `coupled`, some point of the sweep being one.
+ */
+export function csvMetricPaths(coupled: boolean): MetricPath[] {
+  return ALL_METRIC_PATHS.filter((p) => {
+    const only = METRICS[p].only;
+    return only === undefined || (only === 'capacity' && coupled);
+  });
+}
+
+/** Every column of a sweep over `paths`, in order: the varied keys, the metrics in report order (csvMetricPaths), seed and version. */
+export function csvColumns(paths: readonly string[], coupled = false): CsvColumn[] {
   return [
     ...paths.map((p) => ({ name: paramColumn(p), unit: isDurationKey(p) ? 'ms' : '', description: `the value of ${p} at this point` })),
-    ...METRIC_PATHS.flatMap(metricColumns),
+    ...csvMetricPaths(coupled).flatMap(metricColumns),
     ...TRAILING_COLUMNS,
   ];
 }
@@ -115,9 +126,11 @@ function paramCell(path: string, v: string | number | boolean | null | undefined
 
 export function renderCsv(r: SweepReport): string {
   const alerts = alertColumns(r.points);
+  // A coupled point reports its counters' rates (an estimate, always there), a point that is not none.
+  const coupled = r.points.some((pt) => pt.metrics.shed_per_1000 !== undefined);
   const rows = r.points.map((pt) => [
     ...r.paths.map((p) => paramCell(p, pt.params[p])),
-    ...METRIC_PATHS.flatMap((p) => {
+    ...csvMetricPaths(coupled).flatMap((p) => {
       const m = readMetric(pt.metrics, p);
       const v = m.value === null ? '' : round(m.value);
       if (METRICS[p].kind !== 'estimate') return [v];
@@ -126,7 +139,7 @@ export function renderCsv(r: SweepReport): string {
     ...alerts.map((a) => alertValue(pt, a.path) ?? ''),
     r.seed, r.version,
   ]);
-  const columns = csvColumns(r.paths).map((c) => c.name);
+  const columns = csvColumns(r.paths, coupled).map((c) => c.name);
   // An alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell).
   columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...alerts.map((a) => a.path));
   return csvText(rows, columns);

@@ -3,7 +3,8 @@ import { CONTRACT_VERSION } from '../model/shape.js';
 import { echoed } from '../model/clock.js';
 import { writtenLatency } from '../model/latency.js';
 import { arrivalSpan } from '../model/clock.js';
-import { seriesJson } from '../model/series.js';
+import { SERIES_NAMES, seriesJson, type SeriesBucket, type SeriesCounts, type SeriesJson } from '../model/series.js';
+import { listedSeries } from '../results/capacity.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
@@ -22,6 +23,15 @@ export function roundNoise(_key: string, value: unknown): unknown {
   return typeof value === 'number' && !Number.isInteger(value) ? Number(value.toPrecision(12)) : value;
 }
 
+/** The series as JSON, each bucket with the counts the run lists (results/capacity.ts: a coupled run's own counts only for it). */
+function listedSeriesJson(series: SeriesCounts, s: WrittenScenario): SeriesJson {
+  const json = seriesJson(series, arrivalSpan(s));
+  const names = listedSeries(s);
+  if (names.length === SERIES_NAMES.length) return json;
+  const buckets = json.buckets.map((b) => ({ start_ms: b.start_ms, load_ms: b.load_ms, ...Object.fromEntries(names.map((n) => [n, b[n]])) }) as SeriesBucket);
+  return { ...json, buckets };
+}
+
 export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string {
   const doc = {
     tool: 'idem-sim',
@@ -37,7 +47,7 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
       warnings: r.warnings,
       ...(r.precision ? { precision: r.precision } : {}),
       metrics: r.metrics,
-      ...(r.series ? { series: seriesJson(r.series, arrivalSpan(r.scenario)) } : {}),
+      ...(r.series ? { series: listedSeriesJson(r.series, r.scenario) } : {}),
       ...(r.alerts ? { alerts: r.alerts } : {}),
     })),
   };

@@ -4,11 +4,12 @@
  * (a unit test holds the two together).
  */
 import { arrivalSpan } from '../model/clock.js';
-import { loadCovered, LOAD_MS_MEANING, NUM_SERIES, SERIES_MEANINGS, SERIES_NAMES } from '../model/series.js';
+import { loadCovered, LOAD_MS_MEANING, NUM_SERIES, SER, SERIES_MEANINGS, SERIES_NAMES, type SeriesName } from '../model/series.js';
+import { listedSeries } from '../results/capacity.js';
 import { csvText, type CsvColumn } from './csv.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
-/** Every column, in order. */
+/** Every column, in order; a count only coupled runs list (results/capacity.ts) only when one of the runs is. */
 export const SERIES_COLUMNS: readonly CsvColumn[] = [
   { name: 'run', unit: '', description: 'the scenario\'s name (its file name without extension, or lab-defaults)' },
   { name: 'start_ms', unit: 'ms', description: 'the start of the bucket, from the start of the run; it ends one step later' },
@@ -20,13 +21,17 @@ export const SERIES_COLUMNS: readonly CsvColumn[] = [
 ];
 
 export function renderSeriesCsv(runs: readonly ScenarioRun[], info: RunInfo): string {
+  // The counts any run lists, in SERIES_NAMES order; a run that does not list one has an empty cell.
+  const names = SERIES_NAMES.filter((n) => runs.some((r) => listedSeries(r.scenario).includes(n)));
   const rows = runs.flatMap((r) => {
     const s = r.series;
     if (!s) return [];
+    const own = new Set<SeriesName>(listedSeries(r.scenario));
     const loadEnd = arrivalSpan(r.scenario);
     return Array.from({ length: s.buckets }, (_, b) => [
-      r.name, b * s.step, ...Array.from(s.counts.subarray(b * NUM_SERIES, (b + 1) * NUM_SERIES)), s.step, loadCovered(s.step, b, loadEnd), r.seed, info.version,
+      r.name, b * s.step, ...names.map((n) => (own.has(n) ? s.counts[b * NUM_SERIES + SER[n]] : '')), s.step, loadCovered(s.step, b, loadEnd), r.seed, info.version,
     ]);
   });
-  return csvText(rows, SERIES_COLUMNS.map((c) => c.name));
+  const listed = new Set<string>(names);
+  return csvText(rows, SERIES_COLUMNS.filter((c) => !(SERIES_NAMES as readonly string[]).includes(c.name) || listed.has(c.name)).map((c) => c.name));
 }

@@ -1,9 +1,10 @@
 /**
  * A sweep's columns for its scenario's alerts (docs/model.md, "Time"): per alert, its detection
- * delay for each incident, its false alarms and its firings, so that the threshold or timeout
- * that detects fastest with no false alarm can be read off the grid.
+ * delay for each incident (and a coupled point's recovery, "Capacity"), its false alarms and its
+ * firings, so that the threshold or timeout that detects fastest with no false alarm can be read
+ * off the grid.
  */
-import { hasReading, readAlert, type AlertPath } from '../results/alert-paths.js';
+import { alertQuery, hasReading, readAlert, type AlertPath } from '../results/alert-paths.js';
 import { duration, num } from './format.js';
 import type { SweepPointResult } from './sweep.js';
 
@@ -20,6 +21,7 @@ export function alertColumns(points: readonly SweepPointResult[]): AlertColumn[]
   for (const pt of points) {
     for (const a of pt.alerts ?? []) {
       for (const incident of Object.keys(a.detection_delay_ms)) seen.set(`alerts.${a.name}.detection_delay_ms.${incident}`, `${a.name} delay (${incident})`);
+      for (const incident of Object.keys(a.recovery_ms ?? {})) seen.set(`alerts.${a.name}.recovery_ms.${incident}`, `${a.name} recovery (${incident})`);
       seen.set(`alerts.${a.name}.false_alarms`, `${a.name} false alarms`);
       seen.set(`alerts.${a.name}.firings`, `${a.name} firings`);
     }
@@ -34,6 +36,8 @@ export const alertValue = (pt: SweepPointResult, path: AlertPath): number | null
 export function alertCell(pt: SweepPointResult, path: AlertPath): string {
   if (!hasReading(pt.alerts, path)) return '–';
   const v = alertValue(pt, path);
-  if (path.includes('.detection_delay_ms.')) return v === null ? 'missed' : duration(v);
+  const { reading } = alertQuery(path);
+  if (reading === 'detection_delay_ms') return v === null ? 'missed' : duration(v);
+  if (reading === 'recovery_ms') return v === null ? 'no firing' : duration(v);
   return v === null ? '–' : num(v);
 }

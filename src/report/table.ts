@@ -57,6 +57,15 @@ const ROWS = [
   row('call_latency_ms.p95'),
   row('call_latency_ms.p99'),
   row('action_latency_ms.p95'),
+  ['Capacity (workers, retry budget, breaker)'],
+  row('shed_per_1000'),
+  row('expired_per_1000'),
+  row('budget_denied_per_1000'),
+  row('breaker_rejected_per_1000'),
+  row('queue_wait_ms.p50'),
+  row('queue_wait_ms.p95'),
+  row('queue_wait_ms.p99'),
+  row('utilisation'),
   ['Key store'],
   row('keys_per_action'),
   row('peak_live_keys'),
@@ -112,7 +121,9 @@ function draw(runs: readonly ScenarioRun[], chalk: ChalkInstance): string {
   const label = labeller(runs);
   // A metric only some scenarios report (its registry entry's `only`) has a row when one of these does.
   const reported = (row: Row) => row.length === 1 || !(row[0].trimStart() in ONLY_WHERE) || runs.some((r) => ONLY_WHERE[row[0].trimStart()]?.(r.metrics));
-  const metricRows = ROWS.filter(reported).map((row) => (row.length === 1
+  const shown = ROWS.filter(reported);
+  // A section none of whose rows is reported has no heading either (the capacity section of runs that are not coupled).
+  const metricRows = shown.filter((row, i) => row.length !== 1 || (shown[i + 1]?.length ?? 1) !== 1).map((row) => (row.length === 1
     ? [chalk.bold.cyan(label(row[0])), ...runs.map(() => '')]
     : [label(row[0]), ...runs.map((r) => row[1](r.metrics))]));
   const rows = [...metricRows, ...alertRows(runs).map((row) => (row.length === 1

@@ -5,7 +5,8 @@
  */
 import { arrivalSpan } from '../model/clock.js';
 import type { AlertResult } from '../results/alerts.js';
-import { SERIES_NAMES, type SeriesCounts } from '../model/series.js';
+import type { SeriesCounts } from '../model/series.js';
+import { listedSeries } from '../results/capacity.js';
 import type { WrittenScenario } from '../model/types.js';
 import { duration, num } from './format.js';
 import { escapeHtml } from './html.js';
@@ -64,15 +65,16 @@ function legend(input: TimeSectionInput): string {
   }
   if (scenario.alerts.length > 0) words.push('Each alert is drawn on the chart of its metric: its threshold as a red dashed line, each firing as a red bar above the chart over a light red band.');
   if (input.at !== undefined) words.push(`The dotted line marked <em>timeline</em> is ${runTime(input.at)}, where the action timeline below is centred.`);
-  const zero = SERIES_NAMES.filter((n) => !nonEmptyCounts(series).includes(n));
+  const zero = listedSeries(scenario).filter((n) => !nonEmptyCounts(series).includes(n));
   if (zero.length > 0) words.push(`Counts that stayed at 0 the whole run have no chart: ${zero.join(', ')}.`);
   return `<p class="note">${words.join(' ')}</p>`;
 }
 
-function delays(r: AlertResult): string {
-  const entries = Object.entries(r.detection_delay_ms);
+/** An alert's reading per incident (detection_delay_ms, or recovery_ms: `none` the words where it is null). */
+function perIncident(readings: Readonly<Record<string, number | null>>, none: string): string {
+  const entries = Object.entries(readings);
   if (entries.length === 0) return 'no incidents';
-  return entries.map(([name, d]) => `${escapeHtml(name)}: ${d === null ? 'not detected' : escapeHtml(duration(d))}`).join('<br>');
+  return entries.map(([name, d]) => `${escapeHtml(name)}: ${d === null ? none : escapeHtml(duration(d))}`).join('<br>');
 }
 
 function firingList(r: AlertResult): string {
@@ -82,16 +84,19 @@ function firingList(r: AlertResult): string {
   return `${num(r.firing_count)}: ${listed.join('<br>')}${more}`;
 }
 
-/** The table of alerts: rule, firings, detection delay per incident, false alarms. */
+/** The table of alerts: rule, firings, detection delay per incident, (a coupled run's) recovery per incident, false alarms. */
 export function alertTable(scenario: WrittenScenario, results: readonly AlertResult[]): string {
   if (results.length === 0) return '';
+  const recovery = results.some((r) => r.recovery_ms);
   const rows = results.map((r) => {
     const spec = scenario.alerts.find((a) => a.name === r.name);
     const rule = spec ? `${spec.metric} above ${num(spec.above)}/s${spec.for > 0 ? ` for ${duration(spec.for)}` : ''}, grace ${duration(spec.grace)}` : '';
-    return `<tr data-alert-row="${escapeHtml(r.name)}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(rule)}</td><td>${firingList(r)}</td><td>${delays(r)}</td><td>${num(r.false_alarms)}</td></tr>`;
+    const recovered = recovery ? `<td>${perIncident(r.recovery_ms ?? {}, 'no firing')}</td>` : '';
+    return `<tr data-alert-row="${escapeHtml(r.name)}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(rule)}</td><td>${firingList(r)}</td><td>${perIncident(r.detection_delay_ms, 'not detected')}</td>${recovered}<td>${num(r.false_alarms)}</td></tr>`;
   });
-  return `<table class="data alerts"><caption class="note">Alerts evaluated on the series: a firing starts at the end of the bucket that completes the run above the threshold; its detection delay is from the incident's start; a firing that belongs to no incident (its start not within an incident window and its grace) is a false alarm.</caption>
-<thead><tr><th>alert</th><th>rule</th><th>firings (start to end)</th><th>detection delay</th><th>false alarms</th></tr></thead>
+  const recoveryWords = recovery ? '; its recovery is from the incident\'s end to the end of the last firing that belongs to it (0 if that ended first): how long the failure outlived its trigger' : '';
+  return `<table class="data alerts"><caption class="note">Alerts evaluated on the series: a firing starts at the end of the bucket that completes the run above the threshold; its detection delay is from the incident's start${recoveryWords}; a firing that belongs to no incident (its start not within an incident window and its grace) is a false alarm.</caption>
+<thead><tr><th>alert</th><th>rule</th><th>firings (start to end)</th><th>detection delay</th>${recovery ? '<th>recovery</th>' : ''}<th>false alarms</th></tr></thead>
 <tbody>${rows.join('')}</tbody></table>`;
 }
 

@@ -5,6 +5,7 @@
  * it; one still firing when the series ends closes there. A firing belongs to the latest
  * incident whose window, extended by the alert's grace, holds its start.
  */
+import { isCoupled } from '../model/capacity.js';
 import { NUM_SERIES, SER, type SeriesCounts } from '../model/series.js';
 import type { WrittenScenario } from '../model/types.js';
 
@@ -37,6 +38,11 @@ export interface AlertSummary {
   firing_count: number;
   /** Per incident: from its `from` to the first firing that belongs to it (ms), or null if none does. */
   detection_delay_ms: Record<string, number | null>;
+  /**
+   * Coupled runs only (docs/model.md, "Capacity"), per incident: from its `to` to the end of the
+   * last firing that belongs to it (ms; 0 if that ended before `to`), or null if none does.
+   */
+  recovery_ms?: Record<string, number | null>;
   /** Firings that belong to no incident. */
   false_alarms: number;
 }
@@ -54,11 +60,12 @@ export function summary({ firings: _, ...rest }: AlertResult): AlertSummary {
 
 /** The scenario's alerts judged on the run's series, or undefined when it has none. */
 export function runAlerts(scenario: WrittenScenario, series: SeriesCounts): AlertResult[] | undefined {
-  return scenario.alerts.length > 0 ? evaluateAlerts(series, scenario.alerts, scenario.incidents) : undefined;
+  return scenario.alerts.length > 0 ? evaluateAlerts(series, scenario.alerts, scenario.incidents, isCoupled(scenario)) : undefined;
 }
 
-export function evaluateAlerts(series: SeriesCounts, alerts: readonly Alert[], incidents: readonly Incident[]): AlertResult[] {
-  return alerts.map((a) => judge(a, firings(series, a), incidents));
+/** `recovery`: give each alert's recovery_ms (coupled runs; the others' results stay as they were). */
+export function evaluateAlerts(series: SeriesCounts, alerts: readonly Alert[], incidents: readonly Incident[], recovery = false): AlertResult[] {
+  return alerts.map((a) => judge(a, firings(series, a), incidents, recovery));
 }
 
 /** The firings of one alert on the series. */
@@ -84,15 +91,24 @@ export function firings(series: SeriesCounts, a: Alert): [number, number][] {
   return out;
 }
 
-/** Which incident each firing belongs to, the detection delays and the false alarms. */
-function judge(a: Alert, fired: [number, number][], incidents: readonly Incident[]): AlertResult {
+/**
+ * Which incident each firing belongs to (the one with the latest `from` among those whose window
+ * and grace hold its start; ties: the one listed last), the detection delays, the recoveries
+ * (`max(0, end of the last firing that belongs to it - to)`) and the false alarms.
+ */
+function judge(a: Alert, fired: [number, number][], incidents: readonly Incident[], withRecovery: boolean): AlertResult {
   const delay: Record<string, number | null> = Object.fromEntries(incidents.map((w) => [w.name, null]));
+  const recovery: Record<string, number | null> = { ...delay };
   let falseAlarms = 0;
-  for (const [start] of fired) {
+  for (const [start, end] of fired) {
     let owner: Incident | undefined;
     for (const w of incidents) if (w.from <= start && start < w.to + a.grace && (!owner || w.from >= owner.from)) owner = w;
     if (!owner) { falseAlarms++; continue; }
     if (delay[owner.name] === null) delay[owner.name] = start - owner.from;
+    recovery[owner.name] = Math.max(0, end - owner.to); // firings are in time order: the last one that belongs stays
   }
-  return { name: a.name, firing_count: fired.length, firings: fired.slice(0, MAX_LISTED_FIRINGS), detection_delay_ms: delay, false_alarms: falseAlarms };
+  return {
+    name: a.name, firing_count: fired.length, firings: fired.slice(0, MAX_LISTED_FIRINGS), detection_delay_ms: delay,
+    ...(withRecovery ? { recovery_ms: recovery } : {}), false_alarms: falseAlarms,
+  };
 }

@@ -5,16 +5,23 @@ import type { Estimate, Metrics } from './metrics.js';
 export { ALL_METRIC_PATHS, METRIC_PATHS, type MetricPath } from './metric-registry.js';
 
 /**
- * Every metric of `T` as `path:kind`, `?` after one a run may leave out: a number is a `value`,
- * a number or null a `quantile` (none of no samples), an Estimate an `estimate` (its own fields
- * beside value and ci95 are metrics too: `duplicates_per_1000.transport`).
+ * Every metric of `T` as `path:kind`, `?` after one a run may leave out (or whose parent it may
+ * leave out: `queue_wait_ms.p50`): a number is a `value`, a number or null a `quantile` (none of
+ * no samples) but for the values that may be null (NullableValues), an Estimate an `estimate`
+ * (its own fields beside value and ci95 are metrics too: `duplicates_per_1000.transport`).
  */
-type MetricsOf<T> = {
-  [K in keyof T & string]-?: `${K}${FieldOf<Exclude<T[K], undefined>, undefined extends T[K] ? '?' : ''>}` | Nested<K, Exclude<T[K], undefined>>;
+type MetricsOf<T, ParentOptional extends string = ''> = {
+  [K in keyof T & string]-?: `${K}${FieldOf<Exclude<T[K], undefined>, undefined extends T[K] ? '?' : ParentOptional, K>}`
+    | Nested<K, Exclude<T[K], undefined>, undefined extends T[K] ? '?' : ParentOptional>;
 }[keyof T & string];
-type FieldOf<V, Optional extends string> =
-  [V] extends [Estimate] ? `:estimate${Optional}` : [V] extends [number] ? `:value${Optional}` : [V] extends [number | null] ? `:quantile${Optional}` : never;
-type Nested<K extends string, V> = [V] extends [number | null] ? never : `${K}.${MetricsOf<V extends Estimate ? Omit<V, keyof Estimate> : V>}`;
+type FieldOf<V, Optional extends string, K extends string> =
+  [V] extends [Estimate] ? `:estimate${Optional}` : [V] extends [number] ? `:value${Optional}`
+  : [V] extends [number | null] ? `:${K extends NullableValues ? 'value' : 'quantile'}${Optional}` : never;
+type Nested<K extends string, V, Optional extends string> =
+  [V] extends [number | null] ? never : `${K}.${MetricsOf<V extends Estimate ? Omit<V, keyof Estimate> : V, Optional>}`;
+
+/** Values (not quantiles) of `Metrics` that may be null: utilisation, without service.capacity. */
+type NullableValues = 'utilisation';
 
 /** Numbers of `Metrics` that are no metric of the registry: the action rate the scales use (JSON only). */
 type NotMetrics = 'actions_per_second:value';

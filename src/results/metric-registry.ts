@@ -34,9 +34,11 @@ export interface MetricDef {
   readonly description: string;
   /**
    * Reported only for scenarios where it applies: `store_down`, an incident takes the key store
-   * down; `incidents`, the scenario has incident windows (the quiet-time figures, results/quiet.ts).
+   * down; `incidents`, the scenario has incident windows (the quiet-time figures, results/quiet.ts);
+   * `capacity`, the run is coupled (model/capacity.ts, isCoupled: a worker pool, a retry budget or
+   * a circuit breaker).
    */
-  readonly only?: 'store_down' | 'incidents';
+  readonly only?: 'store_down' | 'incidents' | 'capacity';
 }
 
 const PER_ACTION: Scale = { per: 'actions', times: 1 };
@@ -69,6 +71,14 @@ const DEFS = [
   { path: 'action_latency_ms.p50', kind: 'quantile', unit: 'ms', label: 'action p50 (replays included)', title: 'action latency, median (replays included)', description: 'arrival to the last call\'s return, replays included, per action: median' },
   { path: 'action_latency_ms.p95', kind: 'quantile', unit: 'ms', label: 'action p95 (replays included)', title: 'action latency, 95th percentile (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 95th percentile' },
   { path: 'action_latency_ms.p99', kind: 'quantile', unit: 'ms', label: 'action p99 (replays included)', title: 'action latency, 99th percentile (replays included)', description: 'arrival to the last call\'s return, replays included, per action: 99th percentile' },
+  { path: 'shed_per_1000', kind: 'estimate', counter: 'shed', scale: PER_1000, unit: 'count', label: 'shed per 1000 (queue full, 503)', title: 'requests shed per 1000 actions (queue full, 503)', short: 'shed/1000', description: 'requests refused with a 503 because the queue was full, per 1000 actions', only: 'capacity' },
+  { path: 'expired_per_1000', kind: 'estimate', counter: 'expired', scale: PER_1000, unit: 'count', label: 'expired per 1000 (dropped unhandled)', title: 'requests expired in the queue per 1000 actions', short: 'expired/1000', description: 'requests a worker dropped unhandled because their client had timed out (drop_expired), per 1000 actions', only: 'capacity' },
+  { path: 'budget_denied_per_1000', kind: 'estimate', counter: 'budget_denied', scale: PER_1000, unit: 'count', label: 'retries denied by the budget per 1000', title: 'retries denied by the retry budget per 1000 actions', short: 'denied/1000', description: 'retries the retry budget did not allow, per 1000 actions', only: 'capacity' },
+  { path: 'breaker_rejected_per_1000', kind: 'estimate', counter: 'breaker_rejected', scale: PER_1000, unit: 'count', label: 'attempts rejected by the breaker per 1000', title: 'attempts rejected by the circuit breaker per 1000 actions', short: 'rejected/1000', description: 'attempts the open circuit breaker did not send, per 1000 actions', only: 'capacity' },
+  { path: 'queue_wait_ms.p50', kind: 'quantile', unit: 'ms', label: 'queue wait p50', title: 'queue wait, median', description: 'arrival at the service to a worker\'s start, over every request a worker ran (zero waits included): median', only: 'capacity' },
+  { path: 'queue_wait_ms.p95', kind: 'quantile', unit: 'ms', label: 'queue wait p95', title: 'queue wait, 95th percentile', short: 'wait p95', description: 'arrival at the service to a worker\'s start, over every request a worker ran (zero waits included): 95th percentile', only: 'capacity' },
+  { path: 'queue_wait_ms.p99', kind: 'quantile', unit: 'ms', label: 'queue wait p99', title: 'queue wait, 99th percentile', description: 'arrival at the service to a worker\'s start, over every request a worker ran (zero waits included): 99th percentile', only: 'capacity' },
+  { path: 'utilisation', kind: 'value', unit: 'fraction', label: 'utilisation (workers busy)', title: 'worker utilisation', description: 'handler time inside the load over service.capacity.workers × the load\'s length (load.duration, else the last primary\'s arrival); none without service.capacity (a retry budget or breaker alone)', only: 'capacity' },
   { path: 'keys_per_action', kind: 'estimate', counter: 'keys', scale: PER_ACTION, unit: 'count', label: 'keys per action', description: 'key rows per action: the writes of one key whose lifetimes overlap make one row (docs/model.md v2)' },
   { path: 'peak_live_keys', kind: 'value', unit: 'keys', label: 'peak live keys (simulated)', description: 'most records live at one instant (on a grid; see docs/model-decisions.md)' },
   { path: 'keys', kind: 'value', unit: 'keys', label: 'steady-state keys at rate × retention', description: 'steady-state rows: keys_per_action × action rate × retention' },
@@ -131,9 +141,12 @@ export function counterOf(path: CounterMetricPath): { counter: CounterName; scal
 /** A counter metric with a constant scale (per action, per 1000 actions), not a rate per second or per day. */
 export interface PerActionMetric { readonly path: MetricPath; readonly counter: CounterName; readonly times: number }
 
-/** The counter metrics with a constant scale, in report order: what `--precision` can target. */
+/**
+ * The counter metrics with a constant scale, in report order: what `--precision` can target
+ * (those every run reports, and a coupled run's counters: a run that is not coupled counts 0).
+ */
 export const PER_ACTION_METRICS: readonly PerActionMetric[] = DEFS.flatMap((d) =>
-  ('counter' in d && d.scale.per === 'actions' && !('only' in d) ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
+  ('counter' in d && d.scale.per === 'actions' && (!('only' in d) || d.only === 'capacity') ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
 
 /** The metric that is `counter` per action or per 1000 actions (the first in report order). */
 export function perActionMetric(counter: CounterName): PerActionMetric | undefined {

@@ -13,6 +13,9 @@ import { quietBuckets, quietRate } from './quiet.js';
 import type { SeriesCounts, SeriesName } from '../model/series.js';
 import { SeriesSum } from '../engine/series-tally.js';
 import type { WrittenScenario } from '../model/types.js';
+import type { CapacityOutput } from '../engine/chunk-output.js';
+import { isCoupled } from '../model/capacity.js';
+import { CapacitySum } from './capacity.js';
 
 /** A mean with its 95% confidence interval [low, high] (mean ± 1.96·sd/√n over actions). */
 export interface Estimate { value: number; ci95: [number, number] }
@@ -52,6 +55,18 @@ export interface Metrics {
   call_latency_ms: Quantiles;
   /** Arrival to the last call's return, replays included, per action (ms). */
   action_latency_ms: Quantiles;
+  /** Capacity (docs/model.md), only for coupled runs: requests shed with a 503 because the queue was full, per 1000 actions. */
+  shed_per_1000?: Estimate;
+  /** Requests a worker dropped unhandled (drop_expired: their client had timed out), per 1000 actions. */
+  expired_per_1000?: Estimate;
+  /** Retries the retry budget did not allow, per 1000 actions. */
+  budget_denied_per_1000?: Estimate;
+  /** Attempts the open circuit breaker did not send, per 1000 actions. */
+  breaker_rejected_per_1000?: Estimate;
+  /** Arrival at the service to a worker's start, over every request a worker ran (ms; zero waits included). */
+  queue_wait_ms?: Quantiles;
+  /** Handler time inside the load over workers × the load's length; null without service.capacity. */
+  utilisation?: number | null;
   /** Key records created per action (each claim; each stored result under check_then_act). */
   keys_per_action: Estimate;
   /** Most records live at one instant (on a grid; see docs/model-decisions.md). */
@@ -92,6 +107,8 @@ export interface RunStateData {
   grid: GridData;
   /** The series, when the run counts one: its step, and base64 of the little-endian Float64 counts, bucket by bucket (series.ts). */
   series?: { step: number; buckets: number; counts: string };
+  /** A coupled run's measures of its workers (results/capacity.ts); absent for every other run. */
+  capacity?: CapacityOutput;
 }
 
 /**
@@ -107,6 +124,8 @@ export class RunState extends CounterTally {
   private readonly actionLatency = new LatencyBins();
   private readonly grid: KeyGrid;
   private readonly seriesSum: SeriesSum | null;
+  /** A coupled run's sums, from its first chunk that has them. */
+  private capacity: CapacitySum | null = null;
 
   /** `gridCells`: how many grid cells the run is expected to span, if known (see KeyGrid); `seriesStep`: the series' step in ms, null for none. */
   constructor(gridStep: number, gridCells = 0, seriesStep: number | null = null) {
@@ -120,6 +139,7 @@ export class RunState extends CounterTally {
     this.addTotals(c);
     this.grid.addCells(c.cells, c.cellsLow, c.cellsHigh);
     if (c.series) this.seriesSum?.add(c.series.base, c.series.rows);
+    if (c.capacity) this.addCapacity(c.capacity);
   }
 
   /** Adds a part summed elsewhere (another shard). */
@@ -127,6 +147,11 @@ export class RunState extends CounterTally {
     this.addTotals(d);
     this.grid.addData(d.grid);
     if (d.series) this.seriesSum?.add(0, decodeCounts(d.series.counts));
+    if (d.capacity) this.addCapacity(d.capacity);
+  }
+
+  private addCapacity(c: CapacityOutput): void {
+    (this.capacity ??= new CapacitySum()).add(c);
   }
 
   /** The run's series, or null when it counts none. */
@@ -152,6 +177,7 @@ export class RunState extends CounterTally {
       sum: Array.from(this.sum), sumSq: Array.from(this.sumSq),
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(), grid: this.grid.toData(),
       ...(this.seriesSum ? { series: encodeSeries(this.seriesSum.result()) } : {}),
+      ...(this.capacity ? { capacity: this.capacity.toData() } : {}),
     };
   }
 
@@ -190,6 +216,7 @@ export class RunState extends CounterTally {
       executions_per_action: est('executions_per_action'),
       call_latency_ms: quantiles(this.callLatency),
       action_latency_ms: quantiles(this.actionLatency),
+      ...(isCoupled(s) ? this.capacityFigures(s, est) : {}),
       keys_per_action: keysPerAction,
       peak_live_keys: this.grid.peak(),
       ...keyStoreSize(keysPerAction.value, actionsPerSecond, s.idempotency.retention, s.idempotency.record_bytes),
@@ -202,6 +229,17 @@ export class RunState extends CounterTally {
         unknown_outcomes: est('alert_baselines_per_s.unknown_outcomes'),
       },
       ...this.quietFigures(s),
+    };
+  }
+
+  /** A coupled run's readings (docs/model.md, "Capacity"): its counters per 1000 actions, queue waits, utilisation. */
+  private capacityFigures(s: WrittenScenario, est: (path: CounterMetricPath) => Estimate) {
+    return {
+      shed_per_1000: est('shed_per_1000'),
+      expired_per_1000: est('expired_per_1000'),
+      budget_denied_per_1000: est('budget_denied_per_1000'),
+      breaker_rejected_per_1000: est('breaker_rejected_per_1000'),
+      ...(this.capacity ?? new CapacitySum()).readings(s),
     };
   }
 

@@ -6,6 +6,7 @@ import { isDurationMetric, readMetric, type MetricPath, type MetricReading } fro
 import { metricDef } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
 import type { WrittenScenario } from '../model/types.js';
+import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
 import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
 import type { ScenarioWarning } from './warnings.js';
@@ -64,7 +65,7 @@ export function checkedInterval(r: MetricReading): [number, number] | undefined 
 
 /** Whether a metric or an alert reading is a time (ms): its threshold may carry a unit, and must. */
 export function isDurationReading(path: string): boolean {
-  return isAlertPath(path) ? alertQuery(path).reading === 'detection_delay_ms' : isDurationMetric(path);
+  return isAlertPath(path) ? 'incident' in alertQuery(path) : isDurationMetric(path);
 }
 
 /** The expectation checked against a run's metrics and, for an alert's reading, its alerts. */
@@ -136,6 +137,10 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
       throw new InputError(e.origin, `expect.${e.metric}`, 'is reported only by scenarios with an incident that takes the key store down (store.down: true), and this one has none',
         'Add such an incident, or remove this expectation.');
     }
+    if ((metricDef(e.metric)?.only === 'capacity' || (isAlertPath(e.metric) && alertQuery(e.metric).reading === 'recovery_ms')) && !isCoupled(s)) {
+      throw new InputError(e.origin, `expect.${e.metric}`, `is reported only by scenarios with ${COUPLING_KEYS.slice(0, -1).join(', ')} or ${COUPLING_KEYS.at(-1)} set (docs/model.md, "Capacity"), and this one has none of them`,
+        'Set one of them, or remove this expectation.');
+    }
     if (!isAlertPath(e.metric)) continue;
     const q = alertQuery(e.metric);
     const where = e.origin;
@@ -144,7 +149,7 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
       throw new InputError(where, `expect.${e.metric}`, `names the alert "${q.alert}", which the scenario does not have`,
         names.length > 0 ? `Use one of the alerts' names: ${names.join(', ')}.` : 'Add the alert under alerts: (a name, a metric and above), or remove this expectation.');
     }
-    if (q.reading === 'detection_delay_ms' && !s.incidents.some((w) => w.name === q.incident)) {
+    if ('incident' in q && !s.incidents.some((w) => w.name === q.incident)) {
       const names = s.incidents.map((w) => w.name);
       throw new InputError(where, `expect.${e.metric}`, `names the incident "${q.incident}", which the scenario does not have`,
         names.length > 0 ? `Use one of the incidents' names: ${names.join(', ')}.` : 'Add the incident under incidents: (a name, from and to), or remove this expectation.');

@@ -6,6 +6,7 @@ import { shardRange } from '../engine/plan.js';
 import { primaryCount } from '../model/clock.js';
 import { alertsOnly, timeResults } from '../results/time-results.js';
 import { seriesStepOf } from '../results/alerts.js';
+import { isCoupled } from '../model/capacity.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from '../sweeps/readings.js';
 import { shellQuote } from '../scenario/shell-quote.js';
 import { MAX_POINTS } from '../sweeps/grid.js';
@@ -108,7 +109,7 @@ export class SweepMerger {
     }
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     // A sweep counts a point's series only for its alerts (it takes no --series).
-    const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, undefined));
+    const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, undefined), isCoupled(scenario));
     // With load.duration the point's primaries are the Poisson count its seed draws (model/clock.ts).
     if (state.primaries !== primaryCount(scenario, seed)) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
     const sums = new RunState(step, 0, state.series?.step ?? null);

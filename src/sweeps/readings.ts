@@ -3,6 +3,7 @@
  * and a delay per incident, until the table, CSV or JSON is written. `sweep` checks the whole
  * grid before simulating a point, and `merge` as the parts come in.
  */
+import { isCoupled } from '../model/capacity.js';
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 
@@ -13,15 +14,19 @@ import { InputError } from '../scenario/errors.js';
  */
 export const MAX_ALERT_READINGS = 1_000_000;
 
+/** Readings an alert keeps per incident: its delay, and in a coupled run its recovery (docs/model.md, "Capacity"). */
+const perIncident = (s: WrittenScenario): number => (isCoupled(s) ? 2 : 1);
+
 /** The alert readings a sweep point of `s` keeps. */
-export const alertReadings = (s: Pick<WrittenScenario, 'alerts' | 'incidents'>): number => s.alerts.length * (s.incidents.length + 2);
+export const alertReadings = (s: WrittenScenario): number => s.alerts.length * (s.incidents.length * perIncident(s) + 2);
 
 /** A count as the refusal writes it: 1,000,000. */
 const num = (n: number): string => n.toLocaleString('en-US');
 
 /** The refusal of a grid of `points` points of `s` (`source`: the scenario file, or a part). */
-export function tooManyReadings(source: string, points: number, s: Pick<WrittenScenario, 'alerts' | 'incidents'>): InputError {
+export function tooManyReadings(source: string, points: number, s: WrittenScenario): InputError {
   const each = Math.max(1, alertReadings(s));
-  return new InputError({ source }, 'alerts', `a sweep keeps each point's alert readings (per alert: its firings, its false alarms and a delay per incident), and ${num(points)} points of ${num(s.alerts.length)} alerts over ${num(s.incidents.length)} incidents need ${num(points * alertReadings(s))}, more than the ${num(MAX_ALERT_READINGS)} it may hold`,
+  const incident = perIncident(s) === 2 ? 'a delay and a recovery per incident' : 'a delay per incident';
+  return new InputError({ source }, 'alerts', `a sweep keeps each point's alert readings (per alert: its firings, its false alarms and ${incident}), and ${num(points)} points of ${num(s.alerts.length)} alerts over ${num(s.incidents.length)} incidents need ${num(points * alertReadings(s))}, more than the ${num(MAX_ALERT_READINGS)} it may hold`,
     `Vary fewer values (at most ${num(Math.max(1, Math.floor(MAX_ALERT_READINGS / each)))} points for these alerts), or sweep fewer alerts or incidents at a time.`);
 }

@@ -1,0 +1,74 @@
+/**
+ * The capacity readings of a coupled run (docs/model.md, "Capacity"): the sums of its workers
+ * (queue waits, handler time, handlers started, calls that succeeded), the metrics they give, and
+ * which series counts a run lists. A run that is not coupled has none of them.
+ */
+import { LatencyBins } from '../engine/bins.js';
+import type { CapacityOutput } from '../engine/chunk-output.js';
+import { isCoupled } from '../model/capacity.js';
+import { arrivalSpan } from '../model/clock.js';
+import { SERIES_NAMES, type SeriesName } from '../model/series.js';
+import type { WrittenScenario } from '../model/types.js';
+import type { Quantiles } from './metrics.js';
+
+/** The series counts only a coupled run counts, and lists (the others list every count but these). */
+export const CAPACITY_SERIES = ['shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded'] as const satisfies readonly SeriesName[];
+
+const UNCOUPLED_SERIES: readonly SeriesName[] = SERIES_NAMES.filter((n) => !(CAPACITY_SERIES as readonly string[]).includes(n));
+
+/** The series counts a run of `s` lists (JSON buckets, CSV columns, charts), in SERIES_NAMES order. */
+export function listedSeries(s: WrittenScenario): readonly SeriesName[] {
+  return isCoupled(s) ? SERIES_NAMES : UNCOUPLED_SERIES;
+}
+
+/** The readings of a coupled run that are not counters' means (results/metrics.ts has those). */
+export interface CapacityReadings {
+  queue_wait_ms: Quantiles;
+  utilisation: number | null;
+}
+
+/**
+ * A coupled run's sums of `CapacityOutput`. Its counts and bins are integers; `busyMs` is a real
+ * number, exact only as one run's own sum (a coupled run is one simulation, never split).
+ */
+export class CapacitySum {
+  private readonly queueWait = new LatencyBins();
+  private busyMs = 0;
+  /** T, the load's end (every block of a run gives the same); null before the first. */
+  private loadMs: number | null = null;
+  private startedCount = 0;
+  private succeededCount = 0;
+
+  add(c: CapacityOutput): void {
+    this.queueWait.addData(c.queueWait);
+    this.busyMs += c.busyMs;
+    this.loadMs = Math.max(this.loadMs ?? 0, c.loadMs);
+    this.startedCount += c.started;
+    this.succeededCount += c.succeeded;
+  }
+
+  /** What the `started` and `succeeded` series add up to (model/series.ts, seriesTotalFromSums). */
+  get started(): number { return this.startedCount; }
+  get succeeded(): number { return this.succeededCount; }
+
+  toData(): CapacityOutput {
+    return { queueWait: this.queueWait.toData(), busyMs: this.busyMs, loadMs: this.loadMs ?? 0, started: this.startedCount, succeeded: this.succeededCount };
+  }
+
+  /**
+   * Queue-wait quantiles over every request a worker ran, zero waits included (a quantile at or
+   * below their share is exactly 0); utilisation: handler time inside the load `[0, T)` over
+   * `workers × T`, `T` the load's end as the engine took it (clock.ts, arrivalSpan, before the
+   * first block), by the base worker count; null without `service.capacity` (a budget or breaker
+   * alone) or for a load of no length.
+   */
+  readings(s: WrittenScenario): CapacityReadings {
+    const q = this.queueWait;
+    const span = this.loadMs ?? arrivalSpan(s);
+    const workers = s.service.capacity?.workers ?? 0;
+    return {
+      queue_wait_ms: { p50: q.quantile(0.5), p95: q.quantile(0.95), p99: q.quantile(0.99) },
+      utilisation: workers > 0 && span > 0 ? this.busyMs / (workers * span) : null,
+    };
+  }
+}

@@ -1,0 +1,24 @@
+/** The check of a part's capacity sums (docs/model.md, "Capacity"; results/capacity.ts). */
+import type { RunStateData } from '../results/metrics.js';
+import type { PartChecker } from './part-check.js';
+
+/**
+ * A run's `capacity` field, there only when the run is `coupled` and then whenever it simulated
+ * an action: whole counts, a finite busy time >= 0, and one queue wait (zero included) for every
+ * handler started.
+ */
+export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: boolean, actions: number): Pick<RunStateData, 'capacity'> {
+  if (v === undefined) {
+    if (coupled && actions > 0) c.fail(field, 'is missing, but the run is coupled (service.capacity, client.retry_budget or client.breaker)');
+    return {};
+  }
+  if (!coupled) c.fail(field, 'is there, but the run is not coupled (no service.capacity, client.retry_budget or client.breaker)');
+  const o = c.object(v, field, ['queueWait', 'busyMs', 'loadMs', 'started', 'succeeded']);
+  const capacity = {
+    queueWait: c.bins(o['queueWait'], `${field}.queueWait`), busyMs: c.number(o['busyMs'], `${field}.busyMs`), loadMs: c.number(o['loadMs'], `${field}.loadMs`),
+    started: c.int(o['started'], `${field}.started`), succeeded: c.int(o['succeeded'], `${field}.succeeded`),
+  };
+  const waits = capacity.queueWait.counts.reduce((a, b) => a + b, capacity.queueWait.zero);
+  if (waits !== capacity.started) c.fail(`${field}.queueWait`, `holds ${waits} waits, but the part counts ${capacity.started} handlers started`);
+  return { capacity };
+}
