@@ -56,7 +56,7 @@ const FORCE: Record<string, (s: Scenario) => Scenario> = {
   'client.retries is 0': (s) => ({ ...s, client: { ...s.client, retries: 0 } }),
   // An incident, but one that leaves the key store up.
   'no incident takes the key store down': (s) => ({ ...s, incidents: [{
-    name: 'slow', from: 0, to: 30_000, service: { latency_multiplier: 3, error_rate: null, crash_probability: null },
+    name: 'slow', from: 0, to: 30_000, service: { latency_multiplier: 3, error_rate: null, crash_probability: null, capacity: { workers: null } },
     network: { request_loss: null, reply_loss: null }, store: { down: null }, runtime: { crash_probability: null },
   }] }),
 };

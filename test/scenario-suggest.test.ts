@@ -31,7 +31,7 @@ describe('a key under the wrong section is sent to its home', () => {
 
   it('service.timeout: client.timeout; and the same from the top level, an incident window and --set', () => {
     const home = '`timeout` belongs under client: write it as `client.timeout`. ';
-    expect(refusal('service: {timeout: 2s}').fix).toBe(`${home}Keys allowed under service: latency, error_rate, crash_probability, crash_after_effect, fast_reply.`);
+    expect(refusal('service: {timeout: 2s}').fix).toBe(`${home}Keys allowed under service: latency, error_rate, crash_probability, crash_after_effect, fast_reply, capacity.`);
     expect(refusal('timeout: 2s').fix).toMatch(new RegExp(`^${home.replace(/[.()]/g, '\\$&')}Keys allowed at the top level`));
     expect(refusal('incidents: [{name: a, from: 1m, to: 2m, timeout: 2s}]').fix).toContain(home);
     const set = refusal('', [{ path: ['service', 'timeout'], text: '2s', option: '--set service.timeout=2s' }]);

@@ -52,12 +52,13 @@ describe('a later incident window wins for every key, a default value too', () =
 
   it('each key of a window written with the scenario\'s default value overrides an earlier window', () => {
     const parsed = parseScenario(`load: {duration: 1h}
+service: {capacity: {workers: 40}}
 incidents:
-  - {name: a, from: 0s, to: 30m, service: {latency_multiplier: 4, error_rate: 0.2, crash_probability: 0.1}, network: {request_loss: 0.1, reply_loss: 0.3}, store: {down: true}, runtime: {crash_probability: 0.2}}
-  - {name: b, from: 10m, to: 20m, service: {latency_multiplier: 1, error_rate: 0, crash_probability: 0}, network: {request_loss: 0, reply_loss: 0.02}, store: {down: false}, runtime: {crash_probability: 0}}
+  - {name: a, from: 0s, to: 30m, service: {latency_multiplier: 4, error_rate: 0.2, crash_probability: 0.1, capacity: {workers: 10}}, network: {request_loss: 0.1, reply_loss: 0.3}, store: {down: true}, runtime: {crash_probability: 0.2}}
+  - {name: b, from: 10m, to: 20m, service: {latency_multiplier: 1, error_rate: 0, crash_probability: 0, capacity: {workers: 40}}, network: {request_loss: 0, reply_loss: 0.02}, store: {down: false}, runtime: {crash_probability: 0}}
 `, 'test.yaml').scenario;
-    expect(inForceAt(parsed.incidents, 5 * MINUTE)).toEqual({ latencyMultiplier: 4, errorRate: 0.2, crashProbability: 0.1, requestLoss: 0.1, replyLoss: 0.3, storeDown: true, runtimeCrash: 0.2 });
-    expect(inForceAt(parsed.incidents, 15 * MINUTE)).toEqual({ latencyMultiplier: 1, errorRate: 0, crashProbability: 0, requestLoss: 0, replyLoss: 0.02, storeDown: false, runtimeCrash: 0 });
+    expect(inForceAt(parsed.incidents, 5 * MINUTE)).toEqual({ latencyMultiplier: 4, errorRate: 0.2, crashProbability: 0.1, requestLoss: 0.1, replyLoss: 0.3, storeDown: true, runtimeCrash: 0.2, workers: 10 });
+    expect(inForceAt(parsed.incidents, 15 * MINUTE)).toEqual({ latencyMultiplier: 1, errorRate: 0, crashProbability: 0, requestLoss: 0, replyLoss: 0.02, storeDown: false, runtimeCrash: 0, workers: 40 });
     expect(windowMatters(parsed, 1)).toBe(true);
   });
 

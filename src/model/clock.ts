@@ -9,7 +9,7 @@
  */
 import { poisson } from '../random/poisson.js';
 import { streamRng } from '../random/rng.js';
-import { DEFAULT_SCENARIO } from './shape.js';
+import { DEFAULT_SCENARIO, usesCapacity, withoutCapacity } from './shape.js';
 import type { WrittenScenario } from './types.js';
 
 export class Clock {
@@ -122,10 +122,16 @@ export function arrivalTime(s: WrittenScenario): ArrivalTime {
 
 /**
  * The scenario as outputs echo it: a scenario that uses no key of "Time" is echoed as before
- * version 2 added them (its outputs stay byte-identical), and one with `load.duration` has no
- * `actions` (the run's primaries are its `primary_actions`).
+ * version 2 added them (its outputs stay byte-identical), likewise without the keys of
+ * "Capacity" (version 3), and one with `load.duration` has no `actions` (the run's primaries
+ * are its `primary_actions`).
  */
 export function echoed<S extends WrittenScenario>(s: S): Partial<S> {
+  const out = echoedTime(s);
+  return usesCapacity(s) ? out : withoutCapacity(out);
+}
+
+function echoedTime<S extends WrittenScenario>(s: S): Partial<S> {
   if (!usesTime(s)) {
     const { incidents: _i, alerts: _a, ...rest } = s;
     const { profile: _p, duration: _d, ...load } = s.load;

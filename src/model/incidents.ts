@@ -16,12 +16,14 @@ export interface InForce {
   replyLoss: number | null;
   storeDown: boolean | null;
   runtimeCrash: number | null;
+  /** Handlers that may run at once (docs/model.md, "Capacity"); read at a handler's start, not at the send time. */
+  workers: number | null;
 }
 
 /** The changes in force at time `t` (ms from the run's start). */
 export function inForceAt(incidents: readonly Incident[], t: number): InForce {
   const at: InForce = {
-    latencyMultiplier: null, errorRate: null, crashProbability: null, requestLoss: null, replyLoss: null, storeDown: null, runtimeCrash: null,
+    latencyMultiplier: null, errorRate: null, crashProbability: null, requestLoss: null, replyLoss: null, storeDown: null, runtimeCrash: null, workers: null,
   };
   for (const w of incidents) {
     if (!(w.from <= t && t < w.to)) continue;
@@ -32,6 +34,7 @@ export function inForceAt(incidents: readonly Incident[], t: number): InForce {
     at.replyLoss = w.network.reply_loss ?? at.replyLoss;
     at.storeDown = w.store.down ?? at.storeDown;
     at.runtimeCrash = w.runtime.crash_probability ?? at.runtimeCrash;
+    at.workers = w.service.capacity.workers ?? at.workers;
   }
   return at;
 }
@@ -42,9 +45,9 @@ export function changes(f: InForce): boolean {
 }
 
 /** What is in force with the scenario's own values filled in (two windows' effects compare equal when these do). */
-function settled(s: WrittenScenario, f: InForce): readonly (number | boolean)[] {
+function settled(s: WrittenScenario, f: InForce): readonly (number | boolean | null)[] {
   return [f.latencyMultiplier ?? 1, f.errorRate ?? s.service.error_rate, f.crashProbability ?? s.service.crash_probability, f.requestLoss ?? s.network.request_loss,
-    f.replyLoss ?? s.network.reply_loss, f.storeDown ?? false, f.runtimeCrash ?? s.runtime.crash_probability];
+    f.replyLoss ?? s.network.reply_loss, f.storeDown ?? false, f.runtimeCrash ?? s.runtime.crash_probability, f.workers ?? s.service.capacity?.workers ?? null];
 }
 
 /**

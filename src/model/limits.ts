@@ -65,3 +65,16 @@ export const MAX_SERIES_BUCKETS = 100_000;
 
 /** The largest latency multiplier an incident may set. */
 export const MAX_LATENCY_MULTIPLIER = 1e6;
+
+/**
+ * The most workers `service.capacity` may give (and an incident window set): 10^6 handlers at
+ * once is past any one service's fleet, and the engine keeps one slot per running handler.
+ */
+export const MAX_WORKERS = 1e6;
+
+/**
+ * The largest count of the capacity keys that are not workers: a queue's waiting places, a retry
+ * budget's tokens and costs, a breaker's min_calls. 10^9 is past any real setting and keeps
+ * their sums and products exact in a double (below 2^53).
+ */
+export const MAX_CAPACITY_COUNT = 1e9;

@@ -7,11 +7,12 @@
 import { CLAIMS, FINGERPRINTS, JITTERS, ON_ERRORS, ON_STORE_DOWNS, SCOPES } from './enums.js';
 import { DEFAULT_DISTRIBUTION, LATENCY_FORMS, type LatencySpec, type WrittenLatency } from './latency.js';
 import {
-  MAX_ACTIONS, MAX_ALERTS, MAX_INCIDENTS, MAX_LATENCY_MULTIPLIER, MAX_MULTIPLIER, MAX_PROFILE_ENTRIES, MAX_RATE_PER_S, MAX_RECORD_BYTES, MAX_REPEATS,
-  MIN_RATE_PER_S,
+  MAX_ACTIONS, MAX_ALERTS, MAX_CAPACITY_COUNT, MAX_INCIDENTS, MAX_LATENCY_MULTIPLIER, MAX_MULTIPLIER, MAX_PROFILE_ENTRIES, MAX_RATE_PER_S, MAX_RECORD_BYTES,
+  MAX_REPEATS, MAX_WORKERS, MIN_RATE_PER_S,
 } from './limits.js';
 import {
-  choice, count, duration, flag, list, NAME_FORM, NAME_PATTERN, optionalDuration, override, probability, range, rangeEnds, real, section, text, type Param, type Section, type ValueOf,
+  choice, count, countOrUnbounded, duration, flag, list, NAME_FORM, NAME_PATTERN, optional, optionalDuration, override, probability, range, rangeEnds, real, section, text,
+  type Param, type Section, type ValueOf,
 } from './params.js';
 import { SERIES_NAMES } from './series.js';
 
@@ -30,6 +31,41 @@ const REQUEST_LOSS = probability(0, 'chance a request never arrives');
 const REPLY_LOSS = probability(0.02, 'chance a reply is lost');
 const RUNTIME_CRASH = probability(0, 'chance the worker dies before the checkpoint when a step ends');
 
+/** Which waiting request a worker that comes free takes (docs/model.md, "Capacity"). */
+export const QUEUE_ORDERS = ['fifo', 'lifo'] as const;
+export type QueueOrder = (typeof QUEUE_ORDERS)[number];
+
+/** docs/model.md, "Capacity": a fixed number of workers with a queue in front of them. */
+const CAPACITY = optional('workers and a queue: every request competes for a worker; none: unlimited capacity, latency never depends on load', {
+  workers: count(undefined, 'handlers that run at once, at most 10^6', 1, MAX_WORKERS),
+  queue: countOrUnbounded(null, 'requests that may wait for a worker, at most 10^9 (0: no waiting room); a request past it is shed with a 503', 0, MAX_CAPACITY_COUNT),
+  order: choice(QUEUE_ORDERS, 'fifo', 'which waiting request a worker that comes free takes: the first arrived or the last'),
+  drop_expired: flag(false, 'a worker drops, unhandled, a request whose client has already timed out'),
+  retry_after: optionalDuration('a shed 503 makes the client wait at least this long before its next attempt'),
+});
+
+const COST = (def: number, meaning: string) => count(def, `${meaning}, at most 10^9`, 0, MAX_CAPACITY_COUNT);
+/** docs/model.md, "Capacity": one token bucket for every call of the tool, as the AWS SDKs' standard retry mode. */
+const RETRY_BUDGET = optional('a token bucket that a retry draws from; without enough tokens the retry is not sent', {
+  tokens: count(500, 'tokens in the bucket, full at the start of the run, at most 10^9', 1, MAX_CAPACITY_COUNT),
+  retry_cost: COST(5, 'tokens a retry after a 5xx, a 409 or a 503 takes'),
+  timeout_cost: COST(10, 'tokens a retry after a timed-out attempt takes'),
+  success_refund: COST(1, 'tokens a successful first attempt puts back (a successful retry puts back what it took)'),
+}, {
+  'aws-standard': {
+    source: 'AWS SDKs, standard retry mode: a bucket of 500 tokens, 5 per retry, 10 per retry after a timeout, 1 back per success.',
+    values: { tokens: 500, retry_cost: 5, timeout_cost: 10, success_refund: 1 },
+  },
+});
+
+/** docs/model.md, "Capacity": a circuit breaker in front of every attempt. */
+const BREAKER = optional('a circuit breaker: past a failure rate it rejects attempts without sending them, then lets one probe through', {
+  failure_rate: probability(0.5, 'share of failed outcomes in the window at which the breaker opens, above 0'),
+  window: duration(10 * SECOND, 'the outcomes counted are those of the last window, > 0'),
+  min_calls: count(20, 'outcomes the window must hold before the breaker may open, at most 10^9', 1, MAX_CAPACITY_COUNT),
+  open_for: duration(30 * SECOND, 'how long the breaker stays open before it lets a probe through'),
+});
+
 /** One window of `incidents`: what changes for the attempts sent in [from, to) (runtime: for the steps ending in it). */
 const INCIDENT = section('an incident window {name, from, to, ...the keys it changes}', {
   name: text(`${NAME_FORM}, unique among the incidents (alerts and expect: refer to it)`, NAME_PATTERN),
@@ -39,6 +75,9 @@ const INCIDENT = section('an incident window {name, from, to, ...the keys it cha
     latency_multiplier: override(real(undefined, 0, MAX_LATENCY_MULTIPLIER, 'a number from 0 to 10^6 (every latency drawn for an attempt sent in the window is multiplied by it)')),
     error_rate: override(SERVICE_ERROR_RATE),
     crash_probability: override(SERVICE_CRASH),
+    capacity: section('the service\'s capacity in the window', {
+      workers: override(count(undefined, 'handlers that may run at once in the window, at most 10^6 (0: a stop-the-world pause); running handlers finish; needs service.capacity', 0, MAX_WORKERS)),
+    }),
   }),
   network: section('the network in the window', {
     request_loss: override(REQUEST_LOSS),
@@ -82,6 +121,7 @@ export const SCENARIO_SHAPE = section('a scenario', {
     crash_probability: SERVICE_CRASH,
     crash_after_effect: probability(0.5, 'chance a crash comes after the side effect'),
     fast_reply: duration(5, 'time to answer 409, 422 or a stored result'),
+    capacity: CAPACITY,
   }),
   network: section('the network between agent and tool', {
     request_loss: REQUEST_LOSS,
@@ -98,6 +138,8 @@ export const SCENARIO_SHAPE = section('a scenario', {
       max: duration(5 * SECOND, 'cap on one backoff'),
       jitter: choice(JITTERS, 'full', 'full U(0,d), equal d/2+U(0,d/2), none d'),
     }),
+    retry_budget: RETRY_BUDGET,
+    breaker: BREAKER,
   }),
   agent: section('the model deciding what to do after a failed call', {
     replan_probability: probability(0.6, 'chance the model re-issues a failed call'),
@@ -145,7 +187,7 @@ function defaultOf(p: Param): unknown {
   switch (p.kind) {
     case 'section': return defaultsOf(p);
     case 'latency': return defaultLatency();
-    case 'optional_duration': return null;
+    case 'optional_duration': case 'optional': return null;
     case 'range': return { ...p.default };
     case 'text': case 'components': return undefined; // required where they appear
     case 'list': return [];
@@ -170,7 +212,7 @@ const own = <T>(table: Readonly<Record<string, T>>, key: string): T | undefined 
 
 function childOf(p: Param, key: string): Param | undefined {
   switch (p.kind) {
-    case 'section': return own(p.params, key);
+    case 'section': case 'optional': return own(p.params, key);
     case 'range': return own(rangeEnds(p), key);
     // A distribution's keys are those of any form (`dist` and a component's `weight` are no durations).
     case 'latency': return Object.values(LATENCY_FORMS).map((f) => own({ ...f.keys, ...f.fit?.keys } as Readonly<Record<string, Param>>, key)).find((q) => q !== undefined);
@@ -182,3 +224,23 @@ function childOf(p: Param, key: string): Param | undefined {
 
 /** The guide's lab, as docs/model.md lists it under "Defaults". */
 export const DEFAULT_SCENARIO: Scenario = defaultsOf(SCENARIO_SHAPE) as Scenario;
+
+/** Whether the scenario uses any key of docs/model.md's "Capacity" (without them the service's capacity is unlimited, as in version 2). */
+export function usesCapacity(s: WrittenScenario): boolean {
+  return s.service.capacity !== null || s.client.retry_budget !== null || s.client.breaker !== null || s.incidents.some((w) => w.service.capacity.workers !== null);
+}
+
+/**
+ * The scenario as outputs echo it without the keys of "Capacity" (all of them `none`): it prints as
+ * before version 3 added them, byte for byte. `s` may lack the keys of "Time" (`echoed`).
+ */
+export function withoutCapacity<S extends Partial<WrittenScenario>>(s: S): S {
+  if (s.service === undefined || s.client === undefined) return s;
+  const { capacity: _c, ...service } = s.service;
+  const { retry_budget: _b, breaker: _r, ...client } = s.client;
+  const incidents = s.incidents?.map((w) => {
+    const { capacity: _w, ...inWindow } = w.service;
+    return { ...w, service: inWindow };
+  });
+  return { ...s, service, client, ...(incidents === undefined ? {} : { incidents }) };
+}

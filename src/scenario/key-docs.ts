@@ -30,6 +30,7 @@ function kindOf(p: Param): string {
   switch (p.kind) {
     case 'probability': return 'probability from 0 to 1';
     case 'count': return `whole number >= ${p.min}`;
+    case 'count_or_unbounded': return `whole number >= ${p.min}, or \`unbounded\``;
     case 'number': return 'number';
     case 'flag': return '`true` or `false`';
     case 'choice': return `one of ${p.values.map(code).join(', ')}`;
@@ -40,6 +41,7 @@ function kindOf(p: Param): string {
     case 'latency': return 'latency distribution';
     case 'components': return 'list of distributions';
     case 'section': return 'mapping';
+    case 'optional': return `\`none\`, ${Object.keys(p.presets).map((k) => `${code(k)} (a preset), `).join('')}or a mapping`;
     case 'list': return `list of at most ${p.max} mappings, or \`none\``;
     case 'override': return kindOf(p.of);
     default: return assertNever(p);
@@ -59,11 +61,13 @@ function meaningOf(p: Param): string {
 function defaultOf(p: Param, mustGive: boolean): string {
   if (mustGive) return 'required';
   switch (p.kind) {
-    case 'probability': case 'count': case 'flag': return code(String(p.default));
+    case 'probability': case 'flag': return code(String(p.default));
+    case 'count': return p.default === undefined ? '' : code(String(p.default));
+    case 'count_or_unbounded': return code(p.default === null ? 'unbounded' : String(p.default));
     case 'number': return p.default === undefined ? '' : code(String(p.default));
     case 'choice': return p.default === undefined ? '' : code(p.default);
     case 'duration': return p.default === undefined ? '' : code(formatDuration(p.default));
-    case 'optional_duration': case 'list': return code('none');
+    case 'optional_duration': case 'list': case 'optional': return code('none');
     case 'range': return code(`{min: ${formatDuration(p.default.min)}, max: ${formatDuration(p.default.max)}}`);
     case 'latency': return code(`{${formDefaults(DEFAULT_DISTRIBUTION)}}`);
     case 'override': return 'no change';
@@ -83,6 +87,8 @@ const rowOf = (path: string, p: Param, mustGive: boolean): Row => ({ key: code(p
 function rowsOf(path: string, p: Param, inList: boolean): Row[] {
   const row = rowOf(path, p, inList && required(p));
   if (p.kind === 'section') return [row, ...paramRows(path, p.params, inList)];
+  // Written as a mapping, an optional section must give its keys without a default.
+  if (p.kind === 'optional') return [row, ...paramRows(path, p.params, true)];
   if (p.kind === 'list') return [row, ...paramRows(`${path}[]`, p.of.params, true)];
   if (p.kind === 'range') return [row, ...paramRows(path, rangeEnds(p), inList)];
   return [row];

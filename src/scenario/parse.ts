@@ -10,6 +10,7 @@ import type { WrittenScenario } from '../model/types.js';
 import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, valueAt, yaml, type TextSource } from './document.js';
 import { checkAlertNames, confidenceWarnings, readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
+import { capacityFix, checkCapacity, openedSection } from './capacity-checks.js';
 import { InputError, type Origin } from './errors.js';
 import { checkBareDurations, checkCrossField, checkDurations, resolve } from './resolve.js';
 import { checkTime } from './time-checks.js';
@@ -89,6 +90,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   checkDurations(raw, locate);
   const scenario = resolve(raw, locate);
   checkCrossField(scenario, locate);
+  checkCapacity(scenario, locate);
   checkTime(raw, scenario, locate);
   const expectations = checkedExpectations(readExpectations(raw, locate), scenario);
 
@@ -152,8 +154,11 @@ function applyOverride(raw: Raw, o: Override): void {
         n === 0 ? 'Use [0] to add the first item.' : `Use an index from 0 to ${n - 1}, or [${n}] to add an item.`);
     }
     if (i === o.path.length - 1) { container[key] = value; return; }
-    const next = Object.hasOwn(container, key) ? container[key] : undefined; // not Object.prototype's toString
-    if (next === undefined) node = container[key] = typeof o.path[i + 1] === 'number' ? [] : {};
+    const written = Object.hasOwn(container, key) ? container[key] : undefined; // not Object.prototype's toString
+    // A key inside an optional section written `none` or as a preset: the section, opened.
+    const next = openedSection(o.path.slice(0, i + 1), written) ?? written;
+    if (next !== written) node = container[key] = next as Raw;
+    else if (next === undefined) node = container[key] = typeof o.path[i + 1] === 'number' ? [] : {};
     else if (typeof next === 'object' && next !== null) node = next as Raw;
     else {
       throw new InputError({ source: o.option }, formatPath(o.path.slice(0, i + 1)),
@@ -244,7 +249,7 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
   const expected = described ?? `${pick.message ?? 'a valid value'}`;
   const spelling = isDurationKey(formatPath(path)) ? durationSpellingHint(value) : '';
   return new InputError(locate(path), formatPath(path), `got ${shown}, expected ${expected}`,
-    spelling || 'Change the value to one of that form.');
+    spelling || capacityFix(path, value) || 'Change the value to one of that form.');
 }
 
 /** A value as the user would recognise it. */

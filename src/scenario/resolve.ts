@@ -23,11 +23,17 @@ type Locate = (path: Path) => Origin | undefined;
 function resolveParam(p: Param, v: unknown, path: Path, locate: Locate): unknown {
   if (p.kind === 'section') return resolveParams(p.params, (v ?? {}) as Raw, path, locate);
   if (p.kind === 'list') return v === undefined || v === null || v === 'none' ? [] : (v as Raw[]).map((item, i) => resolveParams(p.of.params, item, [...path, i], locate));
+  if (p.kind === 'optional') {
+    if (v === undefined || v === null || v === 'none') return null;
+    // A preset's name (the schema allowed only those strings) stands for its values, written as a file writes them.
+    return resolveParams(p.params, typeof v === 'string' ? (p.presets[v]?.values ?? {}) : v as Raw, path, locate);
+  }
   if (v === undefined) return p.kind === 'latency' ? DEFAULT_SCENARIO.service.latency : p.kind === 'range' ? { ...p.default } : 'default' in p ? p.default : null;
   switch (p.kind) {
     case 'override': return resolveParam(p.of, v, path, locate);
     case 'duration': return parseDuration(v as number | string);
     case 'optional_duration': return v === null || v === 'none' ? null : parseDuration(v as number | string);
+    case 'count_or_unbounded': return v === 'unbounded' ? null : v;
     case 'range': return resolveParams(rangeEnds(p), v as Raw, path, locate);
     case 'latency': return resolveLatency(v as Raw, path, locate);
     case 'components': return (v as Raw[]).map((c, i) => ({ ...resolveLatency(c, [...path, i], locate), weight: c['weight'] as number }));

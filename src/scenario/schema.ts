@@ -9,7 +9,7 @@ import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS, LATENCY_FORMS, type Distribution }
 import { MAX_DURATION_MS, MAX_WEIGHT } from '../model/limits.js';
 import { ALERT_PATH_PATTERN } from '../results/alert-paths.js';
 import { ALL_METRIC_PATHS, METRIC_PATHS } from '../results/metric-paths.js';
-import { rangeEnds, required, type Param, type Params } from '../model/params.js';
+import { rangeEnds, required, requiredKeys, type Optional, type Param, type Params } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
 import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
@@ -51,13 +51,34 @@ const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefi
 });
 const mapping = (description: string, properties: Json): Json => ({ type: 'object', additionalProperties: false, description, properties });
 
+/** How an optional section may be written: `none`, a preset's name, or a mapping of its keys. */
+export function optionalForms(p: Optional): string {
+  const presets = Object.keys(p.presets);
+  return `none, ${presets.length > 0 ? `${presets.join(', ')} (a preset), ` : ''}or a mapping {${Object.keys(p.params).join(', ')}}`;
+}
+const optionalSchema = (p: Optional): Json => ({
+  anyOf: [
+    { const: 'none' },
+    { type: 'null' },
+    ...Object.keys(p.presets).map((name) => ({ const: name })),
+    { ...mapping(`a mapping (${p.meaning})`, paramsSchema(p.params)), required: requiredKeys(p.params) },
+  ],
+  default: 'none',
+  description: `${optionalForms(p)} (${p.meaning})`,
+});
+
 /** The schema of one parameter of `model/shape.ts`; `extra` keys (not the model's) come first in a section. */
 function paramSchema(p: Param, extra: Json = {}): Json {
   switch (p.kind) {
     case 'probability': return { type: 'number', minimum: 0, maximum: 1, default: p.default, description: `a probability between 0 and 1 (${p.meaning})` };
     case 'count': return {
-      type: 'integer', minimum: p.min, default: p.default, description: `a whole number >= ${p.min} (${p.meaning})`,
+      type: 'integer', minimum: p.min, ...(p.default === undefined ? {} : { default: p.default }), description: `a whole number >= ${p.min} (${p.meaning})`,
       ...(p.max === undefined ? {} : { maximum: p.max }),
+    };
+    case 'count_or_unbounded': return {
+      anyOf: [{ type: 'integer', minimum: p.min, maximum: p.max }, { const: 'unbounded' }],
+      default: p.default ?? 'unbounded',
+      description: `a whole number >= ${p.min}, or unbounded (${p.meaning})`,
     };
     case 'number': return { type: 'number', minimum: p.min, maximum: p.max, ...(p.default === undefined ? {} : { default: p.default }), description: p.description };
     case 'flag': return { type: 'boolean', default: p.default, description: `true or false (${p.meaning})` };
@@ -72,6 +93,7 @@ function paramSchema(p: Param, extra: Json = {}): Json {
     case 'latency': return { $ref: '#/definitions/latency' };
     case 'components': return { type: 'array', minItems: 1, items: { $ref: '#/definitions/component' }, description: p.description };
     case 'section': return mapping(`a mapping (${p.meaning})`, { ...extra, ...paramsSchema(p.params) });
+    case 'optional': return optionalSchema(p);
     case 'list': return {
       anyOf: [
         { const: 'none' },

@@ -19,7 +19,7 @@ const join = (path: string, key: string): string => (path === '' ? key : `${path
 function keyPaths(p: Param, path: string, inMixture = false): string[] {
   const below = (params: Readonly<Record<string, Param>>) => Object.entries(params).flatMap(([k, q]) => [join(path, k), ...keyPaths(q, join(path, k), inMixture)]);
   switch (p.kind) {
-    case 'section': return below(p.params);
+    case 'section': case 'optional': return below(p.params);
     case 'list': return keyPaths(p.of, `${path}[]`);
     case 'range': return Object.keys(rangeEnds(p)).map((k) => join(path, k));
     case 'latency': return [join(path, 'dist'), ...Object.values(LATENCY_FORMS).flatMap((f) => below({ ...f.keys, ...f.fit?.keys } as Readonly<Record<string, Param>>))];

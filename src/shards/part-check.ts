@@ -17,6 +17,7 @@ import { SCENARIO_SHAPE } from '../model/shape.js';
 import { DEFAULT_SCENARIO, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { checkScenarioShape } from './part-shape.js';
+import { capacityOf } from './part-capacity.js';
 
 /**
  * Largest part file `merge` reads: 64 MiB. The file is read whole, as one string, and parsed;
@@ -99,10 +100,11 @@ export class PartChecker {
   /**
    * A run's (or a point's) sums: counts whole and >= 0, arrays of the model's lengths, grid in
    * bounds; a series exactly when the run counts one (`seriesStep`, results/alerts.ts's
-   * seriesStepOf), of that step, each count adding up to its sum (series.ts).
+   * seriesStepOf), of that step, each count adding up to its sum (series.ts); the measures of
+   * the workers exactly when the run is `coupled` (model/capacity.ts).
    */
-  runState(v: unknown, field: string, gridStep: number, seriesStep: number | null): RunStateData {
-    const o = this.object(v, field, ['primaries', 'actions', 'handlerRuns', 'handlerRunsOverTimeout', 'attemptsUnknown', 'sum', 'sumSq', 'callLatency', 'actionLatency', 'grid'], ['series']);
+  runState(v: unknown, field: string, gridStep: number, seriesStep: number | null, coupled = false): RunStateData {
+    const o = this.object(v, field, ['primaries', 'actions', 'handlerRuns', 'handlerRunsOverTimeout', 'attemptsUnknown', 'sum', 'sumSq', 'callLatency', 'actionLatency', 'grid'], ['series', 'capacity']);
     const count = (k: string) => this.int(o[k], join(field, k));
     const s: RunStateData = {
       primaries: count('primaries'), actions: count('actions'), handlerRuns: count('handlerRuns'),
@@ -111,6 +113,7 @@ export class PartChecker {
       callLatency: this.bins(o['callLatency'], join(field, 'callLatency')), actionLatency: this.bins(o['actionLatency'], join(field, 'actionLatency')),
       grid: this.grid(o['grid'], join(field, 'grid'), gridStep),
       ...(o['series'] === undefined ? {} : { series: this.series(o['series'], join(field, 'series')) }),
+      ...capacityOf(this, o['capacity'], join(field, 'capacity'), coupled, o['actions'] as number), // actions: checked above
     };
     this.seriesAgrees(s, join(field, 'series'), seriesStep);
     // Relations every real run keeps: twins come on top of primaries, a count's square is at least the count.
@@ -124,7 +127,7 @@ export class PartChecker {
     return this.array(v, field, length ?? 0, length ?? Infinity).map((x, i) => this.int(x, `${field}[${i}]`));
   }
 
-  private bins(v: unknown, field: string): BinsData {
+  bins(v: unknown, field: string): BinsData {
     const o = this.object(v, field, ['offset', 'counts', 'zero']);
     const offset = this.int(o['offset'], join(field, 'offset'), -BIN_KEY_LIMIT, BIN_KEY_LIMIT);
     const counts = this.counts(o['counts'], join(field, 'counts'));
@@ -200,6 +203,7 @@ export class PartChecker {
       if (v !== null && typeof v !== 'boolean') this.fail(field, 'expected true, false or null');
       return v;
     }
+    if (template instanceof OptionalSample) return v === null ? null : this.shape(v, template.keys, field); // service.capacity, client.breaker ...
     if (Array.isArray(template)) return this.array(v, field, 0, 1000).map((x, i) => this.shape(x, template[0], `${field}[${i}]`)); // incidents, alerts, load.profile
     if (typeof template === 'number') return this.number(v, field);
     if (typeof template === 'string') return this.string(v, field, 64);
@@ -235,10 +239,13 @@ export class PartChecker {
 
 /** The sample of an override of a flag: true, false, or null (not set). */
 const NULLABLE_FLAG = Symbol('a flag or null');
+/** The sample of an optional section: null (`none`), or a mapping of its keys' samples. */
+class OptionalSample { constructor(readonly keys: Readonly<Record<string, unknown>>) {} }
 
 /**
  * What `shape` checks a part's scenario against: the defaults, with one item of each list
- * (incidents, alerts, load.profile) made from its declaration in model/shape.ts: a value of
+ * (incidents, alerts, load.profile) and the keys of each optional section (service.capacity,
+ * client.retry_budget, client.breaker) made from its declaration in model/shape.ts: a value of
  * each key's type (null for a value that may be absent).
  */
 function sampleOf(p: Param): unknown {
@@ -246,18 +253,21 @@ function sampleOf(p: Param): unknown {
     case 'section': return Object.fromEntries(Object.entries(p.params).map(([k, q]) => [k, sampleOf(q)]));
     case 'list': return [sampleOf(p.of)];
     case 'override': return p.of.kind === 'flag' ? NULLABLE_FLAG : null;
-    case 'optional_duration': return null;
+    case 'optional_duration': case 'count_or_unbounded': return null;
+    case 'optional': return new OptionalSample(Object.fromEntries(Object.entries(p.params).map(([k, q]) => [k, sampleOf(q)])));
     case 'text': case 'choice': return '';
     case 'flag': return false;
     default: return 0;
   }
 }
-const listSample = (key: string, of: Section) => sampleOf(of.params[key] as Param);
+const sampleAt = (key: string, of: Section) => sampleOf(of.params[key] as Param);
 const PART_TEMPLATE = {
   ...DEFAULT_SCENARIO,
-  load: { ...DEFAULT_SCENARIO.load, profile: listSample('profile', SCENARIO_SHAPE.params.load) },
-  incidents: listSample('incidents', SCENARIO_SHAPE),
-  alerts: listSample('alerts', SCENARIO_SHAPE),
+  load: { ...DEFAULT_SCENARIO.load, profile: sampleAt('profile', SCENARIO_SHAPE.params.load) },
+  service: { ...DEFAULT_SCENARIO.service, capacity: sampleAt('capacity', SCENARIO_SHAPE.params.service) },
+  client: { ...DEFAULT_SCENARIO.client, retry_budget: sampleAt('retry_budget', SCENARIO_SHAPE.params.client), breaker: sampleAt('breaker', SCENARIO_SHAPE.params.client) },
+  incidents: sampleAt('incidents', SCENARIO_SHAPE),
+  alerts: sampleAt('alerts', SCENARIO_SHAPE),
 };
 
 const join = (field: string, key: string) => (field === '' ? key : `${field}.${key}`);

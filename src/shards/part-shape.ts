@@ -1,9 +1,10 @@
 /**
  * A part's scenario held to what a scenario file may say (model/shape.ts): every number in the
  * range of its declaration, every choice one of its values, every name of its pattern, every list
- * within its length, and the time keys' rules of scenario/time-checks.ts. A part's digest is a
- * plain SHA-256 anyone can recompute, so a scenario edited in a resealed part must fail here
- * (an alert's metric `toString`, an incident named `__proto__`, `for: 1e308`, 1,000 alerts).
+ * within its length, and the rules of the time keys (scenario/time-checks.ts) and of the capacity
+ * keys (scenario/capacity-checks.ts). A part's digest is a plain SHA-256 anyone can recompute, so
+ * a scenario edited in a resealed part must fail here (an alert's metric `toString`, an incident
+ * named `__proto__`, `for: 1e308`, 1,000 alerts).
  */
 import { MAX_DURATION_MS } from '../model/limits.js';
 import type { Param } from '../model/params.js';
@@ -11,6 +12,7 @@ import { SCENARIO_SHAPE } from '../model/shape.js';
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { PRINTABLE_TEXT } from '../scenario/printable.js';
+import { checkCapacity } from '../scenario/capacity-checks.js';
 import { checkTime } from '../scenario/time-checks.js';
 import type { PartChecker } from './part-check.js';
 
@@ -22,6 +24,7 @@ export function checkScenarioShape(c: PartChecker, s: WrittenScenario, field: st
   for (const [k, p] of Object.entries(SCENARIO_SHAPE.params)) inShape(c, (s as unknown as Raw)[k], p, join(field, k));
   try {
     checkTime({}, s, () => ({ source: field }));
+    checkCapacity(s, () => ({ source: field }));
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     c.fail(e.keyPath ? join(field, e.keyPath) : field, e.problem);
@@ -35,6 +38,7 @@ function inShape(c: PartChecker, v: unknown, p: Param, field: string): void {
     case 'number': c.number(v, field, p.min, p.max); return;
     case 'duration': c.number(v, field, 0, MAX_DURATION_MS); return;
     case 'optional_duration': if (v !== null) c.number(v, field, 0, MAX_DURATION_MS); return;
+    case 'count_or_unbounded': if (v !== null) c.int(v, field, p.min, p.max); return;
     case 'range': {
       const r = v as { min: unknown; max: unknown };
       const min = c.number(r.min, join(field, 'min'), 0, MAX_DURATION_MS);
@@ -49,6 +53,7 @@ function inShape(c: PartChecker, v: unknown, p: Param, field: string): void {
     }
     case 'override': if (v !== null) inShape(c, v, p.of, field); return;
     case 'section': for (const [k, q] of Object.entries(p.params)) inShape(c, (v as Raw)[k], q, join(field, k)); return;
+    case 'optional': if (v !== null) for (const [k, q] of Object.entries(p.params)) inShape(c, (v as Raw)[k], q, join(field, k)); return;
     case 'list': {
       const items = v as unknown[];
       if (items.length > p.max) c.fail(field, `holds ${items.length} entries, more than the ${p.max} a scenario may have`);

@@ -1,0 +1,61 @@
+/** Settings of docs/model.md's "Capacity" that have no effect under the scenario's others, as warnings. */
+import type { WrittenScenario } from '../model/types.js';
+import { formatPath } from './document.js';
+import { formatDuration } from './duration.js';
+import type { Origin } from './errors.js';
+import type { ScenarioWarning } from './warnings.js';
+
+type Path = readonly (string | number)[];
+type Locate = (p: Path, keyNode?: boolean) => Origin;
+
+/** Warnings on the capacity keys a scenario sets (each is `none` or off unless written). */
+export function capacityWarnings(s: WrittenScenario, locate: Locate): ScenarioWarning[] {
+  const out: ScenarioWarning[] = [];
+  const warn = (path: Path, problem: string, fix: string): void => {
+    out.push({ origin: locate(path, true), keyPath: formatPath(path), problem, fix });
+  };
+  const capacity = s.service.capacity;
+  if (capacity?.queue === null && capacity.retry_after !== null) {
+    warn(['service', 'capacity', 'retry_after'], 'has no effect: service.capacity.queue is unbounded, so no request is shed and no 503 asks the client to wait',
+      'Give the queue a bound (such as queue: 100), or remove it.');
+  }
+  if (capacity?.queue === 0) {
+    const why = 'service.capacity.queue is 0: no request waits for a worker (one that finds every worker busy is shed)';
+    if (capacity.drop_expired) warn(['service', 'capacity', 'drop_expired'], `has no effect: ${why}, so none expires waiting`, 'Give the queue room (such as queue: 100), or remove it.');
+    if (capacity.order !== 'fifo') warn(['service', 'capacity', 'order'], `has no effect: ${why}, so a worker never chooses among waiting requests`, 'Give the queue room (such as queue: 100), or remove it.');
+  }
+  s.incidents.forEach((w, i) => {
+    const workers = w.service.capacity.workers;
+    const overlapped = s.incidents.some((o, j) => j !== i && o.service.capacity.workers !== null && o.from < w.to && w.from < o.to);
+    if (capacity !== null && workers === capacity.workers && !overlapped) {
+      warn(['incidents', i, 'service', 'capacity', 'workers'], `has no effect: it is service.capacity.workers (${workers}), the count in force without the window`,
+        'Give the window the count of workers left in it (0 for a pause), or remove it.');
+    }
+  });
+  if (s.client.retry_budget !== null && s.client.retries === 0) {
+    warn(['client', 'retry_budget'], 'has no effect: client.retries is 0, so no call makes a second attempt and no token is taken', 'Allow retries (client.retries), or remove it.');
+  }
+  const reach = breakerReach(s);
+  if (reach !== null && s.client.breaker !== null && reach < s.client.breaker.min_calls) {
+    warn(['client', 'breaker', 'min_calls'], `leaves the breaker closed: even at the scenario's highest rate, with every retry, twin, re-plan and replay, about ${reach < 10 ? reach.toPrecision(2) : Math.round(reach)} attempts are sent in a window of ${formatDuration(s.client.breaker.window)} on average, fewer than min_calls (${s.client.breaker.min_calls})`,
+      'Lower min_calls or lengthen the window, or remove the breaker.');
+  }
+  return out;
+}
+
+/**
+ * The most attempts a breaker's window holds on average: the highest arrival rate times every
+ * attempt a primary can bring (its twin, its retries, its re-plans and replays, each at most
+ * its count), times the window. Null without a breaker.
+ */
+function breakerReach(s: WrittenScenario): number | null {
+  const b = s.client.breaker;
+  if (b === null) return null;
+  const profile = s.load.profile;
+  const rates = [...(profile.length === 0 || (profile[0]?.at ?? 0) > 0 ? [s.load.rate_per_s] : []), ...profile.map((e) => e.rate_per_s)];
+  const replans = s.agent.replan_probability > 0 ? s.agent.max_replans : 0;
+  const crashes = s.runtime.crash_probability > 0 || s.incidents.some((w) => (w.runtime.crash_probability ?? 0) > 0);
+  const replays = crashes ? s.runtime.max_replays : 0;
+  const attempts = (1 + s.workload.twin_probability) * (s.client.retries + 1) * (1 + replans) * (1 + replays);
+  return Math.max(...rates) * attempts * (b.window / 1000);
+}
