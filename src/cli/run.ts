@@ -10,10 +10,14 @@ import type { RunFormat } from '../report/run-reporters.js';
 import type { ScenarioRun } from '../report/types.js';
 import { checkSeriesFormat, renderRuns, runFormat } from './shared/formats.js';
 import { scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
+import type { ScenarioWarning } from '../scenario/parse.js';
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
-import { precisionInfo, runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { precisionInfo, progressOfMany, runSeed, simulate, simulationWork, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import type { RunOutcome, RunRequest } from '../exec/runner.js';
+import { runSideBySide } from '../exec/side-by-side.js';
+import { refuseSplit } from '../exec/coupled-refusal.js';
 import { checkTimeRun } from './shared/time.js';
 import { seriesOption } from '../scenario/series-option.js';
 import { timeResults } from '../results/time-results.js';
@@ -73,21 +77,30 @@ function runSettings(opts: RunOptions, io: Io): RunSettings {
   return { read, format, threads, precision, shard, seriesStep };
 }
 
-/** Reads every scenario first (a bad one fails before any is simulated), then simulates each in turn. */
+/**
+ * Reads every scenario first (a bad one fails before any is simulated), then simulates each in
+ * order (coupled ones side by side on --threads, each on one thread: exec/side-by-side.ts).
+ */
 async function simulateRuns(files: readonly (string | null)[], s: RunSettings, opts: RunOptions, io: Io, signal: AbortSignal | undefined): Promise<SimulatedRun[]> {
   const { precision, shard } = s;
   const loaded = files.map((file) => ({ file, ...s.read(file) }));
+  for (const { scenario, locate } of loaded) refuseSplit({ scenario, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}) }, locate);
   const names = columnNames(files);
-  const commandActions = loaded.reduce((sum, l) => sum + (precision?.maxActions ?? l.scenario.actions), 0);
+  const threads = s.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, precision?.maxActions ?? l.scenario.actions), 0));
+  const apart = progressOfMany(io, 'run');
+  function* jobs() {
+    for (const [k, { file, scenario, seed: fileSeed, warnings, locate }] of loaded.entries()) {
+      const seed = runSeed(opts.seed, fileSeed);
+      checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}) }, opts.series);
+      const request: RunRequest = {
+        scenario, seed, threads, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),
+        ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}), onProgress: apart.of(k),
+      };
+      yield { name: names[k] as string, file, warnings, request };
+    }
+  }
   const runs: SimulatedRun[] = [];
-  for (const [k, { file, scenario, seed: fileSeed, warnings, locate }] of loaded.entries()) {
-    const seed = runSeed(opts.seed, fileSeed);
-    checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}) }, opts.series);
-    const name = names[k] as string;
-    const outcome = await simulate(io, name, {
-      scenario, seed, threads: s.threads(commandActions), ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),
-      ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}),
-    }, signal);
+  const take = ({ name, file, warnings, request: { scenario, seed } }: { name: string; file: string | null; warnings: readonly ScenarioWarning[]; request: RunRequest }, outcome: RunOutcome) => {
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
     // long run's grid into base64 took tens of ms at the end of every run.
     runs.push({
@@ -96,6 +109,11 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
       ...timeResults(scenario, outcome.state, s.seriesStep !== undefined),
     });
+  };
+  try {
+    await runSideBySide(jobs(), { threads, runHere: (job) => simulate(io, job.name, job.request, signal), take, signal });
+  } finally {
+    apart.stop();
   }
   return runs;
 }

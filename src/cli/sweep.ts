@@ -1,5 +1,7 @@
 /** `idem-sim sweep SCENARIO --vary PATH=VALUES ...`: the scenario over a grid of settings. */
-import { runScenario } from '../exec/runner.js';
+import { runScenario, type RunOutcome, type RunRequest } from '../exec/runner.js';
+import { runSideBySide } from '../exec/side-by-side.js';
+import { refuseSplit } from '../exec/coupled-refusal.js';
 import { METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
 import { shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
@@ -24,7 +26,7 @@ import { sweepFormat } from './shared/formats.js';
 import { scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
-import { precisionInfo, runSeed, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { precisionInfo, runSeed, simulationWork, threadSetting, type SimulationOptions } from './shared/simulate.js';
 
 export interface SweepOptions extends SimulationOptions, PrecisionOptions {
   vary?: string[];
@@ -60,8 +62,7 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
     const plan = sweepPlan(file, opts, io);
     const points = gridPoints(plan.axes, plan.from, plan.to);
     const seed = runSeed(opts.seed, plan.base.seed);
-    const actions = checkPoints(file, plan, points, seed);
-    const threads = threadSetting(opts.threads, io)(actions);
+    const threads = threadSetting(opts.threads, io)(checkPoints(file, plan, points, seed));
     const part = plan.shard ? new SweepPartText(plan.shard, plan.to - plan.from) : undefined;
     const results = await simulatePoints(file, plan, points, { seed, threads, part }, io, signal);
     // The --vary options as given: the file's own sweep.vary comes with the file.
@@ -108,12 +109,13 @@ function sweepPlan(file: string, opts: SweepOptions, io: Io): SweepPlan {
 
 /**
  * Reads and checks every point before simulating any, so a bad value fails at once; gives the
- * actions the sweep simulates. Only the actions are kept: a loaded scenario is about 10 KB (and
- * holds its empirical data), so each point is read again when its turn comes.
+ * work of the actions the sweep simulates (`simulationWork`, for the default thread count).
+ * Only that is kept: a loaded scenario is about 10 KB (and holds its empirical data), so each
+ * point is read again when its turn comes.
  */
 function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[], seed: string): number {
   const { precision, axes } = plan;
-  let actions = 0;
+  let work = 0;
   let readings = 0;
   for (const [k, pt] of points.entries()) {
     const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
@@ -122,43 +124,51 @@ function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[]
     // The whole grid's, as these points foretell it (a shard's points are merged with the others').
     if ((readings / (k + 1)) * gridSize(axes) > MAX_ALERT_READINGS) throw tooManyReadings(file, gridSize(axes), scenario);
     try {
+      refuseSplit({ scenario, ...(precision ? { precision } : {}) }, locate);
       checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}) });
     } catch (e) {
-      // What time refuses depends on the point's values: say which point.
+      // What these refuse depends on the point's values: say which point.
       if (!(e instanceof InputError)) throw e;
       throw new InputError(e.origin, e.keyPath, `${e.problem} (at the point ${axes.map((a, i) => `${a.path}=${pt.values[i]}`).join(', ')})`, e.fix);
     }
-    actions += precision?.maxActions ?? scenario.actions;
+    work += simulationWork(scenario, precision?.maxActions ?? scenario.actions);
   }
-  return actions;
+  return work;
 }
 
-/** Simulates the points in turn: a shard's go into its part as they come, the others' metrics are returned. */
+/**
+ * Simulates the points in order (coupled points side by side, one a thread: exec/side-by-side.ts):
+ * a shard's go into its part as they come, the others' metrics are returned.
+ */
 async function simulatePoints(file: string, plan: SweepPlan, points: readonly GridPoint[], run: { seed: string; threads: number; part: SweepPartText | undefined },
   io: Io, signal: AbortSignal | undefined): Promise<SweepPointResult[]> {
   const { precision, axes, from, to } = plan;
   const bar = progressBar(io.stderr, 'sweep', 'points');
   const results: SweepPointResult[] = [];
-  try {
+  // Each point's scenario is read when its turn is near (see `checkPoints`).
+  function* jobs() {
     for (const pt of points) {
       const { scenario } = plan.read(file, pointOverrides(axes, pt));
-      const outcome = await runScenario({
-        scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(signal ? { signal } : {}),
-      });
-      bar.update(pt.index - from + 1, to - from);
-      const written = writtenScenario(scenario);
-      const params = pointParams(axes, pt, written);
-      // What grows with the points stays small: a point's sums (its grid alone can be hundreds
-      // of KB) go only into a shard's part, as text.
-      if (run.part) {
-        run.part.add({ index: pt.index, params, scenario: written, fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
-      } else {
-        results.push({
-          params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
-          ...alertsOnly(timeResults(scenario, outcome.state, false)),
-        });
-      }
+      yield { pt, request: { scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}) } };
     }
+  }
+  const take = ({ pt, request: { scenario } }: { pt: GridPoint; request: RunRequest }, outcome: RunOutcome) => {
+    bar.update(pt.index - from + 1, to - from);
+    const written = writtenScenario(scenario);
+    const params = pointParams(axes, pt, written);
+    // What grows with the points stays small: a point's sums (its grid alone can be hundreds
+    // of KB) go only into a shard's part, as text.
+    if (run.part) {
+      run.part.add({ index: pt.index, params, scenario: written, fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
+    } else {
+      results.push({
+        params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
+        ...alertsOnly(timeResults(scenario, outcome.state, false)),
+      });
+    }
+  };
+  try {
+    await runSideBySide(jobs(), { threads: run.threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take, signal });
   } finally {
     bar.stop();
   }

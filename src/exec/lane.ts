@@ -15,6 +15,7 @@ import { arrivalTime } from '../model/clock.js';
 import { chunkPlans, type ChunkPlan } from '../engine/plan.js';
 import { chunkRng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
+import type { CoupledTask } from './coupled-worker.js';
 
 /** Slots of the control block, an Int32Array over a SharedArrayBuffer that all lanes of a run see. */
 export const NEXT = 0; // the next chunk index to hand out
@@ -24,7 +25,7 @@ export const ABORT = 3; // 1: stop at once, the run's results are thrown away
 export const FINISHED = 4; // chunks simulated so far, for progress
 const SLOTS = 5;
 
-/** What every lane of a run needs to know; sent to workers as their `workerData`. */
+/** What every lane of a run needs to know; sent to each worker of the run (`WorkerTask`). */
 export interface LaneSpec {
   scenario: Scenario;
   seed: string;
@@ -58,6 +59,9 @@ export interface ChunkTotals {
   sum: Float64Array;
   sumSq: Float64Array;
 }
+
+/** What a worker is sent: one lane of a run, or a whole coupled run (coupled-worker.ts). */
+export type WorkerTask = { kind: 'lane'; spec: LaneSpec } | CoupledTask;
 
 /** What a worker sends: each chunk's counter sums (precision runs only), then its sums once. */
 export type WorkerMessage =

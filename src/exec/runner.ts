@@ -20,11 +20,11 @@ import { gridCellsFor, gridStepFor } from './simulate.js';
 import type { Scenario } from '../model/types.js';
 import { Interrupted } from './interrupted.js';
 import { runCoupled } from './coupled-run.js';
-import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
-import { InputError } from '../scenario/errors.js';
+import { isCoupled } from '../model/capacity.js';
+import { refuseSplit } from './coupled-refusal.js';
 import { hire, release } from './pool.js';
 import { Confirmer } from './confirmer.js';
-import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type LaneSpec, type WorkerMessage } from './lane.js';
+import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type LaneSpec, type WorkerMessage, type WorkerTask } from './lane.js';
 
 /**
  * With a precision target, how many chunks per thread a lane may run past the last one
@@ -127,18 +127,9 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   };
 }
 
-/**
- * A coupled run (docs/model.md, "Capacity"): one simulation on this thread. It cannot be cut
- * into shards (every action shares the workers, the queue, the budget and the breaker with
- * every other), nor stopped at a precision target (its actions are not independent, so the
- * per-action interval does not bound the run's error).
- */
+/** A coupled run (docs/model.md, "Capacity"): one simulation on this thread, whole (see coupled-refusal.ts). */
 async function coupledRun(req: RunRequest): Promise<RunOutcome> {
-  const refuse = (option: string, why: string): never => {
-    throw new InputError(undefined, COUPLING_KEYS.join(', '), `${option} cannot run a scenario with ${COUPLING_KEYS.join(', ')} set: ${why}`, `Run it whole, without ${option} (several scenarios or sweep points still run side by side on --threads).`);
-  };
-  if (req.shard && req.shard.count > 1) refuse('--shard', 'all its actions share the workers, the queue, the retry budget and the breaker, so it is one simulation in time order that cannot be split');
-  if (req.precision) refuse('--precision', 'its actions share the service, so the per-action interval --precision watches does not bound the error of the whole run');
+  refuseSplit(req);
   const run = await runCoupled(req.scenario, req.seed, seriesStepOf(req.scenario, req.seriesStep), req.onProgress, req.signal);
   return { state: run.state, gridStep: run.gridStep, chunksPerThread: [run.chunks] };
 }
@@ -171,7 +162,7 @@ class Crew {
 
   /** Sends each worker the run (inside the caller's try, so that `stop` ends them if this throws). */
   start(): void {
-    for (const worker of this.workers) worker.postMessage(this.spec);
+    for (const worker of this.workers) worker.postMessage({ kind: 'lane', spec: this.spec } satisfies WorkerTask);
   }
 
   /** Throws what went wrong in a worker, if anything did. */

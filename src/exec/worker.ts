@@ -3,9 +3,11 @@
  * simulates chunks until none is left, waits until every chunk it holds is confirmed or
  * dropped, and sends its sums once. With a precision target it also sends each chunk's
  * counter sums as it goes. An aborted run sends nothing (the first thread ends the worker).
+ * Or it is sent a whole coupled run, which it runs alone (coupled-worker.ts).
  */
 import { parentPort } from 'node:worker_threads';
-import { ABORT, CONFIRMED, Lane, type LaneSpec, type WorkerMessage } from './lane.js';
+import { runCoupledTask } from './coupled-worker.js';
+import { ABORT, CONFIRMED, Lane, type LaneSpec, type WorkerMessage, type WorkerTask } from './lane.js';
 
 /** The longest a blocked worker sleeps before looking at the control block again (ms). */
 const NAP_MS = 50;
@@ -27,4 +29,8 @@ function runLane(spec: LaneSpec, post: (m: WorkerMessage) => void): void {
 }
 
 const port = parentPort;
-port?.on('message', (spec: LaneSpec) => runLane(spec, (m) => port.postMessage(m)));
+port?.on('message', (task: WorkerTask) => {
+  if (task.kind === 'lane') runLane(task.spec, (m) => port.postMessage(m));
+  // A failure rejects the promise unhandled, which ends the worker with an 'error' its run hears.
+  else void runCoupledTask(task, (m) => port.postMessage(m));
+});
