@@ -124,9 +124,10 @@ describe(`the lab in headless Chromium (${CHROMIUM})`, () => {
     for (const el of await page.locator('[data-metric]').all()) {
       const path = (await el.getAttribute('data-metric')) as string;
       let node: unknown = metrics;
-      for (const part of path.split('.')) node = (node as Record<string, unknown>)[part];
+      for (const part of path.split('.')) node = (node as Record<string, unknown> | undefined)?.[part];
       const expected = typeof node === 'object' && node !== null ? (node as { value: number }).value : node;
-      expect(await el.getAttribute('data-value'), path).toBe(JSON.stringify(expected));
+      // A reading the run does not report (capacity's, without its keys) reads null, its row hidden.
+      expect(await el.getAttribute('data-value'), path).toBe(JSON.stringify(expected ?? null));
     }
   }
 

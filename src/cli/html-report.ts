@@ -8,8 +8,7 @@ import { ALERT_STEP_MS } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Metrics } from '../results/metrics.js';
 import { runPlans } from '../exec/simulate.js';
-import { chunkRng } from '../random/rng.js';
-import { traceChunk } from '../engine/trace.js';
+import { traceActions } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
@@ -235,7 +234,7 @@ function timelineSample(scenario: Scenario, seed: string, gridStep: number, sett
   const focus = settings.focus;
   const plan = focus?.plan ?? runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
-  const { actions } = traceChunk(scenario, gridStep, chunkRng(seed, plan.index), plan);
+  const actions = traceActions(scenario, gridStep, seed, plan);
   if (!focus) return { sample: sampleRows(actions, plan.offset, scenario.client.timeout, limits), scope: FIRST_CHUNK };
   const near = nearestActions(actions, plan, focus.at, NEAR_GROUPS_PER_ROW * (limits.eventfulRows + limits.quietRows));
   const sample = sampleRows(numberedInRun(near.actions, plan), plan.offset, scenario.client.timeout, limits);

@@ -1,17 +1,20 @@
 /**
  * The story of each action of one chunk, for the action timeline: every call, attempt and
  * execution, as the engine simulated them. The engine itself runs the chunk with these
- * hooks, so the chunk's numbers are exactly those of a run (the tests compare them).
+ * hooks, so the chunk's numbers are exactly those of a run (the tests compare them). A coupled
+ * scenario's chunk is traced in the coupled engine (trace-coupled.ts); `traceActions` picks.
  */
 import {
-  ChunkSimulator, CONFLICT_409, ERR_5XX, STORE_503, FROM_STORE, FRESH_KEY, HANDLER, NO_KEY, NO_REPLY, OK, type ChunkOutput,
+  ChunkSimulator, CONFLICT_409, ERR_5XX, STORE_503, FROM_STORE, HANDLER, NO_REPLY, OK, type ChunkOutput,
 } from './engine.js';
-import { SCOPE_KEY_NAME, type Scope } from '../model/enums.js';
+import type { Scope } from '../model/enums.js';
+import { isCoupled } from '../model/capacity.js';
 import type { EngineHooks } from './hooks.js';
-import { KEY_IDENTITY } from '../model/policy.js';
 import type { ChunkPlan } from './plan.js';
-import type { Rng } from '../random/rng.js';
+import { chunkRng, type Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
+import { KINDS, keyText, markDuplicates, STATUS } from './trace-keys.js';
+import { traceCoupled } from './trace-coupled.js';
 
 export type CallKind = 'original' | 'replan' | 'replay';
 
@@ -19,8 +22,10 @@ export type CallKind = 'original' | 'replan' | 'replay';
  * What the client saw of an attempt, which is the colour of its bar: a reply (`ok`, `error`
  * for a 5xx, `conflict_409`, `mismatch_422`), `timeout` (no reply in time: slow handler,
  * crash or lost request) or `reply_lost` (the server answered in time, the reply was lost).
+ * Under capacity (docs/model.md, "Capacity") also `shed` (a 503 from a full queue) and
+ * `expired` (the client timed out while the request waited, and a worker dropped it unrun).
  */
-export type AttemptOutcome = 'ok' | 'error' | 'conflict_409' | 'mismatch_422' | 'timeout' | 'reply_lost';
+export type AttemptOutcome = 'ok' | 'error' | 'conflict_409' | 'mismatch_422' | 'timeout' | 'reply_lost' | 'shed' | 'expired';
 
 export interface TracedAttempt {
   /** Index of the call (in `TracedAction.calls`) this attempt belongs to. */
@@ -31,8 +36,11 @@ export interface TracedAttempt {
   sent: number;
   ended: number;
   outcome: AttemptOutcome;
-  /** Who produced the server's answer; `store` for 409s, 422s and replayed results (cyan rings). */
-  answeredBy: 'nobody' | 'store' | 'handler';
+  /**
+   * Who produced the server's answer; `store` for 409s, 422s and replayed results (cyan rings);
+   * `queue` when no worker took the request: shed by a full queue, or dropped expired.
+   */
+  answeredBy: 'nobody' | 'store' | 'handler' | 'queue';
   /** The server's answer, whether or not it reached the client; null for a lost request or a crash. */
   status: 'ok' | '5xx' | '409' | '422' | '503' | null;
   /** Handler run time (ms) when the handler ran. */
@@ -43,6 +51,8 @@ export interface TracedAttempt {
   crashed?: boolean;
   /** The idempotency key sent, or null without one. */
   key: string | null;
+  /** Under capacity: how long the request waited for a worker (ms; 0 when one was free), absent when none took it. */
+  waitMs?: number;
 }
 
 export interface TracedCall {
@@ -51,6 +61,8 @@ export interface TracedCall {
   start: number;
   end: number;
   result: 'success' | 'failure' | 'unknown';
+  /** Why the client sent no (further) attempt: the open circuit breaker rejected it, or the retry budget denied the retry. */
+  stopped?: 'breaker' | 'budget';
 }
 
 export interface TracedExecution {
@@ -74,9 +86,6 @@ export interface TracedAction {
   executions: TracedExecution[];
 }
 
-/** Engine reply codes (NO_REPLY = -1, OK, ERR_5XX, CONFLICT_409, MISMATCH_422, STORE_503) shifted by one. */
-const STATUS = [null, 'ok', '5xx', '409', '422', '503'] as const;
-const KINDS: CallKind[] = ['original', 'replan', 'replay'];
 
 /** Hooks that record every action of a chunk. */
 class Tracer implements EngineHooks {
@@ -126,7 +135,7 @@ class Tracer implements EngineHooks {
       status: STATUS[status + 1] ?? null,
       ...(answeredBy === HANDLER ? { handlerMs: delay } : {}), ...(crashed ? { crashed } : {}),
       ...(status !== NO_REPLY ? { answeredAt: sent + delay } : {}),
-      key: this.keyName(i, key, `${call}.${number}`),
+      key: keyText(this.scope, this.group, i, key, `${call}.${number}`),
     });
   }
 
@@ -142,15 +151,6 @@ class Tracer implements EngineHooks {
     call.end = at - this.groupArrival;
     call.result = success ? 'success' : unknown ? 'unknown' : 'failure';
   }
-
-  /** A readable key: scope, action number (1-based, as the timeline's labels), and the engine's key within the group. */
-  private keyName(i: number, key: number, attempt: string): string | null {
-    if (key === NO_KEY) return null;
-    const action = this.group + 1;
-    const name = SCOPE_KEY_NAME[this.scope];
-    if (key === FRESH_KEY) return `${name}:${action}.${i}.${attempt}`; // a key per attempt
-    return `${name}:${action}${KEY_IDENTITY[this.scope] === 'group' ? '' : `.${key}`}`; // the business identity: one key per group
-  }
 }
 
 /** Simulates one chunk exactly as a run does, and returns its output with every action's story. */
@@ -158,9 +158,16 @@ export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan:
   const tracer = new Tracer(scenario);
   // Every group through the general model, where the hooks are called.
   const output = new ChunkSimulator(scenario, gridStep, false, tracer).run(rng, plan);
-  for (const action of tracer.traced) {
-    const first = action.executions.reduce((best, e, k, all) => (e.at < (all[best] as TracedExecution).at ? k : best), 0);
-    action.executions.forEach((e, k) => { e.duplicate = k !== first; });
-  }
+  markDuplicates(tracer.traced);
   return { output, actions: tracer.traced };
+}
+
+/**
+ * The actions of the run's chunk `plan` (of `scenario` run from `seed`), as the timeline draws
+ * them: the chunk simulated again with its own stream, or, in a coupled scenario, the run up to
+ * the chunk after it simulated again in the coupled engine (trace-coupled.ts says why).
+ */
+export function traceActions(scenario: Scenario, gridStep: number, seed: string, plan: ChunkPlan): TracedAction[] {
+  if (isCoupled(scenario)) return traceCoupled(scenario, gridStep, seed, plan).actions;
+  return traceChunk(scenario, gridStep, chunkRng(seed, plan.index), plan).actions;
 }

@@ -7,9 +7,8 @@
 import { loadLatencyData } from '../model/latency.js';
 import { runAlerts, seriesStepOf } from '../results/alerts.js';
 import { gridStepFor, runPlans, simulate } from '../exec/simulate.js';
-import { traceChunk } from '../engine/trace.js';
+import { traceActions } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
-import { chunkRng } from '../random/rng.js';
 import { formatInputError, InputError } from '../scenario/errors.js';
 import { formatDuration } from '../scenario/duration.js';
 import { check } from '../scenario/expect.js';
@@ -52,7 +51,7 @@ export function labLoad(input: ScenarioInput, id = 0): Loaded {
 function timelineSample(scenario: Scenario, seed: string): TimelineSample {
   const plan = runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
-  const { actions } = traceChunk(scenario, gridStepFor(scenario), chunkRng(seed, 0), plan);
+  const actions = traceActions(scenario, gridStepFor(scenario), seed, plan);
   return sampleRows(actions, plan.offset, scenario.client.timeout, DEFAULT_LIMITS);
 }
 

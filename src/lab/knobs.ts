@@ -8,9 +8,14 @@ import { paramAt } from '../model/shape.js';
 import type { Param } from '../model/params.js';
 import { DURATION_PATTERN, formatDuration, parseDuration } from '../scenario/duration.js';
 import { duration } from '../report/format.js';
+import type { WrittenScenario } from '../model/types.js';
 
-/** A knob's control: a text field (numbers and durations as written), a list of choices, or a checkbox. */
-export type KnobKind = 'probability' | 'count' | 'number' | 'duration' | 'optional_duration' | 'choice' | 'flag' | 'seed';
+/**
+ * A knob's control: a text field (numbers and durations as written), a list of choices, or a
+ * checkbox; `switch` is the checkbox of a section that may be left out (`service.capacity`),
+ * whose knobs show only while it is on.
+ */
+export type KnobKind = 'probability' | 'count' | 'count_or_unbounded' | 'number' | 'duration' | 'optional_duration' | 'choice' | 'flag' | 'switch' | 'seed';
 
 export interface KnobSpec {
   /** The scenario key path (`client.timeout`); `seed` and `actions` are the run's. */
@@ -44,8 +49,20 @@ export const LATENCY_KEYS = {
 /** The knobs, by section, in the order a lab session uses them (the key scope first). */
 export const KNOB_GROUPS: readonly KnobGroup[] = [
   { name: 'idempotency', title: 'the server-side key store', keys: ['scope', 'claim', 'fingerprint', 'retention', 'lease', 'transactional', 'on_error', 'conflict_retry_after'].map((k) => `idempotency.${k}`) },
-  { name: 'client', title: 'the HTTP client or tool wrapper', keys: ['timeout', 'retries', 'backoff.base', 'backoff.multiplier', 'backoff.max', 'backoff.jitter', 'deadline'].map((k) => `client.${k}`) },
-  { name: 'service', title: 'the tool server', keys: [...LATENCY_KEYS.median, ...LATENCY_KEYS.percentiles, 'service.error_rate', 'service.crash_probability'] },
+  {
+    name: 'client', title: 'the HTTP client or tool wrapper',
+    keys: [
+      'timeout', 'retries', 'backoff.base', 'backoff.multiplier', 'backoff.max', 'backoff.jitter', 'deadline',
+      'retry_budget', 'retry_budget.tokens', 'breaker', 'breaker.failure_rate', 'breaker.window', 'breaker.min_calls', 'breaker.open_for',
+    ].map((k) => `client.${k}`),
+  },
+  {
+    name: 'service', title: 'the tool server',
+    keys: [
+      ...LATENCY_KEYS.median, ...LATENCY_KEYS.percentiles, 'service.error_rate', 'service.crash_probability',
+      ...['', '.workers', '.queue', '.order', '.drop_expired', '.retry_after'].map((k) => `service.capacity${k}`),
+    ],
+  },
   { name: 'network', title: 'the network between agent and tool', keys: ['network.request_loss', 'network.reply_loss'] },
   { name: 'agent', title: 'the model deciding what to do after a failed call', keys: ['agent.replan_probability', 'agent.verify_before_replan'] },
   { name: 'runtime', title: 'the durable agent runtime', keys: ['runtime.crash_probability', 'runtime.max_replays', 'runtime.resume_delay.min', 'runtime.resume_delay.max'] },
@@ -55,6 +72,16 @@ export const KNOB_GROUPS: readonly KnobGroup[] = [
 
 /** Every knob's key path, in page order. */
 export const KNOB_KEYS: readonly string[] = KNOB_GROUPS.flatMap((g) => g.keys);
+
+/** The switch (a section that may be left out) whose knobs include `key`, if any: `service.capacity` for `service.capacity.workers`. */
+export function switchOf(key: string): string | undefined {
+  return KNOB_KEYS.find((k) => key.startsWith(`${k}.`) && paramAt(k)?.kind === 'optional');
+}
+
+/** The knobs of the section a switch turns on, in page order. */
+export function switchedKeys(key: string): string[] {
+  return KNOB_KEYS.filter((k) => switchOf(k) === key);
+}
 
 const SEED_KNOB: KnobSpec = { key: 'seed', label: 'seed', kind: 'seed', meaning: 'random seed: the same scenario and seed give the same numbers' };
 
@@ -70,20 +97,42 @@ function specOf(key: string, p: Param): KnobSpec | undefined {
   switch (p.kind) {
     case 'probability': return { key, label, kind: 'probability', meaning: p.meaning, min: 0, max: 1 };
     case 'count': return { key, label, kind: 'count', meaning: p.meaning, min: p.min, ...(p.max === undefined ? {} : { max: p.max }) };
+    case 'count_or_unbounded': return { key, label, kind: 'count_or_unbounded', meaning: p.meaning, min: p.min, max: p.max };
     case 'number': return { key, label, kind: 'number', meaning: p.description, min: p.min, max: p.max };
     case 'duration': return { key, label, kind: 'duration', meaning: p.meaning };
     case 'optional_duration': return { key, label, kind: 'optional_duration', meaning: p.meaning };
     case 'choice': return { key, label, kind: 'choice', meaning: p.meaning, values: p.values };
     case 'flag': return { key, label, kind: 'flag', meaning: p.meaning };
+    case 'optional': return { key, label, kind: 'switch', meaning: p.meaning };
     default: return undefined;
   }
 }
 
-/** A knob's value as a person writes it in a file or a --set: durations with their unit, `none` for no duration. */
+/** A knob's value as a person writes it in a file or a --set: durations with their unit, `none` for no duration, `unbounded` for no limit; a switch's `true` when its section is there. */
 export function knobText(kind: KnobKind, value: unknown): string {
+  if (kind === 'switch') return String(value !== null && value !== undefined);
   if (value === undefined) return '';
   if (kind === 'duration' || kind === 'optional_duration') return value === null ? 'none' : formatDuration(value as number);
+  if (kind === 'count_or_unbounded' && value === null) return 'unbounded';
   return String(value);
+}
+
+/**
+ * What a switched-off section's knob shows, ready for when it is switched on: the key's default
+ * (the text a file would resolve to). `service.capacity.workers` has none (a file must write it):
+ * the count that keeps the workers about 80% busy at the scenario's load, for a lognormal latency
+ * (mean = median · e^(σ²/2)), which makes a storm a pause away; '' for another latency form.
+ */
+export function switchedOffText(key: string, written: WrittenScenario): string {
+  const param = paramAt(key);
+  const spec = knobSpec(key);
+  if (!param || !spec) return '';
+  if ('default' in param && param.default !== undefined) return knobText(spec.kind, param.default);
+  if (param.kind === 'optional_duration') return 'none';
+  const latency = written.service.latency;
+  if (key !== 'service.capacity.workers' || latency.dist !== 'lognormal') return '';
+  const busy = (written.load.rate_per_s * latency.median * Math.exp(latency.sigma ** 2 / 2)) / 1000;
+  return String(Math.max(1, Math.ceil(busy / 0.8)));
 }
 
 /** The value at a dotted key path of a plain object. */
@@ -95,11 +144,15 @@ export function valueAtKey(root: unknown, key: string): unknown {
 
 const DURATION = new RegExp(DURATION_PATTERN);
 
+/** What `none` means for an optional duration, where it is not "no limit" (client.deadline's). */
+const NONE_WORDS: Readonly<Record<string, string>> = { 'service.capacity.retry_after': 'no Retry-After' };
+
 /** A knob's value in its unit, for the output beside it ('' when the text says nothing more). */
-export function unitText(kind: KnobKind, text: string): string {
+export function unitText(kind: KnobKind, text: string, key = ''): string {
   const t = text.trim();
   if ((kind === 'duration' || kind === 'optional_duration') && DURATION.test(t)) return `= ${duration(parseDuration(t))}`;
-  if (kind === 'optional_duration' && t === 'none') return 'no limit';
+  if (kind === 'optional_duration' && t === 'none') return NONE_WORDS[key] ?? 'no limit';
+  if (kind === 'count_or_unbounded' && t === 'unbounded') return 'no limit';
   if (kind === 'probability' && t !== '' && Number.isFinite(Number(t))) return `= ${+(Number(t) * 100).toPrecision(4)}%`;
   return '';
 }

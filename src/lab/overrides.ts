@@ -7,7 +7,9 @@
 import { DEFAULT_SCENARIO, type WrittenLatency, type WrittenScenario } from '../model/types.js';
 import type { Override } from '../scenario/parse.js';
 import { formatDuration } from '../scenario/duration.js';
-import { KNOB_KEYS, LATENCY_KEYS, knobSpec, knobText, valueAtKey } from './knobs.js';
+import { KNOB_KEYS, LATENCY_KEYS, knobSpec, knobText, switchedKeys, switchedOffText, switchOf, valueAtKey } from './knobs.js';
+import { paramAt } from '../model/shape.js';
+import { required } from '../model/params.js';
 
 /** How the latency knobs write the distribution: median and sigma, two percentiles, or as the file does (any other form). */
 export type LatencyForm = 'median' | 'percentiles' | 'written';
@@ -48,7 +50,9 @@ export function knobState(written: WrittenScenario, seed: string): KnobState {
   for (const key of KNOB_KEYS) {
     const spec = knobSpec(key);
     if (!spec || LATENCY_KNOBS.has(key) || key === 'seed') continue;
-    texts[key] = knobText(spec.kind, valueAtKey(written, key));
+    const section = switchOf(key);
+    // A section left out (none): its knobs show what switching it on would give.
+    texts[key] = section !== undefined && valueAtKey(written, section) === null ? switchedOffText(key, written) : knobText(spec.kind, valueAtKey(written, key));
   }
   return { texts, latency: latency.form };
 }
@@ -71,6 +75,23 @@ function latencyOverrides(state: KnobState, base: KnobState): Override[] {
   return [setOf('service.latency', `{${a}, ${b}}`)];
 }
 
+const isOn = (state: KnobState, key: string) => state.texts[key] === 'true';
+
+/**
+ * A switch's overrides: `none` when switched off; when switched on, its knobs that differ from
+ * what the page offered, and those a file must write (workers), or else its first knob (a key
+ * set inside a section left out opens it with its defaults).
+ */
+function switchOverrides(key: string, state: KnobState, base: KnobState): Override[] {
+  const on = isOn(state, key);
+  if (on === isOn(base, key)) return [];
+  if (!on) return [setOf(key, 'none')];
+  const keys = switchedKeys(key);
+  const mustWrite = (k: string) => { const param = paramAt(k); return param !== undefined && required(param); };
+  const given = keys.filter((k) => state.texts[k] !== base.texts[k] || mustWrite(k));
+  return (given.length > 0 ? given : keys.slice(0, 1)).map((k) => setOf(k, state.texts[k] ?? ''));
+}
+
 /** The overrides the knobs make on top of the scenario file: each knob that differs from `base`, in page order, actions last (as the CLI orders them). */
 export function knobOverrides(state: KnobState, base: KnobState): Override[] {
   const sets: Override[] = [];
@@ -79,6 +100,10 @@ export function knobOverrides(state: KnobState, base: KnobState): Override[] {
       if (key === LATENCY_KEYS.median[0]) sets.push(...latencyOverrides(state, base));
       continue;
     }
+    const section = switchOf(key);
+    // An off section's knobs say nothing; a section switched on sets its knobs with its switch.
+    if (section !== undefined && !(isOn(state, section) && isOn(base, section))) continue;
+    if (knobSpec(key)?.kind === 'switch') { sets.push(...switchOverrides(key, state, base)); continue; }
     const text = state.texts[key];
     if (text !== undefined && text !== base.texts[key]) sets.push(setOf(key, text));
   }

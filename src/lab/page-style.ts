@@ -32,7 +32,8 @@ button.mission[aria-pressed="true"] { background: #fff8c5; border-color: #9a6700
 .knob small { grid-column: 1 / 3; color: var(--dim); font-size: 11.5px; line-height: 1.35; }
 .knob [aria-invalid="true"] { border-color: #cf222e; background: #fff5f5; }
 .knob-error { grid-column: 1 / 3; margin: 4px 0 0; color: #a40e26; font-size: 12.5px; overflow-wrap: anywhere; }
-.latency-form[hidden] { display: none; }
+.latency-form[hidden], .knob[hidden] { display: none; }
+.knob[data-switch] { margin-left: 14px; }
 .status { min-height: 1.6em; color: var(--dim); }
 .status progress { vertical-align: middle; width: 140px; }
 .error { border: 1px solid #cf222e; background: #fff5f5; color: #a40e26; padding: 8px 12px; border-radius: 6px; overflow-wrap: anywhere; }

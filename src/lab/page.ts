@@ -3,13 +3,14 @@
  * the page's configuration as JSON, the engine's script (run as a Web Worker from a blob: URL)
  * and the page's script, all inline. Pure: `idem-sim lab` reads the scripts and writes the page.
  */
-import { METRIC_PATHS } from '../results/metric-paths.js';
+import { ALL_METRIC_PATHS, METRIC_PATHS } from '../results/metric-paths.js';
+import { METRICS } from '../results/metric-registry.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
 import { storyPanel, STORY_STYLE } from '../report/story-panel.js';
 import { capitalised } from '../report/metric-text.js';
 import type { LabConfig, LabMission } from './config.js';
 import { labLoad } from './engine.js';
-import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, unitText, writtenLatencyText, type KnobSpec } from './knobs.js';
+import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, switchOf, unitText, writtenLatencyText, type KnobSpec } from './knobs.js';
 import { shownKnobs, type KnobState } from './overrides.js';
 import { LAB_STYLE } from './page-style.js';
 import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel, metricName } from './metric-text.js';
@@ -23,7 +24,7 @@ function control(spec: KnobSpec, text: string): string {
   const described = `aria-describedby="${knobId(spec.key, 'd')} ${knobId(spec.key, 'e')}"`;
   const common = `id="${id}" data-key="${escapeHtml(spec.key)}" data-kind="${spec.kind}" ${described}`;
   if (spec.kind === 'choice') return `<select ${common}>${(spec.values ?? []).map((v) => `<option${v === text ? ' selected' : ''}>${escapeHtml(v)}</option>`).join('')}</select>`;
-  if (spec.kind === 'flag') return `<input type="checkbox" ${common}${text === 'true' ? ' checked' : ''}>`;
+  if (spec.kind === 'flag' || spec.kind === 'switch') return `<input type="checkbox" ${common}${text === 'true' ? ' checked' : ''}>`;
   return `<input type="text" ${common} value="${escapeHtml(text)}" autocomplete="off" spellcheck="false"${spec.kind === 'duration' || spec.kind === 'seed' || spec.kind === 'optional_duration' ? '' : ' inputmode="decimal"'}>`;
 }
 
@@ -32,6 +33,8 @@ function range(spec: KnobSpec): string {
   switch (spec.kind) {
     case 'probability': return 'from 0 to 1';
     case 'count': return `a whole number from ${spec.min ?? 0}${spec.max === undefined ? '' : ` to ${spec.max}`}`;
+    case 'count_or_unbounded': return `a whole number from ${spec.min ?? 0} to ${spec.max}, or unbounded`;
+    case 'switch': return 'on or none (its knobs show when on)';
     case 'number': return `from ${spec.min} to ${spec.max}`;
     case 'duration': return 'a duration: 250ms, 2s, 5m, 1h, 7d';
     case 'optional_duration': return 'a duration, or none';
@@ -43,8 +46,10 @@ function range(spec: KnobSpec): string {
 function knobHtml(spec: KnobSpec, state: KnobState): string {
   const help = [spec.meaning, range(spec)].filter((t) => t !== '').join('; ');
   const text = state.texts[spec.key] ?? '';
-  return `<div class="knob knob-${spec.kind}" data-knob="${escapeHtml(spec.key)}">
-<label for="${knobId(spec.key)}">${escapeHtml(spec.label)}</label><output id="${knobId(spec.key, 'o')}" for="${knobId(spec.key)}">${escapeHtml(unitText(spec.kind, text))}</output>${control(spec, text)}
+  const section = switchOf(spec.key);
+  const shown = section === undefined || state.texts[section] === 'true';
+  return `<div class="knob knob-${spec.kind}" data-knob="${escapeHtml(spec.key)}"${section === undefined ? '' : ` data-switch="${escapeHtml(section)}"`}${shown ? '' : ' hidden'}>
+<label for="${knobId(spec.key)}">${escapeHtml(spec.label)}</label><output id="${knobId(spec.key, 'o')}" for="${knobId(spec.key)}">${escapeHtml(unitText(spec.kind, text, spec.key))}</output>${control(spec, text)}
 <small id="${knobId(spec.key, 'd')}">${escapeHtml(help)}</small>
 <p class="knob-error" id="${knobId(spec.key, 'e')}" hidden></p>
 </div>`;
@@ -86,6 +91,8 @@ const metricCell = (path: string) => `<span class="value" data-metric="${escapeH
 function resultsHtml(): string {
   const shown = new Set<string>([...HEADLINE_METRICS, ...BREAKDOWN_METRICS, ...KEY_STORE_METRICS]);
   const rest = METRIC_PATHS.filter((p) => !shown.has(p));
+  // A coupled run's readings (docs/model.md, "Capacity"): rows shown when the run has them.
+  const capacity = ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'capacity');
   return `<section class="headline" aria-label="Headline metrics">
 ${HEADLINE_METRICS.map((p) => `<div class="card"><div class="label">${escapeHtml(metricLabel(p))}</div>${metricCell(p)}</div>`).join('\n')}
 </section>
@@ -105,7 +112,7 @@ ${storyPanel([])}
 <pre id="command" tabindex="0"></pre>
 <p><button type="button" id="copy-command">Copy the command</button> <button type="button" id="download">Download scenario.yaml</button> <span class="note">a file for <code>idem-sim check</code> in CI (the settings and the seed written in)</span></p>
 <h2>Every metric</h2>
-<table class="metrics"><tbody>${rest.map((p) => `<tr><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}</tbody></table>
+<table class="metrics"><tbody>${rest.map((p) => `<tr><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}${capacity.map((p) => `<tr data-only="capacity" hidden><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}</tbody></table>
 <details><summary>The run's metrics as JSON, as <code>idem-sim run --json</code> writes them (<code>results[0].metrics</code>)</summary><pre id="metrics-json"></pre></details>`;
 }
 

@@ -44,15 +44,28 @@ export function actionTags(a: TracedAction): string[] {
   count(a.attempts.filter((t) => t.answeredBy === 'store' && (t.status === 'ok' || t.status === '5xx')).length, 'from key store');
   count(a.calls.filter((c) => c.kind === 'replan').length, 're-plan');
   count(a.calls.filter((c) => c.kind === 'replay').length, 'crash replay');
+  capacityTags(a, count);
   if (tags.length === 0 && a.attempts.length > a.calls.length) tags.push('retried');
   if (tags.length === 0 && a.attempts.some((t) => t.outcome !== 'ok')) tags.push('failed');
   if (a.twin) tags.push('twin');
   return tags;
 }
 
+/** What capacity did to an action (docs/model.md, "Capacity"; none in a run without it). */
+function capacityTags(a: TracedAction, count: (n: number, tag: string) => void): void {
+  count(a.attempts.filter((t) => t.answeredBy === 'queue' && t.status === '503').length, 'shed');
+  count(a.attempts.filter((t) => t.outcome === 'expired').length, 'expired');
+  count(a.attempts.filter((t) => (t.waitMs ?? 0) > 0).length, 'queued');
+  count(a.calls.filter((c) => c.stopped === 'breaker').length, 'breaker open');
+  count(a.calls.filter((c) => c.stopped === 'budget').length, 'budget empty');
+}
+
+
 /** What a group is shown for: the first that applies; each kind gets an equal share of the rows. */
 const CATEGORIES: ((a: TracedAction) => boolean)[] = [
   (a) => a.executions.some((e) => e.duplicate),
+  (a) => a.attempts.some((t) => t.answeredBy === 'queue'), // shed or expired (capacity)
+  (a) => a.calls.some((c) => c.stopped !== undefined), // the breaker or the retry budget (capacity)
   (a) => a.attempts.some((t) => t.status === '409' || t.status === '422'),
   (a) => a.attempts.some((t) => t.answeredBy === 'store'),
   (a) => a.calls.length > 1,
@@ -147,22 +160,45 @@ const at = clock;
 function attemptWords(t: TracedAttempt, timeout: number): string {
   const waited = `; the client gave up waiting at ${at(t.ended)} (timeout ${duration(timeout)})`;
   const lost = t.outcome === 'reply_lost' ? `, but the reply was lost${waited}` : '';
+  // Under capacity: the wait for a worker before the server's answer (none in a run without it).
+  const queued = t.waitMs ? `it waited ${duration(t.waitMs)} for a worker, then ` : '';
   switch (t.answeredBy) {
     case 'nobody': return `the request was lost on the way${waited}`;
-    case 'store':
-      if (t.status === '409') return `the key was still in progress: 409${lost || ` at ${at(t.ended)}`}`;
-      if (t.status === '422') return `the key came with different arguments: 422${lost || ` at ${at(t.ended)}`}`;
-      if (t.status === '503') return `the key store was down: 503, nothing executed${lost || ` at ${at(t.ended)}`}`;
-      return `answered from the key store with the stored ${t.status === 'ok' ? 'success' : '5xx'}, no execution${lost || ` at ${at(t.ended)}`}`;
+    case 'queue': return queueWords(t, waited, lost);
+    case 'store': {
+      // The answer came too late for the client when it waited past the timeout (or the fast reply is longer).
+      const end = lost || (t.outcome === 'timeout' ? waited : ` at ${at(t.ended)}`);
+      if (t.status === '409') return `${queued}the key was still in progress: 409${end}`;
+      if (t.status === '422') return `${queued}the key came with different arguments: 422${end}`;
+      if (t.status === '503') return `${queued}the key store was down: 503, nothing executed${end}`;
+      return `${queued}answered from the key store with the stored ${t.status === 'ok' ? 'success' : '5xx'}, no execution${end}`;
+    }
     case 'handler': {
-      const ran = `the handler ran ${duration(t.handlerMs ?? 0)}`;
+      const ran = `${queued}the handler ran ${duration(t.handlerMs ?? 0)}`;
+      if (t.waitMs !== undefined && t.sent + t.waitMs >= t.ended) {
+        return `it waited ${duration(t.waitMs)} for a worker, past the timeout${waited}; then the handler ran ${duration(t.handlerMs ?? 0)} anyway${t.crashed ? ' and crashed' : ''}: work nobody waited for`;
+      }
       if (t.crashed) return `${ran} and crashed before replying${waited}`;
       const reply = t.status === 'ok' ? 'success' : '5xx error';
-      if (t.outcome === 'timeout') return `${ran}, longer than the timeout${waited}`;
+      if (t.outcome === 'timeout') return `${ran}, longer than the timeout${queued ? ' in all' : ''}${waited}`;
       return `${ran} and replied ${reply}${lost || ` at ${at(t.ended)}`}`;
     }
   }
 }
+
+/** A request no worker took: shed by a full queue, or dropped expired (docs/model.md, "Capacity"). */
+function queueWords(t: TracedAttempt, waited: string, lost: string): string {
+  if (t.outcome === 'expired') {
+    return `it waited for a worker past the timeout${waited}; the worker that reached it at ${at(t.sent + (t.waitMs ?? 0))} dropped it unrun (drop_expired)`;
+  }
+  return `the queue was full: shed with a 503, nothing executed${lost || (t.outcome === 'timeout' ? waited : ` at ${at(t.ended)}`)}`;
+}
+
+/** Why a call sent no further attempt, when a guard stopped it. */
+const STOPPED_WORDS = {
+  breaker: (sent: boolean) => `  The circuit breaker was open: ${sent ? 'the next attempt' : 'the attempt'} was not sent.`,
+  budget: () => '  The retry budget had too few tokens left: no retry.',
+} as const;
 
 /** The action's events in words, times from the group's arrival. */
 export function actionStory(a: TracedAction, runStart: number, timeout: number): string {
@@ -176,6 +212,7 @@ export function actionStory(a: TracedAction, runStart: number, timeout: number):
       lines.push(`  attempt ${t.number} at ${at(t.sent)}, ${t.key === null ? 'no key' : `key ${t.key}`}: ${attemptWords(t, timeout)}.`);
     }
     for (const e of a.executions.filter((x) => x.call === k)) lines.push(`  side effect at ${at(e.at)}${e.duplicate ? ': a DUPLICATE' : ''}.`);
+    if (c.stopped) lines.push(STOPPED_WORDS[c.stopped](a.attempts.some((x) => x.call === k)));
     lines.push(`  The tool returned ${c.result === 'success' ? 'success' : c.result === 'unknown' ? 'an unknown outcome (timed out or 409)' : 'a failure'} to the model at ${at(c.end)}.`);
   });
   const dups = a.executions.filter((e) => e.duplicate).length;

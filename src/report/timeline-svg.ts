@@ -3,19 +3,25 @@
  * bar per attempt on a shared time axis, dots for executions, rings for answers from the
  * key store, marks for re-plans and crash replays, and a legend. Each row carries its
  * story as a <title> (a tooltip anywhere) and a data-row index (the HTML page's panel).
+ * Under capacity (a coupled scenario) a bar's wait for a worker is its lighter start, and a
+ * cross marks a call the breaker or the retry budget stopped; the legend then says so.
  */
-import type { AttemptOutcome, TracedAction } from '../engine/trace.js';
+import type { AttemptOutcome, TracedAction, TracedCall } from '../engine/trace.js';
 import { escapeHtml, FONT_STACK } from './html.js';
 import { duration } from './format.js';
 import type { TimelineRow } from './timeline-rows.js';
 
 export const OUTCOME_COLOURS: Record<AttemptOutcome, string> = {
   ok: '#3ccf6e', error: '#8b95a7', timeout: '#f5a524', reply_lost: '#e5484d', conflict_409: '#3b82f6', mismatch_422: '#b065f5',
+  shed: '#c08457', expired: '#9ca34a',
 };
 const EXECUTION = '#ffffff', DUPLICATE = '#ff5fb8', RING = '#22d3ee', REPLAN = '#facc15', REPLAY = '#c084fc';
+/** The wait for a worker: white over the bar's colour, so the wait is the bar's lighter start. */
+const WAIT_VEIL = 'fill="#ffffff" fill-opacity="0.5"';
+const STOP_COLOURS: Record<NonNullable<TracedCall['stopped']>, string> = { breaker: '#f87171', budget: '#fde047' };
 const BG = '#131722', ROW_HOVER = '#1e2533', AXIS = '#8791a5', LIFE = '#2c3445';
 
-const LABEL_W = 270, PLOT_W = 790, RIGHT = 20, TOP = 50, ROW_H = 18, BAR_H = 8, LEGEND_H = 78;
+const LABEL_W = 270, PLOT_W = 790, RIGHT = 20, TOP = 50, ROW_H = 18, BAR_H = 8, LEGEND_LINE = 20, PER_LINE = 4;
 
 const AXIS_TITLE = "time since the action arrived (a twin's: since its sibling's)";
 
@@ -76,6 +82,10 @@ function rowSvg(row: TimelineRow, index: number, y: number, x: (ms: number) => n
     const x0 = LABEL_W + x(t.sent);
     const w = Math.max(1.5, LABEL_W + x(t.ended) - x0);
     parts.push(`<rect class="attempt ${t.outcome}" x="${f(x0)}" y="${mid - BAR_H / 2}" width="${f(w)}" height="${BAR_H}" rx="2" fill="${OUTCOME_COLOURS[t.outcome]}"/>`);
+    if (t.waitMs !== undefined && t.waitMs > 0) {
+      const ww = Math.min(w, LABEL_W + x(Math.min(t.sent + t.waitMs, t.ended)) - x0);
+      parts.push(`<rect class="wait" x="${f(x0)}" y="${mid - BAR_H / 2}" width="${f(Math.max(1, ww))}" height="${BAR_H}" rx="2" ${WAIT_VEIL}/>`);
+    }
     if (t.answeredBy === 'store' && (t.status === 'ok' || t.status === '5xx')) {
       // At the moment the store answered (a lost reply's bar runs on to the timeout).
       parts.push(`<circle class="ring" cx="${px(t.answeredAt ?? t.ended)}" cy="${mid}" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`);
@@ -84,27 +94,51 @@ function rowSvg(row: TimelineRow, index: number, y: number, x: (ms: number) => n
   for (const e of a.executions) {
     parts.push(`<circle class="${e.duplicate ? 'execution duplicate' : 'execution'}" cx="${px(e.at)}" cy="${mid}" r="${e.duplicate ? 3.8 : 3}" fill="${e.duplicate ? DUPLICATE : EXECUTION}" stroke="${BG}" stroke-width="0.8"/>`);
   }
+  for (const c of a.calls) {
+    if (c.stopped) parts.push(`<path class="stopped ${c.stopped}" d="M${f(LABEL_W + x(c.end) - 3.5)} ${mid - 3.5}l7 7m0 -7l-7 7" stroke="${STOP_COLOURS[c.stopped]}" stroke-width="1.8"/>`);
+  }
   return `<g class="row${row.tags.length > 0 ? ' eventful' : ''}" data-row="${index}" tabindex="0"><title>${escapeHtml(row.story)}</title>${parts.join('')}</g>`;
 }
 
-function legendSvg(y: number): string {
-  const items: [string, string][] = [
-    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.ok}"/>`, 'got a reply'],
-    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.error}"/>`, 'got a 5xx reply'],
-    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.timeout}"/>`, 'timed out (slow, crashed or request lost)'],
-    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.reply_lost}"/>`, 'reply lost'],
-    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.conflict_409}"/>`, '409 still in progress'],
-    [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.mismatch_422}"/>`, '422 different arguments'],
-    [`<circle cx="9" r="3" fill="${EXECUTION}"/>`, 'execution'],
-    [`<circle cx="9" r="3.8" fill="${DUPLICATE}"/>`, 'duplicate execution'],
-    [`<circle cx="9" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`, 'answered from the key store'],
-    [`<path d="M9 2l-4 -4.5h8z" fill="${REPLAN}"/>`, 'model re-plan'],
-    [`<path d="M9 -8v16" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`, 'crash replay'],
-  ];
-  const perLine = 4;
+/** The legend's entries for what capacity adds (docs/model.md, "Capacity"). */
+const CAPACITY_ITEMS: [string, string][] = [
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.ok}"/><rect y="-4" width="8" height="8" rx="2" ${WAIT_VEIL}/>`, 'waited for a worker (the lighter start)'],
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.shed}"/>`, 'shed: 503, the queue was full'],
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.expired}"/>`, 'expired: timed out queued, dropped unrun'],
+  [`<path d="M5.5 -3.5l7 7m0 -7l-7 7" stroke="${STOP_COLOURS.breaker}" stroke-width="1.8"/>`, 'breaker open: attempt not sent'],
+  [`<path d="M5.5 -3.5l7 7m0 -7l-7 7" stroke="${STOP_COLOURS.budget}" stroke-width="1.8"/>`, 'retry budget empty: no retry'],
+];
+
+/** Whether the rows come from a coupled run: its attempts that reached a worker carry their wait (0 without a queue). */
+function underCapacity(rows: readonly TimelineRow[]): boolean {
+  return rows.some((r) => r.action.calls.some((c) => c.stopped !== undefined) || r.action.attempts.some((t) => t.waitMs !== undefined || t.answeredBy === 'queue'));
+}
+
+/** The legend's entries: every timeline's, then (a coupled run's) capacity's. */
+const LEGEND_ITEMS: [string, string][] = [
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.ok}"/>`, 'got a reply'],
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.error}"/>`, 'got a 5xx reply'],
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.timeout}"/>`, 'timed out (slow, crashed or request lost)'],
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.reply_lost}"/>`, 'reply lost'],
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.conflict_409}"/>`, '409 still in progress'],
+  [`<rect y="-4" width="18" height="8" rx="2" fill="${OUTCOME_COLOURS.mismatch_422}"/>`, '422 different arguments'],
+  [`<circle cx="9" r="3" fill="${EXECUTION}"/>`, 'execution'],
+  [`<circle cx="9" r="3.8" fill="${DUPLICATE}"/>`, 'duplicate execution'],
+  [`<circle cx="9" r="5.5" fill="none" stroke="${RING}" stroke-width="1.6"/>`, 'answered from the key store'],
+  [`<path d="M9 2l-4 -4.5h8z" fill="${REPLAN}"/>`, 'model re-plan'],
+  [`<path d="M9 -8v16" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`, 'crash replay'],
+];
+
+const legendItems = (capacity: boolean) => (capacity ? [...LEGEND_ITEMS, ...CAPACITY_ITEMS] : LEGEND_ITEMS);
+
+/** The legend's height: 78 px for the three lines of a timeline without capacity. */
+const legendHeight = (capacity: boolean) => 18 + LEGEND_LINE * Math.ceil(legendItems(capacity).length / PER_LINE);
+
+function legendSvg(y: number, capacity: boolean): string {
+  const items = legendItems(capacity);
   const cells = items.map(([glyph, text], k) => {
-    const gx = 8 + (k % perLine) * 265;
-    const gy = y + 18 + Math.floor(k / perLine) * 20;
+    const gx = 8 + (k % PER_LINE) * 265;
+    const gy = y + 18 + Math.floor(k / PER_LINE) * LEGEND_LINE;
     return `<g class="item" transform="translate(${gx} ${gy})">${glyph}<text x="26" y="4">${escapeHtml(text)}</text></g>`;
   });
   return `<g class="legend">${cells.join('')}</g>`;
@@ -120,7 +154,8 @@ export function timelineSvg(rows: readonly TimelineRow[], timeout: number, capti
   const x = axis.x;
   const width = LABEL_W + PLOT_W + RIGHT;
   const bodyH = rows.length * ROW_H;
-  const height = TOP + bodyH + 12 + LEGEND_H;
+  const capacity = underCapacity(rows);
+  const height = TOP + bodyH + 12 + legendHeight(capacity);
   const ticks = axis.ticks.map((t) => {
     const tx = LABEL_W + x(t);
     return (`<line x1="${f(tx)}" x2="${f(tx)}" y1="${TOP - 4}" y2="${TOP + bodyH}" stroke="${LIFE}" stroke-dasharray="2 3"/>`
@@ -134,6 +169,6 @@ export function timelineSvg(rows: readonly TimelineRow[], timeout: number, capti
 <text class="tick" x="8" y="${TOP - 8}">action</text><text class="tick" x="${width - RIGHT}" y="${TOP - 22}" text-anchor="end">${escapeHtml(axis.title)}</text>
 ${ticks.join('')}
 ${body}
-${legendSvg(TOP + bodyH + 6)}
+${legendSvg(TOP + bodyH + 6, capacity)}
 </svg>`;
 }

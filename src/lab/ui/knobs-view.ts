@@ -37,6 +37,7 @@ export class KnobsView {
   private onChange(e: Event): void {
     const el = e.target as Control;
     if (el === this.latencySelect) this.showLatencyForm(this.latencySelect.value as LatencyForm);
+    if (el instanceof HTMLInputElement && el.dataset['kind'] === 'switch') this.showSwitched();
     if (el instanceof HTMLInputElement && el.type === 'text') this.showUnit(el);
     clearTimeout(this.timer);
     this.changed();
@@ -48,11 +49,11 @@ export class KnobsView {
     if (!(el instanceof HTMLInputElement) || el.type !== 'text') return;
     if (e.key === 'Enter') { e.preventDefault(); clearTimeout(this.timer); this.changed(); return; }
     const kind = el.dataset['kind'] as KnobKind;
-    if ((e.key !== 'ArrowUp' && e.key !== 'ArrowDown') || !['probability', 'count', 'number'].includes(kind)) return;
+    if ((e.key !== 'ArrowUp' && e.key !== 'ArrowDown') || !['probability', 'count', 'count_or_unbounded', 'number'].includes(kind)) return;
     const n = Number(el.value);
     if (!Number.isFinite(n)) return;
     e.preventDefault();
-    const step = kind === 'count' ? 1 : kind === 'probability' ? 0.01 : 0.1;
+    const step = kind === 'count' || kind === 'count_or_unbounded' ? 1 : kind === 'probability' ? 0.01 : 0.1;
     const spec = knobSpec(el.dataset['key'] ?? '');
     const next = Math.min(spec?.max ?? Infinity, Math.max(spec?.min ?? -Infinity, n + (e.key === 'ArrowUp' ? step : -step)));
     el.value = String(Number(next.toPrecision(12)));
@@ -61,7 +62,15 @@ export class KnobsView {
 
   private showUnit(el: HTMLInputElement): void {
     const out = el.parentElement?.querySelector('output');
-    if (out) out.textContent = unitText(el.dataset['kind'] as KnobKind, el.value);
+    if (out) out.textContent = unitText(el.dataset['kind'] as KnobKind, el.value, el.dataset['key']);
+  }
+
+  /** Shows the knobs of each section that is switched on (service.capacity, a retry budget, a breaker), hides the others'. */
+  private showSwitched(): void {
+    for (const knob of document.querySelectorAll<HTMLElement>('.knob[data-switch]')) {
+      const on = this.controls.get(knob.dataset['switch'] ?? '');
+      knob.hidden = !(on instanceof HTMLInputElement && on.checked);
+    }
   }
 
   /** Shows one pair of latency knobs. */
@@ -84,6 +93,7 @@ export class KnobsView {
     }
     this.latencySelect.value = state.latency;
     this.showLatencyForm(state.latency);
+    this.showSwitched();
     this.clearErrors();
   }
 

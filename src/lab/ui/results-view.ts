@@ -23,6 +23,11 @@ export class ResultsView {
 
   render(r: RunResult): void {
     const metrics = r.metrics as unknown as Metrics;
+    // A row of a metric only some runs report (a coupled run's capacity readings) shows when the run has it.
+    for (const row of document.querySelectorAll<HTMLElement>('tr[data-only]')) {
+      const path = row.querySelector<HTMLElement>('[data-metric]')?.dataset['metric'] ?? '';
+      row.hidden = !Object.hasOwn(r.metrics, path.split('.')[0] ?? '');
+    }
     for (const el of document.querySelectorAll<HTMLElement>('[data-metric]')) {
       const path = el.dataset['metric'] ?? '';
       el.dataset['value'] = JSON.stringify(metricValue(metrics, path));
