@@ -23,8 +23,6 @@ export class CoupledServer extends CoupledState {
   protected readonly heap = new EventHeap();
   /** Client timeouts, in time order as they are scheduled (heap.ts, `TimedQueue`). */
   protected readonly timeouts = new TimedQueue();
-  /** The time of the event being handled. */
-  protected now = 0;
   private readonly requests = new Requests();
   private readonly queue: WaitQueue;
   private readonly workers: WorkerSchedule;

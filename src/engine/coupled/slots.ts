@@ -46,8 +46,11 @@ export class GroupSlots {
     this.free[this.freeCount++] = g;
   }
 
-  grow(n: number): void {
-    for (let g = this.logs.length; g < n; g++) { this.logs.push(new WriteLog(8)); this.rows.push(new LiveRows(8)); }
+  /** Room for `n` groups; `unkeyed`: no group ever writes a key, so all share one (empty) store and rows. */
+  grow(n: number, unkeyed: boolean): void {
+    const log = unkeyed ? (this.logs[0] ?? new WriteLog(1)) : null;
+    const rows = unkeyed ? (this.rows[0] ?? new LiveRows(1)) : null;
+    for (let g = this.logs.length; g < n; g++) { this.logs.push(log ?? new WriteLog(8)); this.rows.push(rows ?? new LiveRows(8)); }
     this.nextCall = grown(this.nextCall, n);
     this.nextText = grown(this.nextText, n);
     this.acting = grown(this.acting, n);

@@ -5,7 +5,7 @@
  * engine `enter`s it (the shared layers then see that group's store, rows and counters) and
  * `leave`s it after. Actor i of group g is 2g + 0 (the primary) or 2g + 1 (its twin).
  */
-import { compile } from '../compile.js';
+import { compile, S_NONE } from '../compile.js';
 import { GroupModel } from '../group.js';
 import { NO_HOOKS, type EngineHooks } from '../hooks.js';
 import { Regimes } from '../regimes.js';
@@ -18,14 +18,20 @@ import { RetryBudget } from './budget.js';
 import { ActorSlots, GroupSlots } from './slots.js';
 
 /**
- * The most groups in flight at once (about 200 bytes each): an unbounded queue in a storm that
- * never drains grows until this, and the run stops with a message (docs/security-and-limits.md).
+ * The most groups in flight at once (about 2 KB each with a key, a tenth of that without): an
+ * unbounded queue in a storm that never drains grows until this, and the run stops with a
+ * message (docs/security-and-limits.md) before it needs more than about 500 MB.
  */
-export const MAX_GROUPS_IN_FLIGHT = 1 << 22;
+export const MAX_GROUPS_IN_FLIGHT = 1 << 18;
 /** How an error of a run past that bound begins (an error from a worker thread keeps only its message). */
 export const IN_FLIGHT_OVERFLOW = 'the coupled run holds too much work in flight:';
 
+/** A time of the run as its minutes (the overflow's message). */
+const formatMinutes = (ms: number): string => `minute ${Math.floor(ms / 60_000)}`;
+
 export class CoupledState extends GroupModel {
+  /** The time of the event being handled. */
+  protected now = 0;
   protected readonly groups = new GroupSlots();
   protected readonly side = new ActorSlots();
   protected readonly budget: RetryBudget | null;
@@ -46,7 +52,7 @@ export class CoupledState extends GroupModel {
     let g = this.groups.take();
     if (g < 0) {
       const n = this.groups.capacity * 2;
-      if (n > MAX_GROUPS_IN_FLIGHT) throw new Error(`${IN_FLIGHT_OVERFLOW} more than ${MAX_GROUPS_IN_FLIGHT} actions in flight at once (a queue that never drains?); bound service.capacity.queue, or shorten the run`);
+      if (n > MAX_GROUPS_IN_FLIGHT) throw new Error(`${IN_FLIGHT_OVERFLOW} more than ${MAX_GROUPS_IN_FLIGHT.toLocaleString('en-US')} actions in flight at once at ${formatMinutes(this.now)} of the run`);
       this.growGroups(n);
       g = this.groups.take();
     }
@@ -54,7 +60,7 @@ export class CoupledState extends GroupModel {
   }
 
   private growGroups(n: number): void {
-    this.groups.grow(n);
+    this.groups.grow(n, this.base.scope === S_NONE);
     this.side.grow(2 * n);
     this.resizeActors(2 * n);
   }
