@@ -23,6 +23,7 @@
 //   counting work (bench/limits.js).
 // Each measurement runs in a process of its own (bench/case.js).
 import { execFile, execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +56,23 @@ const INCIDENT_CASES = [
   { name: 'a 10-minute 2x slowdown', yaml: slowdown(2, '20m', '30m') },
   { name: 'a 10-minute 4x slowdown', yaml: slowdown(4, '20m', '30m') },
   { name: 'the 4x slowdown all hour', yaml: slowdown(4, '0', '61m') },
+];
+/**
+ * Capacity's speed cases (docs/model.md, "Capacity"), one thread, in turns with the chunk engine
+ * on the lab defaults: the coupled engine at about 80% of its workers, where the lab defaults
+ * hold for the first hour (23 workers at 50/s: 180,000 actions; in longer runs a fluctuation
+ * tips them into a storm, which is the point of the model) and in a system ten times larger
+ * (230 workers at 500/s, steady for millions of actions); and the storm of
+ * scenarios/capacity-storm.yaml without its duration (90,000 actions over its 30 minutes).
+ */
+const LAB_80 = 'service: {capacity: {workers: 23}}';
+const STORM = readFileSync(fileURLToPath(new URL('../scenarios/capacity-storm.yaml', import.meta.url)), 'utf8')
+  .replace(/^load: .*$/m, 'load: {rate_per_s: 50}').replace(/^expect:[\s\S]*$/m, '');
+const COUPLED_CASES = [
+  { name: 'chunk engine, lab defaults', yaml: '', actions: ACTIONS },
+  { name: 'coupled, 23 workers (80%), 1 h', yaml: LAB_80, actions: 180_000 },
+  { name: 'coupled, 230 workers (80%) at 500/s', yaml: `${LAB_80.replace('23', '230')}\nload: {rate_per_s: 500}`, actions: ACTIONS },
+  { name: 'coupled, the storm (overload)', yaml: STORM, actions: 90_000 },
 ];
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const threadsAll = os.availableParallelism();
@@ -137,6 +155,29 @@ async function incidentCase() {
   };
 }
 const incidents = await incidentCase();
+
+/** One-thread rates of the coupled cases in turns (each round in another order), each with its median ratio to the chunk engine's. */
+async function coupledCase() {
+  const rates = COUPLED_CASES.map(() => []);
+  const ratios = COUPLED_CASES.map(() => []);
+  let rss = 0;
+  for (let round = 0; round < RUNS; round++) {
+    const order = COUPLED_CASES.map((_, k) => k);
+    if (round % 2 === 1) order.reverse();
+    const got = [];
+    for (const k of order) {
+      const r = await child('rate', [COUPLED_CASES[k].yaml, 3, COUPLED_CASES[k].actions]);
+      got[k] = r.rate;
+      rss = Math.max(rss, r.peakRssMb);
+    }
+    got.forEach((r, k) => { rates[k].push(r); ratios[k].push(r / got[0]); });
+  }
+  return {
+    rounds: RUNS, peak_rss_mb: rss,
+    cases: COUPLED_CASES.map((c, k) => ({ case: c.name, actions: c.actions, one_thread_actions_per_s: Math.round(median(rates[k])), over_chunk_engine: median(ratios[k]), ratios: ratios[k].sort((a, b) => a - b) })),
+  };
+}
+const coupled = await coupledCase();
 const numpy = numpyBaseline();
 const billion = quick ? null : await child('cold', ['idempotency: {scope: intent}', BILLION, threadsAll, 'billion']);
 const start = JSON.parse(execFileSync(process.execPath, [here('startup.js'), '--json'], { encoding: 'utf8' }));
@@ -146,6 +187,7 @@ const report = {
   machine: { cores: threadsAll, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
   results,
   incidents,
+  coupled,
   numpy: numpy && { ...numpy, idem_sim_intent_over_numpy: intent.one_thread_actions_per_s / numpy.median_actions_per_s },
   peak_rss_mb: Math.max(...results.map((r) => r.peak_rss_mb)),
   billion: billion && { actions: BILLION, scope: 'intent', threads: threadsAll, seconds: billion.seconds, peak_rss_mb: billion.peakRssMb },
@@ -170,6 +212,8 @@ if (json) {
     : 'numpy baseline skipped: python3 with numpy not found');
   console.log(`incidents, ${(incidents.actions / 1e6).toFixed(2)} M actions over an hour, 1 thread (x: the rounds' median ratio to no incident):`);
   for (const c of incidents.cases) console.log(`  ${c.case.padEnd(28)} ${m(c.one_thread_actions_per_s)}  ${c.over_no_incident.toFixed(3)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
+  console.log(`capacity, 1 thread (x: the rounds' median ratio to the chunk engine; peak RSS ${coupled.peak_rss_mb} MB):`);
+  for (const c of coupled.cases) console.log(`  ${c.case.padEnd(38)} ${m(c.one_thread_actions_per_s)}  ${c.over_chunk_engine.toFixed(3)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
   if (billion) console.log(`10^9 actions, scope intent, ${threadsAll} threads: ${billion.seconds.toFixed(1)} s, peak RSS ${billion.peakRssMb} MB`);
   console.log(`start-up, medians of ${start.runs}: ${start.cases.map((c) => `${c.command} ${c.median_s.toFixed(3)} s${c.command === 'node -e 0' ? '' : ` (${c.over_node.toFixed(2)}x)`}`).join(', ')}`);
   console.log(`limits the unit tests hold by counted work, timed here (medians of ${limits.runs}; the sweep table's 20,000 rows over 5,000: ${limits.table_rows_ratio.toFixed(2)}x, 4 when linear):`);

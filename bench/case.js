@@ -5,6 +5,8 @@
 //   node case.js cold '[yaml, actions, threads, seed]'   one run, timed from a cold start
 //   node case.js warm '[yaml, runs, actions]'            after a warm-up, `runs` one-thread
 //                                                        runs, each followed by its RNG floor
+//   node case.js rate '[yaml, runs, actions]'            the same without the floor (a coupled
+//                                                        run, whose draws count-draws.js cannot count)
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runScenario } from '../dist/exec/runner.js';
@@ -42,7 +44,14 @@ function floorTimer(scenario, counts) {
 }
 
 const [mode, args] = [process.argv[2], JSON.parse(process.argv[3])];
-if (mode === 'cold') {
+if (mode === 'rate') {
+  const [yaml, runs, actions] = args;
+  const { scenario } = parseScenario(yaml, 'bench');
+  await timed(scenario, actions, 1, 'warm-up');
+  const rates = [];
+  for (let r = 0; r < runs; r++) rates.push(actions / (await timed(scenario, actions, 1, String(r))).seconds);
+  process.stdout.write(JSON.stringify({ rate: median(rates), peakRssMb: peakRssMb() }));
+} else if (mode === 'cold') {
   const [yaml, actions, threads, seed] = args;
   const run = await timed(parseScenario(yaml, 'bench').scenario, actions, threads, seed);
   process.stdout.write(JSON.stringify({ ...run, peakRssMb: peakRssMb() }));

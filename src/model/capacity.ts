@@ -8,6 +8,7 @@ import type { WrittenScenario } from './types.js';
 /** The keys that couple a run's actions, as they are written in a scenario. */
 export const COUPLING_KEYS = ['service.capacity', 'client.retry_budget', 'client.breaker'] as const;
 
+/** (A window's `service.capacity.workers` needs `service.capacity`: scenario/capacity-checks.ts refuses it alone.) */
 export function isCoupled(s: WrittenScenario): boolean {
   return s.service.capacity !== null || s.client.retry_budget !== null || s.client.breaker !== null;
 }

@@ -9,7 +9,8 @@
  */
 import { poisson } from '../random/poisson.js';
 import { streamRng } from '../random/rng.js';
-import { DEFAULT_SCENARIO, usesCapacity, withoutCapacity } from './shape.js';
+import { isCoupled } from './capacity.js';
+import { DEFAULT_SCENARIO, withoutCapacity } from './shape.js';
 import type { WrittenScenario } from './types.js';
 
 export class Clock {
@@ -128,7 +129,7 @@ export function arrivalTime(s: WrittenScenario): ArrivalTime {
  */
 export function echoed<S extends WrittenScenario>(s: S): Partial<S> {
   const out = echoedTime(s);
-  return usesCapacity(s) ? out : withoutCapacity(out);
+  return isCoupled(s) ? out : withoutCapacity(out);
 }
 
 function echoedTime<S extends WrittenScenario>(s: S): Partial<S> {

@@ -225,11 +225,6 @@ function childOf(p: Param, key: string): Param | undefined {
 /** The guide's lab, as docs/model.md lists it under "Defaults". */
 export const DEFAULT_SCENARIO: Scenario = defaultsOf(SCENARIO_SHAPE) as Scenario;
 
-/** Whether the scenario uses any key of docs/model.md's "Capacity" (without them the service's capacity is unlimited, as in version 2). */
-export function usesCapacity(s: WrittenScenario): boolean {
-  return s.service.capacity !== null || s.client.retry_budget !== null || s.client.breaker !== null || s.incidents.some((w) => w.service.capacity.workers !== null);
-}
-
 /**
  * The scenario as outputs echo it without the keys of "Capacity" (all of them `none`): it prints as
  * before version 3 added them, byte for byte. `s` may lack the keys of "Time" (`echoed`).
