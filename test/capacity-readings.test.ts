@@ -47,7 +47,7 @@ function chunk(actions: number, counts: Partial<Record<'shed' | 'expired' | 'bud
 
 /** 60 requests that waited 0 and 40 that waited 100 ms, 12 s of handler time in a 10 s load. */
 const WAITS = [...Array<number>(60).fill(0), ...Array<number>(40).fill(100)];
-const measured = (waits: readonly number[], busyMs: number) => ({ queueWait: bins(waits), busyMs, loadMs: 10_000, started: waits.length, succeeded: waits.length - 5 });
+const measured = (waits: readonly number[], busyMs: number) => ({ queueWait: bins(waits), busyUs: busyMs * 1000, loadMs: 10_000, started: waits.length, succeeded: waits.length - 5 });
 
 function coupledState(): RunState {
   const state = new RunState(1000);

@@ -40,8 +40,11 @@ export interface ChunkOutput extends GridCells {
 export interface CapacityOutput {
   /** Queue waits `t - s` of every request a worker ran (zero waits included), as latency bins. */
   queueWait: BinsData;
-  /** Handler time inside the load, `[0, T)` (ms): utilisation's numerator. */
-  busyMs: number;
+  /**
+   * Handler time inside the load, `[0, T)`, in whole microseconds (each handler's rounded):
+   * utilisation's numerator, an integer so that sums in any grouping are exact.
+   */
+  busyUs: number;
   /** T: the load's end (load.duration, else the last primary's arrival), the same in every block of a run. */
   loadMs: number;
   /** Requests a worker ran (the `started` series' total). */

@@ -28,12 +28,12 @@ export interface CapacityReadings {
 }
 
 /**
- * A coupled run's sums of `CapacityOutput`. Its counts and bins are integers; `busyMs` is a real
- * number, exact only as one run's own sum (a coupled run is one simulation, never split).
+ * A coupled run's sums of `CapacityOutput`. Its counts, bins and busy time (whole µs) are
+ * integers, so its sums are exact in any grouping.
  */
 export class CapacitySum {
   private readonly queueWait = new LatencyBins();
-  private busyMs = 0;
+  private busyUs = 0;
   /** T, the load's end (every block of a run gives the same); null before the first. */
   private loadMs: number | null = null;
   private startedCount = 0;
@@ -41,7 +41,7 @@ export class CapacitySum {
 
   add(c: CapacityOutput): void {
     this.queueWait.addData(c.queueWait);
-    this.busyMs += c.busyMs;
+    this.busyUs += c.busyUs;
     this.loadMs = Math.max(this.loadMs ?? 0, c.loadMs);
     this.startedCount += c.started;
     this.succeededCount += c.succeeded;
@@ -52,7 +52,7 @@ export class CapacitySum {
   get succeeded(): number { return this.succeededCount; }
 
   toData(): CapacityOutput {
-    return { queueWait: this.queueWait.toData(), busyMs: this.busyMs, loadMs: this.loadMs ?? 0, started: this.startedCount, succeeded: this.succeededCount };
+    return { queueWait: this.queueWait.toData(), busyUs: this.busyUs, loadMs: this.loadMs ?? 0, started: this.startedCount, succeeded: this.succeededCount };
   }
 
   /**
@@ -68,7 +68,7 @@ export class CapacitySum {
     const workers = s.service.capacity?.workers ?? 0;
     return {
       queue_wait_ms: { p50: q.quantile(0.5), p95: q.quantile(0.95), p99: q.quantile(0.99) },
-      utilisation: workers > 0 && span > 0 ? this.busyMs / (workers * span) : null,
+      utilisation: workers > 0 && span > 0 ? this.busyUs / 1000 / (workers * span) : null,
     };
   }
 }

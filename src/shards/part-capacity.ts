@@ -13,9 +13,9 @@ export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: b
     return {};
   }
   if (!coupled) c.fail(field, 'is there, but the run is not coupled (no service.capacity, client.retry_budget or client.breaker)');
-  const o = c.object(v, field, ['queueWait', 'busyMs', 'loadMs', 'started', 'succeeded']);
+  const o = c.object(v, field, ['queueWait', 'busyUs', 'loadMs', 'started', 'succeeded']);
   const capacity = {
-    queueWait: c.bins(o['queueWait'], `${field}.queueWait`), busyMs: c.number(o['busyMs'], `${field}.busyMs`), loadMs: c.number(o['loadMs'], `${field}.loadMs`),
+    queueWait: c.bins(o['queueWait'], `${field}.queueWait`), busyUs: c.int(o['busyUs'], `${field}.busyUs`, 0, Number.MAX_SAFE_INTEGER), loadMs: c.number(o['loadMs'], `${field}.loadMs`),
     started: c.int(o['started'], `${field}.started`), succeeded: c.int(o['succeeded'], `${field}.succeeded`),
   };
   const waits = capacity.queueWait.counts.reduce((a, b) => a + b, capacity.queueWait.zero);

@@ -9,7 +9,9 @@
  * breaker, and when each step happens (here).
  */
 import { drawArrivals } from '../arrivals.js';
-import { LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
+import { FRESH_KEY, LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
+import { binKey } from '../bins.js';
+import { simpleChances, type SimpleChances } from '../draws.js';
 import type { ChunkOutput } from '../chunk-output.js';
 import type { EngineHooks } from '../hooks.js';
 import { S_NONE } from '../compile.js';
@@ -31,6 +33,8 @@ export interface CoupledSpec {
   loadEnd: number;
   /** Who hears every group's story (the action timeline's tracer); none by default. */
   hooks?: EngineHooks;
+  /** false: every group through the general steps (tests compare the two ways; the tracer needs it). */
+  fastPath?: boolean;
   /** Called with each block of CHUNK_ACTIONS finished primaries, and with the last block (with the series) at `flush`. */
   emit: (out: ChunkOutput) => void;
 }
@@ -48,12 +52,19 @@ export class CoupledSimulator extends CoupledServer {
   private blockPrimaries = 0;
   private blockIndex = 0;
   private succeeded = 0;
+  /** With the fast path (`simpleArrival`): the chances a simple group's draws must miss, in order; else null. */
+  private readonly simple: SimpleChances | null;
 
   constructor(private readonly spec: CoupledSpec) {
     super(spec.scenario, spec.hooks, spec.seriesStep, spec.loadEnd);
     this.rng = spec.rng;
     this.clock = clockOf(spec.scenario);
     this.series?.begin(0);
+    // The fast path needs a simple group's later steps to draw nothing and touch nothing shared:
+    // no replay after a success (its draw would come at the return), no window, budget or breaker.
+    const p = this.base;
+    const fast = spec.fastPath !== false && spec.hooks === undefined && this.regimes === null && this.budget === null && this.breaker === null && p.crashP === 0;
+    this.simple = fast ? simpleChances(p) : null;
   }
 
   /** The next chunk's arrivals, drawn from its own stream (as the chunk engine draws them). */
@@ -97,6 +108,15 @@ export class CoupledSimulator extends CoupledServer {
     }
   }
 
+  protected override nothingElseNow(): boolean {
+    const now = this.now;
+    return this.heap.peekTime() > now && this.timeouts.peekTime() > now && !(this.next < this.pending && this.arrivalOffset + (this.arrivals[this.next] as number) <= now);
+  }
+
+  protected override replyReached(i: number, serial: number): void {
+    this.learn(i, serial, true);
+  }
+
   /** The last block, with the run's series. */
   flush(): void {
     this.emitBlock(true);
@@ -114,6 +134,7 @@ export class CoupledSimulator extends CoupledServer {
 
   /** A group arrives at `x`: its primary starts, and its twin is drawn (docs/model.md). */
   private arrive(x: number): void {
+    if (this.simple !== null && this.running < this.workers.at(x) && this.simpleArrival(x)) return;
     const g = this.newGroup();
     this.enter(g);
     this.log.clear();
@@ -134,6 +155,46 @@ export class CoupledSimulator extends CoupledServer {
       this.heap.push(this.sendAt[i + 1] as number, CLIENT, EV_SEND, i + 1, 0);
     }
     this.send(i); // its first attempt goes now
+  }
+
+  /**
+   * A group whose first attempt starts at once, runs in time and is answered (no twin, nothing
+   * lost, no error or crash), counted here whole. It makes the general steps' draws in their order
+   * (draws.ts, `simpleChances`; with a free worker, every draw of such a group comes at its
+   * arrival) as far as it can tell the group is simple, else rewinds the stream for the general
+   * steps. Its later steps draw nothing and change nothing others see, so the run's sums are the
+   * same either way (test/coupled-fast-path.test.ts); only the block a group is counted in moves.
+   */
+  private simpleArrival(x: number): boolean {
+    const p = this.base;
+    const rng = this.rng;
+    const { before, after } = this.simple!;
+    rng.mark();
+    let simple = true;
+    for (let k = 0; simple && k < before.length; k++) simple = rng.next() >= (before[k] as number);
+    const delay = simple ? p.latency.sample(rng) : 0;
+    simple &&= delay <= p.timeout;
+    for (let k = 0; simple && k < after.length; k++) simple = rng.next() >= (after[k] as number);
+    if (!simple) {
+      rng.rewind();
+      return false;
+    }
+    const done = x + delay;
+    const t = this.totals;
+    if (this.series !== null) {
+      for (const m of [SER.arrivals, SER.attempts, SER.started]) this.series.add(m, x);
+      this.series.add(SER.executions, done);
+      this.series.add(SER.succeeded, done);
+    }
+    t.handlerRuns++;
+    t.simpleGroups++;
+    if (p.scope !== S_NONE) t.rows.append(FRESH_KEY, p.atomic ? x : done, done + p.retention);
+    t.simpleLatency.countKey(binKey(delay));
+    t.actions++;
+    this.countSimpleHandler(x, done);
+    this.succeeded++;
+    this.groupEnded();
+    return true;
   }
 
   /** Actor `i`'s next attempt is due now: rejected by an open breaker, lost on the way, or at the server. */
@@ -203,7 +264,7 @@ export class CoupledSimulator extends CoupledServer {
   private emitBlock(last: boolean): void {
     const plan: ChunkPlan = { index: this.blockIndex++, actions: this.blockPrimaries, offset: 0, span: 0, opOffset: 0, opSpan: 0 };
     const out = this.totals.output(plan, this.p.scope !== S_NONE, this.spec.gridStep, last ? this.series : null);
-    out.capacity = { queueWait: this.queueWait.toData(), busyMs: this.busy, loadMs: this.spec.loadEnd, started: this.started, succeeded: this.succeeded };
+    out.capacity = { queueWait: this.queueWait.toData(), busyUs: this.busy, loadMs: this.spec.loadEnd, started: this.started, succeeded: this.succeeded };
     this.spec.emit(out);
     this.totals.reset();
     this.queueWait.reset();

@@ -6,12 +6,18 @@
  */
 
 export class EventHeap {
+  // Each event's fields in a slot (reused once popped); the heap orders slot numbers, so a sift
+  // moves one integer per level.
   private time = new Float64Array(256);
   private cls = new Int8Array(256);
   private seq = new Float64Array(256);
   private kind = new Int8Array(256);
   private a = new Int32Array(256);
   private b = new Int32Array(256);
+  private order = new Int32Array(256);
+  private free = new Int32Array(256);
+  private freeCount = 0;
+  private slots = 0;
   private n = 0;
   private scheduled = 0;
   /** The event `pop` took: its time, kind and two numbers. */
@@ -26,16 +32,16 @@ export class EventHeap {
 
   /** The earliest event's time (Infinity when none). */
   peekTime(): number {
-    return this.n > 0 ? (this.time[0] as number) : Infinity;
+    return this.n > 0 ? (this.time[this.order[0] as number] as number) : Infinity;
   }
 
   /** The earliest event's class and scheduling number. */
   peekClass(): number {
-    return this.cls[0] as number;
+    return this.cls[this.order[0] as number] as number;
   }
 
   peekSeq(): number {
-    return this.seq[0] as number;
+    return this.seq[this.order[0] as number] as number;
   }
 
   /** A scheduling number for an event kept elsewhere (`TimedQueue`), in the heap's order. */
@@ -44,47 +50,64 @@ export class EventHeap {
   }
 
   push(time: number, cls: number, kind: number, a: number, b: number): void {
-    if (this.n === this.time.length) this.grow();
-    const seq = this.scheduled++;
+    this.pushAs(time, cls, kind, a, b, this.scheduled++);
+  }
+
+  /** An event scheduled earlier, with the number `nextSeq` gave it then (its place among ties). */
+  pushAs(time: number, cls: number, kind: number, a: number, b: number, seq: number): void {
+    let id: number;
+    if (this.freeCount > 0) id = this.free[--this.freeCount] as number;
+    else {
+      if (this.slots === this.time.length) this.grow();
+      id = this.slots++;
+    }
+    this.time[id] = time; this.cls[id] = cls; this.seq[id] = seq; this.kind[id] = kind; this.a[id] = a; this.b[id] = b;
+    const order = this.order;
     let j = this.n++;
     while (j > 0) {
       const up = (j - 1) >> 1;
-      if (!less(time, cls, seq, this.time[up] as number, this.cls[up] as number, this.seq[up] as number)) break;
-      this.move(up, j);
+      const u = order[up] as number;
+      const tu = this.time[u] as number;
+      if (!(time < tu || (time === tu && (cls < (this.cls[u] as number) || (cls === this.cls[u] && seq < (this.seq[u] as number)))))) break;
+      order[j] = u;
       j = up;
     }
-    this.put(j, time, cls, seq, kind, a, b);
+    order[j] = id;
   }
 
   /** Takes the earliest event into `topTime`, `topKind`, `topA`, `topB`. */
   pop(): void {
-    this.topTime = this.time[0] as number;
-    this.topKind = this.kind[0] as number;
-    this.topA = this.a[0] as number;
-    this.topB = this.b[0] as number;
+    const order = this.order;
+    const top = order[0] as number;
+    this.topTime = this.time[top] as number;
+    this.topKind = this.kind[top] as number;
+    this.topA = this.a[top] as number;
+    this.topB = this.b[top] as number;
+    this.free[this.freeCount++] = top;
     const last = --this.n;
     if (last === 0) return;
-    const time = this.time[last] as number, cls = this.cls[last] as number, seq = this.seq[last] as number;
-    const kind = this.kind[last] as number, a = this.a[last] as number, b = this.b[last] as number;
+    const id = order[last] as number;
+    const time = this.time[id] as number;
     let j = 0;
     for (;;) {
       let c = 2 * j + 1;
       if (c >= last) break;
-      if (c + 1 < last && less(this.time[c + 1] as number, this.cls[c + 1] as number, this.seq[c + 1] as number, this.time[c] as number, this.cls[c] as number, this.seq[c] as number)) c++;
-      if (!less(this.time[c] as number, this.cls[c] as number, this.seq[c] as number, time, cls, seq)) break;
-      this.move(c, j);
+      if (c + 1 < last && this.before(order[c + 1] as number, order[c] as number)) c++;
+      const oc = order[c] as number;
+      const tc = this.time[oc] as number;
+      if (time < tc || (time === tc && !this.before(oc, id))) break;
+      order[j] = oc;
       j = c;
     }
-    this.put(j, time, cls, seq, kind, a, b);
+    order[j] = id;
   }
 
-  private move(from: number, to: number): void {
-    this.time[to] = this.time[from] as number; this.cls[to] = this.cls[from] as number; this.seq[to] = this.seq[from] as number;
-    this.kind[to] = this.kind[from] as number; this.a[to] = this.a[from] as number; this.b[to] = this.b[from] as number;
-  }
-
-  private put(j: number, time: number, cls: number, seq: number, kind: number, a: number, b: number): void {
-    this.time[j] = time; this.cls[j] = cls; this.seq[j] = seq; this.kind[j] = kind; this.a[j] = a; this.b[j] = b;
+  /** Whether slot x's event comes before slot y's: time, then class, then scheduling order. */
+  private before(x: number, y: number): boolean {
+    const tx = this.time[x] as number, ty = this.time[y] as number;
+    if (tx !== ty) return tx < ty;
+    const cx = this.cls[x] as number, cy = this.cls[y] as number;
+    return cx !== cy ? cx < cy : (this.seq[x] as number) < (this.seq[y] as number);
   }
 
   private grow(): void {
@@ -95,12 +118,9 @@ export class EventHeap {
     const k = new Int8Array(n); k.set(this.kind); this.kind = k;
     const a = new Int32Array(n); a.set(this.a); this.a = a;
     const b = new Int32Array(n); b.set(this.b); this.b = b;
+    const o = new Int32Array(n); o.set(this.order); this.order = o;
+    const f = new Int32Array(n); f.set(this.free); this.free = f;
   }
-}
-
-/** Whether event (t1, c1, s1) comes before (t2, c2, s2): time, then class, then scheduling order. */
-function less(t1: number, c1: number, s1: number, t2: number, c2: number, s2: number): boolean {
-  return t1 < t2 || (t1 === t2 && (c1 < c2 || (c1 === c2 && s1 < s2)));
 }
 
 /**

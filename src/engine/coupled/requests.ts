@@ -12,6 +12,9 @@ export class Requests {
   key = new Int32Array(64);
   fp = new Int32Array(64);
   kind = new Int8Array(64);
+  /** Whether its reply reaches the client (which then learns it when the worker comes free), and that event's scheduling number. */
+  replies = new Uint8Array(64);
+  replySeq = new Float64Array(64);
   private free = new Int32Array(64);
   private freeCount = 0;
   private used = 0;
@@ -39,6 +42,8 @@ export class Requests {
     this.actor = i32(this.actor); this.serial = i32(this.serial); this.key = i32(this.key); this.fp = i32(this.fp);
     const f = new Float64Array(n); f.set(this.send); this.send = f;
     const k = new Int8Array(n); k.set(this.kind); this.kind = k;
+    const r = new Uint8Array(n); r.set(this.replies); this.replies = r;
+    const q = new Float64Array(n); q.set(this.replySeq); this.replySeq = q;
   }
 }
 

@@ -6,7 +6,7 @@
  * handler's start. A layer of the coupled engine's class (state.ts < server.ts < coupled.ts).
  */
 import { FROM_STORE, NO_REPLY, SHED_503 } from '../attempt.js';
-import { binKey, LatencyBins } from '../bins.js';
+import { binKey, LatencyBins, ZERO_KEY } from '../bins.js';
 import type { EngineHooks } from '../hooks.js';
 import { SER } from '../../model/series.js';
 import type { Scenario } from '../../model/types.js';
@@ -19,16 +19,19 @@ import { WorkerSchedule } from './workers.js';
 export const EV_SEND = 0, EV_REPLY = 1, EV_TIMEOUT = 2, EV_FREE = 3, EV_EDGE = 4;
 export const SERVER = 0, CLIENT = 1;
 
+/** A handler's time from `t` to `end` inside the load `[0, loadEnd)`, in whole µs (sums exact in any order). */
+const busyUs = (t: number, end: number, loadEnd: number): number => Math.round(Math.max(0, Math.min(end, loadEnd) - t) * 1000);
+
 export class CoupledServer extends CoupledState {
   protected readonly heap = new EventHeap();
   /** Client timeouts, in time order as they are scheduled (heap.ts, `TimedQueue`). */
   protected readonly timeouts = new TimedQueue();
   private readonly requests = new Requests();
   private readonly queue: WaitQueue;
-  private readonly workers: WorkerSchedule;
+  protected readonly workers: WorkerSchedule;
   private readonly queueCap: number;
   private readonly dropExpired: boolean;
-  private running = 0;
+  protected running = 0;
   /** This block's measures (coupled.ts emits and resets them). */
   protected readonly queueWait = new LatencyBins();
   protected busy = 0;
@@ -112,14 +115,17 @@ export class CoupledServer extends CoupledState {
     this.sendAt[i] = sentAt;
     const after = this.replyAfter[i] as number;
     const end = s + after;
-    this.busy += Math.max(0, Math.min(end, this.loadEnd) - t);
+    this.busy += busyUs(t, end, this.loadEnd);
     this.heap.push(end, SERVER, EV_FREE, r, 0);
     const serial = q.serial[r] as number;
+    q.replies[r] = 0;
     if (serial === this.side.serial[i] && this.side.learned[i] === 0) {
-      // The client still waits for this attempt.
+      // The client still waits for this attempt. Its reply leaves when the worker comes free
+      // (`free` hands it on): one event for both, its place among ties kept by its number.
       if (status !== NO_REPLY && after <= p.timeout && !this.replyLost()) {
         this.side.replied[i] = 1; this.side.status[i] = status; this.side.after[i] = after; this.side.by[i] = this.answeredBy;
-        this.heap.push(end, CLIENT, EV_REPLY, i, serial);
+        q.replies[r] = 1;
+        q.replySeq[r] = this.heap.nextSeq();
       } else if (!queued) {
         this.timeoutAt(s + p.timeout, i, serial);
       }
@@ -127,17 +133,50 @@ export class CoupledServer extends CoupledState {
     this.leave(g);
   }
 
+  /** A simple group's handler (coupled.ts) runs from `x`, without waiting, until `done`. */
+  protected countSimpleHandler(x: number, done: number): void {
+    this.running++;
+    this.started++;
+    this.queueWait.countKey(ZERO_KEY);
+    this.busy += busyUs(x, done, this.loadEnd);
+    this.heap.push(done, SERVER, EV_FREE, -1, 0);
+  }
+
   /** Actor `i`'s attempt `serial` times out at `at` unless its reply comes first. */
   protected timeoutAt(at: number, i: number, serial: number): void {
     this.timeouts.push(at, this.heap.nextSeq(), i, serial);
   }
 
-  /** A worker comes free at the current event's time: its request is done; waiting ones start. */
+  /**
+   * A worker comes free now: its request is done and waiting ones start; then the request's
+   * reply reaches its client, at once when no other event is due at this instant (the same
+   * order as its own event), else as an event in its place among them.
+   */
   protected free(r: number): void {
+    if (r < 0) { // a simple group's worker (coupled.ts): nothing else to hand on
+      this.running--;
+      return this.fillWorkers();
+    }
+    const q = this.requests;
+    const i = q.actor[r] as number;
+    const reply = q.replies[r] === 1;
+    const serial = q.serial[r] as number;
+    const seq = q.replySeq[r] as number;
     this.running--;
-    this.requestDone(r, (this.requests.actor[r] as number) >> 1);
+    this.requestDone(r, i >> 1);
     this.fillWorkers();
+    if (!reply) return;
+    if (this.nothingElseNow()) this.replyReached(i, serial);
+    else this.heap.pushAs(this.now, CLIENT, EV_REPLY, i, serial, seq);
   }
+
+  /** Whether no other event is due at the current instant (coupled.ts knows the arrivals). */
+  protected nothingElseNow(): boolean {
+    return false;
+  }
+
+  /** The client of actor `i` has the reply of its attempt `serial` (coupled.ts). */
+  protected replyReached(_i: number, _serial: number): void { /* the client's side */ }
 
   /** Waiting requests start while workers are free (after a worker frees, and at a window edge). */
   protected fillWorkers(): void {
