@@ -356,4 +356,16 @@ describe('README', () => {
     const out = cli(['run']).stdout;
     expect(readme).toContain(out.trimEnd());
   });
+
+  it('the retry storm\'s rows (README, docs/capacity.md) are rows of the real table, padding aside', () => {
+    const squash = (line: string) => line.replace(/\s+/g, ' ').trim();
+    const out = new Set(cli(['run', 'scenarios/capacity-storm.yaml', 'scenarios/capacity-guards.yaml']).stdout.split('\n').map(squash));
+    for (const file of ['README.md', 'docs/capacity.md']) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      const block = /\$ (?:npx )?idem-sim run scenarios\/capacity-storm\.yaml scenarios\/capacity-guards\.yaml\n([\s\S]*?)```/.exec(text)?.[1] ?? '';
+      const rows = block.split('\n').filter((l) => l.startsWith('│'));
+      expect(rows.length, file).toBeGreaterThan(5);
+      for (const row of rows) expect(out.has(squash(row)), `${file}: ${row}`).toBe(true);
+    }
+  });
 });

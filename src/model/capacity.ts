@@ -12,3 +12,12 @@ export const COUPLING_KEYS = ['service.capacity', 'client.retry_budget', 'client
 export function isCoupled(s: WrittenScenario): boolean {
   return s.service.capacity !== null || s.client.retry_budget !== null || s.client.breaker !== null;
 }
+
+/**
+ * The contract version a run's numbers follow, the `model` field of JSON: 3 for a coupled run
+ * (its rules are version 3's "Capacity"), 2 for any other, whose rules version 3 left as they
+ * were (and whose outputs keep their bytes).
+ */
+export function contractVersion(coupled: boolean): 2 | 3 {
+  return coupled ? 3 : 2;
+}

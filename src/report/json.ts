@@ -1,5 +1,5 @@
 /** `--json`: every metric under docs/model.md's names, with the resolved scenario, seed and version. */
-import { CONTRACT_VERSION } from '../model/shape.js';
+import { contractVersion, isCoupled } from '../model/capacity.js';
 import { echoed } from '../model/clock.js';
 import { writtenLatency } from '../model/latency.js';
 import { arrivalSpan } from '../model/clock.js';
@@ -36,7 +36,7 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
   const doc = {
     tool: 'idem-sim',
     version: info.version,
-    model: CONTRACT_VERSION,
+    model: contractVersion(runs.some((r) => isCoupled(r.scenario))),
     time_unit: 'ms',
     replay: info.replay,
     results: runs.map((r) => ({
