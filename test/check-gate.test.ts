@@ -46,7 +46,7 @@ function report(): CheckReport {
   const parsed = parseScenario('expect:\n  lost_per_1000: "== 0"\n  duplicates_per_1000: "<= 0.5"\n', 'a.yaml');
   const m = sim('', 4000);
   return {
-    checked: [{ name: 'a', file: 'a.yaml', seed: '1', actions: m.actions, warnings: [], verdicts: parsed.expectations.map((e) => check(e, m)) }],
+    checked: [{ name: 'a', file: 'a.yaml', seed: '1', actions: m.actions, warnings: [], verdicts: parsed.expectations.map((e) => check(e, m)), coupled: false }],
     errors: [{ name: 'bad', file: 'bad.yaml', message: 'bad.yaml:2:20, key idempotency.scope: "intnt" is not one of the allowed values. Did you mean `intent`?', source: 'bad.yaml', line: 2, key: 'idempotency.scope' }],
     skipped: [],
   };

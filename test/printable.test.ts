@@ -117,7 +117,7 @@ describe('shellQuote', () => {
 describe('JUnit with a hostile file name', () => {
   it('stays well-formed XML 1.0 (no control character, not even as a reference)', () => {
     const xml = renderJunit({
-      checked: [{ name: HOSTILE, file: `${HOSTILE}.yaml`, seed: '1', actions: 1, warnings: [], verdicts: [] }],
+      checked: [{ name: HOSTILE, file: `${HOSTILE}.yaml`, seed: '1', actions: 1, warnings: [], verdicts: [], coupled: false }],
       errors: [{ name: HOSTILE, file: `${HOSTILE}.yaml`, message: `${HOSTILE}.yaml: the scenario file does not exist.` }],
       skipped: [],
     }, '0.1.0');

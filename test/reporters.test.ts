@@ -151,7 +151,7 @@ describe('sweep reporters', () => {
 
 const origin = { source: 'scenarios/alpha.yaml', line: 12 };
 const CHECKED: CheckedScenario[] = [{
-  name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', actions: 4000, warnings: [],
+  name: 'alpha', file: 'scenarios/alpha.yaml', seed: '1', actions: 4000, warnings: [], coupled: false,
   verdicts: [
     { expectation: { metric: 'duplicates_per_1000', op: '<=', threshold: 20, text: '<= 20', confidence: 'none', origin }, measured: { value: 12.5, ci95: [11.25, 13.75] }, pass: true },
     { expectation: { metric: 'lost_per_1000', op: '==', threshold: 0, text: '== 0', confidence: 'ci95', origin }, measured: { value: 0, ci95: [0, 0] }, interval: [0, 0.75], pass: false },

@@ -4,6 +4,7 @@
  * error case, JSON `errors`) and the others are still checked, so a CI job always has its
  * report to upload.
  */
+import { isCoupled } from '../model/capacity.js';
 import { check } from '../scenario/expect.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
@@ -138,7 +139,7 @@ async function checkEach(
     const metrics = outcome.state.finish(l.scenario);
     const { alerts } = timeResults(l.scenario, outcome.state, false);
     checked.push({
-      name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)),
+      name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)), coupled: isCoupled(l.scenario),
     });
   }
   return { checked, errors, skipped };

@@ -3,7 +3,7 @@
  * and verdict, per scenario; the invalid files as `errors`; and, as every JSON report, the tool,
  * version, seed and the command that replays it. Fields are described in docs/ci-gate.md.
  */
-import { CONTRACT_VERSION } from '../model/shape.js';
+import { contractVersion } from '../model/capacity.js';
 import type { Verdict } from '../scenario/expect.js';
 import { roundNoise } from './json.js';
 import type { CheckedScenario, CheckReport, RunInfo } from './types.js';
@@ -50,7 +50,7 @@ export function renderCheckJson(report: CheckReport, info: RunInfo, givenSeed: s
     tool: 'idem-sim',
     version: info.version,
     check_format: CHECK_JSON_FORMAT,
-    model: CONTRACT_VERSION,
+    model: contractVersion(report.checked.some((c) => c.coupled)),
     time_unit: 'ms',
     seed: givenSeed ?? (seeds.length === 1 ? seeds[0] : null),
     replay: info.replay,

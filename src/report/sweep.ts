@@ -1,7 +1,7 @@
 /** Sweep reports: JSON, and a table (rows, or a heat map of two keys); CSV is in csv.ts. */
 import type { AlertSummary } from '../results/alerts.js';
 import { alertCell, alertColumns } from './sweep-alerts.js';
-import { CONTRACT_VERSION } from '../model/shape.js';
+import { contractVersion } from '../model/capacity.js';
 import type { ChalkInstance } from 'chalk';
 import { readMetric, type MetricPath } from '../results/metric-paths.js';
 import { metricShort } from '../results/metric-registry.js';
@@ -37,7 +37,7 @@ const round = (x: number) => Number(x.toPrecision(12));
 
 export function renderSweepJson(r: SweepReport): string {
   return `${JSON.stringify({
-    tool: 'idem-sim', version: r.version, model: CONTRACT_VERSION, time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
+    tool: 'idem-sim', version: r.version, model: contractVersion(r.points.some((p) => p.metrics.shed_per_1000 !== undefined)), time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
     vary: r.paths, points: r.points,
   }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
 }

@@ -45,6 +45,7 @@ export function incidentChanges(w: Incident): string {
   add(w.network.reply_loss, (v) => `reply loss ${num(v)}`);
   if (w.store.down !== null) words.push(w.store.down ? 'key store down' : 'key store back up');
   add(w.runtime.crash_probability, (v) => `worker crash probability ${num(v)} for steps ending in it`);
+  add(w.service.capacity?.workers, (v) => (v === 0 ? 'every worker paused (0 workers)' : `${num(v)} workers`));
   return words.length > 0 ? words.join(', ') : 'no change';
 }
 

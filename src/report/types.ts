@@ -49,6 +49,8 @@ export interface CheckedScenario {
   /** Settings that have no effect in this scenario, as --json's `warnings` of `run` (already said on stderr). */
   warnings: readonly string[];
   verdicts: Verdict[];
+  /** Whether it ran coupled (model/capacity.ts): the JSON's `model` version follows. */
+  coupled: boolean;
 }
 
 /**

@@ -1,10 +1,14 @@
 /** `--precision`: simulate until a metric's 95% confidence interval is narrow enough. */
 import type { CounterName, CounterTally } from '../model/counters.js';
-import { PER_ACTION_METRICS } from './metric-registry.js';
+import { metricDef, PER_ACTION_METRICS } from './metric-registry.js';
 
-/** Metrics a precision target can be set on: their counter and the scale of their unit (see metric-registry.ts). */
+/**
+ * Metrics a precision target can be set on: their counter and the scale of their unit (see
+ * metric-registry.ts). Not a coupled run's own: --precision refuses a coupled scenario, and any
+ * other counts 0 of them.
+ */
 export const PRECISION_METRICS: Readonly<Record<string, readonly [CounterName, number]>> = Object.fromEntries(
-  PER_ACTION_METRICS.map((d) => [d.path, [d.counter, d.times] as const]),
+  PER_ACTION_METRICS.filter((d) => metricDef(d.path)?.only !== 'capacity').map((d) => [d.path, [d.counter, d.times] as const]),
 );
 
 export interface PrecisionTarget {

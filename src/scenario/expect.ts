@@ -141,6 +141,10 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
       throw new InputError(e.origin, `expect.${e.metric}`, `is reported only by scenarios with ${COUPLING_KEYS.slice(0, -1).join(', ')} or ${COUPLING_KEYS.at(-1)} set (docs/model.md, "Capacity"), and this one has none of them`,
         'Set one of them, or remove this expectation.');
     }
+    if (e.metric === 'utilisation' && s.service.capacity === null) {
+      throw new InputError(e.origin, `expect.${e.metric}`, 'is the share of service.capacity.workers kept busy, and this scenario has no service.capacity (a retry budget or a breaker alone reports no utilisation)',
+        'Set service.capacity (at least its workers), or remove this expectation.');
+    }
     if (!isAlertPath(e.metric)) continue;
     const q = alertQuery(e.metric);
     const where = e.origin;

@@ -1,4 +1,5 @@
 /** The check of a part's capacity sums (docs/model.md, "Capacity"; results/capacity.ts). */
+import { C, NUM_COUNTERS } from '../model/counters.js';
 import type { RunStateData } from '../results/metrics.js';
 import type { PartChecker } from './part-check.js';
 
@@ -21,4 +22,15 @@ export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: b
   const waits = capacity.queueWait.counts.reduce((a, b) => a + b, capacity.queueWait.zero);
   if (waits !== capacity.started) c.fail(`${field}.queueWait`, `holds ${waits} waits, but the part counts ${capacity.started} handlers started`);
   return { capacity };
+}
+
+/**
+ * A run's counter sums. A part written before "Capacity" added its four counters (after the
+ * others, and 0 in every run that is not coupled) holds only the others: it is read with those
+ * four at 0, so parts of that version still merge; a coupled run's part must hold them all.
+ */
+export function counterSums(c: PartChecker, v: unknown, field: string, coupled: boolean): number[] {
+  const before = C.shed;
+  if (!coupled && Array.isArray(v) && v.length === before) return [...c.counts(v, field, before), ...new Array<number>(NUM_COUNTERS - before).fill(0)];
+  return c.counts(v, field, NUM_COUNTERS);
 }

@@ -17,7 +17,7 @@ import { SCENARIO_SHAPE } from '../model/shape.js';
 import { DEFAULT_SCENARIO, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { checkScenarioShape } from './part-shape.js';
-import { capacityOf } from './part-capacity.js';
+import { capacityOf, counterSums } from './part-capacity.js';
 
 /**
  * Largest part file `merge` reads: 64 MiB. The file is read whole, as one string, and parsed;
@@ -109,7 +109,7 @@ export class PartChecker {
     const s: RunStateData = {
       primaries: count('primaries'), actions: count('actions'), handlerRuns: count('handlerRuns'),
       handlerRunsOverTimeout: count('handlerRunsOverTimeout'), attemptsUnknown: count('attemptsUnknown'),
-      sum: this.counts(o['sum'], join(field, 'sum'), NUM_COUNTERS), sumSq: this.counts(o['sumSq'], join(field, 'sumSq'), NUM_COUNTERS),
+      sum: counterSums(this, o['sum'], join(field, 'sum'), coupled), sumSq: counterSums(this, o['sumSq'], join(field, 'sumSq'), coupled),
       callLatency: this.bins(o['callLatency'], join(field, 'callLatency')), actionLatency: this.bins(o['actionLatency'], join(field, 'actionLatency')),
       grid: this.grid(o['grid'], join(field, 'grid'), gridStep),
       ...(o['series'] === undefined ? {} : { series: this.series(o['series'], join(field, 'series')) }),
@@ -123,7 +123,7 @@ export class PartChecker {
     return s;
   }
 
-  private counts(v: unknown, field: string, length?: number): number[] {
+  counts(v: unknown, field: string, length?: number): number[] {
     return this.array(v, field, length ?? 0, length ?? Infinity).map((x, i) => this.int(x, `${field}[${i}]`));
   }
 
@@ -212,7 +212,10 @@ export class PartChecker {
       return v;
     }
     const t = template as Record<string, unknown>;
-    const o = this.object(v, field, Object.keys(t));
+    // A scenario using no key of "Capacity" prints without them (withoutCapacity, model/shape.ts).
+    const absent = Object.keys(t).filter((k) => ABSENT_WITHOUT_CAPACITY.some((end) => join(field, k).endsWith(end)));
+    const o = this.object(v, field, Object.keys(t).filter((k) => !absent.includes(k)), absent);
+    for (const k of absent) if (!Object.hasOwn(o, k)) o[k] = t[k] instanceof OptionalSample ? null : { workers: null };
     for (const k of Object.keys(t)) this.shape(o[k], t[k], join(field, k));
     return o;
   }
@@ -236,6 +239,9 @@ export class PartChecker {
     return o as unknown as WrittenLatency;
   }
 }
+
+/** Key paths a part's scenario may leave out when it uses no key of "Capacity" (model/shape.ts, withoutCapacity). */
+const ABSENT_WITHOUT_CAPACITY = ['service.capacity', 'client.retry_budget', 'client.breaker'];
 
 /** The sample of an override of a flag: true, false, or null (not set). */
 const NULLABLE_FLAG = Symbol('a flag or null');

@@ -5,6 +5,8 @@
  * class they come in the order they were scheduled.
  */
 
+import { grown } from './grow.js';
+
 export class EventHeap {
   // Each event's fields in a slot (reused once popped); the heap orders slot numbers, so a sift
   // moves one integer per level.
@@ -112,14 +114,8 @@ export class EventHeap {
 
   private grow(): void {
     const n = this.time.length * 2;
-    const t = new Float64Array(n); t.set(this.time); this.time = t;
-    const c = new Int8Array(n); c.set(this.cls); this.cls = c;
-    const s = new Float64Array(n); s.set(this.seq); this.seq = s;
-    const k = new Int8Array(n); k.set(this.kind); this.kind = k;
-    const a = new Int32Array(n); a.set(this.a); this.a = a;
-    const b = new Int32Array(n); b.set(this.b); this.b = b;
-    const o = new Int32Array(n); o.set(this.order); this.order = o;
-    const f = new Int32Array(n); f.set(this.free); this.free = f;
+    this.time = grown(this.time, n); this.cls = grown(this.cls, n); this.seq = grown(this.seq, n); this.kind = grown(this.kind, n);
+    this.a = grown(this.a, n); this.b = grown(this.b, n); this.order = grown(this.order, n); this.free = grown(this.free, n);
   }
 }
 

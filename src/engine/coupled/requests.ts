@@ -4,6 +4,8 @@
  * slot is reused, so memory follows the work in flight, not the run's length.
  */
 
+import { grown } from './grow.js';
+
 export class Requests {
   /** The actor that sent it, that actor's attempt serial then, its send time, key, fingerprint and call kind. */
   actor = new Int32Array(64);
@@ -27,7 +29,7 @@ export class Requests {
   }
 
   release(r: number): void {
-    if (this.freeCount === this.free.length) { const f = new Int32Array(this.free.length * 2); f.set(this.free); this.free = f; }
+    if (this.freeCount === this.free.length) this.free = grown(this.free, this.free.length * 2);
     this.free[this.freeCount++] = r;
   }
 
@@ -38,12 +40,8 @@ export class Requests {
 
   private grow(): void {
     const n = this.actor.length * 2;
-    const i32 = (a: Int32Array) => { const b = new Int32Array(n); b.set(a); return b; };
-    this.actor = i32(this.actor); this.serial = i32(this.serial); this.key = i32(this.key); this.fp = i32(this.fp);
-    const f = new Float64Array(n); f.set(this.send); this.send = f;
-    const k = new Int8Array(n); k.set(this.kind); this.kind = k;
-    const r = new Uint8Array(n); r.set(this.replies); this.replies = r;
-    const q = new Float64Array(n); q.set(this.replySeq); this.replySeq = q;
+    this.actor = grown(this.actor, n); this.serial = grown(this.serial, n); this.key = grown(this.key, n); this.fp = grown(this.fp, n);
+    this.send = grown(this.send, n); this.kind = grown(this.kind, n); this.replies = grown(this.replies, n); this.replySeq = grown(this.replySeq, n);
   }
 }
 

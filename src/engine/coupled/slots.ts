@@ -5,13 +5,7 @@
  */
 import { LiveRows } from '../live-rows.js';
 import { WriteLog } from '../write-log.js';
-
-/** Typed arrays of `n` values each, grown keeping their contents. */
-function grown<T extends Float64Array | Int32Array | Int8Array | Uint8Array>(a: T, n: number): T {
-  const b = new (a.constructor as new (n: number) => T)(n);
-  b.set(a.subarray(0, Math.min(a.length, n)));
-  return b;
-}
+import { grown } from './grow.js';
 
 export class GroupSlots {
   /** Each group's key store and key rows (kept apart until it ends), next call number and free text. */
