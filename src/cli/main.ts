@@ -95,7 +95,7 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .option('--json', 'the same as --format json')
     .option('--svg', 'write the charts as one standalone SVG (see docs/charts.md)')
     .addOption(withChoices(new Option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)'),
-      async () => (await import('../results/metric-paths.js')).METRIC_PATHS))
+      async () => (await import('../results/metric-paths.js')).SWEEP_METRIC_PATHS))
     .option('--out <file>', 'write the report to a file instead of stdout')
     .option('--max-points <n>', `largest grid to run (default ${10_000})`)
     .action(async (file: string, opts: SweepOptions) => {

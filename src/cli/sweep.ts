@@ -2,12 +2,12 @@
 import { runScenario, type RunOutcome, type RunRequest } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
-import { METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
+import { SWEEP_METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
 import { shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { DEFAULT_MAX_POINTS, gridPoints, gridSize, MAX_POINTS, type GridPoint } from '../sweeps/grid.js';
-import { checkLabels, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
+import { checkCapacityMetric, checkLabels, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
 import { toolVersion, type Io } from './io.js';
 import {
   oneOf, positiveInteger, precisionTarget, seedOption, shard as parseShard,
@@ -95,8 +95,9 @@ function sweepPlan(file: string, opts: SweepOptions, io: Io): SweepPlan {
   seedOption(opts.seed);
   const read = scenarioReader(opts, io);
   const base = read(file);
-  const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', METRIC_PATHS) as MetricPath;
+  const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', SWEEP_METRIC_PATHS) as MetricPath;
   const axes = readAxes(file, base.sweep?.vary ?? [], opts.vary ?? [], () => maxPointsOption(opts.maxPoints));
+  checkCapacityMetric(metric, file, base.scenario, axes.map((a) => a.path));
   const size = gridSize(axes);
   const precision = precisionTarget(opts);
   const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);

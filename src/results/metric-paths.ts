@@ -2,7 +2,7 @@
 import { metricDef, type DefOf, type MetricPath } from './metric-registry.js';
 import type { Estimate, Metrics } from './metrics.js';
 
-export { ALL_METRIC_PATHS, METRIC_PATHS, type MetricPath } from './metric-registry.js';
+export { ALL_METRIC_PATHS, METRIC_PATHS, SWEEP_METRIC_PATHS, type MetricPath } from './metric-registry.js';
 
 /**
  * Every metric of `T` as `path:kind`, `?` after one a run may leave out (or whose parent it may

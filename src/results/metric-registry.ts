@@ -102,6 +102,8 @@ export type CounterMetricPath = Extract<Def, { counter: CounterName }>['path'];
 export const ALL_METRIC_PATHS: readonly MetricPath[] = DEFS.map((d) => d.path);
 /** The metrics every run reports, in report order (the others only where they apply: `only`). */
 export const METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d)).map((d) => d.path);
+/** What a sweep can chart (`--metric`, `sweep.metric`): every run's metrics and a coupled run's (checked against the sweep's scenario). */
+export const SWEEP_METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d) || d.only === 'capacity').map((d) => d.path);
 
 /** Each metric's definition by path. */
 export const METRICS: Readonly<Record<MetricPath, MetricDef>> = Object.fromEntries(DEFS.map((d) => [d.path, d])) as Record<MetricPath, MetricDef>;

@@ -8,7 +8,7 @@ import { assertNever, CONFIDENCES } from '../model/enums.js';
 import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS, LATENCY_FORMS, type Distribution } from '../model/latency.js';
 import { MAX_DURATION_MS, MAX_WEIGHT } from '../model/limits.js';
 import { ALERT_PATH_PATTERN } from '../results/alert-paths.js';
-import { ALL_METRIC_PATHS, METRIC_PATHS } from '../results/metric-paths.js';
+import { ALL_METRIC_PATHS, SWEEP_METRIC_PATHS } from '../results/metric-paths.js';
 import { rangeEnds, required, requiredKeys, type Optional, type Param, type Params } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
@@ -180,7 +180,7 @@ const SWEEP: Json = {
         description: 'a list of values, or a range such as "200ms..2s:10" or "log:100ms..10s:9"',
       },
     },
-    metric: choice(METRIC_PATHS, 'duplicates_per_1000', 'the metric of the two-parameter heat map'),
+    metric: choice(SWEEP_METRIC_PATHS, 'duplicates_per_1000', 'the metric of the two-parameter heat map'),
   },
 };
 

@@ -2,6 +2,8 @@
  * A sweep's plan: its axes read from the scenario's `sweep.vary` and --vary, and each point's
  * overrides and labels. Pure: the command (cli/sweep.ts) reads the files and runs the points.
  */
+import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
+import { metricDef, type MetricPath } from '../results/metric-registry.js';
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { parseKeyPath } from '../scenario/overrides.js';
@@ -108,4 +110,14 @@ export function checkLabels(axes: readonly SweepAxis[], pt: GridPoint, written: 
 /** A point's values as overrides, after the command's --set. */
 export function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
   return axes.map((a, k): Override => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));
+}
+
+/**
+ * A coupled run's reading (`only: capacity`) charted by a sweep whose points cannot be coupled:
+ * refused, as `expect:` refuses it (its value would be missing at every point).
+ */
+export function checkCapacityMetric(metric: MetricPath, file: string, scenario: WrittenScenario, varied: readonly string[]): void {
+  if (metricDef(metric)?.only !== 'capacity' || isCoupled(scenario) || varied.some((p) => COUPLING_KEYS.some((k) => p === k || p.startsWith(`${k}.`)))) return;
+  throw new InputError({ source: file }, 'sweep.metric', `${metric} is reported only by scenarios with ${COUPLING_KEYS.join(', ')} set (docs/model.md, "Capacity"), and neither this scenario nor the keys the sweep varies set one`,
+    `Chart another metric, set one of those keys (for example --set service.capacity.workers=20), or vary one (--vary service.capacity.workers=10..40:4).`);
 }

@@ -1,0 +1,25 @@
+/** A sweep charts a coupled run's readings (`--metric`), and refuses one its points cannot report. */
+import { describe, expect, it } from 'vitest';
+import { cli } from './helpers.js';
+
+describe('sweep --metric and capacity', () => {
+  it('charts utilisation over workers, JSON saying model 3', () => {
+    const r = cli(['sweep', 'scenarios/mission-1-blind-retries.yaml', '--set', 'service.capacity.workers=26', '--actions', '4000',
+      '--vary', 'service.capacity.workers=20,30', '--vary', 'client.timeout=1s,2s', '--metric', 'utilisation', '--format', 'json']);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as { model: number; points: { metrics: { utilisation: number } }[] };
+    expect(doc.model).toBe(3);
+    expect(doc.points).toHaveLength(4);
+    const [u20, , u30] = doc.points.map((p) => p.metrics.utilisation);
+    expect(u20).toBeGreaterThan(u30 as number); // the same load over fewer workers
+  });
+
+  it('a sweep varying a coupling key may chart its readings; one whose points are never coupled is refused, with the fix', () => {
+    const ok = cli(['sweep', 'scenarios/mission-1-blind-retries.yaml', '--actions', '2000', '--vary', 'service.capacity.workers=20,30', '--metric', 'shed_per_1000', '--format', 'csv']);
+    expect(ok.status, ok.stderr).toBe(0);
+    const refused = cli(['sweep', 'scenarios/mission-1-blind-retries.yaml', '--actions', '2000', '--vary', 'client.timeout=1s,2s', '--metric', 'shed_per_1000']);
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toMatch(/^idem-sim: error: .*mission-1-blind-retries\.yaml.*sweep\.metric: shed_per_1000 is reported only by scenarios with service\.capacity.*--vary service\.capacity\.workers/s);
+    expect(refused.stdout).toBe('');
+  });
+});
