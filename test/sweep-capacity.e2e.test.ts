@@ -14,6 +14,15 @@ describe('sweep --metric and capacity', () => {
     expect(u20).toBeGreaterThan(u30 as number); // the same load over fewer workers
   });
 
+  it('the table of a coupled sweep adds shedding, the queue wait and utilisation', () => {
+    const r = cli(['sweep', 'scenarios/mission-1-blind-retries.yaml', '--actions', '2000', '--vary', 'service.capacity.workers=20,30']);
+    expect(r.status, r.stderr).toBe(0);
+    const head = r.stdout.split('\n').find((l) => l.includes('dup/1000')) ?? '';
+    for (const h of ['shed/1000', 'wait p95', 'utilisation']) expect(head).toContain(h);
+    const plain = cli(['sweep', 'scenarios/mission-1-blind-retries.yaml', '--actions', '2000', '--vary', 'client.timeout=1s,2s']);
+    expect(plain.stdout).not.toContain('shed/1000');
+  });
+
   it('a sweep varying a coupling key may chart its readings; one whose points are never coupled is refused, with the fix', () => {
     const ok = cli(['sweep', 'scenarios/mission-1-blind-retries.yaml', '--actions', '2000', '--vary', 'service.capacity.workers=20,30', '--metric', 'shed_per_1000', '--format', 'csv']);
     expect(ok.status, ok.stderr).toBe(0);

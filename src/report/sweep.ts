@@ -47,6 +47,9 @@ export const SUMMARY: readonly MetricPath[] = [
   'duplicates_per_1000', 'lost_per_1000', 'unknown_outcomes_per_1000', 'conflicts_409_per_1000', 'attempts_per_action', 'call_latency_ms.p95', 'key_store_mb',
 ];
 
+/** What the table adds when a point is coupled (docs/model.md, "Capacity"). */
+const CAPACITY_SUMMARY: readonly MetricPath[] = ['shed_per_1000', 'queue_wait_ms.p95', 'utilisation'];
+
 /** The metrics of a sweep's table and charts: SUMMARY, then `metric` if it is not among them. */
 export const sweepMetrics = (metric: MetricPath): readonly MetricPath[] => (SUMMARY.includes(metric) ? SUMMARY : [...SUMMARY, metric]);
 
@@ -63,7 +66,8 @@ export const show = (v: string | number | boolean | null, path: string) =>
 export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
   const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
-  const columns = sweepMetrics(metric);
+  const coupled = r.points.some((p) => p.metrics.shed_per_1000 !== undefined);
+  const columns = [...sweepMetrics(metric), ...(coupled ? CAPACITY_SUMMARY.filter((m) => !sweepMetrics(metric).includes(m)) : [])];
   const alerts = alertColumns(r.points);
   const table = drawRows([...r.paths, ...columns.map(metricShort), ...alerts.map((a) => a.heading)].map((h) => chalk.bold(h)),
     r.points.map((pt) => [...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map((m) => cell(pt.metrics, m)), ...alerts.map((a) => alertCell(pt, a.path))]),
