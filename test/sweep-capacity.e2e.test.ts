@@ -1,4 +1,4 @@
-/** A sweep charts a coupled run's readings (`--metric`), and refuses one its points cannot report. */
+/** A sweep charts a coupled run's readings (`--metric`, its table), and refuses one its points cannot report; the report's headline shows them. */
 import { describe, expect, it } from 'vitest';
 import { cli } from './helpers.js';
 
@@ -30,5 +30,14 @@ describe('sweep --metric and capacity', () => {
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/^idem-sim: error: .*mission-1-blind-retries\.yaml.*sweep\.metric: shed_per_1000 is reported only by scenarios with service\.capacity.*--vary service\.capacity\.workers/s);
     expect(refused.stdout).toBe('');
+  });
+
+  it('the report\'s headline shows a coupled run\'s readings, and a run that is not coupled keeps its rows', () => {
+    const coupled = cli(['report', 'scenarios/mission-1-blind-retries.yaml', '--set', 'service.capacity.workers=26', '--actions', '2000', '--series', '1m']);
+    expect(coupled.status, coupled.stderr).toBe(0);
+    const head = /<table class="headline">([\s\S]*?)<\/table>/.exec(coupled.stdout)?.[1] ?? '';
+    for (const t of ['requests shed per 1000 actions', 'queue wait, 95th percentile', 'worker utilisation']) expect(head).toContain(t);
+    const plain = cli(['report', 'scenarios/mission-1-blind-retries.yaml', '--actions', '2000']);
+    expect(/<table class="headline">([\s\S]*?)<\/table>/.exec(plain.stdout)?.[1]).not.toContain('worker utilisation');
   });
 });

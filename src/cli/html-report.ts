@@ -62,9 +62,15 @@ const HEADLINE: readonly MetricPath[] = [
   'keys_per_action', 'peak_live_keys', 'keys', 'key_store_mb',
 ];
 
+/** What the headline adds for a coupled run (docs/model.md, "Capacity"), after the latencies. */
+const CAPACITY_HEADLINE: readonly MetricPath[] = [
+  'shed_per_1000', 'expired_per_1000', 'budget_denied_per_1000', 'breaker_rejected_per_1000', 'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation',
+];
+
 /** Rows of the headline table: label, and the value as text. */
 function headline(m: Metrics): [string, string][] {
-  return HEADLINE.map((path) => [metricTitle(path), metricText(m, path)]);
+  const paths = m.shed_per_1000 === undefined ? HEADLINE : [...HEADLINE.slice(0, HEADLINE.indexOf('action_latency_ms.p95') + 1), ...CAPACITY_HEADLINE, ...HEADLINE.slice(HEADLINE.indexOf('action_latency_ms.p95') + 1)];
+  return paths.map((path) => [metricTitle(path), metricText(m, path)]);
 }
 
 const STYLE = `
