@@ -37,3 +37,13 @@ incidents:
     expect(contractVersion(false)).toBe(2);
   });
 });
+
+describe('a range over whole numbers', () => {
+  test('whose :N points fall between them is refused, saying what :N means and a count that fits', async () => {
+    const { readAxes } = await import('../src/sweeps/plan.js');
+    expect(() => readAxes('s.yaml', [], ['service.capacity.workers=10..40:10'], () => 1000)).toThrow(
+      /service\.capacity\.workers takes whole numbers, but 10\.\.40:10 makes 10 points 3\.33 apart \(:N is how many points, ends included\)\. Give a count that lands on whole numbers, such as 10\.\.40:11/);
+    expect(readAxes('s.yaml', [], ['service.capacity.workers=10..40:4'], () => 1000)[0]?.values).toEqual(['10', '20', '30', '40']);
+    expect(readAxes('s.yaml', [], ['client.breaker.failure_rate=0.1..0.5:3'], () => 1000)[0]?.values).toHaveLength(3);
+  });
+});

@@ -10,6 +10,7 @@ import { parseKeyPath } from '../scenario/overrides.js';
 import type { FileVary, Override } from '../scenario/parse.js';
 import { clipped } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
+import { paramAt } from '../model/shape.js';
 import { MAX_POINTS, type Axis, type GridPoint } from './grid.js';
 import { labelChars, MAX_LABEL_CHARS, pointLabel, type Label } from './labels.js';
 import { countValues, parseValues, ValuesError } from './values.js';
@@ -80,6 +81,7 @@ export function readAxes(file: string, fileVary: readonly FileVary[], vary: read
   }
   return specs.map((a): SweepAxis => {
     const values = fromValuesError(a, () => parseValues(a.spec, isDurationKey(a.path)));
+    checkWholeRange(a, values);
     const seen = new Set<string>();
     for (const v of values) {
       if (seen.has(v)) throw new InputError({ source: a.option }, '', `the value ${v} is given twice`, 'Give each value once.');
@@ -110,6 +112,20 @@ export function checkLabels(axes: readonly SweepAxis[], pt: GridPoint, written: 
 /** A point's values as overrides, after the command's --set. */
 export function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Override[] {
   return axes.map((a, k): Override => ({ path: parseKeyPath(a.path) ?? [], text: pt.values[k] as string, option: `${a.option} (value ${pt.values[k]})` }));
+}
+
+/** A range over a key of whole numbers (`service.capacity.workers=10..40:10`) whose `:N` points fall between them: said so, with a count that fits. */
+function checkWholeRange(a: AxisSpec, values: readonly string[]): void {
+  const p = paramAt(a.path);
+  const q = p?.kind === 'override' ? p.of : p;
+  const whole = q?.kind === 'count' || q?.kind === 'count_or_unbounded';
+  const m = /^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*:\s*(\d+)\s*$/.exec(typeof a.spec === 'string' ? a.spec : '');
+  if (!whole || !m || values.every((v) => Number.isInteger(Number(v)))) return;
+  const [from, to] = [Number(m[1]), Number(m[2])];
+  const span = Math.abs(to - from);
+  const fits = [...Array(Math.min(span, 50)).keys()].map((k) => k + 2).filter((n) => span % (n - 1) === 0).sort((x, y) => Math.abs(x - Number(m[3])) - Math.abs(y - Number(m[3])))[0] ?? 2;
+  throw new InputError({ source: a.option }, '', `${a.path} takes whole numbers, but ${m[0]?.trim()} makes ${m[3]} points ${(span / (Number(m[3]) - 1)).toPrecision(3)} apart (:N is how many points, ends included)`,
+    `Give a count that lands on whole numbers, such as ${from}..${to}:${fits}, or list the values (${from},${Math.round((from + to) / 2)},${to}).`);
 }
 
 /**
