@@ -47,3 +47,14 @@ describe('a range over whole numbers', () => {
     expect(readAxes('s.yaml', [], ['client.breaker.failure_rate=0.1..0.5:3'], () => 1000)[0]?.values).toHaveLength(3);
   });
 });
+
+describe('sweep labels of the capacity keys', () => {
+  test('a preset by its name, an unbounded queue as unbounded', async () => {
+    const { pointLabel } = await import('../src/sweeps/labels.js');
+    const { scenario } = parseScenario('service: {capacity: {workers: 4}}\nclient: {retry_budget: aws-standard}\n', 'l.yaml');
+    expect(pointLabel(scenario, ['client', 'retry_budget'])).toBe('aws-standard');
+    expect(pointLabel(scenario, ['service', 'capacity', 'queue'])).toBe('unbounded');
+    const custom = parseScenario('client: {retry_budget: {tokens: 9}}\n', 'm.yaml').scenario;
+    expect(pointLabel(custom, ['client', 'retry_budget'])).toBe('{"tokens":9,"retry_cost":5,"timeout_cost":10,"success_refund":1}');
+  });
+});

@@ -4,6 +4,7 @@
  * scenario as written, never as loaded: an empirical latency is labelled by its file, never by
  * its values (a million observations once went into every label: 37 MB of table for 2 points).
  */
+import { paramAt } from '../model/shape.js';
 import type { WrittenScenario } from '../model/types.js';
 
 export type Label = string | number | boolean;
@@ -30,7 +31,14 @@ export function pointLabel(written: WrittenScenario, path: readonly (string | nu
       node = typeof fitted === 'object' && fitted !== null && Object.hasOwn(fitted, k) ? (fitted as Record<string | number, unknown>)[k] : undefined;
     }
   }
+  const param = paramAt(path.filter((k) => typeof k === 'string').join('.'));
+  if (node === null && param?.kind === 'count_or_unbounded') return 'unbounded';
   if (node === undefined || node === null) return undefined;
+  if (typeof node === 'object' && param?.kind === 'optional') {
+    // A preset's values are labelled by the preset's name (aws-standard), as the file says it.
+    const preset = Object.entries(param.presets).find(([, p]) => JSON.stringify(p.values) === JSON.stringify(node));
+    if (preset) return preset[0];
+  }
   return typeof node === 'object' ? JSON.stringify(node) : node as Label;
 }
 
