@@ -40,4 +40,12 @@ describe('sweep --metric and capacity', () => {
     const plain = cli(['report', 'scenarios/mission-1-blind-retries.yaml', '--actions', '2000']);
     expect(/<table class="headline">([\s\S]*?)<\/table>/.exec(plain.stdout)?.[1]).not.toContain('worker utilisation');
   });
+
+  it('the report\'s headline says what the per-day figure repeats with incidents, as the run table does, with the quiet time\'s next to it', () => {
+    const r = cli(['report', 'scenarios/incident-slowdown.yaml']);
+    expect(r.status, r.stderr).toBe(0);
+    const head = /<table class="headline">([\s\S]*?)<\/table>/.exec(r.stdout)?.[1] ?? '';
+    expect(head).toContain('duplicates per day, the run repeated (incidents and all)');
+    expect(head).toContain('duplicates per day outside incidents (quiet time repeated all day)');
+  });
 });

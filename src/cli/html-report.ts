@@ -20,7 +20,8 @@ import { resolvedScenario } from '../report/json.js';
 import { duration, num } from '../report/format.js';
 import { metricText } from '../report/metric-text.js';
 import type { MetricPath } from '../results/metric-paths.js';
-import { metricTitle } from '../results/metric-registry.js';
+import { METRICS, metricTitle } from '../results/metric-registry.js';
+import { labelWithIncidents } from '../report/table.js';
 import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } from '../report/time-focus.js';
 import { TIME_STYLE, timeSection } from '../report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
@@ -69,8 +70,12 @@ const CAPACITY_HEADLINE: readonly MetricPath[] = [
 
 /** Rows of the headline table: label, and the value as text. */
 function headline(m: Metrics): [string, string][] {
-  const paths = m.shed_per_1000 === undefined ? HEADLINE : [...HEADLINE.slice(0, HEADLINE.indexOf('action_latency_ms.p95') + 1), ...CAPACITY_HEADLINE, ...HEADLINE.slice(HEADLINE.indexOf('action_latency_ms.p95') + 1)];
-  return paths.map((path) => [metricTitle(path), metricText(m, path)]);
+  const after = (list: readonly MetricPath[], at: MetricPath, more: readonly MetricPath[]) => [...list.slice(0, list.indexOf(at) + 1), ...more, ...list.slice(list.indexOf(at) + 1)];
+  let paths = m.shed_per_1000 === undefined ? HEADLINE : after(HEADLINE, 'action_latency_ms.p95', CAPACITY_HEADLINE);
+  // With incidents the per-day figure repeats them, as the run table says; the quiet time's comes next.
+  const incidents = m.quiet_time_ms !== undefined;
+  if (incidents) paths = after(paths, 'duplicates_per_day', ['duplicates_per_day_outside_incidents']);
+  return paths.map((path) => [incidents && path === 'duplicates_per_day' ? labelWithIncidents(METRICS.duplicates_per_day.label) : metricTitle(path), metricText(m, path)]);
 }
 
 const STYLE = `

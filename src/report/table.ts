@@ -104,6 +104,11 @@ const WITH_INCIDENTS: Readonly<Record<string, { all: string; some: string }>> = 
   [BASELINES]: { all: 'Alert baselines (per second outside incidents and their grace)', some: 'Alert baselines (per second; outside incidents and their grace where a run has them)' },
 };
 
+/** A label as a run with incidents reads it alone (the report's headline). */
+export function labelWithIncidents(label: string): string {
+  return WITH_INCIDENTS[label]?.all ?? label;
+}
+
 /** Which of WITH_INCIDENTS' words a label takes for `runs`: the baselines by the runs with quiet time, the others by the runs with incidents. */
 function labeller(runs: readonly ScenarioRun[]): (text: string) => string {
   const share = (has: (r: ScenarioRun) => boolean) => (runs.every(has) ? 'all' : runs.some(has) ? 'some' : null);
