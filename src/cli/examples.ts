@@ -31,6 +31,7 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   check: [
     { what: 'a mission: exit 1 until its settings are fixed', line: 'idem-sim check {scenarios}/mission-1-blind-retries.yaml' },
     { what: 'every solution, with JUnit XML for CI', line: 'idem-sim check {scenarios}/solutions/*.yaml --junit idem-sim.xml' },
+    { what: 'a retry storm and the guards that end it (recovery_ms, shedding, the budget)', line: 'idem-sim check {scenarios}/capacity-storm.yaml {scenarios}/capacity-guards.yaml' },
   ],
   size: [
     { what: 'keys and memory from a rate and a retention', line: 'idem-sim size --rate 200 --retention 24h' },
