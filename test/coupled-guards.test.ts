@@ -130,3 +130,24 @@ agent: {replan_probability: 0}
     expect(kept).toBeGreaterThan(10_000);
   });
 });
+
+describe('keys under queues', () => {
+  test('verify_before_replan reads when the re-plan is due: an execution still queued at the call\'s end but committed by then stops the re-plan', () => {
+    // 2 workers against 25 calls/s of 100 ms: a queue of up to 50 (at most 2.5 s of waiting) past
+    // a 1 s timeout, so calls end unknown while their requests wait; each request that is not
+    // shed runs within seconds, long before the re-plan is due 10 s later. Read at the call's end,
+    // the action looks undone and its re-plan runs it again; read when due, never.
+    const yaml = (verify: boolean) => `actions: 6000
+load: {rate_per_s: 25}
+service: {latency: {dist: exponential, mean: 100ms}, capacity: {workers: 2, queue: 50}}
+network: {reply_loss: 0}
+client: {timeout: 1s, retries: 0}
+agent: {replan_probability: 1, replan_delay: {min: 10s, max: 10s}, verify_before_replan: ${verify}}
+`;
+    const without = coupledBlocks(yaml(false), '2', true);
+    const withVerify = coupledBlocks(yaml(true), '2', true);
+    expect(sum(without, C.duplicates_replan)).toBeGreaterThan(100);
+    expect(sum(withVerify, C.duplicates_replan)).toBe(0);
+    expect(sum(withVerify, C.unknown_outcomes)).toBeGreaterThan(100); // the calls did end unknown
+  });
+});

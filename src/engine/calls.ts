@@ -14,6 +14,9 @@ import { uniform } from '../random/uniform.js';
 export const ORIGINAL = 0, REPLAN = 1, REPLAY = 2;
 
 export class CallModel extends EngineState {
+  /** Whether verify_before_replan reads when the re-plan is due rather than at the call's end (the coupled engine: executions still to come may commit before). */
+  protected verifyWhenDue = false;
+
   /** Actor `i`'s action arrives at `at` and starts its original call. */
   protected startAction(i: number, at: number): void {
     this.arrival[i] = at;
@@ -58,7 +61,6 @@ export class CallModel extends EngineState {
     this.lastCallLatency[i] = latency;
     this.lastCallKey[i] = key;
     this.lastReturn[i] = at;
-    let stepEnd = at;
     if (!success) {
       if (unknown) {
         this.unknownOutcomes[i]!++;
@@ -67,10 +69,19 @@ export class CallModel extends EngineState {
       if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng.next() < p.replanP) {
         this.replans[i]!++;
         const next = at + uniform(this.rng, p.replanMin, p.replanMax);
-        if (!(p.verify && (this.execFirst[i] as number) <= next)) return this.startCall(i, REPLAN, next);
-        stepEnd = next; // the read tool found the action done: no re-plan
+        // The read tool reads when the re-plan is due; here every execution committed by then is
+        // known already (the coupled engine's are not: it reads when the re-plan is due, `verifyWhenDue`).
+        if (!(p.verify && !this.verifyWhenDue && (this.execFirst[i] as number) <= next)) return this.startCall(i, REPLAN, next);
+        this.attemptEnd[i] = next; // the read tool found the action done: no re-plan, the step ends then
       }
     }
+    this.stepEnded(i);
+  }
+
+  /** Actor `i`'s step ended at `attemptEnd[i]` (its call returned, or a re-plan was found not needed): a replay, or the action's end. */
+  protected stepEnded(i: number): void {
+    const p = this.p;
+    const stepEnd = this.attemptEnd[i] as number;
     // A deploy's window (runtime.crash_probability) applies to the steps that end in it.
     if (this.regimes !== null) this.p = this.regimes.at(this.offset + stepEnd);
     if (this.replayDrawn(this.replays[i] as number)) {

@@ -9,6 +9,7 @@
  * breaker, and when each step happens (here).
  */
 import { drawArrivals } from '../arrivals.js';
+import { REPLAN } from '../calls.js';
 import { FRESH_KEY, LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
 import { binKey } from '../bins.js';
 import { simpleChances, type SimpleChances } from '../draws.js';
@@ -203,6 +204,12 @@ export class CoupledSimulator extends CoupledServer {
     const g = i >> 1;
     this.enter(g);
     if (this.regimes !== null) this.p = this.regimes.at(x);
+    if (this.p.verify && this.kind[i] === REPLAN && this.attempt[i] === 0 && (this.execFirst[i] as number) <= x) {
+      // The read tool, when the re-plan is due, finds the action done: no re-plan, the step ends now.
+      this.attemptEnd[i] = x;
+      this.stepEnded(i);
+      return this.afterMove(i, g);
+    }
     const serial = (this.side.serial[i] as number) + 1;
     if (this.breaker !== null && !this.breaker.allows(x, i, serial)) {
       // Not an attempt: the call ends now as a definite failure (the model may re-plan it).

@@ -44,6 +44,7 @@ export class CoupledState extends GroupModel {
     this.budget = scenario.client.retry_budget ? new RetryBudget(scenario.client.retry_budget) : null;
     this.breaker = scenario.client.breaker ? new Breaker(scenario.client.breaker) : null;
     this.budgeted = this.budget !== null;
+    this.verifyWhenDue = true;
     this.growGroups(64);
   }
 
