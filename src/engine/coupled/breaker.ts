@@ -8,6 +8,7 @@
  * a failure opens it again. While open or half-open only the probe's outcome counts.
  */
 import type { Scenario } from '../../model/types.js';
+import { unrolled } from './grow.js';
 
 type BreakerSpec = NonNullable<Scenario['client']['breaker']>;
 
@@ -84,10 +85,8 @@ export class Breaker {
   }
 
   private grow(): void {
-    const n = this.times.length * 2;
-    const mask = this.times.length - 1;
-    const t = new Float64Array(n), f = new Uint8Array(n);
-    for (let k = 0; k < this.size; k++) { t[k] = this.times[(this.head + k) & mask] as number; f[k] = this.failed[(this.head + k) & mask] as number; }
-    this.times = t; this.failed = f; this.head = 0;
+    this.times = unrolled(this.times, this.head, this.size);
+    this.failed = unrolled(this.failed, this.head, this.size);
+    this.head = 0;
   }
 }

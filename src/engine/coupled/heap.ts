@@ -5,7 +5,7 @@
  * class they come in the order they were scheduled.
  */
 
-import { grown } from './grow.js';
+import { grown, unrolled } from './grow.js';
 
 export class EventHeap {
   // Each event's fields in a slot (reused once popped); the heap orders slot numbers, so a sift
@@ -156,13 +156,9 @@ export class TimedQueue {
   }
 
   private grow(): void {
-    const n = this.time.length * 2;
-    const mask = this.time.length - 1;
-    const t = new Float64Array(n), q = new Float64Array(n), a = new Int32Array(n), b = new Int32Array(n);
-    for (let k = 0; k < this.size; k++) {
-      const j = (this.head + k) & mask;
-      t[k] = this.time[j] as number; q[k] = this.seq[j] as number; a[k] = this.a[j] as number; b[k] = this.b[j] as number;
-    }
-    this.time = t; this.seq = q; this.a = a; this.b = b; this.head = 0;
+    const { head, size } = this;
+    this.time = unrolled(this.time, head, size); this.seq = unrolled(this.seq, head, size);
+    this.a = unrolled(this.a, head, size); this.b = unrolled(this.b, head, size);
+    this.head = 0;
   }
 }

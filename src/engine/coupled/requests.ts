@@ -4,7 +4,7 @@
  * slot is reused, so memory follows the work in flight, not the run's length.
  */
 
-import { grown } from './grow.js';
+import { grown, unrolled } from './grow.js';
 
 export class Requests {
   /** The actor that sent it, that actor's attempt serial then, its send time, key, fingerprint and call kind. */
@@ -69,10 +69,7 @@ export class WaitQueue {
   }
 
   private grow(): void {
-    const n = this.ring.length * 2;
-    const next = new Int32Array(n);
-    for (let k = 0; k < this.size; k++) next[k] = this.ring[(this.head + k) & (this.ring.length - 1)] as number;
-    this.ring = next;
+    this.ring = unrolled(this.ring, this.head, this.size);
     this.head = 0;
   }
 }
