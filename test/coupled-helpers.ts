@@ -4,8 +4,7 @@ import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
 import { chunkCount, chunkPlans, CHUNK_ACTIONS } from '../src/engine/plan.js';
 import { arrivalTime } from '../src/model/clock.js';
 import { chunkRng, streamRng } from '../src/random/rng.js';
-import { gridCellsFor, gridStepFor } from '../src/exec/simulate.js';
-import { RunState } from '../src/results/metrics.js';
+import { simulateCoupled } from '../src/exec/coupled.js';
 import { parseRunnable } from './helpers.js';
 
 /** Every block a coupled run of `yaml` emits, the last (partial) one left out unless `all`. */
@@ -25,17 +24,6 @@ export function coupledBlocks(yaml: string, seed = '7', all = false): ChunkOutpu
 
 /** A coupled run's metrics and series, with or without the engine's fast path. */
 export function coupledRun(yaml: string, seed: string, fastPath: boolean, seriesStep: number | null = 60_000) {
-  const s = parseRunnable(yaml);
-  const gridStep = gridStepFor(s);
-  const state = new RunState(gridStep, gridCellsFor(s, s.actions, gridStep), seriesStep);
-  let lastArrival = 0;
-  for (const plan of chunkPlans(seed, s.actions, s.load.rate_per_s, 0, chunkCount(s.actions), arrivalTime(s))) lastArrival = plan.offset + plan.span;
-  const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), gridStep, seriesStep, loadEnd: lastArrival, fastPath, emit: (o) => state.addChunk(o) });
-  for (const plan of chunkPlans(seed, s.actions, s.load.rate_per_s, 0, chunkCount(s.actions), arrivalTime(s))) {
-    sim.feed(plan, chunkRng(seed, plan.index));
-    sim.simulate(false);
-  }
-  sim.simulate(true);
-  sim.flush();
-  return { metrics: state.finish(s), series: state.series() };
+  const { scenario, state } = simulateCoupled(parseRunnable(yaml), seed, seriesStep, fastPath);
+  return { metrics: state.finish(scenario), series: state.series() };
 }

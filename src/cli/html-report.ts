@@ -22,6 +22,7 @@ import { metricText } from '../report/metric-text.js';
 import type { MetricPath } from '../results/metric-paths.js';
 import { METRICS, metricTitle } from '../results/metric-registry.js';
 import { labelWithIncidents } from '../report/table.js';
+import { coupledMetrics } from '../results/capacity.js';
 import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } from '../report/time-focus.js';
 import { TIME_STYLE, timeSection } from '../report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
@@ -71,7 +72,7 @@ const CAPACITY_HEADLINE: readonly MetricPath[] = [
 /** Rows of the headline table: label, and the value as text. */
 function headline(m: Metrics): [string, string][] {
   const after = (list: readonly MetricPath[], at: MetricPath, more: readonly MetricPath[]) => [...list.slice(0, list.indexOf(at) + 1), ...more, ...list.slice(list.indexOf(at) + 1)];
-  let paths = m.shed_per_1000 === undefined ? HEADLINE : after(HEADLINE, 'action_latency_ms.p95', CAPACITY_HEADLINE);
+  let paths = !coupledMetrics(m) ? HEADLINE : after(HEADLINE, 'action_latency_ms.p95', CAPACITY_HEADLINE);
   // With incidents the per-day figure repeats them, as the run table says; the quiet time's comes next.
   const incidents = m.quiet_time_ms !== undefined;
   if (incidents) paths = after(paths, 'duplicates_per_day', ['duplicates_per_day_outside_incidents']);

@@ -4,8 +4,7 @@
  * order. It cannot be cut into shards, nor stopped at a precision target (its actions are not
  * independent, so the per-action interval does not bound the run's error).
  */
-import { COUPLING_KEYS } from '../model/capacity.js';
-import type { WrittenScenario } from '../model/types.js';
+import { couplingKeysSet, type CouplingKey } from '../model/capacity.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import type { RunRequest } from './runner.js';
 
@@ -13,14 +12,9 @@ import type { RunRequest } from './runner.js';
 type Locate = (path: readonly (string | number)[]) => Origin;
 
 /** What every action shares with every other under each coupling key. */
-const SHARED: Record<(typeof COUPLING_KEYS)[number], string[]> = {
+const SHARED: Record<CouplingKey, string[]> = {
   'service.capacity': ['the workers', 'the queue'], 'client.retry_budget': ['the retry budget'], 'client.breaker': ['the breaker'],
 };
-
-/** The coupling keys the scenario sets. */
-function couplingKeysSet(s: WrittenScenario): (typeof COUPLING_KEYS)[number][] {
-  return COUPLING_KEYS.filter((key) => (key === 'service.capacity' ? s.service.capacity : key === 'client.retry_budget' ? s.client.retry_budget : s.client.breaker) !== null);
-}
 
 const inWords = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
 

@@ -13,8 +13,8 @@ import { chunkRng, streamRng } from '../random/rng.js';
 import { RunState } from '../results/metrics.js';
 import { gridCellsFor, gridStepFor } from './simulate.js';
 
-/** A coupled run's pieces: its simulator, the sums it fills, and its chunk plans. */
-export function prepareCoupled(written: Scenario, seed: string, seriesStep: number | null) {
+/** A coupled run's pieces: its simulator, the sums it fills, and its chunk plans (`fastPath: false`: every group through the general steps, for tests). */
+export function prepareCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true) {
   const scenario = withPrimaries(written, seed);
   const plans = (): Generator<ChunkPlan> => chunkPlans(seed, scenario.actions, scenario.load.rate_per_s, 0, chunkCount(scenario.actions), arrivalTime(scenario));
   let lastArrival = 0;
@@ -23,14 +23,14 @@ export function prepareCoupled(written: Scenario, seed: string, seriesStep: numb
   const state = new RunState(gridStep, gridCellsFor(scenario, scenario.actions, gridStep), seriesStep);
   const sim = new CoupledSimulator({
     scenario, rng: streamRng(seed, 'coupled'), gridStep, seriesStep,
-    loadEnd: scenario.load.duration ?? lastArrival, emit: (out) => state.addChunk(out),
+    loadEnd: scenario.load.duration ?? lastArrival, fastPath, emit: (out) => state.addChunk(out),
   });
   return { scenario, state, sim, plans, gridStep };
 }
 
 /** The run on this thread at once (tests, the lab's worker, `simulate`). */
-export function simulateCoupled(written: Scenario, seed: string, seriesStep: number | null): { scenario: Scenario; state: RunState } {
-  const { scenario, state, sim, plans } = prepareCoupled(written, seed, seriesStep);
+export function simulateCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true): { scenario: Scenario; state: RunState } {
+  const { scenario, state, sim, plans } = prepareCoupled(written, seed, seriesStep, fastPath);
   for (const plan of plans()) {
     sim.feed(plan, chunkRng(seed, plan.index));
     sim.simulate(false);

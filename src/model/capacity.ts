@@ -5,12 +5,23 @@
  */
 import type { WrittenScenario } from './types.js';
 
-/** The keys that couple a run's actions, as they are written in a scenario. */
-export const COUPLING_KEYS = ['service.capacity', 'client.retry_budget', 'client.breaker'] as const;
+/** The keys that couple a run's actions, as they are written in a scenario, and each one's value (null: none). */
+const COUPLING: Readonly<Record<'service.capacity' | 'client.retry_budget' | 'client.breaker', (s: WrittenScenario) => object | null>> = {
+  'service.capacity': (s) => s.service.capacity,
+  'client.retry_budget': (s) => s.client.retry_budget,
+  'client.breaker': (s) => s.client.breaker,
+};
+export type CouplingKey = keyof typeof COUPLING;
+export const COUPLING_KEYS = Object.keys(COUPLING) as readonly CouplingKey[];
+
+/** The coupling keys `s` sets, in COUPLING_KEYS' order. */
+export function couplingKeysSet(s: WrittenScenario): CouplingKey[] {
+  return COUPLING_KEYS.filter((key) => COUPLING[key](s) !== null);
+}
 
 /** (A window's `service.capacity.workers` needs `service.capacity`: scenario/capacity-checks.ts refuses it alone.) */
 export function isCoupled(s: WrittenScenario): boolean {
-  return s.service.capacity !== null || s.client.retry_budget !== null || s.client.breaker !== null;
+  return couplingKeysSet(s).length > 0;
 }
 
 /**

@@ -5,12 +5,14 @@
  */
 import { C, type CounterName } from './counters.js';
 
+/** The counts only a coupled run counts (docs/model.md, "Capacity"), listed only for such runs (results/capacity.ts). */
+export const CAPACITY_SERIES = ['shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded'] as const;
+
 /** The counts of a series, in the order JSON and CSV list them. */
 export const SERIES_NAMES = [
   'arrivals', 'attempts', 'executions', 'duplicates', 'conflicts_409', 'mismatches_422',
   'dedup_hits', 'timeouts', 'unknown_outcomes', 'lost', 'store_unavailable',
-  // Capacity (docs/model.md): counted by a coupled run only, and listed only for such runs.
-  'shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded',
+  ...CAPACITY_SERIES,
 ] as const;
 export type SeriesName = (typeof SERIES_NAMES)[number];
 

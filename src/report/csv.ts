@@ -6,6 +6,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { ALL_METRIC_PATHS, METRICS, type MetricDef, type MetricPath, type Scale } from '../results/metric-registry.js';
 import { readMetric } from '../results/metric-paths.js';
+import { coupledMetrics } from '../results/capacity.js';
 import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
 import { alertColumns, alertValue } from './sweep-alerts.js';
@@ -127,7 +128,7 @@ function paramCell(path: string, v: string | number | boolean | null | undefined
 export function renderCsv(r: SweepReport): string {
   const alerts = alertColumns(r.points);
   // A coupled point reports its counters' rates (an estimate, always there), a point that is not none.
-  const coupled = r.points.some((pt) => pt.metrics.shed_per_1000 !== undefined);
+  const coupled = r.points.some((pt) => coupledMetrics(pt.metrics));
   const rows = r.points.map((pt) => [
     ...r.paths.map((p) => paramCell(p, pt.params[p])),
     ...csvMetricPaths(coupled).flatMap((p) => {

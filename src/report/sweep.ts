@@ -1,5 +1,6 @@
 /** Sweep reports: JSON, and a table (rows, or a heat map of two keys); CSV is in csv.ts. */
 import type { AlertSummary } from '../results/alerts.js';
+import { coupledMetrics } from '../results/capacity.js';
 import { alertCell, alertColumns } from './sweep-alerts.js';
 import { contractVersion } from '../model/capacity.js';
 import type { ChalkInstance } from 'chalk';
@@ -37,7 +38,7 @@ const round = (x: number) => Number(x.toPrecision(12));
 
 export function renderSweepJson(r: SweepReport): string {
   return `${JSON.stringify({
-    tool: 'idem-sim', version: r.version, model: contractVersion(r.points.some((p) => p.metrics.shed_per_1000 !== undefined)), time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
+    tool: 'idem-sim', version: r.version, model: contractVersion(r.points.some((p) => coupledMetrics(p.metrics))), time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
     vary: r.paths, points: r.points,
   }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
 }
@@ -66,7 +67,7 @@ export const show = (v: string | number | boolean | null, path: string) =>
 export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
   const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
-  const coupled = r.points.some((p) => p.metrics.shed_per_1000 !== undefined);
+  const coupled = r.points.some((p) => coupledMetrics(p.metrics));
   const columns = [...sweepMetrics(metric), ...(coupled ? CAPACITY_SUMMARY.filter((m) => !sweepMetrics(metric).includes(m)) : [])];
   const alerts = alertColumns(r.points);
   const table = drawRows([...r.paths, ...columns.map(metricShort), ...alerts.map((a) => a.heading)].map((h) => chalk.bold(h)),

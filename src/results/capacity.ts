@@ -7,14 +7,18 @@ import { LatencyBins } from '../engine/bins.js';
 import type { CapacityOutput } from '../engine/chunk-output.js';
 import { isCoupled } from '../model/capacity.js';
 import { arrivalSpan } from '../model/clock.js';
-import { SERIES_NAMES, type SeriesName } from '../model/series.js';
+import { CAPACITY_SERIES, SERIES_NAMES, type SeriesName } from '../model/series.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { Quantiles } from './metrics.js';
 
-/** The series counts only a coupled run counts, and lists (the others list every count but these). */
-export const CAPACITY_SERIES = ['shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded'] as const satisfies readonly SeriesName[];
+export { CAPACITY_SERIES } from '../model/series.js';
 
 const UNCOUPLED_SERIES: readonly SeriesName[] = SERIES_NAMES.filter((n) => !(CAPACITY_SERIES as readonly string[]).includes(n));
+
+/** Whether metrics are a coupled run's (docs/model.md, "Capacity"): only those carry its readings. */
+export function coupledMetrics(m: { shed_per_1000?: unknown }): boolean {
+  return m.shed_per_1000 !== undefined;
+}
 
 /** The series counts a run of `s` lists (JSON buckets, CSV columns, charts), in SERIES_NAMES order. */
 export function listedSeries(s: WrittenScenario): readonly SeriesName[] {

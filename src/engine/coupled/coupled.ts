@@ -183,7 +183,8 @@ export class CoupledSimulator extends CoupledServer {
     const done = x + delay;
     const t = this.totals;
     if (this.series !== null) {
-      for (const m of [SER.arrivals, SER.attempts, SER.started]) this.series.add(m, x);
+      this.series.add(SER.arrivals, x);
+      this.series.add(SER.attempts, x);
       this.series.add(SER.executions, done);
       this.series.add(SER.succeeded, done);
     }
@@ -192,7 +193,7 @@ export class CoupledSimulator extends CoupledServer {
     if (p.scope !== S_NONE) t.rows.append(FRESH_KEY, p.atomic ? x : done, done + p.retention);
     t.simpleLatency.countKey(binKey(delay));
     t.actions++;
-    this.countSimpleHandler(x, done);
+    this.occupy(-1, x, x, done);
     this.succeeded++;
     this.groupEnded();
     return true;

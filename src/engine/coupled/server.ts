@@ -104,10 +104,6 @@ export class CoupledServer extends CoupledState {
       return this.leave(g);
     }
     this.hooks.onServe(i, s, t, false);
-    this.running++;
-    this.started++;
-    if (this.series !== null) this.series.add(SER.started, t);
-    this.queueWait.countKey(binKey(t - s));
     const sentAt = this.sendAt[i] as number;
     this.sendAt[i] = s; // serve measures the reply from the request's own send
     this.serveStart[i] = t;
@@ -115,8 +111,7 @@ export class CoupledServer extends CoupledState {
     this.sendAt[i] = sentAt;
     const after = this.replyAfter[i] as number;
     const end = s + after;
-    this.busy += busyUs(t, end, this.loadEnd);
-    this.heap.push(end, SERVER, EV_FREE, r, 0);
+    this.occupy(r, s, t, end);
     const serial = q.serial[r] as number;
     q.replies[r] = 0;
     if (serial === this.side.serial[i] && this.side.learned[i] === 0) {
@@ -133,13 +128,17 @@ export class CoupledServer extends CoupledState {
     this.leave(g);
   }
 
-  /** A simple group's handler (coupled.ts) runs from `x`, without waiting, until `done`. */
-  protected countSimpleHandler(x: number, done: number): void {
+  /**
+   * A worker runs request `r` (sent at `s`) from `t` until `end`, when it comes free: counted as
+   * started, with its wait and its busy time (r < 0: a simple group's, coupled.ts, never waiting).
+   */
+  protected occupy(r: number, s: number, t: number, end: number): void {
     this.running++;
     this.started++;
-    this.queueWait.countKey(ZERO_KEY);
-    this.busy += busyUs(x, done, this.loadEnd);
-    this.heap.push(done, SERVER, EV_FREE, -1, 0);
+    if (this.series !== null) this.series.add(SER.started, t);
+    this.queueWait.countKey(t === s ? ZERO_KEY : binKey(t - s));
+    this.busy += busyUs(t, end, this.loadEnd);
+    this.heap.push(end, SERVER, EV_FREE, r, 0);
   }
 
   /** Actor `i`'s attempt `serial` times out at `at` unless its reply comes first. */
