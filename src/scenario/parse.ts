@@ -78,6 +78,17 @@ export function parseScenario(text: string, source: string, overrides: readonly 
   refuseSyntaxErrors(doc, text, source, lineCounter);
   const aliasAt = checkTree(doc, text, from);
   const document = toPlain(doc, text, from, aliasAt) ?? {};
+  return parseScenarioMapping(document, locate, overrides);
+}
+
+/** Where a key path was written: `keyNode`, the key itself rather than its value. */
+export type Locate = (path: Path, keyNode?: boolean) => Origin;
+
+/**
+ * A scenario already read into plain data (a file's document, or an agent's tool, composed of
+ * several), validated and resolved: `locate` says where each key path was written, for errors.
+ */
+export function parseScenarioMapping(document: unknown, locate: Locate, overrides: readonly Override[] = []): ParsedScenario {
   if (!isPlainObject(document)) {
     throw new InputError(locate([]), '', 'the document is not a mapping of keys to values',
       'Write the scenario as keys such as `client:` and `idempotency:` at the top level (see `idem-sim schema`).');
