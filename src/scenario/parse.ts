@@ -67,6 +67,15 @@ type Raw = Record<string, unknown>;
 /** Parses and validates a scenario; `source` names the file in error messages. */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
   if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], warnings: [], locate: () => ({ source, line: 1, col: 1 }) };
+  const { document, locate } = readDocument(text, source, overrides);
+  return parseScenarioMapping(document, locate, overrides);
+}
+
+/**
+ * YAML or JSON text to plain data (refusing what document.ts refuses) with where each key path
+ * was written: the scenario's first step, and an agent file's (src/agent/).
+ */
+export function readDocument(text: string, source: string, overrides: readonly Override[] = []): { document: unknown; locate: Locate } {
   const { LineCounter, parseDocument } = yaml();
   const from: TextSource = { source, lines: true };
   checkSize(text, from);
@@ -77,8 +86,7 @@ export function parseScenario(text: string, source: string, overrides: readonly 
 
   refuseSyntaxErrors(doc, text, source, lineCounter);
   const aliasAt = checkTree(doc, text, from);
-  const document = toPlain(doc, text, from, aliasAt) ?? {};
-  return parseScenarioMapping(document, locate, overrides);
+  return { document: toPlain(doc, text, from, aliasAt) ?? {}, locate };
 }
 
 /** Where a key path was written: `keyNode`, the key itself rather than its value. */
