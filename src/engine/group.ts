@@ -63,6 +63,7 @@ export class GroupModel extends AttemptModel {
       const first = this.execFirstKind[i] as number;
       for (let k = 0; k < 3; k++) t.count(DUPLICATES_BY_KIND[k] as number, (this.execByKind[i * 3 + k] as number) - (k === first ? 1 : 0));
       t.count(C.duplicates, n - 1);
+      t.count(C.duplicated, 1);
     }
     // Most actions make one call, whose latency is the action's: reuse its bin key.
     const latency = (this.lastReturn[i] as number) - (this.arrival[i] as number);

@@ -16,6 +16,8 @@ export interface RunResult {
   metrics: Metrics;
   /** With a series step: the run's series. */
   series: SeriesCounts | null;
+  /** The run's sums (its counters: an agent's readings read `duplicated`). */
+  state: RunState;
 }
 
 /** The grid step of a run of up to `maxActions` primary actions. */
@@ -53,7 +55,7 @@ export function runPlans(scenario: WrittenScenario, seed: string, from = 0, to?:
 export function simulate(written: Scenario, seed: string, seriesStep: number | null = null): RunResult {
   if (isCoupled(written)) {
     const run = simulateCoupled(written, seed, seriesStep);
-    return { scenario: run.scenario, seed, metrics: run.state.finish(run.scenario), series: run.state.series() };
+    return { scenario: run.scenario, seed, metrics: run.state.finish(run.scenario), series: run.state.series(), state: run.state };
   }
   const scenario = withPrimaries(written, seed);
   const step = gridStepFor(scenario);
@@ -62,5 +64,5 @@ export function simulate(written: Scenario, seed: string, seriesStep: number | n
   for (const plan of runPlans(scenario, seed)) {
     state.addChunk(sim.run(chunkRng(seed, plan.index), plan));
   }
-  return { scenario, seed, metrics: state.finish(scenario), series: state.series() };
+  return { scenario, seed, metrics: state.finish(scenario), series: state.series(), state };
 }

@@ -9,6 +9,9 @@ export const COUNTER_NAMES = [
   'attempts', 'executions', 'keys', 'store_unavailable',
   // Capacity (docs/model.md): only a coupled run counts these; its metrics are reported only there.
   'shed', 'expired', 'budget_denied', 'breaker_rejected',
+  // Actions executed more than once (0 or 1 an action): the agent's chance that a conversation
+  // meets a duplicate (docs/agents.md) needs the share of actions duplicated, not their mean count.
+  'duplicated',
 ] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 

@@ -25,12 +25,13 @@ export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: b
 }
 
 /**
- * A run's counter sums. A part written before "Capacity" added its four counters (after the
- * others, and 0 in every run that is not coupled) holds only the others: it is read with those
- * four at 0, so parts of that version still merge; a coupled run's part must hold them all.
+ * A run's counter sums, one for every counter of this build. A part written before the last
+ * counter was added (`duplicated`, for the agent's readings) lacks a sum that is not 0 in any run
+ * with duplicates, so it cannot be read as this build's: it is refused, with what to do.
  */
-export function counterSums(c: PartChecker, v: unknown, field: string, coupled: boolean): number[] {
-  const before = C.shed;
-  if (!coupled && Array.isArray(v) && v.length === before) return [...c.counts(v, field, before), ...new Array<number>(NUM_COUNTERS - before).fill(0)];
+export function counterSums(c: PartChecker, v: unknown, field: string): number[] {
+  if (Array.isArray(v) && v.length < NUM_COUNTERS && v.length >= C.shed) {
+    c.fail(field, `holds ${v.length} counter sums where this build keeps ${NUM_COUNTERS}: the part was written by an earlier build; run its shard again with this one`);
+  }
   return c.counts(v, field, NUM_COUNTERS);
 }
