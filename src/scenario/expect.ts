@@ -71,7 +71,12 @@ export function isDurationReading(path: string): boolean {
 /** The expectation checked against a run's metrics and, for an alert's reading, its alerts. */
 export function check(e: Expectation, metrics: Metrics, alerts?: readonly AlertSummary[]): Verdict {
   const measured = isAlertPath(e.metric) ? { value: readAlert(alerts, e.metric) } : readMetric(metrics, e.metric);
-  if (measured.value === null) return { expectation: e, measured, pass: false };
+  return { expectation: e, ...judge(e, measured) };
+}
+
+/** Whether a reading meets a threshold (for ci95, its whole interval: `interval`, the one checked). */
+export function judge(e: Pick<Expectation, 'op' | 'threshold' | 'confidence'>, measured: MetricReading): Omit<Verdict, 'expectation'> {
+  if (measured.value === null) return { measured, pass: false };
   const holds = HOLDS[e.op];
   let pass = holds(measured.value, e.threshold);
   const interval = e.confidence === 'ci95' ? checkedInterval(measured) : undefined;
@@ -80,7 +85,7 @@ export function check(e: Expectation, metrics: Metrics, alerts?: readonly AlertS
     // The whole interval must pass: both ends for an order, no overlap for !=.
     pass = e.op === '!=' ? !(lo <= e.threshold && e.threshold <= hi) : holds(lo, e.threshold) && holds(hi, e.threshold);
   }
-  return { expectation: e, measured, pass, ...(interval ? { interval } : {}) };
+  return { measured, pass, ...(interval ? { interval } : {}) };
 }
 
 /** The `expect:` block of a validated raw scenario. */

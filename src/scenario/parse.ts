@@ -158,7 +158,7 @@ function isPlainObject(v: unknown): v is Raw {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function applyOverride(raw: Raw, o: Override): void {
+export function applyOverride(raw: Raw, o: Override): void {
   checkKeyPath(o.path, { source: o.option });
   // Text that is not YAML is taken as a string, as before.
   const read = readValue(o.text, { source: o.option, prefix: o.path });

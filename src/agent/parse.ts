@@ -1,0 +1,282 @@
+/**
+ * Understanding an agent file (docs/agents.md): text in, the agent's traffic, its annotations and
+ * costs, and one ready-to-run scenario per tool out. Pure, as scenario/parse.ts: the CLI reads the
+ * files. A tool's scenario is composed of the agent's `defaults:`, the tool's `extends:` chain and
+ * its own keys (in that order, each winning over the one before), and its load is the agent's:
+ * `load.rate_per_s` is the agent's calls a second times the tool's share.
+ */
+import { formatPath, valueAt } from '../scenario/document.js';
+import { InputError, type Origin } from '../scenario/errors.js';
+import { readExpectations, type Expectation } from '../scenario/expect.js';
+import { applyOverride, parseScenarioMapping, readDocument, type Override, type ParsedScenario, type ScenarioWarning } from '../scenario/parse.js';
+import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
+import { isMapping, readParam, type Locate } from './read.js';
+import { AGENT_SHAPE, FILE_KEYS, SCENARIO_KEYS, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
+import { readAgentExpectations, type AgentExpectation } from './expect.js';
+
+type Path = readonly (string | number)[];
+type Raw = Record<string, unknown>;
+
+/** The shares of an agent's tools must sum to 1 within this. */
+export const SHARE_TOLERANCE = 1e-6;
+
+/** What one duplicate or one lost action costs: `per` is the currency (money) or the unit counted. */
+export interface Cost { amount: number; per: string; money: boolean }
+
+export interface AgentTool {
+  name: string;
+  share: number;
+  annotations: Annotations;
+  cost: { duplicate: Cost | null; lost: Cost | null };
+  /** Whether the agent's client retries this tool (agent.auto_retry and its annotations). */
+  retried: boolean;
+  /** The tool's scenario as a scenario file's: the load is the agent's, the expectations its own and the agent file's TOOL.METRIC ones. */
+  parsed: ParsedScenario;
+}
+
+export interface ParsedAgent {
+  name: string;
+  description?: string;
+  seed?: string;
+  /** Tool calls a second across the tools; conversations a second when the file gives them. */
+  callsPerS: number;
+  conversationsPerS: number | null;
+  callsPerConversation: number;
+  autoRetry: AutoRetry;
+  tools: AgentTool[];
+  /** `expect:` on the agent's readings (agent.READING). */
+  expectations: AgentExpectation[];
+  /** The agent file's own warnings (each tool's scenario warnings are in its `parsed`). */
+  warnings: ScenarioWarning[];
+  locate: Locate;
+}
+
+/** Whether a document is an agent file rather than a scenario: it has `tools:`. */
+export const isAgentDocument = (document: unknown): boolean => isMapping(document) && Object.hasOwn(document, 'tools');
+
+/** Keys a scenario file may hold that are the file's, not the model's: not in `defaults:`. */
+const NOT_DEFAULTS = ['expect', 'sweep', 'seed', 'description', 'hint', '$schema', 'extends'];
+
+/**
+ * Parses an agent file. `name`: the agent's name when the file gives none (the file's name);
+ * `overrides`: --set on the agent's document (`defaults.client.timeout`, `agent.calls_per_s`,
+ * `tools.NAME.KEY` for a tool's scenario key) and --actions (every tool's `actions`).
+ */
+export function parseAgent(text: string, source: string, name: string, overrides: readonly Override[] = []): ParsedAgent {
+  const probe = readDocument(text, source);
+  const toolNames = isMapping(probe.document) && Array.isArray(probe.document['tools'])
+    ? (probe.document['tools'] as unknown[]).map((t) => (isMapping(t) ? String(t['name']) : '')) : [];
+  const onAgent = overrides.filter((o) => o.path[0] !== 'actions').map((o) => toolPath(o, toolNames));
+  const onTools = overrides.filter((o) => o.path[0] === 'actions');
+  const { document, locate } = onAgent.length > 0 ? readDocument(text, source, onAgent) : probe;
+  if (!isMapping(document)) {
+    throw new InputError(locate([]), '', 'the agent file is not a mapping of keys to values', 'Write it as `agent:`, `defaults:` and `tools:` at the top level (docs/agents.md).');
+  }
+  for (const o of onAgent) applyOverride(document, o);
+
+  const extra = (path: Path): readonly string[] =>
+    path.length === 0 ? [...Object.keys(FILE_KEYS), 'defaults'] : path.length === 2 && path[0] === 'tools' ? ['scenario'] : [];
+  const read = readParam(AGENT_SHAPE, document, [], locate, extra) as AgentShape & Raw;
+  const agent = read.agent as AgentShape['agent'] & { calls_per_s?: number; conversations_per_s?: number; name?: string };
+  const callsPerS = traffic(agent, locate);
+  const defaults = readDefaults(document['defaults'], locate);
+  const seed = fileSeed(document['seed'], locate);
+  checkTools(read.tools, locate);
+
+  const warnings: ScenarioWarning[] = [];
+  const tools = read.tools.map((t, i): AgentTool => {
+    const retried = agent.auto_retry === 'all' || (agent.auto_retry === 'idempotent' && (t.annotations.readOnlyHint || t.annotations.idempotentHint));
+    const own = t['scenario' as keyof typeof t] as unknown;
+    if (own !== undefined && !isMapping(own)) {
+      throw new InputError(locate(['tools', i, 'scenario']), `tools[${i}].scenario`, `got ${JSON.stringify(own)}, expected a mapping of scenario keys`, 'Write the tool\'s scenario keys under it, such as `idempotency: {scope: intent}`.');
+    }
+    const composed = compose(defaults, own ?? {}, i, locate);
+    const forced = forceAgentKeys(composed, t.name, callsPerS * t.share, retried, agent.auto_retry, locate);
+    warnings.push(...forced.warnings);
+    const expect = toolExpect(document['expect'], t.name, composed.document, forced.locate, locate);
+    const parsed = parseScenarioMapping({ ...forced.document, ...(expect ? { expect: expect.raw } : {}) }, expect?.locate ?? forced.locate, onTools);
+    warnings.push(...hintWarnings(t, i, parsed, locate));
+    return { name: t.name, share: t.share, annotations: t.annotations, cost: { duplicate: cost(t.cost.duplicate, ['tools', i, 'cost', 'duplicate'], locate), lost: cost(t.cost.lost, ['tools', i, 'cost', 'lost'], locate) }, retried, parsed };
+  });
+  const parsed: ParsedAgent = {
+    name: agent.name ?? name, callsPerS, conversationsPerS: agent.conversations_per_s ?? null, callsPerConversation: agent.calls_per_conversation,
+    autoRetry: agent.auto_retry, tools, warnings, locate,
+    expectations: readAgentExpectations(document['expect'], tools.map((t) => t.name), [...new Set(tools.flatMap((t) => [t.cost.duplicate, t.cost.lost]).filter((c) => c !== null).map((c) => (c as Cost).per))], locate),
+  };
+  if (typeof document['description'] === 'string') parsed.description = document['description'];
+  if (seed !== undefined) parsed.seed = seed;
+  return parsed;
+}
+
+/** `--set tools.NAME.KEY=...` names a tool's scenario key: the document's path is `tools[i].scenario.KEY`. */
+function toolPath(o: Override, names: readonly string[]): Override {
+  if (o.path[0] !== 'tools' || typeof o.path[1] !== 'string') return o;
+  const i = names.indexOf(o.path[1]);
+  if (i < 0) {
+    throw new InputError({ source: o.option }, formatPath(o.path.slice(0, 2)), `the agent has no tool named "${o.path[1]}"`, `Name one of its tools: ${names.join(', ')}.`);
+  }
+  return { ...o, path: ['tools', i, 'scenario', ...o.path.slice(2)] };
+}
+
+/** Tool calls a second: calls_per_s, or conversations_per_s × calls_per_conversation; exactly one is given. */
+function traffic(agent: { calls_per_s?: number; conversations_per_s?: number; calls_per_conversation: number }, locate: Locate): number {
+  if ((agent.calls_per_s === undefined) === (agent.conversations_per_s === undefined)) {
+    const both = agent.calls_per_s !== undefined;
+    throw new InputError(locate(['agent', ...(both ? ['conversations_per_s'] : [])], both), both ? 'agent.conversations_per_s' : 'agent',
+      both ? 'gives the traffic a second time: agent.calls_per_s gives it too' : 'does not say how busy the agent is',
+      both ? 'Keep one: calls_per_s, or conversations_per_s with calls_per_conversation.' : 'Add `calls_per_s:` (tool calls a second), or `conversations_per_s:` with `calls_per_conversation:`.');
+  }
+  return agent.calls_per_s ?? (agent.conversations_per_s as number) * agent.calls_per_conversation;
+}
+
+function readDefaults(v: unknown, locate: Locate): Raw {
+  if (v === undefined || v === null) return {};
+  if (!isMapping(v)) throw new InputError(locate(['defaults']), 'defaults', `got ${JSON.stringify(v)}, expected a mapping of scenario keys`, 'Write the keys every tool shares under it, such as `client: {timeout: 2s}`.');
+  for (const key of NOT_DEFAULTS) {
+    if (Object.hasOwn(v, key)) {
+      throw new InputError(locate(['defaults', key], true), `defaults.${key}`, `is a key of a scenario file, not of the model every tool shares`,
+        key === 'expect' ? 'Write expectations in the agent file\'s own `expect:` (agent.READING or TOOL.METRIC).' : key === 'extends' ? 'Give each tool its `scenario: {extends: FILE}`.' : `Remove it from defaults${key === 'seed' ? '; the agent file takes `seed:` at its top level' : ''}.`);
+    }
+  }
+  return v;
+}
+
+function fileSeed(v: unknown, locate: Locate): string | undefined {
+  if (v === undefined) return undefined;
+  const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v : undefined;
+  if (text === undefined || !SEED_TEXT.test(text)) throw new InputError(locate(['seed']), 'seed', `got ${JSON.stringify(v)}, expected a number or a string of ${SEED_FORM}`, 'Give a seed such as `seed: 42`.');
+  return text;
+}
+
+function checkTools(tools: AgentShape['tools'], locate: Locate): void {
+  if (tools.length === 0) throw new InputError(locate(['tools']), 'tools', 'lists no tool', 'List the agent\'s tools, each with its name and share (docs/agents.md).');
+  const seen = new Map<string, number>();
+  tools.forEach((t, i) => {
+    const first = seen.get(t.name);
+    if (first !== undefined) throw new InputError(locate(['tools', i, 'name']), `tools[${i}].name`, `"${t.name}" names tools[${first}] too`, 'Give each tool a name of its own.');
+    seen.set(t.name, i);
+    if (t.share <= 0) throw new InputError(locate(['tools', i, 'share']), `tools[${i}].share`, 'is 0: the tool would never be called', 'Give it its share of the calls, or leave the tool out.');
+  });
+  const sum = tools.reduce((s, t) => s + t.share, 0);
+  if (Math.abs(sum - 1) > SHARE_TOLERANCE) {
+    throw new InputError(locate(['tools']), 'tools[].share', `the shares sum to ${+sum.toFixed(9)}, not 1`, 'Make the shares of the calls the tools get add up to 1.');
+  }
+}
+
+function cost(c: CostShape | null, path: Path, locate: Locate): Cost | null {
+  if (c === null) return null;
+  const { currency, unit } = c as CostShape & { currency?: string; unit?: string };
+  if ((currency === undefined) === (unit === undefined)) {
+    throw new InputError(locate(path), formatPath(path), currency === undefined ? 'gives neither a currency nor a unit' : 'gives both a currency and a unit',
+      'Give `currency:` (an ISO 4217 code such as USD) for money, or `unit:` (such as ticket) for what is not money.');
+  }
+  return { amount: c.amount, per: currency ?? (unit as string), money: currency !== undefined };
+}
+
+/** A tool's scenario: defaults, then its own keys (deeply, mappings key by key), with where each key came from. */
+function compose(defaults: Raw, own: Raw, i: number, locate: Locate): { document: Raw; locate: Locate } {
+  const layers: { data: Raw; at: Path }[] = [{ data: defaults, at: ['defaults'] }, { data: own, at: ['tools', i, 'scenario'] }];
+  const document = layers.reduce<Raw>((acc, l) => merge(acc, l.data), {});
+  return { document, locate: layered(layers, ['tools', i, 'scenario'], locate) };
+}
+
+/** `over` on top of `base`: mappings merge key by key; any other value replaces. */
+export function merge(base: Raw, over: Raw): Raw {
+  const out: Raw = { ...base };
+  for (const [k, v] of Object.entries(over)) out[k] = isMapping(v) && isMapping(out[k]) ? merge(out[k] as Raw, v) : v;
+  return out;
+}
+
+/**
+ * Where a key of a composed scenario was written: the last layer that holds the whole path, else
+ * the one that holds most of it (a missing key's mapping), else `fallback` (the tool's entry).
+ */
+export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate }[], fallback: Path, locate: Locate): Locate {
+  return (path, keyNode) => {
+    let best: { depth: number; layer: (typeof layers)[number] } | undefined;
+    for (const layer of layers) {
+      let depth = 0;
+      while (depth < path.length && valueAt(layer.data, path.slice(0, depth + 1)) !== undefined) depth++;
+      if (depth > 0 && (!best || depth >= best.depth)) best = { depth, layer };
+    }
+    if (!best) return locate(fallback, keyNode);
+    const held = path.slice(0, best.depth);
+    return best.layer.locate ? best.layer.locate(held, keyNode) : locate([...best.layer.at, ...held], keyNode);
+  };
+}
+
+/**
+ * The keys the agent sets in every tool's scenario: its load (the agent's traffic times the
+ * share) and, for a tool the client does not retry, no retries. A file that writes them is warned
+ * that they have no effect; a load profile is refused (the agent's traffic is steady).
+ */
+function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: string, rate: number, retried: boolean, autoRetry: AutoRetry, locate: Locate):
+  { document: Raw; locate: Locate; warnings: ScenarioWarning[] } {
+  const warnings: ScenarioWarning[] = [];
+  const d = c.document;
+  const load = isMapping(d['load']) ? d['load'] : {};
+  if (load['profile'] !== undefined && load['profile'] !== 'none' && load['profile'] !== null) {
+    throw new InputError(c.locate(['load', 'profile'], true), 'load.profile', `cannot vary the rate of one tool (${tool}): the agent's traffic sets every tool's rate`,
+      'Remove load.profile; run the tool\'s scenario alone to study a changing rate.');
+  }
+  if (load['rate_per_s'] !== undefined) {
+    warnings.push({ origin: c.locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s', problem: `has no effect for ${tool}: the agent's traffic times the tool's share sets its rate (${+rate.toPrecision(6)}/s)`,
+      fix: 'Remove it; change agent.calls_per_s (or conversations_per_s) or the tool\'s share instead.' });
+  }
+  const client = isMapping(d['client']) ? d['client'] : {};
+  const document: Raw = { ...d, load: { ...load, rate_per_s: rate } };
+  if (!retried) {
+    if (client['retries'] !== undefined && client['retries'] !== 0) {
+      warnings.push({ origin: c.locate(['client', 'retries'], true), keyPath: 'client.retries', problem: `has no effect for ${tool}: agent.auto_retry is ${autoRetry} and the tool is ${autoRetry === 'none' ? 'never retried' : 'marked neither idempotentHint nor readOnlyHint'}, so its client does not retry it`,
+        fix: 'Remove it, or mark the tool idempotent if a repeat of it is harmless (with a key that makes it so), or set agent.auto_retry: all.' });
+    }
+    document['client'] = { ...client, retries: 0 };
+  }
+  return { document, locate: c.locate, warnings };
+}
+
+/** The agent file's `TOOL.METRIC` expectations of one tool, added to the tool scenario's own `expect:`. */
+function toolExpect(expect: unknown, tool: string, composed: Raw, scenario: Locate, locate: Locate): { raw: Raw; locate: Locate } | undefined {
+  if (!isMapping(expect)) return undefined;
+  const mine = Object.keys(expect).filter((k) => k.startsWith(`${tool}.`));
+  if (mine.length === 0) return undefined;
+  const own = isMapping(composed['expect']) ? composed['expect'] : {};
+  const raw: Raw = { ...own, ...(expect['confidence'] !== undefined && own['confidence'] === undefined ? { confidence: expect['confidence'] } : {}) };
+  const from = new Map<string, string>();
+  for (const k of mine) {
+    const metric = k.slice(tool.length + 1);
+    raw[metric] = expect[k];
+    from.set(metric, k);
+  }
+  return {
+    raw,
+    locate: (path, keyNode) => (path[0] === 'expect' && typeof path[1] === 'string' && from.has(path[1]) ? locate(['expect', from.get(path[1]) as string, ...path.slice(2)], keyNode) : scenario(path, keyNode)),
+  };
+}
+
+/**
+ * Annotations that contradict the tool's scenario: the "lying hint" (marked idempotent, but no
+ * key survives a repeat, so a retry executes again), a read-only tool whose duplicate costs
+ * something, and hints the specification says mean nothing beside readOnlyHint.
+ */
+function hintWarnings(t: AgentShape['tools'][number], i: number, parsed: ParsedScenario, locate: Locate): ScenarioWarning[] {
+  const out: ScenarioWarning[] = [];
+  const a = t.annotations;
+  const at = (hint: string) => locate(['tools', i, 'annotations', hint], true);
+  const scope = parsed.scenario.idempotency.scope;
+  if (a.idempotentHint && !a.readOnlyHint && (scope === 'none' || scope === 'attempt')) {
+    out.push({ origin: at('idempotentHint'), keyPath: `tools[${i}].annotations.idempotentHint`,
+      problem: `${t.name} is marked idempotent, but ${scope === 'none' ? 'uses no idempotency key' : 'its key changes with every attempt'}: a repeat executes again, and a client that trusts the hint retries it (a lying hint)`,
+      fix: 'Give the tool a key that identifies the intent (idempotency.scope: intent), or mark it idempotentHint: false.' });
+  }
+  const dup = t.cost.duplicate;
+  if (a.readOnlyHint && dup !== null && dup.amount > 0) {
+    out.push({ origin: at('readOnlyHint'), keyPath: `tools[${i}].annotations.readOnlyHint`,
+      problem: `${t.name} is marked read-only, but a duplicate of it costs ${dup.amount}: its executions change the world`,
+      fix: 'Mark it readOnlyHint: false (and say whether it is idempotent), or set its duplicate cost to 0.' });
+  }
+  return out;
+}
+
+export { SCENARIO_KEYS };
+export type { Expectation };

@@ -1,0 +1,112 @@
+/**
+ * The agent's readings (docs/agents.md, "Readings"): sums and products of its tools' own results,
+ * nothing simulated anew. Each tool runs on its own stream, so the tools' estimates are
+ * independent: a sum's 95% half-width is the root of the sum of the squares of its terms'
+ * (a tool with none seen adds its rule-of-three bound), and the chance that a conversation meets a
+ * duplicate carries its terms' half-widths through its derivative (the delta method). Pure.
+ */
+import type { Estimate, Metrics } from '../results/metrics.js';
+import type { Cost } from './parse.js';
+
+const DAY_S = 86_400;
+
+/** What the readings need of one tool's run. */
+export interface ToolResult {
+  name: string;
+  share: number;
+  cost: { duplicate: Cost | null; lost: Cost | null };
+  metrics: Metrics;
+  /** Actions executed more than once, per action (the `duplicated` counter's mean and 95% half-width). */
+  duplicated: { mean: number; half: number };
+}
+
+/** One reading of the agent: its path under `agent.` (expect:), its kind and how it reads. */
+export interface ReadingDef {
+  readonly path: string;
+  readonly kind: 'estimate' | 'value';
+  readonly label: string;
+  readonly description: string;
+}
+
+/** Every reading, in the order the outputs list them; `cost_per_day` has one entry per currency or unit. */
+export const AGENT_READINGS = [
+  { path: 'calls_per_day', kind: 'value', label: 'tool calls per day', description: 'calls a day across the tools at the agent\'s traffic (twins included)' },
+  { path: 'duplicates_per_day', kind: 'estimate', label: 'duplicates per day', description: 'executions beyond each action\'s first, a day, summed over the tools' },
+  { path: 'duplicates_per_1000_calls', kind: 'estimate', label: 'duplicates per 1000 calls', description: 'duplicates per 1000 of the agent\'s calls (the tools weighed by their calls)' },
+  { path: 'lost_per_day', kind: 'estimate', label: 'lost actions per day', description: 'actions that never executed, a day, summed over the tools' },
+  { path: 'duplicated_calls_per_1000', kind: 'estimate', label: 'calls duplicated per 1000', description: 'calls executed more than once per 1000 of the agent\'s calls (twins counted with the call that made them)' },
+  { path: 'conversation_duplicate_chance', kind: 'estimate', label: 'chance a conversation meets a duplicate', description: 'chance that at least one of a conversation\'s agent.calls_per_conversation calls is executed more than once' },
+  { path: 'keys', kind: 'value', label: 'steady-state keys (all tools)', description: 'key records held at once, summed over the tools\' key stores' },
+  { path: 'key_store_mb', kind: 'value', label: 'steady-state key store (MB, all tools)', description: 'the tools\' key stores summed (MB)' },
+] as const satisfies readonly ReadingDef[];
+
+export type ReadingPath = (typeof AGENT_READINGS)[number]['path'];
+/** The cost a day in one currency or unit: `cost_per_day.USD`, `cost_per_day.ticket`. */
+export const COST_READING = 'cost_per_day';
+export const COST_DESCRIPTION = 'what the duplicates and lost actions of a day cost, summed over the tools, one reading per currency or unit';
+
+/** A reading's value with its 95% interval (estimates), or its value alone. */
+export interface Reading { value: number; ci95?: [number, number] }
+
+export interface AgentReadings {
+  readings: Record<ReadingPath, Reading>;
+  /** Cost a day by currency (money) or unit, in the order the tools first name them. */
+  cost_per_day: Record<string, Reading & { money: boolean }>;
+}
+
+/** A term of a sum: its value and its upper 95% half-width (a zero count's: its rule-of-three bound). */
+interface Term { value: number; half: number }
+const termOf = (e: Estimate, k = 1): Term => ({ value: e.value * k, half: (e.ci95[1] - e.value) * k });
+const sum = (terms: readonly Term[]): Term => ({ value: terms.reduce((s, t) => s + t.value, 0), half: Math.sqrt(terms.reduce((s, t) => s + t.half * t.half, 0)) });
+const estimate = (t: Term, max = Infinity): Reading => ({ value: t.value, ci95: [Math.max(0, t.value - t.half), Math.min(max, t.value + t.half)] });
+
+/** The agent's readings from its tools' results; `callsPerConversation` for the conversation's chance. */
+export function agentReadings(tools: readonly ToolResult[], callsPerConversation: number): AgentReadings {
+  const callsPerDay = tools.reduce((s, t) => s + t.metrics.actions_per_second * DAY_S, 0);
+  const dupDay = tools.map((t) => termOf(t.metrics.duplicates_per_day));
+  const lostDay = tools.map((t) => termOf(t.metrics.lost_per_1000, (t.metrics.actions_per_second * DAY_S) / 1000));
+  const dup = sum(dupDay);
+  const perCalls = 1000 / callsPerDay;
+  // A call is a primary action: its twin's duplicate counts with it (an upper bound on the chance the call meets one).
+  const q = tools.map((t): Term => {
+    const perPrimary = t.metrics.primary_actions > 0 ? t.metrics.actions / t.metrics.primary_actions : 1;
+    const half = t.duplicated.mean === 0 ? (t.metrics.actions > 0 ? 3 / t.metrics.actions : 1) : t.duplicated.half;
+    return { value: Math.min(1, t.duplicated.mean * perPrimary), half: half * perPrimary };
+  });
+  const pCall = sum(q.map((x, i) => ({ value: x.value * (tools[i] as ToolResult).share, half: x.half * (tools[i] as ToolResult).share })));
+  const n = callsPerConversation;
+  const none = Math.max(0, 1 - pCall.value);
+  const chance: Term = { value: 1 - none ** n, half: n * none ** (n - 1) * pCall.half };
+
+  const costs: AgentReadings['cost_per_day'] = {};
+  const pers = [...new Set(tools.flatMap((t) => [t.cost.duplicate, t.cost.lost].filter((c): c is Cost => c !== null).map((c) => c.per)))];
+  for (const per of pers) {
+    const terms = tools.flatMap((t, i) => [[t.cost.duplicate, dupDay[i]], [t.cost.lost, lostDay[i]]] as const)
+      .filter(([c]) => c?.per === per).map(([c, d]) => ({ value: (c as Cost).amount * (d as Term).value, half: (c as Cost).amount * (d as Term).half }));
+    const money = tools.some((t) => t.cost.duplicate?.per === per ? t.cost.duplicate.money : t.cost.lost?.per === per && t.cost.lost.money);
+    costs[per] = { ...estimate(sum(terms)), money };
+  }
+  return {
+    readings: {
+      calls_per_day: { value: callsPerDay },
+      duplicates_per_day: estimate(dup),
+      duplicates_per_1000_calls: estimate({ value: dup.value * perCalls, half: dup.half * perCalls }),
+      lost_per_day: estimate(sum(lostDay)),
+      duplicated_calls_per_1000: estimate({ value: pCall.value * 1000, half: pCall.half * 1000 }, 1000),
+      conversation_duplicate_chance: estimate(chance, 1),
+      keys: { value: tools.reduce((s, t) => s + t.metrics.keys, 0) },
+      key_store_mb: { value: tools.reduce((s, t) => s + t.metrics.key_store_mb, 0) },
+    },
+    cost_per_day: costs,
+  };
+}
+
+/** A reading by its path under `agent.` (`duplicates_per_day`, `cost_per_day.USD`); undefined when the agent has none such. */
+export function readReading(r: AgentReadings, path: string): Reading | undefined {
+  if (path.startsWith(`${COST_READING}.`)) return r.cost_per_day[path.slice(COST_READING.length + 1)];
+  if (path === COST_READING) {
+    const all = Object.values(r.cost_per_day);
+    return all.length === 1 ? all[0] : undefined;
+  }
+  return Object.hasOwn(r.readings, path) ? r.readings[path as ReadingPath] : undefined;
+}
