@@ -48,56 +48,87 @@ export const COST_DESCRIPTION = 'what the duplicates and lost actions of a day c
 /** A reading's value with its 95% interval (estimates), or its value alone. */
 export interface Reading { value: number; ci95?: [number, number] }
 
+/** Cost a day by currency (money) or unit, in the order the tools first name them. */
+export type Costs = Record<string, Reading & { money: boolean }>;
+
+/** One tool's part of the agent's readings (the agent's are their sums). */
+export interface ToolReadings {
+  name: string;
+  share: number;
+  calls_per_day: Reading;
+  duplicates_per_day: Reading;
+  lost_per_day: Reading;
+  /** Calls (primary actions) executed more than once, per 1000 of the tool's calls. */
+  duplicated_calls_per_1000: Reading;
+  cost_per_day: Costs;
+}
+
 export interface AgentReadings {
   readings: Record<ReadingPath, Reading>;
-  /** Cost a day by currency (money) or unit, in the order the tools first name them. */
-  cost_per_day: Record<string, Reading & { money: boolean }>;
+  cost_per_day: Costs;
+  tools: ToolReadings[];
 }
 
 /** A term of a sum: its value and its upper 95% half-width (a zero count's: its rule-of-three bound). */
 interface Term { value: number; half: number }
 const termOf = (e: Estimate, k = 1): Term => ({ value: e.value * k, half: (e.ci95[1] - e.value) * k });
+const scaled = (t: Term, k: number): Term => ({ value: t.value * k, half: t.half * k });
 const sum = (terms: readonly Term[]): Term => ({ value: terms.reduce((s, t) => s + t.value, 0), half: Math.sqrt(terms.reduce((s, t) => s + t.half * t.half, 0)) });
 const estimate = (t: Term, max = Infinity): Reading => ({ value: t.value, ci95: [Math.max(0, t.value - t.half), Math.min(max, t.value + t.half)] });
 
-/** The agent's readings from its tools' results; `callsPerConversation` for the conversation's chance. */
-export function agentReadings(tools: readonly ToolResult[], callsPerConversation: number): AgentReadings {
-  const callsPerDay = tools.reduce((s, t) => s + t.metrics.actions_per_second * DAY_S, 0);
-  const dupDay = tools.map((t) => termOf(t.metrics.duplicates_per_day));
-  const lostDay = tools.map((t) => termOf(t.metrics.lost_per_1000, (t.metrics.actions_per_second * DAY_S) / 1000));
-  const dup = sum(dupDay);
-  const perCalls = 1000 / callsPerDay;
+/** A tool's terms: duplicates and lost a day, and the chance that one of its calls is executed more than once. */
+function termsOf(t: ToolResult): { dupDay: Term; lostDay: Term; duplicated: Term; callsPerDay: number } {
+  const m = t.metrics;
+  const callsPerDay = m.actions_per_second * DAY_S;
   // A call is a primary action: its twin's duplicate counts with it (an upper bound on the chance the call meets one).
-  const q = tools.map((t): Term => {
-    const perPrimary = t.metrics.primary_actions > 0 ? t.metrics.actions / t.metrics.primary_actions : 1;
-    const half = t.duplicated.mean === 0 ? (t.metrics.actions > 0 ? 3 / t.metrics.actions : 1) : t.duplicated.half;
-    return { value: Math.min(1, t.duplicated.mean * perPrimary), half: half * perPrimary };
+  const perPrimary = m.primary_actions > 0 ? m.actions / m.primary_actions : 1;
+  const half = t.duplicated.mean === 0 ? (m.actions > 0 ? 3 / m.actions : 1) : t.duplicated.half;
+  return {
+    dupDay: termOf(m.duplicates_per_day), lostDay: termOf(m.lost_per_1000, callsPerDay / 1000), callsPerDay,
+    duplicated: { value: Math.min(1, t.duplicated.mean * perPrimary), half: half * perPrimary },
+  };
+}
+
+/** Cost a day of each currency or unit that `costs` name, from the duplicates and lost actions a day they price. */
+function costsOf(priced: readonly (readonly [Cost | null, Term])[]): Costs {
+  const out: Costs = {};
+  for (const [c] of priced) {
+    if (c === null || out[c.per]) continue;
+    const terms = priced.filter(([d]) => d?.per === c.per).map(([d, t]) => scaled(t, (d as Cost).amount));
+    out[c.per] = { ...estimate(sum(terms)), money: c.money };
+  }
+  return out;
+}
+
+/** The agent's readings from its tools' results; `callsPerConversation` for the conversation's chance. */
+export function agentReadings(results: readonly ToolResult[], callsPerConversation: number): AgentReadings {
+  const terms = results.map(termsOf);
+  const tools = results.map((t, i): ToolReadings => {
+    const x = terms[i] as ReturnType<typeof termsOf>;
+    return {
+      name: t.name, share: t.share, calls_per_day: { value: x.callsPerDay }, duplicates_per_day: estimate(x.dupDay), lost_per_day: estimate(x.lostDay),
+      duplicated_calls_per_1000: estimate(scaled(x.duplicated, 1000), 1000), cost_per_day: costsOf([[t.cost.duplicate, x.dupDay], [t.cost.lost, x.lostDay]]),
+    };
   });
-  const pCall = sum(q.map((x, i) => ({ value: x.value * (tools[i] as ToolResult).share, half: x.half * (tools[i] as ToolResult).share })));
+  const callsPerDay = terms.reduce((s, x) => s + x.callsPerDay, 0);
+  const dup = sum(terms.map((x) => x.dupDay));
+  const pCall = sum(terms.map((x, i) => scaled(x.duplicated, (results[i] as ToolResult).share)));
   const n = callsPerConversation;
   const none = Math.max(0, 1 - pCall.value);
   const chance: Term = { value: 1 - none ** n, half: n * none ** (n - 1) * pCall.half };
-
-  const costs: AgentReadings['cost_per_day'] = {};
-  const pers = [...new Set(tools.flatMap((t) => [t.cost.duplicate, t.cost.lost].filter((c): c is Cost => c !== null).map((c) => c.per)))];
-  for (const per of pers) {
-    const terms = tools.flatMap((t, i) => [[t.cost.duplicate, dupDay[i]], [t.cost.lost, lostDay[i]]] as const)
-      .filter(([c]) => c?.per === per).map(([c, d]) => ({ value: (c as Cost).amount * (d as Term).value, half: (c as Cost).amount * (d as Term).half }));
-    const money = tools.some((t) => t.cost.duplicate?.per === per ? t.cost.duplicate.money : t.cost.lost?.per === per && t.cost.lost.money);
-    costs[per] = { ...estimate(sum(terms)), money };
-  }
   return {
     readings: {
       calls_per_day: { value: callsPerDay },
       duplicates_per_day: estimate(dup),
-      duplicates_per_1000_calls: estimate({ value: dup.value * perCalls, half: dup.half * perCalls }),
-      lost_per_day: estimate(sum(lostDay)),
-      duplicated_calls_per_1000: estimate({ value: pCall.value * 1000, half: pCall.half * 1000 }, 1000),
+      duplicates_per_1000_calls: estimate(scaled(dup, 1000 / callsPerDay)),
+      lost_per_day: estimate(sum(terms.map((x) => x.lostDay))),
+      duplicated_calls_per_1000: estimate(scaled(pCall, 1000), 1000),
       conversation_duplicate_chance: estimate(chance, 1),
-      keys: { value: tools.reduce((s, t) => s + t.metrics.keys, 0) },
-      key_store_mb: { value: tools.reduce((s, t) => s + t.metrics.key_store_mb, 0) },
+      keys: { value: results.reduce((s, t) => s + t.metrics.keys, 0) },
+      key_store_mb: { value: results.reduce((s, t) => s + t.metrics.key_store_mb, 0) },
     },
-    cost_per_day: costs,
+    cost_per_day: costsOf(results.flatMap((t, i) => [[t.cost.duplicate, (terms[i] as ReturnType<typeof termsOf>).dupDay], [t.cost.lost, (terms[i] as ReturnType<typeof termsOf>).lostDay]] as const)),
+    tools,
   };
 }
 

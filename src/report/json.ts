@@ -1,4 +1,5 @@
 /** `--json`: every metric under docs/model.md's names, with the resolved scenario, seed and version. */
+import { agentsJson } from './agent.js';
 import { contractVersion, isCoupled } from '../model/capacity.js';
 import { echoed } from '../model/clock.js';
 import { writtenLatency } from '../model/latency.js';
@@ -50,6 +51,7 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
       ...(r.series ? { series: listedSeriesJson(r.series, r.scenario) } : {}),
       ...(r.alerts ? { alerts: r.alerts } : {}),
     })),
+    ...(info.agents && info.agents.length > 0 ? { agents: agentsJson(info.agents) } : {}),
   };
   return `${JSON.stringify(doc, roundNoise, 2)}\n`;
 }

@@ -6,6 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import { renderJson } from './json.js';
 import { renderSeriesCsv } from './series-csv.js';
+import { renderRunsCsv } from './runs-csv.js';
 import { renderTable } from './table.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 import type { RunFormat } from './formats.js';
@@ -26,5 +27,6 @@ export interface RunReporter {
 export const RUN_REPORTERS: Readonly<Record<RunFormat, RunReporter>> = {
   table: { options: [], render: renderTable },
   json: { options: ['--json'], render: renderJson },
-  csv: { options: ['--format', 'csv'], render: renderSeriesCsv },
+  // With --series, one row per bucket of each run's series; without, one row per run (and per agent).
+  csv: { options: ['--format', 'csv'], render: (runs, info) => (runs.some((r) => r.series) ? renderSeriesCsv(runs, info) : renderRunsCsv(runs, info, info.agents)) },
 };

@@ -10,6 +10,7 @@ import { METRICS } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
 import { formatDuration } from '../scenario/duration.js';
 import { alertRows } from './alert-rows.js';
+import { renderAgentTables } from './agent.js';
 import { columnGroups } from './column-groups.js';
 import { CI_LEGEND, duration, num } from './format.js';
 import { metricText } from './metric-text.js';
@@ -180,5 +181,6 @@ export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: 
     `actions simulated: ${[...new Set(actions)].join(' / ')}; ${CI_LEGEND}; seed ${seeds.join(', ')}; idem-sim ${info.version}`,
     `replay: ${info.replay}`,
   ];
-  return `${tables(runs, chalk, width)}\n${chalk.dim(footer.join('\n'))}\n`;
+  const agents = info.agents && info.agents.length > 0 ? `\n${renderAgentTables(info.agents, chalk, width)}\n` : '';
+  return `${tables(runs, chalk, width)}\n${agents}${chalk.dim(footer.join('\n'))}\n`;
 }

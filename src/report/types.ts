@@ -1,3 +1,4 @@
+import type { AgentRun } from './agent.js';
 import type { AlertResult } from '../results/alerts.js';
 import type { Metrics } from '../results/metrics.js';
 import type { SeriesCounts } from '../model/series.js';
@@ -36,6 +37,8 @@ export interface RunInfo {
   version: string;
   /** The command line that reproduces the run. */
   replay: string;
+  /** The agent files among the runs (their tools are runs of the report): their readings. */
+  agents?: readonly AgentRun[];
 }
 
 /** One scenario's expectations, checked against its run: what `check` reports. */
