@@ -15,7 +15,7 @@ import { SCENARIO_SCHEMA } from './schema.js';
 import { DEFAULT_SEED } from './seed.js';
 
 /** One row of a table: each field already written as markdown. */
-interface Row { key: string; kind: string; default: string; meaning: string }
+export interface Row { key: string; kind: string; default: string; meaning: string }
 type Json = Readonly<Record<string, unknown>>;
 
 const code = (text: string): string => `\`${text}\``;
@@ -84,7 +84,7 @@ function formDefaults(dist: Distribution): string {
 const rowOf = (path: string, p: Param, mustGive: boolean): Row => ({ key: code(path), kind: kindOf(p), default: defaultOf(p, mustGive), meaning: meaningOf(p) });
 
 /** The rows of a parameter and of every key under it; `inList` when it is a key of a list's item. */
-function rowsOf(path: string, p: Param, inList: boolean): Row[] {
+export function rowsOf(path: string, p: Param, inList: boolean): Row[] {
   const row = rowOf(path, p, inList && required(p));
   if (p.kind === 'section') return [row, ...paramRows(path, p.params, inList)];
   // Written as a mapping, an optional section must give its keys without a default.
@@ -130,7 +130,7 @@ function schemaOnlyRows(prefix: string, node: Json | undefined, params: Params):
   return Object.entries(properties).filter(([k]) => !Object.hasOwn(params, k)).map(([k, n]) => schemaRow(`${prefix}${k}`, n));
 }
 
-function table(rows: readonly Row[]): string[] {
+export function table(rows: readonly Row[]): string[] {
   return [
     '| key | kind | default | meaning |',
     '|---|---|---|---|',
