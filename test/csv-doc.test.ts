@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { csvMetricPaths, metricColumns } from '../src/report/csv.js';
 import { SERIES_COLUMNS } from '../src/report/series-csv.js';
+import { AGENT_COLUMNS, renderRunsCsv, RUN_COLUMNS, TRAILING } from '../src/report/runs-csv.js';
 import { SWEEP_REPORTERS } from '../src/report/sweep-reporters.js';
 import type { SweepReport } from '../src/report/sweep.js';
 import { METRIC_PATHS, type MetricPath } from '../src/results/metric-registry.js';
@@ -16,8 +17,9 @@ import { Chalk } from 'chalk';
 import { ROOT, sim } from './helpers.js';
 
 const WHOLE = readFileSync(join(ROOT, 'docs/csv.md'), 'utf8');
-/** The sweep's part of the doc, and the run series' (its last section). */
-const [DOC, SERIES_DOC = ''] = WHOLE.split('\n## Series\n') as [string, string?];
+/** The sweep's part of the doc, the run series' and the runs' (its last two sections). */
+const [DOC, AFTER = ''] = WHOLE.split('\n## Series\n') as [string, string?];
+const [SERIES_DOC, RUNS_DOC = ''] = AFTER.split('\n## Runs\n') as [string, string?];
 const metrics = sim('actions: 200\n', 200);
 /** A point with workers: the capacity metrics' columns (docs/model.md, "Capacity"). */
 const coupled = sim('actions: 200\nservice: { capacity: { workers: 2 } }\n', 200);
@@ -64,6 +66,14 @@ describe('docs/csv.md', () => {
     const documented = [...DOC.matchAll(/^\| `([^`<>]+)` \|/gm)].map((m) => m[1] as string);
     expect(documented.length).toBeGreaterThan(METRIC_PATHS.length);
     expect(documented.filter((name) => !columns.has(name))).toEqual([]);
+  });
+
+  it('lists the columns of run --format csv, in order, as the code words them', () => {
+    const rows = [...RUNS_DOC.matchAll(/^\| `([^`]+)` \| ([^|]*) \| (.*) \|$/gm)].map((m) => [m[1], (m[2] as string).trim(), m[3]]);
+    expect(rows).toEqual([...RUN_COLUMNS, ...AGENT_COLUMNS, ...TRAILING].map((c) => [c.name, c.unit, c.description]));
+    // And the file a run with an agent writes has those columns, in that order, around the metrics and the costs.
+    const header = (renderRunsCsv([], { version: 'test', replay: '' }, []).split('\n')[0] as string).split(',');
+    expect(header).toEqual([...RUN_COLUMNS, ...csvMetricPaths(false).flatMap(metricColumns), ...TRAILING].map((c) => c.name));
   });
 
   it('lists the columns of run --series --format csv, in order, as the code words them', () => {

@@ -24,20 +24,22 @@ export interface ToolResult {
 export interface ReadingDef {
   readonly path: string;
   readonly kind: 'estimate' | 'value';
+  /** As docs/csv.md words units. */
+  readonly unit: string;
   readonly label: string;
   readonly description: string;
 }
 
 /** Every reading, in the order the outputs list them; `cost_per_day` has one entry per currency or unit. */
 export const AGENT_READINGS = [
-  { path: 'calls_per_day', kind: 'value', label: 'tool calls per day', description: 'calls a day across the tools at the agent\'s traffic (twins included)' },
-  { path: 'duplicates_per_day', kind: 'estimate', label: 'duplicates per day', description: 'executions beyond each action\'s first, a day, summed over the tools' },
-  { path: 'duplicates_per_1000_calls', kind: 'estimate', label: 'duplicates per 1000 calls', description: 'duplicates per 1000 of the agent\'s calls (the tools weighed by their calls)' },
-  { path: 'lost_per_day', kind: 'estimate', label: 'lost actions per day', description: 'actions that never executed, a day, summed over the tools' },
-  { path: 'duplicated_calls_per_1000', kind: 'estimate', label: 'calls duplicated per 1000', description: 'calls executed more than once per 1000 of the agent\'s calls (twins counted with the call that made them)' },
-  { path: 'conversation_duplicate_chance', kind: 'estimate', label: 'chance a conversation meets a duplicate', description: 'chance that at least one of a conversation\'s agent.calls_per_conversation calls is executed more than once' },
-  { path: 'keys', kind: 'value', label: 'steady-state keys (all tools)', description: 'key records held at once, summed over the tools\' key stores' },
-  { path: 'key_store_mb', kind: 'value', label: 'steady-state key store (MB, all tools)', description: 'the tools\' key stores summed (MB)' },
+  { path: 'calls_per_day', kind: 'value', unit: 'per day', label: 'tool calls per day', description: 'calls a day across the tools at the agent\'s traffic (twins included)' },
+  { path: 'duplicates_per_day', kind: 'estimate', unit: 'per day', label: 'duplicates per day', description: 'executions beyond each action\'s first, a day, summed over the tools' },
+  { path: 'duplicates_per_1000_calls', kind: 'estimate', unit: 'per 1000 calls', label: 'duplicates per 1000 calls', description: 'duplicates per 1000 of the agent\'s calls (the tools weighed by their calls)' },
+  { path: 'lost_per_day', kind: 'estimate', unit: 'per day', label: 'lost actions per day', description: 'actions that never executed, a day, summed over the tools' },
+  { path: 'duplicated_calls_per_1000', kind: 'estimate', unit: 'per 1000 calls', label: 'calls duplicated per 1000', description: 'calls executed more than once per 1000 of the agent\'s calls (twins counted with the call that made them)' },
+  { path: 'conversation_duplicate_chance', kind: 'estimate', unit: 'fraction (0 to 1)', label: 'chance a conversation meets a duplicate', description: 'chance that at least one of a conversation\'s agent.calls_per_conversation calls is executed more than once' },
+  { path: 'keys', kind: 'value', unit: 'key records', label: 'steady-state keys (all tools)', description: 'key records held at once, summed over the tools\' key stores' },
+  { path: 'key_store_mb', kind: 'value', unit: 'MB (10^6 bytes)', label: 'steady-state key store (MB, all tools)', description: 'the tools\' key stores summed (MB)' },
 ] as const satisfies readonly ReadingDef[];
 
 export type ReadingPath = (typeof AGENT_READINGS)[number]['path'];

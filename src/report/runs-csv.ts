@@ -22,20 +22,20 @@ export const RUN_COLUMNS: readonly CsvColumn[] = [
 /** The agent's columns of a tool's and the agent's rows (an agent file among the runs only). */
 export const AGENT_COLUMNS: readonly CsvColumn[] = [
   { name: 'share', unit: 'fraction (0 to 1)', description: 'the tool\'s share of the agent\'s calls (1 for the agent)' },
-  ...AGENT_READINGS.flatMap((d) => withCi(`agent_${d.path}`, d.kind === 'estimate', d.description)),
+  ...AGENT_READINGS.flatMap((d) => withCi(`agent_${d.path}`, d.kind === 'estimate', d.description, d.unit)),
 ];
 
 /** A cost's columns: one reading (and its interval) per currency or unit the tools' costs name. */
-const costColumns = (per: string): CsvColumn[] => withCi(`agent_${COST_READING}_${per}`, true, `cost a day in ${per}: duplicates and lost actions priced by the tools' costs`);
+const costColumns = (per: string): CsvColumn[] => withCi(`agent_${COST_READING}_${per}`, true, `cost a day in ${per}: duplicates and lost actions priced by the tools' costs`, `${per} per day`);
 
 export const TRAILING: readonly CsvColumn[] = [
   { name: 'seed', unit: '', description: 'the seed of the run (an agent\'s: each tool runs on SEED/TOOL)' },
   { name: 'idem_sim_version', unit: '', description: 'the idem-sim version that wrote the file' },
 ];
 
-function withCi(name: string, estimate: boolean, description: string): CsvColumn[] {
-  const value = { name, unit: '', description };
-  return estimate ? [value, ...CI_SUFFIXES.map((s, i) => ({ name: `${name}${s}`, unit: '', description: `${i === 0 ? 'lower' : 'upper'} end of ${name}'s 95% confidence interval` }))] : [value];
+function withCi(name: string, estimate: boolean, description: string, unit: string): CsvColumn[] {
+  const value = { name, unit, description };
+  return estimate ? [value, ...CI_SUFFIXES.map((s, i) => ({ name: `${name}${s}`, unit, description: `${i === 0 ? 'lower' : 'upper'} end of ${name}'s 95% confidence interval` }))] : [value];
 }
 
 const round = (x: number) => Number(x.toPrecision(12));
