@@ -1,9 +1,11 @@
 /** The files the CLI reads: scenario files, part files and the data files a scenario names. Writing: outputs.ts. */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadLatencyData } from '../model/latency.js';
 import type { Scenario, WrittenScenario } from '../model/types.js';
+import { MAX_TOKENS } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
+import type { BaseFiles } from '../scenario/extends.js';
 import { formatPath } from '../scenario/parse.js';
 import { MAX_DURATION_MS } from '../model/limits.js';
 import { refuseOutputsAt } from './outputs.js';
@@ -112,18 +114,47 @@ function openedPath(fd: number): string | undefined {
 export interface DataAccess { allowOutside?: boolean }
 
 /**
- * Refuses a data file that resolves (through links) outside `baseDir`, unless allowed: `real`
- * is where it resolves to, when known (the opened descriptor's path).
+ * Refuses a data file (or a `noun`) that resolves (through links) outside `baseDir`, unless
+ * allowed: `real` is where it resolves to, when known (the opened descriptor's path).
  */
-function checkInside(path: string, baseDir: string, key: string, origin: Origin | undefined, access: DataAccess, real?: string): void {
+function checkInside(path: string, baseDir: string, key: string, origin: Origin | undefined, access: DataAccess, real?: string, noun = 'data file'): void {
   if (access.allowOutside) return;
   let root: string;
   try { real ??= realpathSync(path); root = realpathSync(baseDir); } catch { return; } // a missing file is reported when it is read
   const rel = relative(root, real);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
-    throw new InputError(origin ?? { source: path }, key, `the data file ${path} lies outside the scenario file's directory, ${root}`,
-      'Keep data files in the scenario\'s directory or below it; to read this one anyway, pass --allow-outside (only for scenarios you trust).');
+    throw new InputError(origin ?? { source: path }, key, `the ${noun} ${path} lies outside the scenario file's directory, ${root}`,
+      `Keep ${noun}s in the scenario's directory or below it; to read this one anyway, pass --allow-outside (only for scenarios you trust).`);
   }
+}
+
+/**
+ * How the CLI reads the files a scenario's `extends:` chain names (scenario/extends.ts): each
+ * relative to the file that names it, under the rules of data files (in the first file's
+ * directory or below it unless --allow-outside, regular files only, never in /proc, /sys or
+ * /dev), each at most the size of a scenario file, the chain's tokens together at most one
+ * scenario's. A file is known by its real path, so a chain that comes back through a link is a cycle.
+ */
+export function baseFiles(scenarioFile: string, access: DataAccess = {}): BaseFiles & { id: string } {
+  const root = dirname(resolve(scenarioFile));
+  let id: string;
+  try { id = realpathSync(scenarioFile); } catch { id = resolve(scenarioFile); }
+  return {
+    id,
+    budget: { left: MAX_TOKENS },
+    read(path, from, origin) {
+      const source = isAbsolute(path) ? path : join(dirname(from), path);
+      const full = resolve(source);
+      refuseOutputsAt(full, `the base scenario file ${source} (extends: in ${from})`);
+      checkInside(full, root, 'extends', origin, access, undefined, 'base scenario file');
+      let real = full;
+      const text = readUserFile(source, 'the base scenario file', 'extends', origin, `the directory of ${from}`, MAX_SCENARIO_BYTES, (opened) => {
+        checkInside(full, root, 'extends', origin, access, opened, 'base scenario file');
+        real = opened;
+      });
+      return { source, id: real, text };
+    },
+  };
 }
 
 /**
@@ -132,15 +163,19 @@ function checkInside(path: string, baseDir: string, key: string, origin: Origin 
  * or below it, unless `access.allowOutside`: a scenario from a pull request cannot read the CI
  * machine's files.
  */
-export function loadEmpiricalData(scenario: WrittenScenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin, access: DataAccess = {}): Scenario {
+export function loadEmpiricalData(scenario: WrittenScenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin, access: DataAccess = {},
+  writtenIn?: (keyPath: readonly (string | number)[]) => string | undefined): Scenario {
   const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
   const read = (file: string, keyPath: readonly (string | number)[]): number[] => {
-    const path = resolve(baseDir, file);
+    // A file named in a file the scenario extends is read relative to that file; every one must lie in the scenario's directory.
+    const writer = writtenIn?.(keyPath);
+    const dir = writer === undefined ? baseDir : dirname(resolve(writer));
+    const path = resolve(dir, file);
     const key = formatPath(keyPath);
     const origin = locate?.(keyPath);
-    refuseOutputsAt(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${scenarioFile}` : ''}`);
+    refuseOutputsAt(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${writer ?? scenarioFile}` : ''}`);
     checkInside(path, baseDir, key, origin, access);
-    const text = readUserFile(path, 'the empirical latency file', key, origin, scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES,
+    const text = readUserFile(path, 'the empirical latency file', key, origin, writer !== undefined ? `the directory of ${writer}, ${dir}` : scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES,
       (opened) => checkInside(path, baseDir, key, origin, access, opened));
     return parseLatencies(text, path, key);
   };

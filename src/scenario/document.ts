@@ -86,14 +86,23 @@ export function checkKeyPath(path: Path | string, where: Origin, keyPath = typeo
 }
 
 /**
+ * What the files of one `extends:` chain may still hold together (scenario/extends.ts): every
+ * file read stays in memory for its line numbers, so the chain shares one file's allowance.
+ */
+export interface TokenBudget { left: number }
+
+/**
  * Counts tokens and flow nesting before the text is parsed, so that neither a huge number of
  * values nor 100,000 `[` reaches the parser (which allocates per token and recurses per level).
+ * With a `budget` (a file of a chain), the text is counted whatever its length and its tokens
+ * are taken from what the chain has left.
  */
-export function checkSize(text: string, from: TextSource): void {
+export function checkSize(text: string, from: TextSource, budget?: TokenBudget): void {
   // A shorter text has fewer tokens (each takes a character, an empty value two at most), and
   // its nesting the parser survives (past about 800 levels it reports an error, which parse.ts
   // words as tooDeep) and checkTree refuses. Lexing costs a quarter of parsing a small file.
-  if (text.length <= MAX_TOKENS / 2) return;
+  if (budget === undefined && text.length <= MAX_TOKENS / 2) return;
+  const limit = budget?.left ?? MAX_TOKENS;
   const { CST, Lexer } = yaml();
   let tokens = 0, depth = 0, offset = 0;
   for (const token of new Lexer().lex(text)) {
@@ -101,12 +110,15 @@ export function checkSize(text: string, from: TextSource): void {
     if (type === 'flow-map-start' || type === 'flow-seq-start') depth++;
     else if (type === 'flow-map-end' || type === 'flow-seq-end') depth--;
     if (depth > MAX_DEPTH) throw tooDeep(origin(text, from, offset), from);
-    if (type !== null && COUNTED.has(type) && ++tokens > MAX_TOKENS) {
-      throw new InputError(origin(text, from, offset), '', `is too large for a scenario: more than ${MAX_TOKENS.toLocaleString('en-US')} keys, values and separators (a scenario has a few hundred)`,
-        'Check that this is the scenario you meant; put observed latencies in an empirical file (dist: empirical) instead of the scenario.');
+    if (type !== null && COUNTED.has(type) && ++tokens > limit) {
+      throw new InputError(origin(text, from, offset), '', budget
+        ? `is too large for a scenario: with the files before it in its chain of extends:, more than ${MAX_TOKENS.toLocaleString('en-US')} keys, values and separators (a scenario has a few hundred)`
+        : `is too large for a scenario: more than ${MAX_TOKENS.toLocaleString('en-US')} keys, values and separators (a scenario has a few hundred)`,
+      'Check that this is the scenario you meant; put observed latencies in an empirical file (dist: empirical) instead of the scenario.');
     }
     if (!SYNTHETIC.test(token)) offset += token.length;
   }
+  if (budget) budget.left -= tokens;
 }
 
 export function tooDeep(at: Origin, from: TextSource, path: Path = []): InputError {

@@ -4,10 +4,11 @@
  * files a scenario names into the `Scenario` the engine runs).
  */
 import type { ErrorObject } from 'ajv';
-import type { Document, LineCounter, Node } from 'yaml';
 import type { MetricPath } from '../results/metric-paths.js';
 import type { WrittenScenario } from '../model/types.js';
-import { checkKeyPath, checkSize, checkTree, formatPath, readValue, toPlain, valueAt, yaml, type TextSource } from './document.js';
+import { checkKeyPath, checkSize, formatPath, readValue, valueAt } from './document.js';
+import { resolveExtends, type BaseFiles } from './extends.js';
+import { overrideFor, readDocument, type Locate } from './read-document.js';
 import { checkAlertNames, confidenceWarnings, readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { capacityFix, checkCapacity, openedSection } from './capacity-checks.js';
@@ -18,13 +19,13 @@ import { didYouMean } from './suggest.js';
 import { unknownKeyHint } from './suggest-home.js';
 import { durationSpellingHint } from './duration.js';
 import { isDurationKey } from './schema.js';
-import { refuseSyntaxErrors } from './syntax.js';
 import { validate } from './validate.generated.js';
 import { inertWarnings, type ScenarioWarning } from './warnings.js';
 
 export type { ScenarioWarning } from './warnings.js';
 
 export { formatPath } from './document.js';
+export { readDocument, type Locate } from './read-document.js';
 
 /** One `--set key.path=value` (or `--actions N`) override. */
 export interface Override {
@@ -59,38 +60,28 @@ export interface ParsedScenario<S = WrittenScenario> {
   warnings: ScenarioWarning[];
   /** Where a key path was written (the file's line, or the `--set` that gave it), for errors found later. */
   locate?: (path: readonly (string | number)[]) => Origin;
+  /** The files `extends:` read (their sources, nearest first): a key's origin names one of them or the scenario's own file. */
+  bases?: readonly string[];
 }
 
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
 
-/** Parses and validates a scenario; `source` names the file in error messages. */
-export function parseScenario(text: string, source: string, overrides: readonly Override[] = []): ParsedScenario {
+/**
+ * Parses and validates a scenario; `source` names the file in error messages. `files`: how the
+ * shell reads the files its `extends:` chain names (scenario/extends.ts), and the file's own
+ * identity (its real path); without it an `extends:` is refused. `--set` applies after the chain.
+ */
+export function parseScenario(text: string, source: string, overrides: readonly Override[] = [], files?: BaseFiles & { id: string }): ParsedScenario {
   if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], warnings: [], locate: () => ({ source, line: 1, col: 1 }) };
   const { document, locate } = readDocument(text, source, overrides);
-  return parseScenarioMapping(document, locate, overrides);
+  if (!isPlainObject(document) || !Object.hasOwn(document, 'extends')) return parseScenarioMapping(document, locate, overrides);
+  // The file's own tokens count against its chain's allowance: every file read stays in memory for its lines.
+  if (files) checkSize(text, { source, lines: true }, files.budget);
+  const chain = resolveExtends(document, locate, { source, id: files?.id ?? source }, files);
+  const blamed: Locate = (path, keyNode) => { const o = overrideFor(path, overrides); return o ? { source: o.option } : chain.locate(path, keyNode); };
+  return { ...parseScenarioMapping(chain.document, blamed, overrides), bases: chain.bases };
 }
-
-/**
- * YAML or JSON text to plain data (refusing what document.ts refuses) with where each key path
- * was written: the scenario's first step, and an agent file's (src/agent/).
- */
-export function readDocument(text: string, source: string, overrides: readonly Override[] = []): { document: unknown; locate: Locate } {
-  const { LineCounter, parseDocument } = yaml();
-  const from: TextSource = { source, lines: true };
-  checkSize(text, from);
-  const lineCounter = new LineCounter();
-  // Keys given twice are found by checkTree: yaml's own check compares each key with every other.
-  const doc = parseDocument(text, { lineCounter, uniqueKeys: false, prettyErrors: true });
-  const locate = locator(doc, lineCounter, source, overrides);
-
-  refuseSyntaxErrors(doc, text, source, lineCounter);
-  const aliasAt = checkTree(doc, text, from);
-  return { document: toPlain(doc, text, from, aliasAt) ?? {}, locate };
-}
-
-/** Where a key path was written: `keyNode`, the key itself rather than its value. */
-export type Locate = (path: Path, keyNode?: boolean) => Origin;
 
 /**
  * A scenario already read into plain data (a file's document, or an agent's tool, composed of
@@ -101,6 +92,7 @@ export function parseScenarioMapping(document: unknown, locate: Locate, override
     throw new InputError(locate([]), '', 'the document is not a mapping of keys to values',
       'Write the scenario as keys such as `client:` and `idempotency:` at the top level (see `idem-sim schema`).');
   }
+  refuseExtends(document, locate, overrides);
   for (const o of overrides) applyOverride(document, o);
   const raw = applyPresets(document);
 
@@ -137,6 +129,18 @@ function metaOf(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Omit<
     };
   }
   return parsed;
+}
+
+/** An `extends:` left in a mapping (its chain is followed before: resolveExtends), or given by --set, which comes after the chain. */
+function refuseExtends(document: Raw, locate: Locate, overrides: readonly Override[]): void {
+  const set = overrides.find((o) => o.path[0] === 'extends');
+  if (set) {
+    throw new InputError({ source: set.option }, 'extends', 'cannot be set with --set: the files a scenario starts from are read before --set applies',
+      'Write extends: in the scenario file (or in a file that extends it), and give --set the keys to change.');
+  }
+  if (Object.hasOwn(document, 'extends')) {
+    throw new InputError(locate(['extends'], true), 'extends', 'names a file that was not read here', 'Follow the chain with resolveExtends (scenario/extends.ts) before parsing the mapping.');
+  }
 }
 
 /** When the file is blamed but an override changed the same mapping, say so. */
@@ -185,35 +189,6 @@ export function applyOverride(raw: Raw, o: Override): void {
         'Set the whole value instead, for example --set service.latency="{dist: constant, value: 300ms}".');
     }
   });
-}
-
-/** Maps a key path to where the user wrote it: an override, or a line and column in the file. */
-function locator(doc: Document, lines: LineCounter, source: string, overrides: readonly Override[]) {
-  const { isMap, isScalar, isSeq } = yaml();
-  return (path: Path, keyNode = false): Origin => {
-    // An override is to blame when it set this key, a key inside it, or the mapping holding it.
-    const related = (o: Override) => path.length > 0 && o.path.every((k, i) => i >= path.length || String(path[i]) === String(k));
-    const fromOption = [...overrides].reverse().find(related);
-    if (fromOption) return { source: fromOption.option };
-    // Walk down as far as the document goes; report the deepest node found.
-    let node: unknown = doc.contents;
-    let offset = (doc.contents as Node | null)?.range?.[0] ?? 0;
-    for (const key of path) {
-      if (isMap(node)) {
-        const pair = node.items.find((p) => isScalar(p.key) && String(p.key.value) === String(key));
-        if (!pair) break;
-        const keyRange = (pair.key as Node).range;
-        offset = keyRange?.[0] ?? offset;
-        node = pair.value;
-      } else if (isSeq(node) && typeof key === 'number') {
-        node = node.items[key];
-        offset = (node as Node | undefined)?.range?.[0] ?? offset;
-      } else break;
-    }
-    if (!keyNode && node && (node as Node).range) offset = (node as Node).range?.[0] ?? offset;
-    const pos = lines.linePos(offset);
-    return { source, line: pos.line, col: pos.col };
-  };
 }
 
 function pointerToPath(pointer: string, raw: unknown): (string | number)[] {

@@ -186,6 +186,7 @@ const SWEEP: Json = {
 
 /** Keys a scenario file may hold besides the model's parameters. */
 const META_KEYS: Json = {
+  extends: { type: 'string', pattern: NON_EMPTY, description: 'a string (the scenario file this one starts from, relative to this file; keys written here win, mappings merging key by key)' },
   preset: choice(Object.keys(SERVER_PRESETS), undefined, 'server behaviour of a real system; keys written here win'),
   hint: { type: 'string', description: 'a string (a one-line hint, shown by idem-sim missions)' },
   expect: EXPECT,
