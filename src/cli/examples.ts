@@ -51,6 +51,11 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { what: 'the scenario against a local Redis', line: 'idem-sim probe {scenarios}/solutions/mission-1-blind-retries.yaml --store redis://127.0.0.1:6379', needs: 'store' },
     { what: 'against PostgreSQL, kept as JSON for size --from-probe', line: 'idem-sim probe {scenarios}/belgavi-refunds.yaml --store postgres://postgres@127.0.0.1:5432/postgres --json --out probe.json', needs: 'store' },
   ],
+  inventory: [
+    { what: "an MCP server's tools as an agent file's skeleton: the server started as clients start it", line: 'idem-sim inventory --stdio --out agent.yaml -- node server.js' },
+    { what: 'a server that needs a token: passed by name, so its value stays off the command line', line: 'idem-sim inventory --stdio --env API_TOKEN --out agent.yaml -- npx -y my-mcp-server' },
+    { what: "from a server's answer to tools/list saved as JSON", line: 'idem-sim inventory tools.json --out agent.yaml' },
+  ],
   missions: [
     { what: "the guide's missions, with a hint each", line: 'idem-sim missions' },
     { what: 'the first one', line: 'idem-sim check {scenarios}/mission-1-blind-retries.yaml' },

@@ -60,13 +60,28 @@ probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md
 Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
 70 internal error (a bug), 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP.`);
 
-  for (const declare of [declareRun, declareSweep, declareCheck, declareSize, declareReport, declareLab, declareProbe, declareMissions, declareMerge, declareSchema, declareCompletion]) declare(cmd, ctx);
+  for (const declare of [declareRun, declareSweep, declareCheck, declareSize, declareReport, declareLab, declareProbe, declareInventory, declareMissions, declareMerge, declareSchema, declareCompletion]) declare(cmd, ctx);
   for (const sub of cmd.commands) {
     // Each subcommand's errors name it, and its help ends with its examples.
     sub.configureOutput({ ...cmd.configureOutput(), outputError: (s, write) => write(usageError(s, sub.name())) })
       .addHelpText('after', () => examplesHelp(sub.name()));
   }
   return cmd;
+}
+
+/** `inventory`: an agent file's skeleton from an MCP server's tools (the SDK loads only with --stdio). */
+function declareInventory(cmd: Command, { io, signal, setCode }: Context): void {
+  cmd.command('inventory')
+    .description("an agent file's skeleton from an MCP server's tools: a saved tools/list answer, or the server itself (--stdio)")
+    .argument('[input...]', 'the JSON file of a tools/list answer; with --stdio, the command that starts the server (after --)')
+    .option('--stdio', 'start the server with the command after -- and ask it over stdio, as MCP clients do')
+    .option('--timeout <duration>', 'with --stdio: time for the whole exchange (start, initialize, every page of tools/list), such as 30s (default 10s)')
+    .addOption(new Option('--env <name[=value]>', "with --stdio: give the server this variable besides the SDK's safe ones (HOME, LOGNAME, PATH, SHELL, TERM, USER); NAME alone passes idem-sim's own value (repeatable)").argParser(collect))
+    .option('--out <file>', 'write the skeleton to a file instead of stdout')
+    .action(async (inputs: string[], opts: import('./inventory.js').InventoryOptions) => {
+      const { inventoryCommand } = await import('./inventory.js');
+      setCode(await inventoryCommand(inputs, opts, io, signal));
+    });
 }
 
 /** `run`: simulate scenarios and report every metric. */
