@@ -20,7 +20,8 @@ import { toolVersion } from './io.js';
 
 export interface ServerTools {
   readonly tools: readonly McpTool[];
-  readonly server: { readonly name: string; readonly version: string | undefined };
+  /** The server's name and version, as its answer to initialize gives them (none when its name is empty). */
+  readonly server: { readonly name: string; readonly version: string | undefined } | undefined;
 }
 
 /** How long a killed server may take to be gone (its pipes closed) before idem-sim stops waiting. */
@@ -159,7 +160,7 @@ export async function serverTools(command: readonly string[], env: Readonly<Reco
     const tools = await listAll(client, ResultSchema, (phase) => { state.phase = phase; }, origin, opts);
     checkUnique(tools, { origin, fix: FIX });
     done = true;
-    return { tools, server: { name: info?.name ?? '', version: info?.version } };
+    return { tools, server: info?.name ? { name: info.name, version: info.version } : undefined };
   } catch (e) {
     if (signal.aborted) throw new Interrupted();
     state.tail = child.stderrTail();

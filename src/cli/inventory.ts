@@ -114,7 +114,7 @@ export async function inventoryCommand(inputs: string[], opts: InventoryOptions,
       const { serverTools } = await import('./inventory-stdio.js');
       const got = await serverTools(inputs, env, signal, timeoutMs);
       tools = got.tools;
-      from = { source: inputs.map(shellQuote).join(' '), server: got.server };
+      from = { source: inputs.map(shellQuote).join(' '), ...(got.server ? { server: got.server } : {}) };
     } else {
       ({ tools, paged: pagedFile } = fileTools(inputs[0] as string));
       from = { source: inputs[0] as string };

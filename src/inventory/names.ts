@@ -5,6 +5,7 @@
  */
 import { AGENT_SHAPE } from '../agent/shape.js';
 import { FORBIDDEN_KEYS } from '../model/params.js';
+import { MAX_SERVER_NAME_CHARS } from './limits.js';
 
 /** The agent file's forms of a tool's and of the agent's name, from its declaration. */
 const TOOL_NAME = AGENT_SHAPE.params.tools.of.params.name;
@@ -20,7 +21,8 @@ export const VALID_AGENT_NAME = form(AGENT_NAME.pattern);
  */
 export function fitName(name: string, valid: RegExp, taken: ReadonlySet<string> = new Set()): string {
   if (valid.test(name) && !taken.has(name)) return name;
-  let base = [...name].map((c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : '_')).join('');
+  // Only the start of a name survives the cut: a server's megabyte of name costs no more than 1,024 characters.
+  let base = [...name.slice(0, MAX_SERVER_NAME_CHARS)].map((c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : '_')).join('');
   if (!/^[A-Za-z0-9_]/.test(base)) base = `_${base}`;
   if (FORBIDDEN_KEYS.includes(base)) base = `${base}_tool`;
   // One of taken.size + 1 distinct candidates is free.
