@@ -13,7 +13,7 @@ import { parse } from 'yaml';
 import { parseAgent } from '../src/agent/parse.js';
 import { MAX_TOOLS } from '../src/agent/shape.js';
 import { fileTools, serverEnvironment, timeoutOption } from '../src/cli/inventory.js';
-import { program } from '../src/cli/main.js';
+import { main, program } from '../src/cli/main.js';
 import { DEFAULT_TIMEOUT_MS, MAX_DESCRIPTION_CHARS, MAX_LIST_BYTES, MAX_SERVER_NAME_CHARS } from '../src/inventory/limits.js';
 import { checkUnique, readToolsList, type McpTool } from '../src/inventory/mcp.js';
 import { fitName, VALID_TOOL_NAME } from '../src/inventory/names.js';
@@ -194,6 +194,18 @@ describe('the command\'s inputs', () => {
     expect(serverEnvironment(['API_TOKEN', 'REGION=eu-west-1', 'EMPTY='], { API_TOKEN: 't0k' })).toEqual({ API_TOKEN: 't0k', REGION: 'eu-west-1', EMPTY: '' });
     expect(errorOf(() => serverEnvironment(['MISSING'], {})).message).toMatch(/--env MISSING: is not set in idem-sim's environment\. Set MISSING/);
     expect(errorOf(() => serverEnvironment(['1X=2'], {})).message).toMatch(/is not the name of an environment variable/);
+  });
+
+  it('warns of --timeout and --env given with a file, where they do nothing, and still writes the skeleton', async () => {
+    const stdout = new PassThrough();
+    const stderr = new PassThrough();
+    const text = (s: PassThrough) => { const chunks: Buffer[] = []; s.on('data', (c: Buffer) => chunks.push(c)); return () => Buffer.concat(chunks).toString('utf8'); };
+    const [out, err] = [text(stdout), text(stderr)];
+    const code = await main(['node', 'idem-sim', 'inventory', join(ROOT, 'test/fixtures/mcp/support-tools.json'), '--timeout', '5s', '--env', 'X=1'], { stdout, stderr, env: {} });
+    expect(code, err()).toBe(0);
+    expect(err()).toContain('idem-sim: warning: --timeout has no effect without --stdio');
+    expect(err()).toContain('idem-sim: warning: --env has no effect without --stdio');
+    expect(parseAgent(out(), 's.yaml', 's').tools).toHaveLength(SUPPORT.length);
   });
 
   it('--help states the default timeout that the limits hold', () => {
