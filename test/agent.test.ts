@@ -12,6 +12,7 @@ import { checkAgentExpectation } from '../src/agent/expect.js';
 import { simulate } from '../src/exec/simulate.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { InputError } from '../src/scenario/errors.js';
+import type { BaseFiles } from '../src/scenario/extends.js';
 import { ROOT, runnable } from './helpers.js';
 
 const SUPPORT = join(ROOT, 'scenarios/agents/support-agent.yaml');
@@ -112,6 +113,27 @@ describe('an agent file', () => {
     ] as never);
     expect(a.tools.map((t) => [t.parsed.scenario.client.timeout, t.parsed.scenario.idempotency.scope, t.parsed.scenario.load.rate_per_s, t.parsed.scenario.actions]))
       .toEqual([[3000, 'call', 5, 500], [500, 'intent', 15, 500]]);
+  });
+});
+
+describe('a tool that extends a scenario file', () => {
+  const base = (text: string): BaseFiles & { id: string } => ({
+    id: 'agent.yaml', budget: { left: 100_000 }, read: (path) => ({ source: path, id: path, text }),
+  });
+  const text = AGENT.replace('scenario: {idempotency: {scope: call}}', 'scenario: {extends: refund.yaml, idempotency: {retention: 2h}}');
+
+  it('starts from the file, whose keys win over the defaults, and its own keys win over both', () => {
+    const a = parseAgent(text, 'agent.yaml', 'agent', [], base('client: {timeout: 4s}\nidempotency: {scope: intent, retention: 5m}\n'));
+    const s = a.tools[0]?.parsed.scenario;
+    expect([s?.client.timeout, s?.client.retries, s?.idempotency.scope, s?.idempotency.retention]).toEqual([4000, 2, 'intent', 7_200_000]);
+    expect(a.tools[0]?.parsed.bases).toEqual(['refund.yaml']);
+  });
+
+  it('names the base file\'s line for a bad key written there', () => {
+    let e: unknown;
+    try { parseAgent(text, 'agent.yaml', 'agent', [], base('client:\n  timeout: fast\n')); } catch (x) { e = x; }
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as InputError).origin).toMatchObject({ source: 'refund.yaml', line: 2 });
   });
 });
 

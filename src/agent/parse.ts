@@ -9,6 +9,7 @@ import { formatPath, valueAt } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { readExpectations, type Expectation } from '../scenario/expect.js';
 import { applyOverride, parseScenarioMapping, readDocument, type Override, type ParsedScenario, type ScenarioWarning } from '../scenario/parse.js';
+import { merge, resolveExtends, type BaseFiles, type Extended } from '../scenario/extends.js';
 import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
 import { isMapping, readParam, type Locate } from './read.js';
 import { AGENT_SHAPE, FILE_KEYS, SCENARIO_KEYS, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
@@ -62,7 +63,7 @@ const NOT_DEFAULTS = ['expect', 'sweep', 'seed', 'description', 'hint', '$schema
  * `overrides`: --set on the agent's document (`defaults.client.timeout`, `agent.calls_per_s`,
  * `tools.NAME.KEY` for a tool's scenario key) and --actions (every tool's `actions`).
  */
-export function parseAgent(text: string, source: string, name: string, overrides: readonly Override[] = []): ParsedAgent {
+export function parseAgent(text: string, source: string, name: string, overrides: readonly Override[] = [], files?: BaseFiles & { id: string }): ParsedAgent {
   const probe = readDocument(text, source);
   const toolNames = isMapping(probe.document) && Array.isArray(probe.document['tools'])
     ? (probe.document['tools'] as unknown[]).map((t) => (isMapping(t) ? String(t['name']) : '')) : [];
@@ -90,12 +91,15 @@ export function parseAgent(text: string, source: string, name: string, overrides
     if (own !== undefined && !isMapping(own)) {
       throw new InputError(locate(['tools', i, 'scenario']), `tools[${i}].scenario`, `got ${JSON.stringify(own)}, expected a mapping of scenario keys`, 'Write the tool\'s scenario keys under it, such as `idempotency: {scope: intent}`.');
     }
-    const composed = compose(defaults, own ?? {}, i, locate);
+    const toolLocate: Locate = (path, keyNode) => locate(['tools', i, 'scenario', ...path], keyNode);
+    const extended = resolveExtends(own ?? {}, toolLocate, { source, id: files?.id ?? source }, files);
+    const composed = compose(defaults, extended, locate);
     const forced = forceAgentKeys(composed, t.name, callsPerS * t.share, retried, agent.auto_retry, locate);
     warnings.push(...forced.warnings);
     const expect = toolExpect(document['expect'], t.name, composed.document, forced.locate, locate);
     const parsed = parseScenarioMapping({ ...forced.document, ...(expect ? { expect: expect.raw } : {}) }, expect?.locate ?? forced.locate, onTools);
     warnings.push(...hintWarnings(t, i, parsed, locate));
+    if (extended.bases.length > 0) parsed.bases = extended.bases;
     return { name: t.name, share: t.share, annotations: t.annotations, cost: { duplicate: cost(t.cost.duplicate, ['tools', i, 'cost', 'duplicate'], locate), lost: cost(t.cost.lost, ['tools', i, 'cost', 'lost'], locate) }, retried, parsed };
   });
   const parsed: ParsedAgent = {
@@ -173,25 +177,17 @@ function cost(c: CostShape | null, path: Path, locate: Locate): Cost | null {
   return { amount: c.amount, per: currency ?? (unit as string), money: currency !== undefined };
 }
 
-/** A tool's scenario: defaults, then its own keys (deeply, mappings key by key), with where each key came from. */
-function compose(defaults: Raw, own: Raw, i: number, locate: Locate): { document: Raw; locate: Locate } {
-  const layers: { data: Raw; at: Path }[] = [{ data: defaults, at: ['defaults'] }, { data: own, at: ['tools', i, 'scenario'] }];
-  const document = layers.reduce<Raw>((acc, l) => merge(acc, l.data), {});
-  return { document, locate: layered(layers, ['tools', i, 'scenario'], locate) };
-}
-
-/** `over` on top of `base`: mappings merge key by key; any other value replaces. */
-export function merge(base: Raw, over: Raw): Raw {
-  const out: Raw = { ...base };
-  for (const [k, v] of Object.entries(over)) out[k] = isMapping(v) && isMapping(out[k]) ? merge(out[k] as Raw, v) : v;
-  return out;
+/** A tool's scenario: the agent's defaults, then its own keys (with its extends: chain), with where each key came from. */
+function compose(defaults: Raw, own: Extended, locate: Locate): { document: Raw; locate: Locate } {
+  const layers = [{ data: defaults, at: ['defaults'] }, { data: own.document, at: [], locate: own.locate }];
+  return { document: merge(defaults, own.document, []), locate: layered(layers, locate) };
 }
 
 /**
  * Where a key of a composed scenario was written: the last layer that holds the whole path, else
- * the one that holds most of it (a missing key's mapping), else `fallback` (the tool's entry).
+ * the one that holds most of it (a missing key's mapping), else the last layer (the tool's own).
  */
-export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate }[], fallback: Path, locate: Locate): Locate {
+export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate }[], locate: Locate): Locate {
   return (path, keyNode) => {
     let best: { depth: number; layer: (typeof layers)[number] } | undefined;
     for (const layer of layers) {
@@ -199,7 +195,8 @@ export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate 
       while (depth < path.length && valueAt(layer.data, path.slice(0, depth + 1)) !== undefined) depth++;
       if (depth > 0 && (!best || depth >= best.depth)) best = { depth, layer };
     }
-    if (!best) return locate(fallback, keyNode);
+    const last = layers.at(-1);
+    if (!best) return last?.locate ? last.locate(path, keyNode) : locate(path, keyNode);
     const held = path.slice(0, best.depth);
     return best.layer.locate ? best.layer.locate(held, keyNode) : locate([...best.layer.at, ...held], keyNode);
   };
