@@ -4,8 +4,9 @@
 // loads: Node starts one without its ES module loader.
 //
 // The bundle, dist/bundle/ (scripts/build-cli.mjs), is read from a few files where dist/'s
-// modules are some 300: it serves when it was built after dist/ (tsc rewrites dist/cli/main.js on
-// every build), and dist/ itself when tsc ran since.
+// modules are some 300, a command's files only, each with the V8 code cache the build recorded
+// beside it (scripts/bundle-loader.cjs): it serves when it was built after dist/ (tsc rewrites
+// dist/cli/main.js on every build), and dist/ itself when tsc ran since.
 'use strict';
 const { statSync } = require('node:fs');
 const { join } = require('node:path');
