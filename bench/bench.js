@@ -18,7 +18,7 @@
 //   (skipped with `-- --quick`);
 // - start-up (bench/startup.js): the wall time of `idem-sim --version`, `run` on the built-in
 //   defaults and `run --actions 1000`, each over that of `node -e 0` (Node's own start), medians
-//   taken in turns;
+//   taken in turns, and whether the bundle's code caches served;
 // - limits: the times of the refusals and the long sweep table that the unit tests hold by
 //   counting work (bench/limits.js).
 // Each measurement runs in a process of its own (bench/case.js).
@@ -216,6 +216,7 @@ if (json) {
   for (const c of coupled.cases) console.log(`  ${c.case.padEnd(38)} ${m(c.one_thread_actions_per_s)}  ${c.over_chunk_engine.toFixed(3)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
   if (billion) console.log(`10^9 actions, scope intent, ${threadsAll} threads: ${billion.seconds.toFixed(1)} s, peak RSS ${billion.peakRssMb} MB`);
   console.log(`start-up, medians of ${start.runs}: ${start.cases.map((c) => `${c.command} ${c.median_s.toFixed(3)} s${c.command === 'node -e 0' ? '' : ` (${c.over_node.toFixed(2)}x)`}`).join(', ')}`);
+  console.log(`code caches in run --actions 1000: ${Object.entries(start.code_caches).map(([file, use]) => `${file.replace(/-\w+\.cjs$/, '')} ${use}`).join(', ') || 'none: dist/ ran, not the bundle'}`);
   console.log(`limits the unit tests hold by counted work, timed here (medians of ${limits.runs}; the sweep table's 20,000 rows over 5,000: ${limits.table_rows_ratio.toFixed(2)}x, 4 when linear):`);
   for (const c of limits.cases) console.log(`  ${c.case.padEnd(42)} ${c.ms.toFixed(1).padStart(8)} ms`);
   console.log(`peak RSS ${report.peak_rss_mb} MB; ${report.machine.cores} cores, ${report.machine.cpu}, Node ${report.machine.node}; medians of ${RUNS}; speed-ups: medians of ${ROUNDS} rounds' own ratios, each run a cold process`);
