@@ -10,7 +10,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Io } from '../src/cli/io.js';
 import { main } from '../src/cli/main.js';
-import { threadCount } from '../src/cli/options.js';
+import { threadsOption, threadsUsed } from '../src/cli/options.js';
 import { renderCheckJson } from '../src/report/check-json.js';
 import { renderJunit } from '../src/report/junit.js';
 import type { CheckReport } from '../src/report/types.js';
@@ -148,11 +148,11 @@ describe('report on a terminal', () => {
 describe('--threads', () => {
   it('above the cores: capped at the cores, with a warning that says what it used', () => {
     const io = capture();
-    expect(threadCount('16', io, 4)).toBe(4);
+    expect(threadsUsed(threadsOption('16', 4), io)).toBe(4);
     expect(io.err()).toContain("--threads 16 is more than this machine's 4 cores: using 4 threads");
     const quiet = capture();
-    expect(threadCount('4', quiet, 4)).toBe(4);
+    expect(threadsUsed(threadsOption('4', 4), quiet)).toBe(4);
     expect(quiet.err()).toBe('');
-    expect(() => threadCount('17', capture(), 4)).toThrow(/over the limit of 16/);
+    expect(() => threadsOption('17', 4)).toThrow(/over the limit of 16/);
   });
 });

@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCommand } from '../src/cli/run.js';
-import { sweepCommand } from '../src/cli/sweep.js';
+import { command } from './command-line.js';
 import type { Estimate, Metrics } from '../src/results/metrics.js';
 import { InputError } from '../src/scenario/errors.js';
 import { capturingIo } from './merge-helpers.js';
@@ -40,7 +39,7 @@ type Point = { params: Record<string, unknown>; metrics: Metrics };
 
 async function sweep(file: string, vary: string[], set: string[] = []): Promise<Point[]> {
   const io = capturingIo();
-  expect(await sweepCommand(file, { vary, set, format: 'json', threads: '1' }, io)).toBe(0);
+  expect(await command(['sweep', file, ...vary.flatMap((v) => ['--vary', v]), ...set.flatMap((v) => ['--set', v]), '--format', 'json', '--threads', '1'], io)).toBe(0);
   return (JSON.parse(io.out()) as { points: Point[] }).points;
 }
 
@@ -97,20 +96,20 @@ describe('a sweep over the capacity keys', () => {
 });
 
 describe('a coupled run is not split', () => {
-  const refusal = async (command: () => Promise<number>): Promise<InputError> => {
-    const e = await command().then(() => undefined, (err: unknown) => err);
+  const refusal = async (run: () => Promise<number>): Promise<InputError> => {
+    const e = await run().then(() => undefined, (err: unknown) => err);
     expect(e).toBeInstanceOf(InputError);
     return e as InputError;
   };
 
   it('run --shard and --precision, and sweep --precision, are refused naming the file, the line and the key', async () => {
     const file = scenarioFile('coupled.yaml', `${SERVICE}  breaker: {min_calls: 50}\n`);
-    const shard = await refusal(() => runCommand([file], { shard: '1/2' }, capturingIo()));
+    const shard = await refusal(() => command(['run', file, '--shard', '1/2'], capturingIo()));
     expect(shard.message).toBe(`${file}:8:3, key client.breaker: with client.breaker set, the run is one simulation in time order (every action shares the breaker with every other), which --shard 1/2 cannot split. Run it whole, without --shard: several scenarios, or a sweep's points, still run side by side on --threads, and sweep --shard splits a sweep by its points.`);
-    const precision = await refusal(() => runCommand([file], { precision: '5' }, capturingIo()));
+    const precision = await refusal(() => command(['run', file, '--precision', '5'], capturingIo()));
     expect(precision.message).toMatch(/^.*coupled\.yaml:8:3, key client\.breaker: with client\.breaker set, the run's actions share the breaker, so the per-action interval --precision watches does not bound the error of the whole run\. Run a fixed number of actions, without --precision/);
     const plain = scenarioFile('plain2.yaml', SERVICE);
-    const swept = await refusal(() => sweepCommand(plain, { vary: ['service.capacity.workers=20,40'], precision: '5' }, capturingIo()));
+    const swept = await refusal(() => command(['sweep', plain, '--vary', 'service.capacity.workers=20,40', '--precision', '5'], capturingIo()));
     expect(swept.message).toContain('--vary service.capacity.workers=20,40 (value 20), key service.capacity: with service.capacity set, the run\'s actions share the workers and the queue');
     expect(swept.message).toContain('(at the point service.capacity.workers=20)');
   });

@@ -10,7 +10,8 @@ import { describe, expect, it } from 'vitest';
 import { runScenario } from '../src/exec/runner.js';
 import { simulate } from '../src/exec/simulate.js';
 import { PassThrough } from 'node:stream';
-import { missions, startScenario } from '../src/cli/lab.js';
+import { labSettings, missions, startScenario, type LabOptions } from '../src/cli/lab.js';
+import { optionsOf } from './command-line.js';
 import { roundNoise } from '../src/report/json.js';
 import { shellQuote } from '../src/scenario/shell-quote.js';
 import { loadScenario } from '../src/cli/shared/load.js';
@@ -137,7 +138,7 @@ describe('the downloaded scenario', () => {
 
 describe('the page', () => {
   it('has a knob (data-key) for every key it lists, and each mission\'s own expect: block', async () => {
-    const config = { version: 'test', start: await startScenario(null, {}, io), missions: await missions() };
+    const config = { version: 'test', start: await startScenario(null, labSettings({}), io), missions: await missions() };
     const page = labPage(config, { engine: '/* engine */', ui: '/* ui */' });
     for (const key of KNOB_KEYS) expect(page, key).toContain(`data-key="${key}"`);
     expect(config.missions.map((m) => m.id)).toEqual(['mission-1-blind-retries', 'mission-2-slow-downstream', 'mission-3-crash-replays', 'mission-4-slow-and-lossy']);
@@ -152,7 +153,8 @@ describe('the page', () => {
   });
 
   it('shows the starting scenario\'s knob values before its script runs: the choice, the texts with their units, the latency form', async () => {
-    const start = await startScenario(join(ROOT, 'scenarios/belgavi-refunds.yaml'), { set: ['idempotency.retention=5m', 'service.latency={p50: 300ms, p99: 2s}'], seed: '9' }, io);
+    const options = optionsOf<LabOptions>('lab', ['--set', 'idempotency.retention=5m', '--set', 'service.latency={p50: 300ms, p99: 2s}', '--seed', '9']);
+    const start = await startScenario(join(ROOT, 'scenarios/belgavi-refunds.yaml'), labSettings(options), io);
     const page = labPage({ version: 'test', start, missions: [] }, { engine: '', ui: '' });
     const knob = (key: string) => new RegExp(`<div class="knob[^"]*" data-knob="${key.replace(/\./g, '\\.')}">[\\s\\S]*?</div>`).exec(page)?.[0] ?? '';
     expect(knob('idempotency.fingerprint')).toContain('<option selected>business</option>');
@@ -169,7 +171,7 @@ describe('the page', () => {
   });
 
   it('refuses a script that would close its own element', async () => {
-    const config = { version: 'test', start: await startScenario(null, {}, io), missions: [] };
+    const config = { version: 'test', start: await startScenario(null, labSettings({}), io), missions: [] };
     expect(() => labPage(config, { engine: 'x = "</script>"', ui: '' })).toThrow(/<\/script/);
   });
 

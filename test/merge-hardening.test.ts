@@ -4,12 +4,10 @@ import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { mergeCommand } from '../src/cli/merge.js';
 import { MAX_PART_BYTES, sealIntact, sealJson, sha256 } from '../src/shards/part-check.js';
 import { PARTIAL_FORMAT, scenarioFingerprint, sealPartial, shardPrimaries, type Partial } from '../src/shards/partial.js';
 import { resolvedScenario } from '../src/report/json.js';
-import { runCommand } from '../src/cli/run.js';
-import { sweepCommand } from '../src/cli/sweep.js';
+import { command } from './command-line.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
 import { capturingIo as io, refused } from './merge-helpers.js';
 
@@ -33,7 +31,7 @@ type Loose = Record<string, any>;
 
 /** 40,000 actions: three chunks, so shards 1 and 2 own as many actions (16,384) and shard 3 fewer (7,232). */
 const SCENARIO = join(dir, 's.yaml');
-const RUN = { actions: '40000' };
+const RUN = ['run', SCENARIO, '--actions', '40000'];
 const texts: string[] = [];
 let whole = '';
 
@@ -41,11 +39,11 @@ beforeAll(async () => {
   writeFileSync(SCENARIO, 'idempotency: {retention: 2s}\n');
   for (const i of [1, 2, 3]) {
     const out = join(dir, `p${i}.json`);
-    expect(await runCommand([SCENARIO], { ...RUN, shard: `${i}/3`, out }, io())).toBe(0);
+    expect(await command([...RUN, '--shard', `${i}/3`, '--out', out], io())).toBe(0);
     texts.push(readFileSync(out, 'utf8'));
   }
   const w = io();
-  await runCommand([SCENARIO], { ...RUN, json: true }, w);
+  await command([...RUN, '--json'], w);
   whole = w.out();
 });
 
@@ -67,7 +65,7 @@ describe('parts are sealed', () => {
     expect(parsed(0).idem_sim_partial).toBe(PARTIAL_FORMAT);
     expect(texts.map(sealIntact)).toEqual([true, true, true]);
     const w = io();
-    expect(await mergeCommand([1, 2, 3].map((i) => join(dir, `p${i}.json`)), { json: true }, w)).toBe(0);
+    expect(await command(['merge', ...[1, 2, 3].map((i) => join(dir, `p${i}.json`)), '--json'], w)).toBe(0);
     expect(w.out()).toBe(whole);
   });
 
@@ -168,22 +166,22 @@ describe('sizes and counts', () => {
     writeFileSync(big, '');
     truncateSync(big, MAX_PART_BYTES + 1);
     read.bytes = 0;
-    await expect(mergeCommand([big], {}, io())).rejects.toThrow('over the limit of 64 MiB');
+    await expect(command(['merge', big], io())).rejects.toThrow('over the limit of 64 MiB');
     expect(read.bytes).toBe(0);
     const small = join(dir, 'small.json');
     writeFileSync(small, '{"not": 1}');
-    await expect(mergeCommand([small], {}, io())).rejects.toThrow();
+    await expect(command(['merge', small], io())).rejects.toThrow();
     expect(read.bytes).toBe(10); // the count sees a part that is read
   });
 
   it('more files than shards can be is refused before any is read', async () => {
     const files = Array.from({ length: 10_001 }, (_, i) => join(dir, `missing-${i}.json`));
-    await expect(mergeCommand(files, {}, io())).rejects.toThrow('10,001 parts given, more than a run or sweep can have (at most 10,000 shards)');
+    await expect(command(['merge', ...files], io())).rejects.toThrow('10,001 parts given, more than a run or sweep can have (at most 10,000 shards)');
   });
 
   it('the missing shards of 10,000 are named in one short line', async () => {
     const out = join(dir, 'one-of-many.json');
-    expect(await runCommand([SCENARIO], { ...RUN, shard: '1/10000', out }, io())).toBe(0);
+    expect(await command([...RUN, '--shard', '1/10000', '--out', out], io())).toBe(0);
     const m = refused([readFileSync(out, 'utf8')]);
     expect(m).toContain('shards 2/10000, 3/10000');
     expect(m).toContain('11/10000 and 9,989 more missing');
@@ -197,14 +195,14 @@ describe('sweep parts', () => {
   let wholeSweep = '';
   beforeAll(async () => {
     writeFileSync(S, 'actions: 200\nidempotency: {retention: 2s}\n');
-    const vary = ['client.retries=1,2,3'];
+    const vary = ['--vary', 'client.retries=1,2,3'];
     for (const i of [1, 2]) {
       const out = join(dir, `w${i}.json`);
-      expect(await sweepCommand(S, { vary, shard: `${i}/2`, out }, io())).toBe(0);
+      expect(await command(['sweep', S, ...vary, '--shard', `${i}/2`, '--out', out], io())).toBe(0);
       parts.push(out);
     }
     const w = io();
-    await sweepCommand(S, { vary, format: 'csv' }, w);
+    await command(['sweep', S, ...vary, '--format', 'csv'], w);
     wholeSweep = w.out();
   });
   const write = (name: string, edit: (p: Loose) => void, from = 0): string => {
@@ -219,13 +217,13 @@ describe('sweep parts', () => {
   it('are sealed, and merge into the unsharded sweep', async () => {
     expect(parts.map((f) => sealIntact(readFileSync(f, 'utf8')))).toEqual([true, true]);
     const w = io();
-    expect(await mergeCommand(parts, { format: 'csv' }, w)).toBe(0);
+    expect(await command(['merge', ...parts, '--format', 'csv'], w)).toBe(0);
     expect(w.out()).toBe(wholeSweep);
   });
 
   it('refuse a part relabelled as the other shard: it holds that shard\'s points, not its own', async () => {
     const relabelled = write('w-relabelled.json', (p) => { p['shard'].index = 2; });
-    await expect(mergeCommand([relabelled, parts[0] as string], {}, io())).rejects.toThrow('w-relabelled.json, key points: expected 2 entries, found 1');
+    await expect(command(['merge', relabelled, parts[0] as string], io())).rejects.toThrow('w-relabelled.json, key points: expected 2 entries, found 1');
   });
 
   it('refuse a point out of place, an edited point, a negative count and a huge grid', async () => {
@@ -244,7 +242,7 @@ describe('sweep parts', () => {
     ];
     for (const [edit, message, from] of cases) {
       const bad = write('w-bad.json', edit, from);
-      await expect(mergeCommand([parts[0] as string, bad], {}, io())).rejects.toThrow(message);
+      await expect(command(['merge', parts[0] as string, bad], io())).rejects.toThrow(message);
     }
   });
 });

@@ -8,11 +8,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mergeCommand } from '../src/cli/merge.js';
 import { sealJson } from '../src/shards/part-check.js';
 import { mergePartials } from '../src/shards/partial.js';
-import { runCommand } from '../src/cli/run.js';
-import { sweepCommand } from '../src/cli/sweep.js';
+import { command } from './command-line.js';
 import { capturingIo as io, refused } from './merge-helpers.js';
 import { formatList, RUN_FORMATS } from '../src/report/formats.js';
 
@@ -31,12 +29,12 @@ function resealed(text: string, edit: (p: Loose) => void): string {
 
 /** The message merging `texts` (as p1.json, p2.json, ...) is refused with. */
 
-/** The two parts of `run FILES --shard i/2 ...opts`. */
-async function runParts(files: string[], opts: Record<string, string> = {}): Promise<string[]> {
+/** The two parts of `run FILES --shard i/2 ...args`. */
+async function runParts(files: string[], args: string[] = []): Promise<string[]> {
   const texts: string[] = [];
   for (const i of [1, 2]) {
     const out = join(dir, `part-${i}.json`);
-    expect(await runCommand(files, { actions: '20000', ...opts, shard: `${i}/2`, out }, io())).toBe(0);
+    expect(await command(['run', ...files, '--actions', '20000', ...args, '--shard', `${i}/2`, '--out', out], io())).toBe(0);
     texts.push(readFileSync(out, 'utf8'));
   }
   return texts;
@@ -49,7 +47,7 @@ describe('a run part\'s replay arguments', () => {
   beforeAll(async () => {
     writeFileSync(a, 'idempotency: {scope: call}\n');
     writeFileSync(b, 'seed: 9\n');
-    parts = await runParts([a, b], { series: '1m' });
+    parts = await runParts([a, b], ['--series', '1m']);
   });
   const both = (edit: (p: Loose) => void) => parts.map((t) => resealed(t, edit));
 
@@ -76,7 +74,7 @@ describe('a run part\'s replay arguments', () => {
 
   it('--format html of a run\'s parts is refused, naming every format a run has (from the one list)', async () => {
     parts.forEach((t, i) => writeFileSync(join(dir, `h${i + 1}.json`), t));
-    await expect(mergeCommand(parts.map((_, i) => join(dir, `h${i + 1}.json`)), { format: 'html' }, io()))
+    await expect(command(['merge', ...parts.map((_, i) => join(dir, `h${i + 1}.json`)), '--format', 'html'], io()))
       .rejects.toThrow(`Merge them with --format ${formatList(RUN_FORMATS)};`);
     expect(formatList(RUN_FORMATS)).toBe('table, json or csv');
   });
@@ -92,7 +90,7 @@ describe('a run part\'s replay arguments', () => {
     const texts = await runParts([hostile]);
     const files = texts.map((text, i) => { const f = join(dir, `h${i + 1}.json`); writeFileSync(f, text); return f; });
     const w = io();
-    expect(await mergeCommand(files, {}, w)).toBe(0);
+    expect(await command(['merge', ...files], w)).toBe(0);
     expect(w.out()).toContain(`replay: idem-sim run $'${dir}/-\\x1b[31mred.yaml' --actions 20000 --seed 3`);
     expect(w.out()).not.toContain('\u001b');
   });
@@ -105,7 +103,7 @@ describe('a sweep part\'s replay arguments', () => {
     writeFileSync(s, 'actions: 200\nsweep:\n  vary:\n    idempotency.scope: [none, call]\n');
     for (const i of [1, 2]) {
       const out = join(dir, `w${i}.json`);
-      expect(await sweepCommand(s, { vary: ['client.retries=1,2'], metric: 'lost_per_1000', shard: `${i}/2`, out }, io())).toBe(0);
+      expect(await command(['sweep', s, '--vary', 'client.retries=1,2', '--metric', 'lost_per_1000', '--shard', `${i}/2`, '--out', out], io())).toBe(0);
       parts.push(out);
     }
   });
@@ -117,7 +115,7 @@ describe('a sweep part\'s replay arguments', () => {
 
   it('as sweep writes them merge, and print as the replay line', async () => {
     const w = io();
-    expect(await mergeCommand(parts, {}, w)).toBe(0);
+    expect(await command(['merge', ...parts], w)).toBe(0);
     expect(w.out()).toContain(`replay: idem-sim sweep ${s} --vary client.retries=1,2 --seed 1 --metric lost_per_1000\n`);
   });
 
@@ -130,6 +128,6 @@ describe('a sweep part\'s replay arguments', () => {
     ['a --series, which a sweep does not take', (x) => [...x, '--series', '1m'], /holds an argument that is not an option a shard's replay line carries/],
   ];
   for (const [what, edit, message] of cases) {
-    it(`refuses ${what}`, async () => { await expect(mergeCommand(write(edit), {}, io())).rejects.toThrow(message); });
+    it(`refuses ${what}`, async () => { await expect(command(['merge', ...write(edit)], io())).rejects.toThrow(message); });
   }
 });

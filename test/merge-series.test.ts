@@ -12,7 +12,7 @@ import type { Io } from '../src/cli/io.js';
 import { sealJson, sha256 } from '../src/shards/part-check.js';
 import { echoed } from '../src/model/clock.js';
 import { mergePartials, type Partial } from '../src/shards/partial.js';
-import { runCommand } from '../src/cli/run.js';
+import { command } from './command-line.js';
 import { ReplayLine } from '../src/cli/shared/replay.js';
 import type { RunStateData } from '../src/results/metrics.js';
 import { NUM_SERIES, SERIES_NAMES, seriesTotalFromSums } from '../src/model/series.js';
@@ -32,13 +32,13 @@ const encode = (xs: readonly number[]): string => {
 };
 
 /** The parts of `yaml` run in `shards` shards with `args`, as texts. */
-async function parts(name: string, yaml: string, shards: number, args: Record<string, string> = {}): Promise<string[]> {
+async function parts(name: string, yaml: string, shards: number, args: string[] = []): Promise<string[]> {
   const file = join(dir, `${name}.yaml`);
   writeFileSync(file, yaml);
   const texts: string[] = [];
   for (let i = 1; i <= shards; i++) {
     const out = join(dir, `${name}-${i}.json`);
-    expect(await runCommand([file], { ...args, shard: `${i}/${shards}`, out }, io())).toBe(0);
+    expect(await command(['run', file, ...args, '--shard', `${i}/${shards}`, '--out', out], io())).toBe(0);
     texts.push(readFileSync(out, 'utf8'));
   }
   return texts;
@@ -65,10 +65,10 @@ alerts: [{name: busy, metric: conflicts_409, above: 2}]
 
 describe('a part\'s series and its sums', () => {
   let eventful: string[] = [];
-  beforeAll(async () => { eventful = await parts('eventful', EVENTFUL, 2, { series: '30s' }); });
+  beforeAll(async () => { eventful = await parts('eventful', EVENTFUL, 2, ['--series', '30s']); });
 
   it('agree in every part the engine writes, count by count (what the checker relies on)', async () => {
-    const plain = await parts('plain', EVENTFUL.replace('scope: call, on_store_down: fail_closed', 'scope: none'), 1, { series: '1m' });
+    const plain = await parts('plain', EVENTFUL.replace('scope: call, on_store_down: fail_closed', 'scope: none'), 1, ['--series', '1m']);
     for (const text of [...eventful, ...plain]) {
       const state = (JSON.parse(text) as Partial).runs[0]!.state;
       const counts = decode(state.series!.counts);

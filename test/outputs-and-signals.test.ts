@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupted } from '../src/exec/interrupted.js';
-import { labCommand } from '../src/cli/lab.js';
+import { command } from './command-line.js';
 import { PendingOutput } from '../src/cli/outputs.js';
 import { InputError } from '../src/scenario/errors.js';
 import { removeScratch, scratch } from './helpers.js';
@@ -156,7 +156,7 @@ describe('lab and a stop signal', () => {
     const stopped = new AbortController();
     stopped.abort();
     const io = { stdout: sink, stderr: sink, env: {} };
-    await expect(labCommand(undefined, { out: join(dir, 'lab.html') }, io, stopped.signal)).rejects.toThrow(Interrupted);
+    await expect(command(['lab', '--out', join(dir, 'lab.html')], io, stopped.signal)).rejects.toThrow(Interrupted);
     expect(readdirSync(dir)).toEqual([]);
   });
 });

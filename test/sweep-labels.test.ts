@@ -9,10 +9,9 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Io } from '../src/cli/io.js';
-import { mergeCommand } from '../src/cli/merge.js';
 import { sealJson } from '../src/shards/part-check.js';
 import { writtenScenario } from '../src/report/json.js';
-import { sweepCommand } from '../src/cli/sweep.js';
+import { command } from './command-line.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { InputError } from '../src/scenario/errors.js';
 import { labelChars, MAX_LABEL_CHARS, pointLabel } from '../src/sweeps/labels.js';
@@ -61,7 +60,7 @@ describe('a sweep over data files', () => {
     writeFileSync(s, 'actions: 100\nsweep:\n  vary:\n    service.latency: [{dist: empirical, file: a.txt}, {dist: empirical, file: b.txt}]\n');
     for (const format of ['csv', 'table', 'json', 'html'] as const) {
       const w = io();
-      expect(await sweepCommand(s, { format }, w)).toBe(0);
+      expect(await command(['sweep', s, '--format', format], w)).toBe(0);
       expect(w.out(), format).toMatch(/dist.{1,20}empirical.{1,20}file.{1,20}a\.txt/);
       expect(w.out().length, format).toBeLessThan(format === 'html' ? 1_000_000 : 20_000);
       expect(w.out(), format).not.toMatch(/100,101,102|"values"|&quot;values&quot;/);
@@ -72,11 +71,11 @@ describe('a sweep over data files', () => {
     const s = join(dir, 'mappings.yaml');
     writeFileSync(s, 'actions: 100\nsweep:\n  vary:\n    service.latency: [{dist: empirical, file: a.txt}, {dist: lognormal, median: 300ms, sigma: 0.5}]\n');
     const parts = [1, 2].map((i) => join(dir, `m${i}.json`));
-    for (const [i, out] of parts.entries()) expect(await sweepCommand(s, { shard: `${i + 1}/2`, out }, io())).toBe(0);
+    for (const [i, out] of parts.entries()) expect(await command(['sweep', s, '--shard', `${i + 1}/2`, '--out', out], io())).toBe(0);
     const merged = io();
-    expect(await mergeCommand(parts, { format: 'csv' }, merged)).toBe(0);
+    expect(await command(['merge', ...parts, '--format', 'csv'], merged)).toBe(0);
     const whole = io();
-    await sweepCommand(s, { format: 'csv' }, whole);
+    await command(['sweep', s, '--format', 'csv'], whole);
     expect(merged.out()).toBe(whole.out());
   });
 });
@@ -87,7 +86,7 @@ describe('the bound on a point\'s labels', () => {
     // The first point's label is short: the second's is refused before the first is simulated.
     writeFileSync(s, `actions: 100\nsweep:\n  vary:\n    service.latency: [${mixture(1)}, ${mixture(12)}]\n`);
     const w = io();
-    const e = await sweepCommand(s, {}, w).then(() => undefined, (x: unknown) => x);
+    const e = await command(['sweep', s], w).then(() => undefined, (x: unknown) => x);
     expect(e).toBeInstanceOf(InputError);
     expect((e as Error).message).toMatch(new RegExp(`sweep\\.vary\\.service\\.latency .*: the point service\\.latency=.* is labelled with [0-9,]+ characters .*more than ${MAX_LABEL_CHARS}, the limit`));
     expect((e as Error).message.length).toBeLessThan(1200);
@@ -98,11 +97,11 @@ describe('the bound on a point\'s labels', () => {
     const s = join(dir, 'short.yaml');
     writeFileSync(s, 'actions: 100\nsweep:\n  vary:\n    service.latency.file: [a.txt, b.txt]\nservice:\n  latency: {dist: empirical, file: a.txt}\n');
     const parts = [1, 2].map((i) => join(dir, `s${i}.json`));
-    for (const [i, out] of parts.entries()) expect(await sweepCommand(s, { shard: `${i + 1}/2`, out }, io())).toBe(0);
+    for (const [i, out] of parts.entries()) expect(await command(['sweep', s, '--shard', `${i + 1}/2`, '--out', out], io())).toBe(0);
     const p = JSON.parse(readFileSync(parts[1] as string, 'utf8')) as { points: { params: Record<string, unknown> }[]; digest?: string };
     (p.points[0] as { params: Record<string, unknown> }).params['service.latency.file'] = 'x'.repeat(MAX_LABEL_CHARS + 1);
     delete p.digest;
     writeFileSync(parts[1] as string, sealJson(JSON.stringify(p)));
-    await expect(mergeCommand(parts, {}, io())).rejects.toThrow(/s2\.json, key points\[0\]\.params: is longer than 500 characters/);
+    await expect(command(['merge', ...parts], io())).rejects.toThrow(/s2\.json, key points\[0\]\.params: is longer than 500 characters/);
   });
 });

@@ -12,7 +12,8 @@ import Table from 'cli-table3';
 import { describe, expect, it, vi } from 'vitest';
 import type { Io } from '../src/cli/io.js';
 import { drawRows } from '../src/report/sweep-table.js';
-import { MAX_POINTS, sweepCommand } from '../src/cli/sweep.js';
+import { MAX_POINTS } from '../src/cli/sweep.js';
+import { command } from './command-line.js';
 import { countValues, parseValues } from '../src/sweeps/values.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sweep-limits-'));
@@ -59,11 +60,11 @@ function io(): Io {
   return { stdout: new PassThrough(), stderr: new PassThrough(), env: {} };
 }
 
-/** A refused sweep's message, and the values made before the refusal. */
-async function refusal(file: string, opts: Parameters<typeof sweepCommand>[1]): Promise<{ made: number; message: string }> {
+/** A refused `sweep FILE ARGS...`'s message, and the values made before the refusal. */
+async function refusal(file: string, args: string[]): Promise<{ made: number; message: string }> {
   work.values = 0;
   try {
-    await sweepCommand(file, opts, io());
+    await command(['sweep', file, ...args], io());
   } catch (e) {
     return { made: work.values, message: (e as Error).message };
   }
@@ -81,7 +82,7 @@ describe('the grid is refused from its value counts', () => {
   });
 
   it('a range of 10^9 values is refused at once (it made every value first)', async () => {
-    const r = await refusal(S, { vary: ['client.timeout=1s..2s:1000000000'] });
+    const r = await refusal(S, ['--vary', 'client.timeout=1s..2s:1000000000']);
     expect(r.message).toContain('the grid has 1,000,000,000 points, more than 10,000');
     expect(r.message).toContain(`a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} points`);
     expect(r.made).toBe(0);
@@ -89,26 +90,26 @@ describe('the grid is refused from its value counts', () => {
 
   it('a product past 2^53 is stated from the counts', async () => {
     const vary = ['client.timeout=1s..2s:1000000000', 'client.retries=0..9:1000000000', 'network.reply_loss=0..0.5:1000000000'];
-    expect((await refusal(S, { vary })).message).toContain('1,000,000,000 × 1,000,000,000 × 1,000,000,000 (over 10^15) points');
+    expect((await refusal(S, vary.flatMap((v) => ['--vary', v]))).message).toContain('1,000,000,000 × 1,000,000,000 × 1,000,000,000 (over 10^15) points');
   });
 
   it('sweep.vary lists in a scenario file are capped likewise, before the duplicate check (quadratic, 22 s at 10^5 × 10^5)', async () => {
     const file = join(dir, 'lists.yaml');
     const list = (n: number, f: (i: number) => number) => `[${Array.from({ length: n }, (_, i) => f(i)).join(',')}]`;
     writeFileSync(file, `actions: 100\nsweep:\n  vary:\n    client.timeout: ${list(20_000, (i) => i + 1)}\n    client.backoff.base: ${list(20_000, (i) => i)}\n`);
-    const r = await refusal(file, {});
+    const r = await refusal(file, []);
     expect(r.message).toContain('the grid has 400,000,000 points, more than 10,000');
     expect(r.made).toBe(0); // the duplicate check goes through the values made
   });
 
   it('--max-points is at most MAX_POINTS', async () => {
-    expect((await refusal(S, { vary: ['client.retries=1,2'], maxPoints: '1000000000' })).message)
+    expect((await refusal(S, ['--vary', 'client.retries=1,2', '--max-points', '1000000000'])).message)
       .toContain('--max-points 1000000000: is over the limit of 50,000 points');
   });
 
   it('a repeated value is still found (now with a set), and the shard count is capped', async () => {
-    expect((await refusal(S, { vary: ['client.retries=1,2,1'] })).message).toContain('the value 1 is given twice');
-    expect((await refusal(S, { vary: ['client.retries=1,2'], shard: '1/50000000', out: join(dir, 'p.json') })).message).toContain('over the limit of 10,000');
+    expect((await refusal(S, ['--vary', 'client.retries=1,2,1'])).message).toContain('the value 1 is given twice');
+    expect((await refusal(S, ['--vary', 'client.retries=1,2', '--shard', '1/50000000', '--out', join(dir, 'p.json')])).message).toContain('over the limit of 10,000');
   });
 });
 

@@ -8,7 +8,6 @@ import { isCoupled } from '../model/capacity.js';
 import { check } from '../scenario/expect.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
-import { seedOption } from './options.js';
 import { checkResult, renderCheckJson, type CheckResult } from '../report/check-json.js';
 import { renderJunit } from '../report/junit.js';
 import type { CheckedScenario, CheckError, CheckReport } from '../report/types.js';
@@ -19,45 +18,60 @@ import { scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader 
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
-import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { runSeed, simulate, threadSetting } from './shared/simulate.js';
+import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
 
 export const EXIT_EXPECTATIONS_FAILED = 1;
 /** An invalid scenario file: main.ts's EXIT_BAD_INPUT, returned here because the reports are still written. */
 export const EXIT_INVALID_SCENARIO = 2;
 
-export interface CheckOptions extends SimulationOptions {
+/** `check`'s command line as commander parsed it (main.ts declares it); --json: the report as JSON (check-json.ts) instead of the table. */
+export interface CheckOptions extends ScenarioOptions, SimulationOptions, OutputOptions {
   junit?: string;
-  out?: string;
-  /** The report as JSON (check-json.ts) instead of the table. */
-  json?: boolean;
+}
+
+/** What `check` is asked, one typed piece for each stage: read, simulate, write. */
+export interface CheckSettings {
+  scenario: ScenarioSettings;
+  simulation: SimulationSettings;
+  output: OutputSettings<never>;
+  /** --junit FILE: also write JUnit XML there. */
+  junit: string | undefined;
+}
+
+export function checkSettings(opts: CheckOptions): CheckSettings {
+  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), junit: opts.junit };
 }
 
 type Loaded = LoadedScenario & { file: string; name: string };
 
-export async function checkCommand(files: string[], opts: CheckOptions, io: Io, signal?: AbortSignal): Promise<number> {
+export async function checkCommand(files: string[], s: CheckSettings, io: Io, signal?: AbortSignal): Promise<number> {
+  const { json } = s.output;
   if (files.length === 0) {
     throw new InputError(undefined, '', 'no scenario given', 'Name the scenario files to check, such as idem-sim check scenarios/*.yaml.');
   }
-  if (opts.junit === '-' && (opts.out === undefined || opts.out === '-')) {
-    throw new InputError({ source: '--junit -' }, '', `the JUnit XML and the ${opts.json ? 'JSON' : 'table'} would both go to standard output`,
-      `Write the ${opts.json ? 'JSON' : 'table'} elsewhere with --out FILE, or the XML with --junit FILE.`);
+  if (s.junit === '-' && (s.output.out === undefined || s.output.out === '-')) {
+    throw new InputError({ source: '--junit -' }, '', `the JUnit XML and the ${json ? 'JSON' : 'table'} would both go to standard output`,
+      `Write the ${json ? 'JSON' : 'table'} elsewhere with --out FILE, or the XML with --junit FILE.`);
   }
   // --junit is opened first: a bad --out then gives the --junit file back.
-  return withOutput(io, opts.junit, files, (junit) => withOutput(io, opts.out, files, async (out) => {
-    const read = scenarioReader(opts, io);
-    seedOption(opts.seed);
-    const threads = threadSetting(opts.threads, io);
+  return withOutput(io, s.junit, files, (junit) => withOutput(io, s.output.out, files, async (out) => {
+    const read = scenarioReader(s.scenario, io);
+    const seed = s.simulation.seed?.value;
+    const threads = threadSetting(s.simulation.threads, io);
     const { loaded, errors } = readEach(files, read, io);
-    const report = await checkEach(withExpectations(loaded, errors, io), errors, opts, threads, io, signal);
-    const line = replayLine(files, opts, report.checked);
+    const report = await checkEach(withExpectations(loaded, errors, io), errors, seed, threads, io, signal);
+    const line = replayLine(files, s.scenario, seed, report.checked);
     const version = toolVersion();
-    if (opts.json) {
-      out.write(renderCheckJson(report, { version, replay: line.flag('--json', true).text() }, opts.seed));
+    if (json) {
+      out.write(renderCheckJson(report, { version, replay: line.flag('--json', true).text() }, seed));
     } else if (report.checked.length > 0) { // nothing checked: the errors on stderr are the whole answer
       const footer = `seed ${[...new Set(report.checked.map((c) => c.seed))].join(', ')}; idem-sim ${version}; replay: ${line.text()}`;
       out.write(renderVerdicts(report, out.style(), footer));
     }
-    if (opts.junit !== undefined) junit.write(renderJunit(report, version));
+    if (s.junit !== undefined) junit.write(renderJunit(report, version));
     return EXIT_STATUS[checkResult(report)];
   }), '--junit');
 }
@@ -69,9 +83,9 @@ const EXIT_STATUS: Record<CheckResult, number> = { pass: 0, fail: EXIT_EXPECTATI
  * The command that checks again: the files, --set and --actions, and the seed the runs used
  * (as `run` writes it: --seed, or the one seed every file gave or defaulted to).
  */
-function replayLine(files: readonly string[], opts: CheckOptions, checked: readonly CheckedScenario[]): ReplayLine {
+function replayLine(files: readonly string[], read: ScenarioSettings, seed: string | undefined, checked: readonly CheckedScenario[]): ReplayLine {
   const seeds = [...new Set(checked.map((c) => c.seed))];
-  return new ReplayLine('check', files, opts).overrides(opts).option('--seed', opts.seed ?? (seeds.length === 1 ? seeds[0] : undefined));
+  return new ReplayLine('check', files, read).overrides(read).option('--seed', seed ?? (seeds.length === 1 ? seeds[0] : undefined));
 }
 
 /**
@@ -128,12 +142,12 @@ function withExpectations(all: readonly Loaded[], errors: CheckError[], io: Io):
 
 async function checkEach(
   { checkable, skipped }: { checkable: readonly Loaded[]; skipped: string[] }, errors: CheckError[],
-  opts: CheckOptions, threads: (actions: number) => number, io: Io, signal: AbortSignal | undefined,
+  seedGiven: string | undefined, threads: (actions: number) => number, io: Io, signal: AbortSignal | undefined,
 ): Promise<CheckReport> {
   const commandActions = checkable.reduce((sum, l) => sum + l.scenario.actions, 0);
   const checked: CheckedScenario[] = [];
   for (const l of checkable) {
-    const seed = runSeed(opts.seed, l.seed);
+    const seed = runSeed(seedGiven, l.seed);
     checkTimeRun({ scenario: l.scenario, seed, locate: l.locate });
     const outcome = await simulate(io, l.name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
     const metrics = outcome.state.finish(l.scenario);

@@ -12,7 +12,6 @@ import { traceActions } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
-import { positiveInteger, seedOption } from './options.js';
 import { breakdownChart } from '../report/charts.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
 import { STORY_SCRIPT, STORY_STYLE, storyPanel } from '../report/story-panel.js';
@@ -31,9 +30,12 @@ import { scenarioReader, type LoadedScenario } from './shared/load.js';
 import { scenarioName } from '../scenario/names.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
-import { runSeed, simulate, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { runSeed, simulate, threadSetting } from './shared/simulate.js';
 import { checkSeriesLength } from './shared/time.js';
-import { seriesOption } from '../scenario/series-option.js';
+import type { Given } from './settings/given.js';
+import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
 import { timeResults } from '../results/time-results.js';
 import { checkArrivals } from '../scenario/time-checks.js';
 
@@ -47,14 +49,28 @@ const MAX_ROWS = 2000;
  */
 const NEAR_GROUPS_PER_ROW = 4;
 
-export interface ReportOptions extends SimulationOptions {
-  out?: string;
-  svg?: boolean;
-  rows?: string;
-  /** `--series STEP`: the run's series in buckets of STEP, drawn in "Over time". */
-  series?: string;
-  /** `--at TIME`: the action timeline centred on this time of the run. */
+/** `report`'s command line as commander parsed it (main.ts declares it); --svg: the timeline alone. */
+export interface ReportOptions extends ScenarioOptions, SimulationOptions, OutputOptions {
+  rows?: Given<number>;
+  /** `--series STEP`: the run's series in buckets of STEP (ms), drawn in "Over time". */
+  series?: Given<number>;
+  /** `--at TIME`: the action timeline centred on this time of the run (read against the scenario: report/time-focus.ts). */
   at?: string;
+}
+
+/** What `report` is asked, one typed piece for each stage: read, simulate, draw, write. */
+export interface ReportSettings {
+  scenario: ScenarioSettings;
+  simulation: SimulationSettings;
+  output: OutputSettings<never>;
+  /** --rows: the most timeline rows for eventful actions. */
+  rows: Given<number> | undefined;
+  series: Given<number> | undefined;
+  at: string | undefined;
+}
+
+export function reportSettings(opts: ReportOptions): ReportSettings {
+  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), rows: opts.rows, series: opts.series, at: opts.at };
 }
 
 /** The metrics of the headline table, each shown as its registry title and the run table's text. */
@@ -165,8 +181,8 @@ const TERMINAL_DEFAULTS = {
   svg: { name: 'timeline.svg', ours: (head: string) => head.startsWith('<svg xmlns="http://www.w3.org/2000/svg" class="timeline"') },
 } as const;
 
-/** What the options ask for, checked before anything is simulated. */
-interface ReportSettings {
+/** What the settings ask for, checked before anything is simulated. */
+interface ReportPlan {
   eventfulRows: number;
   /** The series' step (ms): --series, else one minute for a scenario with incidents, alerts or a profile. */
   seriesStep: number | undefined;
@@ -179,42 +195,42 @@ export function showsTime(s: Scenario): boolean {
   return s.incidents.length > 0 || s.alerts.length > 0 || s.load.profile.length > 0;
 }
 
-function reportSettings(opts: ReportOptions, { scenario, locate }: Pick<LoadedScenario, 'scenario' | 'locate'>, seed: string): ReportSettings {
-  const eventfulRows = rowsOption(opts.rows);
-  const asked = seriesOption(opts.series);
+function reportPlan(s: ReportSettings, { scenario, locate }: Pick<LoadedScenario, 'scenario' | 'locate'>, seed: string): ReportPlan {
+  const eventfulRows = rowsOf(s.rows);
+  const asked = s.series?.value;
   const seriesStep = asked ?? (showsTime(scenario) ? ALERT_STEP_MS : undefined);
   checkArrivals(scenario, seed, locate);
-  if (seriesStep !== undefined) checkSeriesLength(seriesStep, scenario, asked !== undefined ? `--series ${opts.series}` : 'the series of 1-minute buckets drawn for the incidents, alerts or load.profile');
-  const focus = timelineFocus(withPrimaries(scenario, seed), seed, opts.at);
+  if (seriesStep !== undefined) checkSeriesLength(seriesStep, scenario, asked !== undefined ? `--series ${s.series?.text}` : 'the series of 1-minute buckets drawn for the incidents, alerts or load.profile');
+  const focus = timelineFocus(withPrimaries(scenario, seed), seed, s.at);
   return { eventfulRows, seriesStep, focus };
 }
 
-export async function reportCommand(file: string | undefined, opts: ReportOptions, io: Io, signal?: AbortSignal): Promise<number> {
+export async function reportCommand(file: string | undefined, s: ReportSettings, io: Io, signal?: AbortSignal): Promise<number> {
   const inputs = file ? [file] : [];
-  const kind = TERMINAL_DEFAULTS[opts.svg ? 'svg' : 'html'];
-  const fallback = terminalDefault(io, opts.out, kind.name, kind.ours);
-  return withOutput(io, opts.out ?? fallback?.path, inputs, async (out) => {
-    const loaded = scenarioReader(opts, io)(file ?? null);
+  const kind = TERMINAL_DEFAULTS[s.output.svg ? 'svg' : 'html'];
+  const fallback = terminalDefault(io, s.output.out, kind.name, kind.ours);
+  return withOutput(io, s.output.out ?? fallback?.path, inputs, async (out) => {
+    const loaded = scenarioReader(s.scenario, io)(file ?? null);
     const { scenario, seed: fileSeed } = loaded;
-    const seed = runSeed(seedOption(opts.seed), fileSeed);
-    const threads = threadSetting(opts.threads, io)(scenario.actions);
-    const settings = reportSettings(opts, loaded, seed);
+    const seed = runSeed(s.simulation.seed?.value, fileSeed);
+    const threads = threadSetting(s.simulation.threads, io)(scenario.actions);
+    const plan = reportPlan(s, loaded, seed);
     const name = scenarioName(file ?? null);
-    const step = settings.seriesStep;
+    const step = plan.seriesStep;
     const outcome = await simulate(io, name, { scenario, seed, threads, ...(step !== undefined ? { seriesStep: step } : {}) }, signal);
-    const { sample, scope } = timelineSample(withPrimaries(scenario, seed), seed, outcome.gridStep, settings);
-    const replay = new ReplayLine('report', inputs, opts).overrides(opts).option('--seed', seed).option('--rows', opts.rows)
-      .option('--series', opts.series).option('--at', opts.at).text();
-    const near = settings.focus ? `, arriving nearest ${duration(settings.focus.at)}` : '';
-    const caption = `${replay}${opts.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions${near}, eventful ones over-represented`;
+    const { sample, scope } = timelineSample(withPrimaries(scenario, seed), seed, outcome.gridStep, plan);
+    const replay = new ReplayLine('report', inputs, s.scenario).overrides(s.scenario).option('--seed', seed).given('--rows', s.rows)
+      .given('--series', s.series).option('--at', s.at).text();
+    const near = plan.focus ? `, arriving nearest ${duration(plan.focus.at)}` : '';
+    const caption = `${replay}${s.output.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions${near}, eventful ones over-represented`;
     const timeline = timelineSvg(sample.rows, scenario.client.timeout, caption);
-    if (opts.svg) {
+    if (s.output.svg) {
       out.write(`${timeline}\n`);
       fallback?.announce(`${timeline}\n`);
       return 0;
     }
     const time = timeResults(scenario, outcome.state, true);
-    const overTime = time.series ? timeSection({ series: time.series, scenario, alerts: time.alerts, ...(settings.focus ? { at: settings.focus.at } : {}) }) : '';
+    const overTime = time.series ? timeSection({ series: time.series, scenario, alerts: time.alerts, ...(plan.focus ? { at: plan.focus.at } : {}) }) : '';
     const metrics = outcome.state.finish(scenario);
     const text = htmlPage(`idem-sim report: ${name}`, pageBody({
       name, seed, scenario, metrics, note: sampleNote(sample, scope), rows: sample.rows, timeline, breakdown: await breakdownChart(metrics), replay, overTime,
@@ -225,14 +241,14 @@ export async function reportCommand(file: string | undefined, opts: ReportOption
   });
 }
 
-/** `--rows`: the most timeline rows for eventful actions. */
-function rowsOption(text: string | undefined): number {
-  const rows = text === undefined ? DEFAULT_LIMITS.eventfulRows : positiveInteger('--rows', text);
-  if (rows > MAX_ROWS) {
-    throw new InputError({ source: `--rows ${text}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
+/** `--rows`: the most timeline rows for eventful actions (DEFAULT_LIMITS' without it). */
+function rowsOf(given: Given<number> | undefined): number {
+  if (given === undefined) return DEFAULT_LIMITS.eventfulRows;
+  if (given.value > MAX_ROWS) {
+    throw new InputError({ source: `--rows ${given.text}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
       `Give --rows ${MAX_ROWS} or fewer; the page then stays under about 2 MB.`);
   }
-  return rows;
+  return given.value;
 }
 
 /**
@@ -241,9 +257,9 @@ function rowsOption(text: string | undefined): number {
  * first chunk; with --at the chunk holding that time, and of it the actions arriving nearest
  * it (NEAR_GROUPS_PER_ROW groups per row the sample may show). `scenario` has its primaries.
  */
-function timelineSample(scenario: Scenario, seed: string, gridStep: number, settings: ReportSettings): { sample: TimelineSample; scope: SampleScope } {
-  const limits = { ...DEFAULT_LIMITS, eventfulRows: settings.eventfulRows };
-  const focus = settings.focus;
+function timelineSample(scenario: Scenario, seed: string, gridStep: number, asked: ReportPlan): { sample: TimelineSample; scope: SampleScope } {
+  const limits = { ...DEFAULT_LIMITS, eventfulRows: asked.eventfulRows };
+  const focus = asked.focus;
   const plan = focus?.plan ?? runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
   const actions = traceActions(scenario, gridStep, seed, plan);

@@ -3,20 +3,31 @@
  * the engine bundled for the browser (dist/browser/, built by `npm run build`) and the missions'
  * files inline. The page itself is src/lab/page.ts; this reads its inputs and writes it.
  */
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import type { LatencySpec } from '../model/latency.js';
 import type { LabConfig, LabMission, LabScenario } from '../lab/config.js';
 import type { LabScripts } from '../lab/page.js';
 import type { Io } from './io.js';
-import { collect } from './simulation-options.js';
 import type { LoadedScenario } from './shared/load.js';
+import type { Given } from './settings/given.js';
+import { overridesOf, SCENARIO_OPTIONS, scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import { SIMULATION_OPTIONS } from './settings/simulation.js';
 
-export interface LabOptions {
+/** `lab`'s command line as commander parsed it. */
+export interface LabOptions extends ScenarioOptions {
   out?: string;
-  seed?: string;
-  set?: string[];
-  actions?: string;
-  allowOutside?: boolean;
+  seed?: Given<string>;
+}
+
+/** What `lab` is asked: the scenario the page starts from, its seed, and where the page goes. */
+export interface LabSettings {
+  scenario: ScenarioSettings;
+  seed: Given<string> | undefined;
+  out: string | undefined;
+}
+
+export function labSettings(opts: LabOptions): LabSettings {
+  return { scenario: scenarioSettings(opts), seed: opts.seed, out: opts.out };
 }
 
 /** Registers `lab` on the program (a small block of main.ts's list); its modules load when it runs. */
@@ -25,24 +36,24 @@ export function declareLab(cmd: Command, { io, signal, setCode }: { io: Io; sign
     .description("the guide's interactive lab: one offline HTML page of knobs, missions and the action timeline, the real engine inside")
     .argument('[scenario]', 'the scenario to start from (the built-in lab defaults when none is given)')
     .option('--out <file>', 'write the page to a file instead of stdout (such as lab.html)')
-    .option('--seed <seed>', 'random seed to start with (overrides the file; default 1)')
-    .addOption(new Option('--set <path=value>', 'start with one key changed, e.g. idempotency.scope=intent (repeatable)').argParser(collect))
-    .option('--actions <n>', 'primary actions to start with (overrides the file)')
-    .option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust")
-    .action(async (file: string | undefined, opts: LabOptions) => setCode(await labCommand(file, opts, io, signal)));
+    .addOption(SIMULATION_OPTIONS.seed('random seed to start with (overrides the file; default 1)'))
+    .addOption(SCENARIO_OPTIONS.set('start with one key changed, e.g. idempotency.scope=intent (repeatable)'))
+    .addOption(SCENARIO_OPTIONS.actions('primary actions to start with (overrides the file)'))
+    .addOption(SCENARIO_OPTIONS.allowOutside())
+    .action(async (file: string | undefined, opts: LabOptions) => setCode(await labCommand(file, labSettings(opts), io, signal)));
 }
 
 /** Where the page goes without --out on a terminal (see `terminalDefault`), and how an earlier one is known. */
 const DEFAULT_FILE = 'lab.html';
 const isLabPage = (head: string) => head.startsWith('<!doctype html>') && head.includes('<title>idem-sim lab: ');
 
-export async function labCommand(file: string | undefined, opts: LabOptions, io: Io, signal?: AbortSignal): Promise<number> {
+export async function labCommand(file: string | undefined, s: LabSettings, io: Io, signal?: AbortSignal): Promise<number> {
   const [{ terminalDefault, withOutput }, { toolVersion }, { labPage }, { Interrupted }] = await Promise.all([
     import('./shared/output.js'), import('./io.js'), import('../lab/page.js'), import('../exec/interrupted.js'),
   ]);
-  const fallback = terminalDefault(io, opts.out, DEFAULT_FILE, isLabPage);
-  return withOutput(io, opts.out ?? fallback?.path, file ? [file] : [], async (out) => {
-    const config: LabConfig = { version: toolVersion(), start: await startScenario(file ?? null, opts, io), missions: await missions() };
+  const fallback = terminalDefault(io, s.out, DEFAULT_FILE, isLabPage);
+  return withOutput(io, s.out ?? fallback?.path, file ? [file] : [], async (out) => {
+    const config: LabConfig = { version: toolVersion(), start: await startScenario(file ?? null, s, io), missions: await missions() };
     // A signal while the page's parts were read (between tasks): stop, and write nothing (before
     // looking for the browser scripts, whose absence is another matter).
     if (signal?.aborted) throw new Interrupted();
@@ -85,14 +96,14 @@ function labScenario(file: string | null, text: string, loaded: LoadedScenario, 
 }
 
 /** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
-export async function startScenario(file: string | null, opts: LabOptions, io: Io): Promise<LabScenario> {
-  const [{ scenarioReader }, { scenarioName }, { readUserFile }, { seedOption }, { parseOverrides }, { runSeed }] = await Promise.all([
-    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./options.js'), import('../scenario/overrides.js'), import('./shared/simulate.js'),
+export async function startScenario(file: string | null, s: LabSettings, io: Io): Promise<LabScenario> {
+  const [{ scenarioReader }, { scenarioName }, { readUserFile }, { runSeed }] = await Promise.all([
+    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'),
   ]);
-  const loaded = scenarioReader(opts, io)(file);
-  const seed = runSeed(seedOption(opts.seed), loaded.seed);
+  const loaded = scenarioReader(s.scenario, io)(file);
+  const seed = runSeed(s.seed?.value, loaded.seed);
   const text = file === null ? '' : readUserFile(file, 'the scenario file');
-  return labScenario(file, text, loaded, { name: scenarioName(file), overrides: parseOverrides(opts), seed, allowOutside: opts.allowOutside === true });
+  return labScenario(file, text, loaded, { name: scenarioName(file), overrides: overridesOf(s.scenario), seed, allowOutside: s.scenario.allowOutside });
 }
 
 /** The guide's missions: the bundled scenarios/mission-*.yaml, named as `idem-sim missions` names them. */

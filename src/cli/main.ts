@@ -14,7 +14,11 @@ import { examplesHelp } from './examples.js';
 import { inputFailure } from './input-failure.js';
 import { toolVersion, type Io } from './io.js';
 import { declareLab } from './lab.js';
-import { collect, simulationOptions } from './simulation-options.js';
+import { nonNegativeInteger, positiveInteger, positiveNumber, retentionOption, seriesStepOption, sweepMetricOption } from './options.js';
+import { collect, parsedOption } from './settings/given.js';
+import { FORMAT_OPTION } from './settings/output.js';
+import { SCENARIO_OPTIONS } from './settings/scenario.js';
+import { SIMULATION_OPTIONS, simulationOptions } from './settings/simulation.js';
 import { usageError } from './usage-error.js';
 import type { CheckOptions } from './check.js';
 import { SHELLS, type Shell } from './shells.js';
@@ -90,13 +94,13 @@ function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
     .description('simulate scenarios (the built-in lab defaults when none is given) and report every metric')
     .argument('[scenario...]', 'scenario files (YAML or JSON); several give one column each'), true)
     // The choices are RUN_FORMATS, checked when the command runs (and read by completion only).
-    .addOption(withChoices(new Option('--format <format>', formatList(RUN_FORMATS, RUN_FORMAT_INFO)), runFormats))
+    .addOption(withChoices(FORMAT_OPTION.run(formatList(RUN_FORMATS, RUN_FORMAT_INFO)), runFormats))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .option('--series <step>', `count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format ${formatList(RUN_FORMATS.filter(needsSeries))}`)
+    .addOption(parsedOption('--series <step>', `count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format ${formatList(RUN_FORMATS.filter(needsSeries))}`, seriesStepOption))
     .action(async (files: string[], opts: RunOptions) => {
-      const { runCommand } = await import('./run.js');
-      setCode(await runCommand(files, opts, io, signal));
+      const { runCommand, runSettings } = await import('./run.js');
+      setCode(await runCommand(files, runSettings(opts), io, signal));
     });
 }
 
@@ -106,16 +110,16 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .description('run a scenario over a grid of settings (common random numbers); CSV for spreadsheets')
     .argument('<scenario>', 'the scenario file to vary'), true)
     .addOption(new Option('--vary <path=values>', 'a key and its values: a list (5m,1h,24h), a range (200ms..2s:10) or a log range (log:100ms..10s:9); repeat for a grid').argParser(collect))
-    .addOption(withChoices(new Option('--format <format>', formatList(SWEEP_FORMATS, SWEEP_FORMAT_INFO)), sweepFormats))
+    .addOption(withChoices(FORMAT_OPTION.sweep(formatList(SWEEP_FORMATS, SWEEP_FORMAT_INFO)), sweepFormats))
     .option('--json', 'the same as --format json')
     .option('--svg', 'write the charts as one standalone SVG (see docs/charts.md)')
-    .addOption(withChoices(new Option('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)'),
+    .addOption(withChoices(parsedOption('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)', sweepMetricOption),
       async () => (await import('../results/metric-paths.js')).SWEEP_METRIC_PATHS))
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .option('--max-points <n>', `largest grid to run (default ${10_000})`)
+    .addOption(parsedOption('--max-points <n>', `largest grid to run (default ${10_000})`, (text) => positiveInteger('--max-points', text)))
     .action(async (file: string, opts: SweepOptions) => {
-      const { sweepCommand } = await import('./sweep.js');
-      setCode(await sweepCommand(file, opts, io, signal));
+      const { sweepCommand, sweepSettings } = await import('./sweep.js');
+      setCode(await sweepCommand(file, sweepSettings(opts), io, signal));
     });
 }
 
@@ -128,8 +132,8 @@ function declareCheck(cmd: Command, { io, signal, setCode }: Context): void {
     .option('--json', 'print JSON: each expectation with its metric, threshold, estimate, 95% CI and result, and the errors of invalid files')
     .option('--out <file>', 'write the table to a file instead of stdout')
     .action(async (files: string[], opts: CheckOptions) => {
-      const { checkCommand } = await import('./check.js');
-      setCode(await checkCommand(files, opts, io, signal));
+      const { checkCommand, checkSettings } = await import('./check.js');
+      setCode(await checkCommand(files, checkSettings(opts), io, signal));
     });
 }
 
@@ -138,14 +142,14 @@ function declareSize(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('size')
     .description('keys and memory of a key store: keys per action × rate × retention')
     .argument('[scenario]', "a scenario to take keys per action from (simulated), and its rate and retention"), false)
-    .option('--rate <n>', 'actions per second')
-    .option('--retention <duration>', 'how long keys are kept, such as 1h')
-    .option('--record-bytes <n>', 'bytes per key record (default 200)')
+    .addOption(parsedOption('--rate <n>', 'actions per second', (text) => positiveNumber('--rate', text)))
+    .addOption(parsedOption('--retention <duration>', 'how long keys are kept, such as 1h', retentionOption))
+    .addOption(parsedOption('--record-bytes <n>', 'bytes per key record (default 200)', (text) => positiveInteger('--record-bytes', text)))
     .option('--from-probe <file>', 'bytes per record measured by `probe --json --out FILE` (and its rate and retention if not given)')
     .option('--json', 'print JSON')
     .action(async (files: string | undefined, opts: SizeOptions) => {
-      const { sizeCommand } = await import('./size.js');
-      setCode(await sizeCommand(files ? [files] : [], opts, io, signal));
+      const { sizeCommand, sizeSettings } = await import('./size.js');
+      setCode(await sizeCommand(files ? [files] : [], sizeSettings(opts), io, signal));
     });
 }
 
@@ -156,12 +160,12 @@ function declareReport(cmd: Command, { io, signal, setCode }: Context): void {
     .argument('[scenario]', 'the scenario file (the built-in lab defaults when none is given)'), false)
     .option('--out <file>', 'write the page to a file instead of stdout (such as report.html)')
     .option('--svg', 'write only the action timeline, as a standalone SVG')
-    .option('--rows <n>', `most timeline rows for actions that had something happen to them (default ${48})`)
-    .option('--series <step>', 'chart the run over time in buckets of STEP, such as 1m (default 1m with incidents, alerts or load.profile)')
+    .addOption(parsedOption('--rows <n>', `most timeline rows for actions that had something happen to them (default ${48})`, (text) => positiveInteger('--rows', text)))
+    .addOption(parsedOption('--series <step>', 'chart the run over time in buckets of STEP, such as 1m (default 1m with incidents, alerts or load.profile)', seriesStepOption))
     .option('--at <time>', 'centre the action timeline on this time of the run, such as 25m (default: the first incident\'s start, if any)')
     .action(async (file: string | undefined, opts: ReportOptions) => {
-      const { reportCommand } = await import('./html-report.js');
-      setCode(await reportCommand(file, opts, io, signal));
+      const { reportCommand, reportSettings } = await import('./html-report.js');
+      setCode(await reportCommand(file, reportSettings(opts), io, signal));
     });
 }
 
@@ -171,15 +175,15 @@ function declareProbe(cmd: Command, { io, signal, setCode }: Context): void {
     .description("run the scenario's requests against a real Redis or PostgreSQL key store: duplicates, 409s and bytes per record beside the model's")
     .argument('[scenario]', 'the scenario file (its idempotency.scope must not be none)')
     .option('--store <url>', 'the store: redis://host:6379 or postgres://user@host:5432/database')
-    .option('--actions <n>', `primary actions in the probe's stream (default ${200})`)
-    .option('--seed <seed>', 'random seed (overrides the file; default 1)')
-    .addOption(new Option('--set <path=value>', 'override one key, e.g. idempotency.claim=check_then_act (repeatable)').argParser(collect))
-    .option('--speedup <x>', 'scenario time per real time (default: up to 10, as fast as the store keeps up)')
-    .option('--connections <n>', 'connections to the store (default 8; transactional: enough for its running handlers)')
-    .option('--response-bytes <n>', 'size of the stored response (default: record_bytes less the key and fingerprint)')
-    .option('--records <n>', `records written to measure bytes per record (default ${1000})`)
+    .addOption(parsedOption('--actions <n>', `primary actions in the probe's stream (default ${200})`, (text) => positiveInteger('--actions', text)))
+    .addOption(SIMULATION_OPTIONS.seed('random seed (overrides the file; default 1)'))
+    .addOption(SCENARIO_OPTIONS.set('override one key, e.g. idempotency.claim=check_then_act (repeatable)'))
+    .addOption(parsedOption('--speedup <x>', 'scenario time per real time (default: up to 10, as fast as the store keeps up)', (text) => positiveNumber('--speedup', text)))
+    .addOption(parsedOption('--connections <n>', 'connections to the store (default 8; transactional: enough for its running handlers)', (text) => positiveInteger('--connections', text)))
+    .addOption(parsedOption('--response-bytes <n>', 'size of the stored response (default: record_bytes less the key and fingerprint)', (text) => nonNegativeInteger('--response-bytes', text)))
+    .addOption(parsedOption('--records <n>', `records written to measure bytes per record (default ${1000})`, (text) => positiveInteger('--records', text)))
     .option('--keep', 'leave the keys (or schema) in the store for inspection, until they expire')
-    .option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust")
+    .addOption(SCENARIO_OPTIONS.allowOutside())
     .option('--clean-up', 'instead of probing, remove what probes left in --store (killed ones): see below')
     .option('--force', 'with --clean-up: also leftovers that have not expired yet (never one a running probe holds)')
     .option('--json', 'print JSON with every count, latency and measurement (for size --from-probe)')
@@ -196,8 +200,8 @@ Either way it removes only namespaces of that name that idem-sim marked as its o
 no running probe holds (PostgreSQL: the probe's advisory lock; Redis: its lease key, which
 lapses 15 s after the probe stops), and nothing else in the store.`)
     .action(async (file: string | undefined, opts: ProbeOptions) => {
-      const { probeCommand } = await import('./probe.js');
-      setCode(await probeCommand(file ? [file] : [], opts, io, signal));
+      const { probeCommand, probeSettings } = await import('./probe.js');
+      setCode(await probeCommand(file ? [file] : [], probeSettings(opts), io, signal));
     });
 }
 
@@ -217,12 +221,12 @@ function declareMerge(cmd: Command, { io, setCode }: Context): void {
     .description('combine the partial results of `run --shard i/n` into the result of the whole run')
     .argument('<part...>', 'partial result files, one per shard')
     .option('--json', 'print JSON (byte-identical to the unsharded `run --json`)')
-    .addOption(withChoices(new Option('--format <format>', `for a run's parts: ${formatList(RUN_FORMATS)}; for a sweep's: ${formatList(SWEEP_FORMATS)} (table by default, as run and sweep)`), mergeFormats))
+    .addOption(withChoices(FORMAT_OPTION.merge(`for a run's parts: ${formatList(RUN_FORMATS)}; for a sweep's: ${formatList(SWEEP_FORMATS)} (table by default, as run and sweep)`), mergeFormats))
     .option('--svg', 'for sweeps: the charts as one SVG, as `sweep --svg`')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (files: string[], opts: MergeOptions) => {
-      const { mergeCommand } = await import('./merge.js');
-      setCode(await mergeCommand(files, opts, io));
+      const { mergeCommand, mergeSettings } = await import('./merge.js');
+      setCode(await mergeCommand(files, mergeSettings(opts), io));
     });
 }
 

@@ -9,21 +9,28 @@ import { SweepMerger } from '../shards/sweep-merge.js';
 import { formatList, RUN_FORMATS } from '../report/formats.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { SweepFormat } from '../report/sweep-reporters.js';
-import { checkSeriesFormat, renderRuns, runFormat, sweepFormat } from './shared/formats.js';
+import { checkSeriesFormat, renderRuns } from './shared/formats.js';
 import { withOutput } from './shared/output.js';
+import { outputSettings, runFormat, sweepFormat, type MergeFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
 
-export interface MergeOptions { json?: boolean; format?: string; out?: string; svg?: boolean }
+/** `merge`'s command line as commander parsed it (main.ts declares it). */
+export interface MergeOptions extends OutputOptions { format?: MergeFormat }
+
+/** What `merge` is asked: where and how to report the merged parts (their kind picks the formats that apply). */
+export type MergeSettings = OutputSettings<MergeFormat>;
+
+export const mergeSettings = (opts: MergeOptions): MergeSettings => outputSettings(opts);
 
 /** The parts being merged, all of one kind, and the format to report them in. */
 type Job = { kind: 'sweep'; merger: SweepMerger; format: SweepFormat } | { kind: 'run'; merger: RunMerger; format: RunFormat };
 
-export async function mergeCommand(files: string[], opts: MergeOptions, io: Io): Promise<number> {
-  return withOutput(io, opts.out, files, async (out) => {
+export async function mergeCommand(files: string[], s: MergeSettings, io: Io): Promise<number> {
+  return withOutput(io, s.out, files, async (out) => {
     if (files.length > MAX_SHARDS) {
       throw new InputError(undefined, '', `${files.length.toLocaleString('en-US')} parts given, more than a run or sweep can have (at most ${MAX_SHARDS.toLocaleString('en-US')} shards)`,
         'Pass the parts of one sharded run or sweep, one per shard.');
     }
-    const job = readParts(files, opts);
+    const job = readParts(files, s);
     const style = out.style();
     if (job.kind === 'sweep') {
       out.write(await job.merger.render(job.format, style));
@@ -37,7 +44,7 @@ export async function mergeCommand(files: string[], opts: MergeOptions, io: Io):
 }
 
 /** Checks and adds up the parts, one in memory at a time: each is let go once added. */
-function readParts(files: readonly string[], opts: MergeOptions): Job {
+function readParts(files: readonly string[], s: MergeSettings): Job {
   let job: Job | undefined;
   for (const file of files) {
     const part = openPart(file, readUserFile(file, 'the partial result', '', undefined, undefined, MAX_PART_BYTES));
@@ -45,8 +52,8 @@ function readParts(files: readonly string[], opts: MergeOptions): Job {
       throw new InputError({ source: file }, '', `is not a part of the same ${job.kind} as the others`, 'Merge the parts of one sharded run, or of one sharded sweep.');
     }
     job ??= part.kind === 'sweep'
-      ? { kind: 'sweep', merger: new SweepMerger(), format: sweepFormat(opts) }
-      : { kind: 'run', merger: new RunMerger(), format: mergedRunFormat(opts) };
+      ? { kind: 'sweep', merger: new SweepMerger(), format: sweepFormat({ ...s, format: s.format?.sweep }) }
+      : { kind: 'run', merger: new RunMerger(), format: mergedRunFormat(s) };
     job.merger.add(part);
   }
   if (!job) throw new InputError(undefined, '', 'no partial results given', 'Pass the files written by `idem-sim run --shard i/n --out FILE`.');
@@ -54,11 +61,11 @@ function readParts(files: readonly string[], opts: MergeOptions): Job {
 }
 
 /** The format of a merged run: one of RUN_FORMATS (the sweep's charts do not apply). */
-function mergedRunFormat(opts: MergeOptions): RunFormat {
-  if (opts.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
-  if (!opts.json && opts.format === 'html') {
+function mergedRunFormat(s: MergeSettings): RunFormat {
+  if (s.svg) throw new InputError({ source: '--svg' }, '', 'applies to sweeps, and these are the parts of a run', 'Drop --svg, or merge the parts of a sharded sweep for its charts.');
+  if (!s.json && s.format?.text === 'html') {
     throw new InputError({ source: '--format html' }, '', 'applies to sweeps, and these are the parts of a run',
       `Merge them with --format ${formatList(RUN_FORMATS)}; for an HTML page of a run, use \`idem-sim report SCENARIO --out report.html\` (it runs the scenario itself).`);
   }
-  return runFormat(opts);
+  return runFormat({ json: s.json, format: s.format?.run });
 }

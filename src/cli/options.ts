@@ -1,12 +1,14 @@
 /** Parsing of numeric and structured command-line options, with errors that name the flag. */
 import { clipped } from '../scenario/printable.js';
 import { availableParallelism } from 'node:os';
-import { PRECISION_METRICS, type PrecisionTarget } from '../results/precision.js';
+import { DURATION_PATTERN, durationSpellingHint, parseDuration } from '../scenario/duration.js';
 import { MAX_ACTIONS } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { didYouMean } from '../scenario/suggest.js';
 import { warn } from './io.js';
 import { MAX_SHARDS } from '../shards/limits.js';
+import { SWEEP_METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
+import { seriesOption } from '../scenario/series-option.js';
 
 /** A sensible value of each whole-number option, for error messages. */
 const EXAMPLES: Record<string, string> = {
@@ -53,24 +55,35 @@ export function shard(text: string): { index: number; count: number } {
 /** Threads past this many per core are refused: each is a V8 isolate of 20-40 MB that only waits. */
 export const MAX_THREADS_PER_CORE = 4;
 
+/** `--threads N` as read: the threads asked for, and those used (at most the cores). */
+export interface Threads {
+  asked: number;
+  used: number;
+  cores: number;
+}
+
 /**
- * `--threads`, capped at the core count with a warning that says what was used: threads beyond
- * the cores only share them (4 M actions of mission 2 on 2 cores: 3.1 s on 8 threads, 1.7 s on
- * 2) and results do not depend on the count. Over MAX_THREADS_PER_CORE x the cores is refused
- * as a mistake.
+ * `--threads`, capped at the core count (`threadsUsed` says so): threads beyond the cores only
+ * share them (4 M actions of mission 2 on 2 cores: 3.1 s on 8 threads, 1.7 s on 2) and results
+ * do not depend on the count. Over MAX_THREADS_PER_CORE x the cores is refused as a mistake.
  */
-export function threadCount(text: string, io: { stderr: NodeJS.WritableStream }, cores = availableParallelism()): number {
+export function threadsOption(text: string, cores = availableParallelism()): Threads {
   const n = positiveInteger('--threads', text);
   const max = MAX_THREADS_PER_CORE * cores;
   if (n > max) {
     throw new InputError({ source: `--threads ${text}` }, '', `is over the limit of ${max} (${MAX_THREADS_PER_CORE} per core; this machine has ${cores})`,
       `Drop --threads to use every core; more than ${cores} only share them and never change a number.`);
   }
-  if (n > cores) {
+  return { asked: n, used: Math.min(n, cores), cores };
+}
+
+/** The threads `threads` uses, with a warning that says what was used when more were asked than there are cores. */
+export function threadsUsed({ asked, used, cores }: Threads, io: { stderr: NodeJS.WritableStream }): number {
+  if (asked > cores) {
     const [c, t] = cores === 1 ? ['1 core', '1 thread'] : [`${cores} cores`, `${cores} threads`];
-    warn(io, `--threads ${n} is more than this machine's ${c}: using ${t} (more would only share the cores and run slower; no number depends on --threads).`);
+    warn(io, `--threads ${asked} is more than this machine's ${c}: using ${t} (more would only share the cores and run slower; no number depends on --threads).`);
   }
-  return Math.min(n, cores);
+  return used;
 }
 
 export { seedOption } from '../scenario/seed.js';
@@ -82,35 +95,41 @@ export function oneOf(flag: string, text: string, allowed: readonly string[]): s
     `${guess ? `Did you mean \`${guess}\`? ` : ''}Use one of: ${allowed.join(', ')}.`);
 }
 
-/** The options of a run that simulates until a precision is reached. */
-export interface PrecisionOptions {
-  precision?: string | undefined;
-  precisionMetric?: string | undefined;
-  maxActions?: string | undefined;
-  actions?: string | undefined;
+/** `--series STEP` (scenario/series-option.ts, which the shards' replay lines also read): a step in ms. */
+export const seriesStepOption = (text: string): number => seriesOption(text) as number; // undefined only for no text
+
+/** `sweep --metric NAME` (and a scenario's sweep.metric): a metric the sweep can chart. */
+export function sweepMetricOption(text: string): MetricPath {
+  return oneOf('--metric', text, SWEEP_METRIC_PATHS) as MetricPath; // oneOf checked it
 }
 
-/** `--precision`, `--precision-metric` and `--max-actions` as a target; undefined without --precision. */
-export function precisionTarget(opts: PrecisionOptions): PrecisionTarget | undefined {
-  if (opts.precision === undefined) {
-    if (opts.precisionMetric !== undefined || opts.maxActions !== undefined) {
-      throw new InputError({ source: opts.precisionMetric !== undefined ? '--precision-metric' : '--max-actions' }, '',
-        'only makes sense with --precision', 'Add --precision X (the 95% CI half-width to reach), or drop the option.');
-    }
-    return undefined;
-  }
-  if (opts.actions !== undefined) {
-    throw new InputError({ source: `--actions ${opts.actions}` }, '', 'has no effect with --precision, which simulates until its target is met',
-      'Drop --actions; to bound the run, give --max-actions N.');
-  }
-  const maxActions = opts.maxActions === undefined ? DEFAULT_MAX_ACTIONS : positiveInteger('--max-actions', opts.maxActions);
+/** `--max-actions N`: a whole number of at most MAX_ACTIONS. */
+export function maxActionsOption(text: string): number {
+  const maxActions = positiveInteger('--max-actions', text);
   if (maxActions > MAX_ACTIONS) {
-    throw new InputError({ source: `--max-actions ${opts.maxActions}` }, '', `is over the limit of 10^13 actions`,
+    throw new InputError({ source: `--max-actions ${text}` }, '', `is over the limit of 10^13 actions`,
       'Give at most 1e13 (about 12 days of simulation at 10 million actions a second).');
   }
-  return {
-    halfWidth: positiveNumber('--precision', opts.precision),
-    metric: opts.precisionMetric === undefined ? 'duplicates_per_1000' : oneOf('--precision-metric', opts.precisionMetric, Object.keys(PRECISION_METRICS)),
-    maxActions,
-  };
+  return maxActions;
+}
+
+export function nonNegativeInteger(flag: string, text: string): number {
+  const n = Number(text);
+  if (!Number.isInteger(n) || n < 0) {
+    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 0, got "${clipped(text, 80)}"`, `Give ${flag} a value such as 0 or 2000.`);
+  }
+  return n;
+}
+
+/** `size --retention`: a duration with its unit (ms). */
+export function retentionOption(text: string): number {
+  // A bare number gets both units to choose from: `24`, where retentions are hours, is far likelier hours than ms.
+  if (/^\s*[0-9.]+\s*$/.test(text)) {
+    throw new InputError({ source: `--retention ${text}` }, '', 'the duration has no unit',
+      `Write the unit: ${text.trim()}h for hours, ${text.trim()}m for minutes (or ${text.trim()}ms if you mean milliseconds).`);
+  }
+  if (!new RegExp(DURATION_PATTERN).test(text)) {
+    throw new InputError({ source: `--retention ${text}` }, '', `"${clipped(text, 80)}" is not a duration`, durationSpellingHint(text) || 'Write it as 5m, 1h, 24h or 7d.');
+  }
+  return parseDuration(text);
 }

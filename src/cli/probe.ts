@@ -17,7 +17,6 @@ import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords 
 import { descriptorOf, measurementRows, STORE_EXAMPLES, TRANSACTIONAL_STORES, type StoreKind } from '../stores/registry.js';
 import { parseStoreUrl, type StoreUrl } from '../stores/url.js';
 import { toolVersion, warn, type Io } from './io.js';
-import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { progressBar } from './progress.js';
 import { duration, num } from '../report/format.js';
 import { resolvedScenario, roundNoise } from '../report/json.js';
@@ -26,24 +25,48 @@ import { usesTime } from '../model/clock.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed } from './shared/simulate.js';
-import { clipped } from '../scenario/printable.js';
+import type { Given } from './settings/given.js';
+import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { scenarioSettings, type ScenarioSettings } from './settings/scenario.js';
+import type { Override } from '../scenario/parse.js';
 
-export interface ProbeOptions {
-  /** Read data files outside the scenario file's directory. */
-  allowOutside?: boolean;
+/** `probe`'s command line as commander parsed it (main.ts declares it). */
+export interface ProbeOptions extends OutputOptions {
   store?: string;
-  speedup?: string;
-  actions?: string;
-  seed?: string;
-  set?: string[];
-  connections?: string;
-  responseBytes?: string;
-  records?: string;
-  keep?: boolean;
-  cleanUp?: boolean;
-  force?: boolean;
-  json?: boolean;
-  out?: string;
+  /** Primary actions in the probe's stream (not an override of the scenario's). */
+  actions?: Given<number>;
+  seed?: Given<string>;
+  set?: readonly Given<Override>[];
+  allowOutside?: boolean;
+  speedup?: Given<number>;
+  connections?: Given<number>;
+  responseBytes?: Given<number>;
+  records?: Given<number>;
+  keep?: boolean; cleanUp?: boolean; force?: boolean;
+}
+
+/** What `probe` is asked: the store, the scenario and its stream, how to drive the store, and the output. */
+export interface ProbeSettings {
+  /** --store URL, read against the store registry when the probe starts (stores/url.ts). */
+  store: string | undefined;
+  /** --set and --allow-outside: --actions is the probe's stream, not the scenario's. */
+  scenario: ScenarioSettings;
+  seed: Given<string> | undefined;
+  actions: Given<number> | undefined;
+  speedup: Given<number> | undefined;
+  connections: Given<number> | undefined;
+  responseBytes: Given<number> | undefined;
+  records: Given<number> | undefined;
+  keep: boolean; cleanUp: boolean; force: boolean;
+  output: OutputSettings<never>;
+}
+
+export function probeSettings(opts: ProbeOptions): ProbeSettings {
+  return {
+    store: opts.store, scenario: scenarioSettings({ set: opts.set, allowOutside: opts.allowOutside }),
+    seed: opts.seed, actions: opts.actions, speedup: opts.speedup, connections: opts.connections, responseBytes: opts.responseBytes, records: opts.records,
+    keep: opts.keep === true, cleanUp: opts.cleanUp === true, force: opts.force === true, output: outputSettings(opts),
+  };
 }
 
 /** Primary actions in the probe's stream unless --actions says otherwise (a few seconds of real time). */
@@ -60,30 +83,30 @@ export function asInputError(e: unknown): unknown {
   return e instanceof StoreError ? new InputError({ source: `--store ${e.url}` }, '', e.problem, e.fix) : e;
 }
 
-export async function probeCommand(files: string[], opts: ProbeOptions, io: Io, signal?: AbortSignal): Promise<number> {
+export async function probeCommand(files: string[], s: ProbeSettings, io: Io, signal?: AbortSignal): Promise<number> {
   if (files.length > 1) throw new InputError(undefined, '', 'probe takes one scenario at most', 'Probe one scenario at a time.');
-  if (opts.cleanUp) return (await import('./clean-up.js')).cleanUpCommand(files, opts, io);
-  if (opts.force) throw new InputError({ source: '--force' }, '', 'goes with --clean-up only', 'Write idem-sim probe --clean-up --force --store URL, or leave --force out.');
-  return withOutput(io, opts.out, files, async (out) => {
-    const s = probeSettings(files, opts);
+  if (s.cleanUp) return (await import('./clean-up.js')).cleanUpCommand(files, s, io);
+  if (s.force) throw new InputError({ source: '--force' }, '', 'goes with --clean-up only', 'Write idem-sim probe --clean-up --force --store URL, or leave --force out.');
+  return withOutput(io, s.output.out, files, async (out) => {
+    const plan = probePlan(files, s);
     const { defaultConnections } = await import('../probe/setup.js');
-    const connections = connectionCount(s.scenario, opts.connections, defaultConnections(s.scenario), io);
-    if (s.speedup !== undefined && s.scenario.client.timeout / s.speedup < MIN_REAL_TIMEOUT_MS) {
-      warn(io, `at --speedup ${opts.speedup} the client timeout of ${duration(s.scenario.client.timeout)} lasts ${num(s.scenario.client.timeout / s.speedup)} ms of real time, close to timer and store jitter; expect the probe to drift from the model`);
+    const connections = connectionCount(plan.scenario, s.connections, defaultConnections(plan.scenario), io);
+    if (plan.speedup !== undefined && plan.scenario.client.timeout / plan.speedup < MIN_REAL_TIMEOUT_MS) {
+      warn(io, `at --speedup ${s.speedup?.text} the client timeout of ${duration(plan.scenario.client.timeout)} lasts ${num(plan.scenario.client.timeout / plan.speedup)} ms of real time, close to timer and store jitter; expect the probe to drift from the model`);
     }
-    const result = await runProbe(s, connections, opts, io, signal);
-    const replay = new ReplayLine('probe', files, opts).option('--store', s.url.display).option('--seed', s.seed).option('--actions', String(s.actions))
-      .each('--set', opts.set).option('--speedup', opts.speedup).option('--response-bytes', opts.responseBytes).option('--connections', opts.connections)
-      .option('--records', opts.records).flag('--json', opts.json).text();
-    out.write(opts.json
-      ? renderProbeJson(result, { file: s.file, seed: s.seed, scenario: s.scenario, replay })
-      : renderProbeTable(result, { seed: s.seed, replay }, out.style()));
+    const result = await runProbe(plan, connections, s, io, signal);
+    const replay = new ReplayLine('probe', files, s.scenario).option('--store', plan.url.display).option('--seed', plan.seed).option('--actions', String(plan.actions))
+      .each('--set', s.scenario.set.map((given) => given.text)).given('--speedup', s.speedup).given('--response-bytes', s.responseBytes).given('--connections', s.connections)
+      .given('--records', s.records).flag('--json', s.output.json).text();
+    out.write(s.output.json
+      ? renderProbeJson(result, { file: plan.file, seed: plan.seed, scenario: plan.scenario, replay })
+      : renderProbeTable(result, { seed: plan.seed, replay }, out.style()));
     return 0;
   });
 }
 
-/** What the options and the scenario ask of the probe, all checked before it connects to anything. */
-interface ProbeSettings {
+/** What the settings and the scenario ask of the probe, all checked before it connects to anything. */
+interface ProbePlan {
   store: string;
   url: StoreUrl;
   file: string | null;
@@ -95,37 +118,36 @@ interface ProbeSettings {
   records: number;
 }
 
-function probeSettings(files: readonly string[], opts: ProbeOptions): ProbeSettings {
-  if (opts.store === undefined) {
+function probePlan(files: readonly string[], s: ProbeSettings): ProbePlan {
+  if (s.store === undefined) {
     throw new InputError({ source: 'probe' }, '', '--store is missing',
       `Name the store to probe, such as ${STORE_EXAMPLES}.`);
   }
-  const store = opts.store;
+  const store = s.store;
   const url = (() => { try { return parseStoreUrl(store); } catch (e) { throw asInputError(e); } })();
-  // --actions is the probe's stream, not the scenario's: only --set changes the scenario.
-  const read = scenarioReader({ set: opts.set, allowOutside: opts.allowOutside }, null);
-  seedOption(opts.seed);
-  const actions = opts.actions === undefined ? DEFAULT_PROBE_ACTIONS : positiveInteger('--actions', opts.actions);
+  const read = scenarioReader(s.scenario, null);
+  const seedGiven = s.seed?.value;
+  const actions = s.actions === undefined ? DEFAULT_PROBE_ACTIONS : s.actions.value;
   if (actions > MAX_PROBE_ACTIONS) {
-    throw new InputError({ source: `--actions ${opts.actions}` }, '', `the probe replays at most ${num(MAX_PROBE_ACTIONS)} actions`,
+    throw new InputError({ source: `--actions ${s.actions?.text}` }, '', `the probe replays at most ${num(MAX_PROBE_ACTIONS)} actions`,
       'Probe a few hundred actions (the default is 200); use idem-sim run for large numbers.');
   }
-  const speedup = opts.speedup === undefined ? undefined : positiveNumber('--speedup', opts.speedup);
-  const recordsGiven = opts.records === undefined ? undefined : positiveInteger('--records', opts.records);
-  const responseBytes = opts.responseBytes === undefined ? undefined : nonNegativeInteger('--response-bytes', opts.responseBytes);
+  const speedup = s.speedup?.value;
+  const recordsGiven = s.records?.value;
+  const responseBytes = s.responseBytes?.value;
   const file = files[0] ?? null;
   const { scenario, seed } = read(file);
   checkProbeable(scenario, file, url.kind);
-  const body = checkResponseBytes(responseBytes === undefined || opts.responseBytes === undefined ? undefined : { flag: '--response-bytes', text: opts.responseBytes, value: responseBytes },
+  const body = checkResponseBytes(responseBytes === undefined || s.responseBytes === undefined ? undefined : { flag: '--response-bytes', text: s.responseBytes.text, value: responseBytes },
     scenario.idempotency.record_bytes, file ?? '(built-in lab defaults)');
-  const records = measureRecords(opts.records, recordsGiven, body);
+  const records = measureRecords(s.records?.text, recordsGiven, body);
   checkReplayBytes(actions, body);
-  return { store, url, file, scenario, seed: runSeed(opts.seed, seed), actions, speedup, responseBytes, records };
+  return { store, url, file, scenario, seed: runSeed(seedGiven, seed), actions, speedup, responseBytes, records };
 }
 
 /** --connections, or as many as the scenario's running handlers need; a warning when transactional handlers will queue for one. */
-function connectionCount(scenario: Scenario, text: string | undefined, needed: number, io: Io): number {
-  const connections = text === undefined ? needed : checkConnections(text, positiveInteger('--connections', text));
+function connectionCount(scenario: Scenario, given: Given<number> | undefined, needed: number, io: Io): number {
+  const connections = given === undefined ? needed : checkConnections(given.text, given.value);
   if (connections < needed && scenario.idempotency.transactional && scenario.idempotency.claim === 'atomic') {
     warn(io, `transactional holds a connection for each running handler; about ${needed} run at once here, so with ${connections} requests will queue for a connection (the model has no such queue)`);
   }
@@ -133,20 +155,20 @@ function connectionCount(scenario: Scenario, text: string | undefined, needed: n
 }
 
 /** Connects, replays the stream with a progress bar, and closes the connections, whatever happens. */
-async function runProbe(s: ProbeSettings, connections: number, opts: ProbeOptions, io: Io, signal: AbortSignal | undefined): Promise<ProbeResult> {
+async function runProbe(p: ProbePlan, connections: number, s: ProbeSettings, io: Io, signal: AbortSignal | undefined): Promise<ProbeResult> {
   const [{ probe }, { openBackend }] = await Promise.all([import('../probe/probe.js'), import('../stores/open.js')]);
   let backend: Backend;
   try {
-    backend = await openBackend(s.store, connections);
+    backend = await openBackend(p.store, connections);
   } catch (e) {
     throw asInputError(e);
   }
   const bar = progressBar(io.stderr, 'probe');
   try {
     return await probe({
-      scenario: s.scenario, seed: s.seed, actions: s.actions, backend, measureRecords: s.records, keep: opts.keep === true,
-      ...(s.speedup !== undefined ? { speedup: s.speedup } : {}), ...(s.responseBytes !== undefined ? { responseBytes: s.responseBytes } : {}),
-      ...(signal ? { signal } : {}), onProgress: bar.update, onStart: (info) => startNotes(info, s, opts, io),
+      scenario: p.scenario, seed: p.seed, actions: p.actions, backend, measureRecords: p.records, keep: s.keep,
+      ...(p.speedup !== undefined ? { speedup: p.speedup } : {}), ...(p.responseBytes !== undefined ? { responseBytes: p.responseBytes } : {}),
+      ...(signal ? { signal } : {}), onProgress: bar.update, onStart: (info) => startNotes(info, p, s.speedup?.text, io),
     }).finally(() => bar.stop());
   } catch (e) {
     throw asInputError(e);
@@ -156,22 +178,14 @@ async function runProbe(s: ProbeSettings, connections: number, opts: ProbeOption
 }
 
 /** Once the store's speed is measured: a warning when --speedup asks more of it than the model assumes, and on a terminal what the probe will do. */
-function startNotes(info: StartInfo, s: ProbeSettings, opts: ProbeOptions, io: Io): void {
-  const { speedup } = s;
+function startNotes(info: StartInfo, p: ProbePlan, speedupText: string | undefined, io: Io): void {
+  const { speedup } = p;
   if (speedup !== undefined && speedup > info.loadSpeedup * 1.25) {
-    warn(io, `at --speedup ${opts.speedup} the probe asks ${num(info.offeredPerS)} requests/s of a store that handled ${num(info.capacityPerS)}/s at full speed: queueing will add latency the model does not have (--speedup ${num(Math.max(1, Math.floor(info.loadSpeedup * 10) / 10))} or less keeps it under 40%)`);
+    warn(io, `at --speedup ${speedupText} the probe asks ${num(info.offeredPerS)} requests/s of a store that handled ${num(info.capacityPerS)}/s at full speed: queueing will add latency the model does not have (--speedup ${num(Math.max(1, Math.floor(info.loadSpeedup * 10) / 10))} or less keeps it under 40%)`);
   } else if (speedup !== undefined && speedup > info.latencySpeedup * 1.25) {
-    warn(io, `at --speedup ${opts.speedup} the store's own time per request weighs more than 2% of the client timeout, and slows handlers more than in production (--speedup ${num(Math.max(1, Math.floor(info.latencySpeedup * 10) / 10))} or less keeps it under)`);
+    warn(io, `at --speedup ${speedupText} the store's own time per request weighs more than 2% of the client timeout, and slows handlers more than in production (--speedup ${num(Math.max(1, Math.floor(info.latencySpeedup * 10) / 10))} or less keeps it under)`);
   }
-  if (io.stderr.isTTY) io.stderr.write(`idem-sim: probing ${s.url.display}: ${num(info.actions)} actions, ${duration(info.scenarioMs)} of scenario time in about ${duration(info.wallMs)} (time ×${num(info.speedup)})\n`);
-}
-
-function nonNegativeInteger(flag: string, text: string): number {
-  const n = Number(text);
-  if (!Number.isInteger(n) || n < 0) {
-    throw new InputError({ source: `${flag} ${text}` }, '', `expected a whole number >= 0, got "${clipped(text, 80)}"`, `Give ${flag} a value such as 0 or 2000.`);
-  }
-  return n;
+  if (io.stderr.isTTY) io.stderr.write(`idem-sim: probing ${p.url.display}: ${num(info.actions)} actions, ${duration(info.scenarioMs)} of scenario time in about ${duration(info.wallMs)} (time ×${num(info.speedup)})\n`);
 }
 
 /** What the probe cannot do, said before it connects to anything. */

@@ -3,41 +3,57 @@ import type { RunStateData } from '../results/metrics.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
-import { precisionTarget, seedOption, shard as parseShard, type PrecisionOptions } from './options.js';
 import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from '../shards/partial.js';
 import { writtenScenario } from '../report/json.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { ScenarioRun } from '../report/types.js';
-import { checkSeriesFormat, renderRuns, runFormat } from './shared/formats.js';
+import { checkSeriesFormat, renderRuns } from './shared/formats.js';
 import { scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
 import type { ScenarioWarning } from '../scenario/parse.js';
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
-import { precisionInfo, progressOfMany, runSeed, simulate, simulationWork, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { precisionInfo, progressOfMany, runSeed, simulate, simulationWork, threadSetting } from './shared/simulate.js';
 import type { RunOutcome, RunRequest } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
 import { checkTimeRun } from './shared/time.js';
-import { seriesOption } from '../scenario/series-option.js';
 import { timeResults } from '../results/time-results.js';
+import type { Given } from './settings/given.js';
+import { outputSettings, runFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import {
+  largeRunSettings, precisionTarget, simulationSettings,
+  type LargeRunOptions, type LargeRunSettings, type Shard, type SimulationOptions, type SimulationSettings,
+} from './settings/simulation.js';
 
-export interface RunOptions extends SimulationOptions, PrecisionOptions {
-  json?: boolean;
+/** `run`'s command line as commander parsed it (main.ts declares it). */
+export interface RunOptions extends ScenarioOptions, SimulationOptions, LargeRunOptions, OutputOptions {
   /** One of RUN_FORMATS (`--json` is `--format json`). */
-  format?: string;
-  out?: string;
-  shard?: string;
-  /** `--series STEP`: count the run's series in buckets of STEP. */
-  series?: string;
+  format?: Given<RunFormat>;
+  /** `--series STEP`: count the run's series in buckets of STEP (ms). */
+  series?: Given<number>;
 }
 
-type Shard = { index: number; count: number };
+/** What `run` is asked, one typed piece for each stage: read, simulate, write. */
+export interface RunSettings {
+  scenario: ScenarioSettings;
+  simulation: SimulationSettings;
+  large: LargeRunSettings;
+  output: OutputSettings<Given<RunFormat>>;
+  series: Given<number> | undefined;
+}
 
-/** What the options ask for, each checked in the order its errors have always come. */
-interface RunSettings {
+export function runSettings(opts: RunOptions): RunSettings {
+  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), large: largeRunSettings(opts), output: outputSettings(opts), series: opts.series };
+}
+
+/** What the settings ask for, each taken in the order its errors have always come. */
+interface RunPlan {
   read: ScenarioReader;
   format: RunFormat;
+  /** --seed, if given. */
+  seed: string | undefined;
   threads: (actions: number) => number;
   precision: PrecisionTarget | undefined;
   shard: Shard | undefined;
@@ -48,53 +64,54 @@ interface RunSettings {
 /** A run as reported, with what a shard's part holds besides. */
 type SimulatedRun = ScenarioRun & { fingerprint: string; gridStep: number; state?: RunStateData };
 
-export async function runCommand(files: string[], opts: RunOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  return withOutput(io, opts.out, files, async (out) => {
-    const settings = runSettings(opts, io);
-    const runs = await simulateRuns(files.length > 0 ? files : [null], settings, opts, io, signal);
+export async function runCommand(files: string[], s: RunSettings, io: Io, signal?: AbortSignal): Promise<number> {
+  return withOutput(io, s.output.out, files, async (out) => {
+    const plan = runPlan(s, io);
+    const runs = await simulateRuns(files.length > 0 ? files : [null], plan, s, io, signal);
     const seeds = [...new Set(runs.map((r) => r.seed))];
-    const args = new ReplayLine('run', files, opts).overrides(opts).option('--seed', seeds.length === 1 ? seeds[0] : undefined).option('--series', opts.series).precision(opts).args;
-    out.write(settings.shard
-      ? partialText(runs, settings.shard, args, settings.seriesStep)
-      : renderRuns(runs, args, settings.format, toolVersion(), out.style(), out.width()));
+    const args = new ReplayLine('run', files, s.scenario).overrides(s.scenario).option('--seed', seeds.length === 1 ? seeds[0] : undefined)
+      .given('--series', s.series).precision(s.large.precision).args;
+    out.write(plan.shard
+      ? partialText(runs, plan.shard, args, plan.seriesStep)
+      : renderRuns(runs, args, plan.format, toolVersion(), out.style(), out.width()));
     return 0;
   });
 }
 
-function runSettings(opts: RunOptions, io: Io): RunSettings {
-  const read = scenarioReader(opts, io);
-  const format = runFormat(opts);
-  seedOption(opts.seed);
-  const threads = threadSetting(opts.threads, io);
-  const precision = precisionTarget(opts);
-  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
-  const seriesStep = seriesOption(opts.series);
+function runPlan(s: RunSettings, io: Io): RunPlan {
+  const read = scenarioReader(s.scenario, io);
+  const format = runFormat(s.output);
+  const seed = s.simulation.seed?.value;
+  const threads = threadSetting(s.simulation.threads, io);
+  const precision = precisionTarget(s.large.precision, s.scenario.actions);
+  const shard = s.large.shard?.value;
+  const seriesStep = s.series?.value;
   checkSeriesFormat(format, seriesStep !== undefined, 'run');
   if (shard && precision) {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
       'Shard a run of fixed --actions, or run --precision on one machine.');
   }
-  return { read, format, threads, precision, shard, seriesStep };
+  return { read, format, seed, threads, precision, shard, seriesStep };
 }
 
 /**
  * Reads every scenario first (a bad one fails before any is simulated), then simulates each in
  * order (coupled ones side by side on --threads, each on one thread: exec/side-by-side.ts).
  */
-async function simulateRuns(files: readonly (string | null)[], s: RunSettings, opts: RunOptions, io: Io, signal: AbortSignal | undefined): Promise<SimulatedRun[]> {
-  const { precision, shard } = s;
-  const loaded = files.map((file) => ({ file, ...s.read(file) }));
+async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s: RunSettings, io: Io, signal: AbortSignal | undefined): Promise<SimulatedRun[]> {
+  const { precision, shard, seriesStep } = plan;
+  const loaded = files.map((file) => ({ file, ...plan.read(file) }));
   for (const { scenario, locate } of loaded) refuseSplit({ scenario, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}) }, locate);
   const names = columnNames(files);
-  const threads = s.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, precision?.maxActions ?? l.scenario.actions), 0));
+  const threads = plan.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, precision?.maxActions ?? l.scenario.actions), 0));
   const apart = progressOfMany(io, 'run');
   function* jobs() {
     for (const [k, { file, scenario, seed: fileSeed, warnings, locate }] of loaded.entries()) {
-      const seed = runSeed(opts.seed, fileSeed);
-      checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}) }, opts.series);
+      const seed = runSeed(plan.seed, fileSeed);
+      checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(seriesStep !== undefined ? { seriesStep } : {}) }, s.series?.text);
       const request: RunRequest = {
         scenario, seed, threads, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),
-        ...(s.seriesStep !== undefined ? { seriesStep: s.seriesStep } : {}), onProgress: apart.of(k),
+        ...(seriesStep !== undefined ? { seriesStep } : {}), onProgress: apart.of(k),
       };
       yield { name: names[k] as string, file, warnings, request };
     }
@@ -107,7 +124,7 @@ async function simulateRuns(files: readonly (string | null)[], s: RunSettings, o
       name, file, seed, scenario: writtenScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
       fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, ...(shard ? { state: outcome.state.toData() } : {}),
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
-      ...timeResults(scenario, outcome.state, s.seriesStep !== undefined),
+      ...timeResults(scenario, outcome.state, seriesStep !== undefined),
     });
   };
   try {

@@ -5,25 +5,46 @@ import { checkTimeRun } from './shared/time.js';
 import { meanRatePerS } from '../model/clock.js';
 import { noKeyReason, SET_SCOPE } from '../model/inert.js';
 import { keyStoreSize, type Estimate } from '../results/metrics.js';
-import { DURATION_PATTERN, durationSpellingHint, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, warn, type Io } from './io.js';
-import { positiveInteger, positiveNumber, seedOption } from './options.js';
 import { readProbeFile } from './probe-file.js';
 import { CI_LEGEND, duration, estimateText, num } from '../report/format.js';
 import { scenarioReader, warningTexts } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
-import { runSeed, threadSetting, type SimulationOptions } from './shared/simulate.js';
-import { clipped } from '../scenario/printable.js';
+import { runSeed, threadSetting } from './shared/simulate.js';
+import type { Given } from './settings/given.js';
+import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
 
-export interface SizeOptions extends SimulationOptions {
-  rate?: string;
-  retention?: string;
-  recordBytes?: string;
+/** `size`'s command line as commander parsed it (main.ts declares it). */
+export interface SizeOptions extends ScenarioOptions, SimulationOptions {
+  /** Actions per second. */
+  rate?: Given<number>;
+  /** How long keys are kept (ms). */
+  retention?: Given<number>;
+  recordBytes?: Given<number>;
   /** A `probe --json` result whose measured bytes per record (and rate and retention) size the store. */
   fromProbe?: string;
   json?: boolean;
+}
+
+/** What `size` is asked: the scenario to simulate (if any) and how, and the store's figures given. */
+export interface SizeSettings {
+  scenario: ScenarioSettings;
+  simulation: SimulationSettings;
+  rate: Given<number> | undefined;
+  retention: Given<number> | undefined;
+  recordBytes: Given<number> | undefined;
+  fromProbe: string | undefined;
+  json: boolean;
+}
+
+export function sizeSettings(opts: SizeOptions): SizeSettings {
+  return {
+    scenario: scenarioSettings(opts), simulation: simulationSettings(opts), rate: opts.rate, retention: opts.retention, recordBytes: opts.recordBytes,
+    fromProbe: opts.fromProbe, json: opts.json === true,
+  };
 }
 
 /** Keys per action from simulating a scenario, and the rate, retention and record size it gives. */
@@ -41,17 +62,17 @@ interface Simulated {
   warnings: string[];
 }
 
-export async function sizeCommand(files: string[], opts: SizeOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  const file = scenarioFile(files, opts);
-  if (opts.fromProbe !== undefined && opts.recordBytes !== undefined) {
-    throw new InputError({ source: `--from-probe ${opts.fromProbe}` }, '', 'and --record-bytes both give the bytes per record',
+export async function sizeCommand(files: string[], s: SizeSettings, io: Io, signal?: AbortSignal): Promise<number> {
+  const file = scenarioFile(files, s);
+  if (s.fromProbe !== undefined && s.recordBytes !== undefined) {
+    throw new InputError({ source: `--from-probe ${s.fromProbe}` }, '', 'and --record-bytes both give the bytes per record',
       'Keep one: --from-probe for the measured size, or --record-bytes for an assumed one.');
   }
-  const probed = opts.fromProbe === undefined ? undefined : readProbeFile(opts.fromProbe);
-  const givenRate = opts.rate === undefined ? undefined : positiveNumber('--rate', opts.rate);
-  const givenRetention = opts.retention === undefined ? undefined : retentionMs(opts.retention);
-  const givenRecordBytes = opts.recordBytes === undefined ? undefined : positiveInteger('--record-bytes', opts.recordBytes);
-  const simulated = file ? await simulateKeys(file, opts, io, signal) : undefined;
+  const probed = s.fromProbe === undefined ? undefined : readProbeFile(s.fromProbe);
+  const givenRate = s.rate?.value;
+  const givenRetention = s.retention?.value;
+  const givenRecordBytes = s.recordBytes?.value;
+  const simulated = file ? await simulateKeys(file, s, io, signal) : undefined;
   // What is given wins, then the scenario's, then the probe's; the probe's measured size wins over the scenario's assumed one.
   const rate = givenRate ?? simulated?.rate ?? probed?.ratePerS;
   const retention = givenRetention ?? simulated?.retention ?? probed?.retentionMs;
@@ -64,8 +85,8 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io, si
   const source = simulated?.source ?? 'assumed: one key per action';
   const recordSource = probed?.source ?? '';
   // As run reports them: the version, and a command that gives these numbers again (not --threads, which never changes one).
-  const replay = new ReplayLine('size', file ? [file] : [], opts).overrides(opts).option('--seed', simulated?.seed).option('--rate', opts.rate)
-    .option('--retention', opts.retention).option('--record-bytes', opts.recordBytes).option('--from-probe', opts.fromProbe).flag('--json', opts.json).text();
+  const replay = new ReplayLine('size', file ? [file] : [], s.scenario).overrides(s.scenario).option('--seed', simulated?.seed).given('--rate', s.rate)
+    .given('--retention', s.retention).given('--record-bytes', s.recordBytes).option('--from-probe', s.fromProbe).flag('--json', s.json).text();
   const result = {
     tool: 'idem-sim', version: toolVersion(), replay,
     // The seed of the simulation behind keys_per_action; null when nothing was simulated (no scenario).
@@ -75,34 +96,23 @@ export async function sizeCommand(files: string[], opts: SizeOptions, io: Io, si
     ...(simulated ? { warnings: simulated.warnings } : {}),
   };
   return withOutput(io, undefined, [], (out) => {
-    out.write(opts.json ? `${JSON.stringify(result, null, 2)}\n` : sizeTable(result, simulated, out.style()));
+    out.write(s.json ? `${JSON.stringify(result, null, 2)}\n` : sizeTable(result, simulated, out.style()));
     return 0;
   });
 }
 
 /** The scenario to simulate, if any: at most one, and the options that simulate only with one. */
-function scenarioFile(files: readonly string[], opts: SizeOptions): string | undefined {
+function scenarioFile(files: readonly string[], s: SizeSettings): string | undefined {
   if (files.length > 1) throw new InputError(undefined, '', 'size takes one scenario at most', 'Size one scenario at a time.');
   const file = files[0];
   if (!file) {
-    const given = (['set', 'actions', 'seed', 'threads'] as const).filter((k) => opts[k] !== undefined);
+    const given = ([['set', s.scenario.set.length > 0], ['actions', s.scenario.actions !== undefined], ['seed', s.simulation.seed !== undefined],
+      ['threads', s.simulation.threads !== undefined]] as const).filter(([, on]) => on).map(([flag]) => flag);
     if (given.length > 0) {
       throw new InputError({ source: `--${given[0]}` }, '', 'only applies with a scenario to simulate', 'Name a scenario, or drop the option.');
     }
   }
   return file;
-}
-
-function retentionMs(text: string): number {
-  // A bare number gets both units to choose from: `24`, where retentions are hours, is far likelier hours than ms.
-  if (/^\s*[0-9.]+\s*$/.test(text)) {
-    throw new InputError({ source: `--retention ${text}` }, '', 'the duration has no unit',
-      `Write the unit: ${text.trim()}h for hours, ${text.trim()}m for minutes (or ${text.trim()}ms if you mean milliseconds).`);
-  }
-  if (!new RegExp(DURATION_PATTERN).test(text)) {
-    throw new InputError({ source: `--retention ${text}` }, '', `"${clipped(text, 80)}" is not a duration`, durationSpellingHint(text) || 'Write it as 5m, 1h, 24h or 7d.');
-  }
-  return parseDuration(text);
 }
 
 /** Keys and memory from keys per action, each with its 95% interval when keys per action has one (a simulation's). */
@@ -116,10 +126,10 @@ function sizeFigures(keysPerAction: number, source: string, ci95: Interval | und
   };
 }
 
-async function simulateKeys(file: string, opts: SizeOptions, io: Io, signal: AbortSignal | undefined): Promise<Simulated> {
-  const { scenario, seed: fileSeed, locate, warnings } = scenarioReader(opts, io)(file);
-  const seed = runSeed(seedOption(opts.seed), fileSeed);
-  const threads = threadSetting(opts.threads, io)(scenario.actions);
+async function simulateKeys(file: string, s: SizeSettings, io: Io, signal: AbortSignal | undefined): Promise<Simulated> {
+  const { scenario, seed: fileSeed, locate, warnings } = scenarioReader(s.scenario, io)(file);
+  const seed = runSeed(s.simulation.seed?.value, fileSeed);
+  const threads = threadSetting(s.simulation.threads, io)(scenario.actions);
   checkTimeRun({ scenario, seed, locate });
   const outcome = await runScenario({ scenario, seed, threads, ...(signal ? { signal } : {}) });
   const m = outcome.state.finish(scenario);

@@ -2,17 +2,14 @@
 import { runScenario, type RunOutcome, type RunRequest } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
-import { SWEEP_METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
+import type { MetricPath } from '../results/metric-paths.js';
 import { shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { DEFAULT_MAX_POINTS, gridPoints, gridSize, MAX_POINTS, type GridPoint } from '../sweeps/grid.js';
 import { checkCapacityMetric, checkLabels, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
 import { toolVersion, type Io } from './io.js';
-import {
-  oneOf, positiveInteger, precisionTarget, seedOption, shard as parseShard,
-  type PrecisionOptions,
-} from './options.js';
+import { sweepMetricOption } from './options.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from '../shards/partial.js';
 import { progressBar } from './progress.js';
 import { SweepPartText } from '../shards/sweep-part.js';
@@ -22,21 +19,44 @@ import { checkTimeRun } from './shared/time.js';
 import { alertsOnly, timeResults } from '../results/time-results.js';
 import type { SweepPointResult } from '../report/sweep.js';
 import { renderSweep, type SweepFormat } from '../report/sweep-reporters.js';
-import { sweepFormat } from './shared/formats.js';
 import { scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
-import { precisionInfo, runSeed, simulationWork, threadSetting, type SimulationOptions } from './shared/simulate.js';
+import { precisionInfo, runSeed, simulationWork, threadSetting } from './shared/simulate.js';
+import type { Given } from './settings/given.js';
+import { outputSettings, sweepFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import {
+  largeRunSettings, precisionTarget, simulationSettings,
+  type LargeRunOptions, type LargeRunSettings, type Shard, type SimulationOptions, type SimulationSettings,
+} from './settings/simulation.js';
 
-export interface SweepOptions extends SimulationOptions, PrecisionOptions {
+/** `sweep`'s command line as commander parsed it (main.ts declares it). */
+export interface SweepOptions extends ScenarioOptions, SimulationOptions, LargeRunOptions, OutputOptions {
+  /** Each --vary PATH=VALUES as given: the sweep's planner reads them with the file's sweep.vary (sweeps/plan.ts). */
   vary?: string[];
-  metric?: string;
-  format?: string;
-  json?: boolean;
-  maxPoints?: string;
-  svg?: boolean;
-  out?: string;
-  shard?: string;
+  metric?: Given<MetricPath>;
+  format?: Given<SweepFormat>;
+  maxPoints?: Given<number>;
+}
+
+/** What `sweep` is asked, one typed piece for each stage: read, plan the grid, simulate, write. */
+export interface SweepSettings {
+  scenario: ScenarioSettings;
+  simulation: SimulationSettings;
+  large: LargeRunSettings;
+  output: OutputSettings<Given<SweepFormat>>;
+  vary: readonly string[];
+  /** --metric (without it, the file's sweep.metric, else duplicates_per_1000). */
+  metric: Given<MetricPath> | undefined;
+  maxPoints: Given<number> | undefined;
+}
+
+export function sweepSettings(opts: SweepOptions): SweepSettings {
+  return {
+    scenario: scenarioSettings(opts), simulation: simulationSettings(opts), large: largeRunSettings(opts), output: outputSettings(opts),
+    vary: opts.vary ?? [], metric: opts.metric, maxPoints: opts.maxPoints,
+  };
 }
 
 export { DEFAULT_MAX_POINTS, MAX_POINTS } from '../sweeps/grid.js';
@@ -45,29 +65,31 @@ export { DEFAULT_MAX_POINTS, MAX_POINTS } from '../sweeps/grid.js';
 interface SweepPlan {
   read: ScenarioReader;
   format: SweepFormat;
+  /** --seed, if given. */
+  seed: string | undefined;
   /** The scenario as the file and --set give it, before any point's values. */
   base: LoadedScenario;
   metric: MetricPath;
   axes: SweepAxis[];
   size: number;
   precision: PrecisionTarget | undefined;
-  shard: { index: number; count: number } | undefined;
+  shard: Shard | undefined;
   /** This shard's points: `from` to `to` (exclusive) of the grid's. */
   from: number;
   to: number;
 }
 
-export async function sweepCommand(file: string, opts: SweepOptions, io: Io, signal?: AbortSignal): Promise<number> {
-  return withOutput(io, opts.out, [file], async (out) => {
-    const plan = sweepPlan(file, opts, io);
+export async function sweepCommand(file: string, s: SweepSettings, io: Io, signal?: AbortSignal): Promise<number> {
+  return withOutput(io, s.output.out, [file], async (out) => {
+    const plan = sweepPlan(file, s, io);
     const points = gridPoints(plan.axes, plan.from, plan.to);
-    const seed = runSeed(opts.seed, plan.base.seed);
-    const threads = threadSetting(opts.threads, io)(checkPoints(file, plan, points, seed));
+    const seed = runSeed(plan.seed, plan.base.seed);
+    const threads = threadSetting(s.simulation.threads, io)(checkPoints(file, plan, points, seed));
     const part = plan.shard ? new SweepPartText(plan.shard, plan.to - plan.from) : undefined;
     const results = await simulatePoints(file, plan, points, { seed, threads, part }, io, signal);
     // The --vary options as given: the file's own sweep.vary comes with the file.
-    const replay = new ReplayLine('sweep', [file], opts).each('--vary', opts.vary).overrides(opts).option('--seed', seed)
-      .option('--metric', opts.metric).precision(opts);
+    const replay = new ReplayLine('sweep', [file], s.scenario).each('--vary', s.vary).overrides(s.scenario).option('--seed', seed)
+      .given('--metric', s.metric).precision(s.large.precision);
     const paths = plan.axes.map((a) => a.path);
     const logPaths = plan.axes.filter((a) => a.log).map((a) => a.path);
     out.write(part
@@ -81,31 +103,31 @@ export async function sweepCommand(file: string, opts: SweepOptions, io: Io, sig
 }
 
 /** `--max-points N`: the most points the grid may have (DEFAULT_MAX_POINTS without it). */
-function maxPointsOption(text: string | undefined): number {
-  const maxPoints = text === undefined ? DEFAULT_MAX_POINTS : positiveInteger('--max-points', text);
-  if (maxPoints > MAX_POINTS) {
-    throw new InputError({ source: `--max-points ${text}` }, '', `is over the limit of ${MAX_POINTS.toLocaleString('en-US')} points`,
+function maxPoints(given: Given<number> | undefined): number {
+  if (given === undefined) return DEFAULT_MAX_POINTS;
+  if (given.value > MAX_POINTS) {
+    throw new InputError({ source: `--max-points ${given.text}` }, '', `is over the limit of ${MAX_POINTS.toLocaleString('en-US')} points`,
       `Give at most --max-points ${MAX_POINTS}; for a larger study, run several sweeps over parts of the range.`);
   }
-  return maxPoints;
+  return given.value;
 }
 
-function sweepPlan(file: string, opts: SweepOptions, io: Io): SweepPlan {
-  const format = sweepFormat(opts);
-  seedOption(opts.seed);
-  const read = scenarioReader(opts, io);
+function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
+  const format = sweepFormat(s.output);
+  const seed = s.simulation.seed?.value;
+  const read = scenarioReader(s.scenario, io);
   const base = read(file);
-  const metric = oneOf('--metric', opts.metric ?? base.sweep?.metric ?? 'duplicates_per_1000', SWEEP_METRIC_PATHS) as MetricPath;
-  const axes = readAxes(file, base.sweep?.vary ?? [], opts.vary ?? [], () => maxPointsOption(opts.maxPoints));
+  const metric = s.metric?.value ?? sweepMetricOption(base.sweep?.metric ?? 'duplicates_per_1000');
+  const axes = readAxes(file, base.sweep?.vary ?? [], s.vary, () => maxPoints(s.maxPoints));
   checkCapacityMetric(metric, file, base.scenario, axes.map((a) => a.path));
   const size = gridSize(axes);
-  const precision = precisionTarget(opts);
-  const shard = opts.shard === undefined ? undefined : parseShard(opts.shard);
+  const precision = precisionTarget(s.large.precision, s.scenario.actions);
+  const shard = s.large.shard?.value;
   if (shard && precision) {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision', 'Shard a sweep of fixed --actions, or run --precision on one machine.');
   }
   const [from, to] = shard ? shardRange(size, shard) : [0, size];
-  return { read, format, base, metric, axes, size, precision, shard, from, to };
+  return { read, format, seed, base, metric, axes, size, precision, shard, from, to };
 }
 
 /**

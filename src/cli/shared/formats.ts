@@ -1,20 +1,13 @@
 /**
- * The output formats of `run` and `sweep` (and of `merge`, which reports as they do): what the
- * options ask for, checked against the reporter registries, and a run's report in its format.
+ * The output formats of `run` (and of `merge`, which reports as it does): a format that needs a
+ * series, and a run's report in its format. What the options ask for: settings/output.ts.
  */
 import type { ChalkInstance } from 'chalk';
 import { InputError } from '../../scenario/errors.js';
 import { shellQuote } from '../../scenario/shell-quote.js';
-import { oneOf } from '../options.js';
 import { RUN_FORMATS, RUN_REPORTERS, type RunFormat } from '../../report/run-reporters.js';
-import { SWEEP_FORMATS, type SweepFormat } from '../../report/sweep-reporters.js';
 import { formatList, needsSeries } from '../../report/formats.js';
 import type { ScenarioRun } from '../../report/types.js';
-
-/** What --json and --format ask of `run`: one of RUN_FORMATS (`--json` is `--format json`). */
-export function runFormat(opts: { json?: boolean; format?: string }): RunFormat {
-  return opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', RUN_FORMATS) as RunFormat; // oneOf checked it
-}
 
 /**
  * Refuses a format that writes the run's series (formats.ts: needsSeries) for a run without one:
@@ -38,13 +31,4 @@ export function renderRuns(runs: readonly ScenarioRun[], args: readonly string[]
   const reporter = RUN_REPORTERS[format];
   const replay = [...args, ...reporter.options].map(shellQuote).join(' ');
   return reporter.render(runs, { version, replay }, style, width);
-}
-
-/** What --format, --json and --svg ask of `sweep`: one of SWEEP_FORMATS, or `svg` (the charts as one SVG; see docs/charts.md). */
-export function sweepFormat(opts: { format?: string; json?: boolean; svg?: boolean }): SweepFormat {
-  const format = opts.json ? 'json' : oneOf('--format', opts.format ?? 'table', SWEEP_FORMATS) as SweepFormat; // oneOf checked it
-  if (!opts.svg) return format;
-  if (format === 'html' || (opts.format === undefined && !opts.json)) return 'svg';
-  throw new InputError({ source: '--svg' }, '', `cannot be combined with ${opts.json ? '--json' : `--format ${format}`}`,
-    `Give --svg alone for the charts as one SVG image, or ${opts.json ? '--json' : `--format ${format}`} alone (--format html gives a page with every chart and a table).`);
 }

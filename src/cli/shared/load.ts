@@ -6,7 +6,7 @@ import { formatInputError } from '../../scenario/errors.js';
 import { parseScenario, type Override, type ScenarioWarning } from '../../scenario/parse.js';
 import { warn, type Io } from '../io.js';
 import { loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
-import { parseOverrides } from '../../scenario/overrides.js';
+import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
 
 /** Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario. */
 export function loadScenario(file: string | null, overrides: readonly Override[], access: DataAccess = {}) {
@@ -17,27 +17,18 @@ export function loadScenario(file: string | null, overrides: readonly Override[]
 
 export type LoadedScenario = ReturnType<typeof loadScenario>;
 
-/** The options that change what a command reads as its scenario. */
-export interface ScenarioOptions {
-  set?: readonly string[] | undefined;
-  actions?: string | undefined;
-  /** Read data files outside the scenario file's directory. */
-  allowOutside?: boolean | undefined;
-}
-
 /** Reads a scenario as the command's options say; `more` overrides come after theirs (a sweep's point). */
 export type ScenarioReader = (file: string | null, more?: readonly Override[]) => LoadedScenario;
 
 /**
- * The command's reader of scenarios; it warns on `io` of settings the model does not read
- * (null: a command that uses them otherwise, as the probe, where `transactional` or `claim`
- * choose the real store's protocol whatever the model's other settings). Its --set and
- * --actions are checked here, so a malformed one fails where the command asks, before any
- * file is read.
+ * The command's reader of scenarios, as its scenario-reading settings say; it warns on `io` of
+ * settings the model does not read (null: a command that uses them otherwise, as the probe,
+ * where `transactional` or `claim` choose the real store's protocol whatever the model's other
+ * settings). A malformed --set fails here, where the command asks, before any file is read.
  */
-export function scenarioReader(opts: ScenarioOptions, io: Pick<Io, 'stderr'> | null): ScenarioReader {
-  const overrides = parseOverrides(opts);
-  const access: DataAccess = { allowOutside: opts.allowOutside === true };
+export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'> | null): ScenarioReader {
+  const overrides = overridesOf(settings);
+  const access: DataAccess = { allowOutside: settings.allowOutside };
   // A sweep reads its scenario at every point: each warning is said once.
   const said = new Set<string>();
   return (file, more = []) => {

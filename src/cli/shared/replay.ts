@@ -5,8 +5,9 @@
  * written them, each only when given.
  */
 import { shellQuote } from '../../scenario/shell-quote.js';
-import type { PrecisionOptions } from '../options.js';
-import type { ScenarioOptions } from './load.js';
+import type { Given } from '../settings/given.js';
+import type { ScenarioSettings } from '../settings/scenario.js';
+import type { PrecisionSettings } from '../settings/simulation.js';
 import { asInput } from '../../scenario/names.js';
 
 export class ReplayLine {
@@ -23,6 +24,11 @@ export class ReplayLine {
     return this;
   }
 
+  /** `name text` of an option given on the command line, as its text was written. */
+  given(name: string, option: Given<unknown> | undefined): this {
+    return this.option(name, option?.text);
+  }
+
   /** `name`, when it is on. */
   flag(name: string, on: boolean | undefined): this {
     if (on) this.parts.push(name);
@@ -36,13 +42,13 @@ export class ReplayLine {
   }
 
   /** Each --set, then --actions: what the scenario reader applies to the file. */
-  overrides(opts: ScenarioOptions): this {
-    return this.each('--set', opts.set).option('--actions', opts.actions);
+  overrides(s: ScenarioSettings): this {
+    return this.each('--set', s.set.map((given) => given.text)).option('--actions', s.actions?.text);
   }
 
   /** --precision, --precision-metric and --max-actions, as given. */
-  precision(opts: PrecisionOptions): this {
-    return this.option('--precision', opts.precision).option('--precision-metric', opts.precisionMetric).option('--max-actions', opts.maxActions);
+  precision(p: PrecisionSettings): this {
+    return this.given('--precision', p.halfWidth).given('--precision-metric', p.metric).given('--max-actions', p.maxActions);
   }
 
   /** The arguments, unquoted (a partial result keeps them so that `merge` can write the line). */

@@ -3,22 +3,15 @@ import { availableParallelism } from 'node:os';
 import { runScenario, type RunOutcome, type RunRequest } from '../../exec/runner.js';
 import type { PrecisionTarget } from '../../results/precision.js';
 import type { Io } from '../io.js';
-import { threadCount } from '../options.js';
+import { threadsUsed, type Threads } from '../options.js';
 import { progressBar, type ProgressFn } from '../progress.js';
 import { isCoupled } from '../../model/capacity.js';
 import type { WrittenScenario } from '../../model/types.js';
 import type { PrecisionInfo } from '../../report/types.js';
-import type { ScenarioOptions } from './load.js';
 import { DEFAULT_SEED } from '../../scenario/seed.js';
+import type { Given } from '../settings/given.js';
 
-/** The options of every command that simulates: what it reads, and its seed and threads. */
-export interface SimulationOptions extends ScenarioOptions {
-  seed?: string;
-  threads?: string;
-}
-
-
-/** The seed of a run: --seed (checked by `seedOption`), else the file's, else DEFAULT_SEED. */
+/** The seed of a run: --seed, else the file's, else DEFAULT_SEED. */
 export function runSeed(given: string | undefined, fromFile: string | undefined): string {
   return given ?? fromFile ?? DEFAULT_SEED;
 }
@@ -48,13 +41,13 @@ export function simulationWork(scenario: WrittenScenario, actions: number): numb
 const COUPLED_ACTION_WORK = 10;
 
 /**
- * `--threads`, checked now (capped at the core count, with a warning that says so: see
- * `threadCount`); the count for a command of `actions` actions once they are known, which
- * without --threads is `defaultThreads(actions)`.
+ * `--threads`, taken now (its error raised, or the warning said when it asks for more than the
+ * cores: see `threadsUsed`); the count for a command of `actions` actions once they are known,
+ * which without --threads is `defaultThreads(actions)`.
  */
-export function threadSetting(text: string | undefined, io: Io): (actions: number) => number {
-  const given = text === undefined ? undefined : threadCount(text, io);
-  return (actions) => given ?? defaultThreads(actions);
+export function threadSetting(threads: Given<Threads> | undefined, io: Io): (actions: number) => number {
+  const used = threads === undefined ? undefined : threadsUsed(threads.value, io);
+  return (actions) => used ?? defaultThreads(actions);
 }
 
 /** Simulates one scenario, with a progress bar labelled `label` (on a terminal's standard error only). */
