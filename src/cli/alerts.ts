@@ -1,0 +1,180 @@
+/**
+ * `idem-sim alerts SCENARIO`: the scenario's alerts as Prometheus rules (docs/prometheus-rules.md):
+ * a table for a person, a rule group for Prometheus, or a `promtool test rules` file that runs
+ * the rules on the simulated series and expects the simulated firings.
+ */
+import { ALERT_STEP_MS } from '../results/alerts.js';
+import { SERIES_NAMES, type SeriesName } from '../model/series.js';
+import { ALERT_FORMATS, simulates, type AlertFormat } from '../report/alert-formats.js';
+import { renderAlertsTable } from '../report/alerts-table.js';
+import { prometheusAlerts, renderRuleGroup, type MetricNaming, type PrometheusAlert } from '../report/prometheus-rules.js';
+import { promtoolTestEntries, renderPromtoolTest } from '../report/promtool-test.js';
+import { InputError } from '../scenario/errors.js';
+import { clipped, hasUnprintable } from '../scenario/printable.js';
+import { scenarioName } from '../scenario/names.js';
+import { toolVersion, warn, type Io } from './io.js';
+import { oneOf } from './options.js';
+import { scenarioReader, type LoadedScenario } from './shared/load.js';
+import { withOutput, type ReportOutput } from './shared/output.js';
+import { ReplayLine } from './shared/replay.js';
+import { runSeed, simulate, threadSetting } from './shared/simulate.js';
+import { checkTimeRun } from './shared/time.js';
+import { Given } from './settings/given.js';
+import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
+
+/**
+ * Entries of a promtool test file at most (one per alert and bucket; about 70 bytes each, 250
+ * when the alert fires): 100,000 is a day of 1-minute buckets for 69 alerts, a file of 7 to 25 MB.
+ */
+export const MAX_PROMTOOL_TEST_ENTRIES = 100_000;
+
+/**
+ * `alerts`'s command line as commander parsed it (main.ts declares it): --format, --metric and
+ * --label as their texts, each read once by `alertsSettings`.
+ */
+export interface AlertsOptions extends ScenarioOptions, SimulationOptions, OutputOptions {
+  format?: string;
+  /** `--series STEP`: the buckets the alerts are judged on (ms). */
+  series?: Given<number>;
+  metric?: readonly string[];
+  label?: readonly string[];
+  /** `--rules FILE`: the rule file a promtool test reads. */
+  rules?: string;
+}
+
+/** What `alerts` is asked: read, translate, (for the test file) simulate, write. */
+export interface AlertsSettings {
+  scenario: ScenarioSettings;
+  simulation: SimulationSettings;
+  output: OutputSettings<Given<AlertFormat>>;
+  series: Given<number> | undefined;
+  metric: readonly Given<readonly [SeriesName, string]>[];
+  label: readonly Given<readonly [string, string]>[];
+  rules: string | undefined;
+}
+
+export function alertsSettings(opts: AlertsOptions): AlertsSettings {
+  const { format, metric = [], label = [], ...rest } = opts;
+  const formatGiven = format === undefined ? undefined : Given.parse(format, (text) => oneOf('--format', text, ALERT_FORMATS) as AlertFormat); // oneOf checked it
+  return {
+    scenario: scenarioSettings(rest), simulation: simulationSettings(rest), output: outputSettings({ ...rest, ...(formatGiven ? { format: formatGiven } : {}) }),
+    series: rest.series, metric: metric.map((t) => Given.parse(t, metricOption)), label: label.map((t) => Given.parse(t, labelOption)), rules: rest.rules,
+  };
+}
+
+/** A Prometheus metric name (the data model's `[a-zA-Z_:][a-zA-Z0-9_:]*`). */
+const METRIC_NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
+/** A label name (`[a-zA-Z_][a-zA-Z0-9_]*`; names beginning with `__` are Prometheus's own). */
+const LABEL_NAME = /^(?!__)[a-zA-Z_][a-zA-Z0-9_]*$/;
+/** The longest label value or metric name taken: a selector is for reading, not for carrying data. */
+const MAX_NAME = 200;
+
+/** `--metric SERIES=NAME`: the counter a series count is read from. */
+export function metricOption(text: string): readonly [SeriesName, string] {
+  const [series = '', name = ''] = splitPair(text);
+  const count = oneOf('--metric', series, SERIES_NAMES) as SeriesName; // oneOf checked it
+  if (!METRIC_NAME.test(name) || name.length > MAX_NAME) {
+    throw new InputError({ source: `--metric ${text}` }, '', `"${clipped(name, 80)}" is not a Prometheus metric name`,
+      `Give a name of letters, digits, _ and : (not beginning with a digit), at most ${MAX_NAME} characters, such as --metric ${count}=myapp_${count}_total.`);
+  }
+  return [count, name];
+}
+
+/** `--label NAME=VALUE`: a label the rules select the service's series by. */
+export function labelOption(text: string): readonly [string, string] {
+  const [name = '', value = ''] = splitPair(text);
+  if (!LABEL_NAME.test(name) || name.length > MAX_NAME) {
+    throw new InputError({ source: `--label ${clipped(text, 80)}` }, '', `"${clipped(name, 80)}" is not a label name`,
+      'Give a name of letters, digits and _ (not beginning with a digit or __), then = and the value, such as --label tool=refund.');
+  }
+  if (value.length > MAX_NAME || hasUnprintable(value)) {
+    throw new InputError({ source: `--label ${clipped(text, 80)}` }, '', `the value of ${name} is ${value.length > MAX_NAME ? `${value.length} characters long` : 'not printable (it holds a control or invisible character)'}`,
+      `Give a value of at most ${MAX_NAME} printable characters, such as --label ${name}=refund.`);
+  }
+  return [name, value];
+}
+
+/** `a=b` split at its first `=` (none: the whole text and nothing). */
+const splitPair = (text: string): [string, string] => {
+  const at = text.indexOf('=');
+  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
+};
+
+export async function alertsCommand(file: string, s: AlertsSettings, io: Io, signal?: AbortSignal): Promise<number> {
+  return withOutput(io, s.output.out, [file], async (out) => {
+    const format = s.output.format?.value ?? 'table';
+    const step = stepOf(s.series);
+    const naming = namingOf(s);
+    const threads = threadSetting(s.simulation.threads, io);
+    warnUnused(s, format, io);
+    const loaded = scenarioReader(s.scenario, io)(file);
+    const name = scenarioName(file);
+    if (loaded.scenario.alerts.length === 0) {
+      throw new InputError({ source: file }, 'alerts', 'has no alerts to export',
+        'Add an alerts: list, such as alerts: [{name: conflicts, metric: conflicts_409, above: 10, for: 2m}] (docs/time.md).');
+    }
+    const rules = prometheusAlerts(loaded.scenario.alerts, step, naming, name);
+    if (format === 'table') out.write(renderAlertsTable(rules, loaded.scenario.alerts, step, out.style()));
+    else if (format === 'prometheus') out.write(renderRuleGroup(rules, `idem-sim ${name}`, step, toolVersion()));
+    else await writeTest(out, { file, name, loaded, rules, step, s, threads }, io, signal);
+    return 0;
+  });
+}
+
+/** The series' step: --series, else the minute alerts are judged on; whole and even milliseconds (a sample at each bucket's middle). */
+function stepOf(series: Given<number> | undefined): number {
+  const step = series?.value ?? ALERT_STEP_MS;
+  if (!Number.isInteger(step / 2)) {
+    throw new InputError({ source: `--series ${series?.text ?? ''}` }, '', 'is not an even number of milliseconds: Prometheus counts time in whole milliseconds, and the test file samples each bucket at its middle',
+      'Give --series a step such as 10s, 30s or 1m.');
+  }
+  return step;
+}
+
+function namingOf(s: AlertsSettings): MetricNaming {
+  const names: Partial<Record<SeriesName, string>> = {};
+  for (const m of s.metric) { const [series, name] = m.value; names[series] = name; }
+  const labels = new Map<string, string>();
+  for (const l of s.label) { const [name, value] = l.value; labels.set(name, value); }
+  return { names, labels: [...labels] };
+}
+
+/** Settings that do nothing unless the format simulates. */
+function warnUnused(s: AlertsSettings, format: AlertFormat, io: Io): void {
+  if (simulates(format)) return;
+  const unused = [s.simulation.seed && '--seed', s.simulation.threads && '--threads', s.rules !== undefined && '--rules'].filter((o): o is string => typeof o === 'string');
+  for (const option of unused) warn(io, `${option} has no effect with --format ${format}, which does not simulate: only --format promtool-test runs the scenario.`);
+}
+
+interface TestJob {
+  file: string;
+  name: string;
+  loaded: LoadedScenario;
+  rules: PrometheusAlert[];
+  step: number;
+  s: AlertsSettings;
+  threads: (actions: number) => number;
+}
+
+/** Simulates the scenario on the step, then writes the test file (refused when it would hold too many entries). */
+async function writeTest(out: ReportOutput, job: TestJob, io: Io, signal: AbortSignal | undefined): Promise<void> {
+  const { file, name, loaded, rules, step, s } = job;
+  const seed = runSeed(s.simulation.seed?.value, loaded.seed);
+  const scenario = loaded.scenario;
+  // Without --series, the scenario's alerts ask for the step (results/alerts.ts, seriesStepOf), and the checks say so.
+  checkTimeRun({ scenario, seed, locate: loaded.locate, ...(s.series ? { seriesStep: step } : {}) }, s.series?.text);
+  const outcome = await simulate(io, name, { scenario, seed, threads: job.threads(scenario.actions), seriesStep: step }, signal);
+  const series = outcome.state.series();
+  if (series === null) throw new Error('a run with a series step counted no series');
+  const entries = promtoolTestEntries(rules.length, series);
+  if (entries > MAX_PROMTOOL_TEST_ENTRIES) {
+    throw new InputError({ source: file }, 'alerts', `would need ${entries.toLocaleString('en-US')} test entries (${rules.length} alerts × ${series.buckets.toLocaleString('en-US')} buckets), more than the ${MAX_PROMTOOL_TEST_ENTRIES.toLocaleString('en-US')} a test file may hold`,
+      'Test fewer alerts at once (--set to drop some), a shorter load.duration, or a longer --series step.');
+  }
+  const replay = new ReplayLine('alerts', [file], s.scenario).overrides(s.scenario).option('--seed', seed).given('--series', s.series)
+    .each('--metric', s.metric.map((g) => g.text)).each('--label', s.label.map((g) => g.text))
+    .option('--format', 'promtool-test').option('--rules', s.rules).text();
+  out.write(renderPromtoolTest(s.rules ?? `${name}.rules.yaml`, rules, scenario.alerts, series, { scenario: name, seed, version: toolVersion(), replay }));
+}

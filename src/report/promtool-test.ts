@@ -1,0 +1,100 @@
+/**
+ * A `promtool test rules` file (docs/prometheus-rules.md): the exported rules run on the
+ * simulated series, expected to fire at every bucket end where the simulated alert fires.
+ *
+ * Input: each counter the rules read, cumulative, with a sample at every bucket's end (the
+ * run's own counts) and one at its middle holding half the bucket's count (its events spread
+ * evenly). Prometheus 2 reads a range [t - Δ, t] (closed), which holds the bucket's two ends:
+ * `increase` is the bucket's count, with nothing to extrapolate. Prometheus 3 reads (t - Δ, t]
+ * (left-open), which holds the middle and the end: half the count, over half the window,
+ * extrapolated by exactly 2 to the window's start (the middle is one sampling interval from it,
+ * within the 1.1 intervals Prometheus extrapolates over). Both are the bucket's count exactly,
+ * as halves of integers are exact doubles.
+ *
+ * Expected: at each bucket's end t, the alert fires when a simulated firing [start, end) holds t.
+ * A firing still on when the series ends closes there in the simulation; here it is still on
+ * at the last bucket's end, so the firings are taken from the series with one empty bucket more.
+ */
+import { firings } from '../results/alerts.js';
+import { NUM_SERIES, SER, type SeriesCounts } from '../model/series.js';
+import type { WrittenScenario } from '../model/types.js';
+import { printable } from '../scenario/printable.js';
+import { promDuration, seriesRead, yamlString, type PrometheusAlert } from './prometheus-rules.js';
+
+type Alert = WrittenScenario['alerts'][number];
+
+/** What the test file says of where it came from (a comment). */
+export interface PromtoolTestSource {
+  scenario: string;
+  seed: string;
+  version: string;
+  /** The command line that writes the file again. */
+  replay: string;
+}
+
+/** Entries of `alert_rule_test` a file holds: one per alert and bucket. */
+export const promtoolTestEntries = (alerts: number, series: SeriesCounts): number => alerts * series.buckets;
+
+/**
+ * The test file. `rulesFile`: the rule file as the test reads it (relative to the test file);
+ * `alerts`: the scenario's alerts, in the order of `rules`.
+ */
+export function renderPromtoolTest(rulesFile: string, rules: readonly PrometheusAlert[], alerts: readonly Alert[], series: SeriesCounts, from: PromtoolTestSource): string {
+  const step = promDuration(series.step);
+  const padded: SeriesCounts = { ...series, buckets: series.buckets + 1, counts: new Float64Array((series.buckets + 1) * NUM_SERIES) };
+  padded.counts.set(series.counts.subarray(0, series.buckets * NUM_SERIES));
+  const lines = [
+    `# promtool test rules FILE: the rules of ${yamlString(rulesFile)} on the series of scenario ${yamlString(from.scenario)},`,
+    `# simulated by idem-sim ${from.version} with seed ${yamlString(from.seed)}: ${series.buckets} buckets of ${step} (docs/prometheus-rules.md).`,
+    `# replay: ${printable(from.replay)}`,
+    'rule_files:',
+    `  - ${yamlString(rulesFile)}`,
+    `evaluation_interval: ${step}`,
+    'tests:',
+    `  - interval: ${promDuration(series.step / 2)}`,
+    '    input_series:',
+    ...seriesRead(rules).flatMap(({ series: name, metric }) => [
+      `      - series: ${yamlString(selector(metric, rules[0]?.labels ?? []))}`,
+      `        values: "${cumulativeHalves(series, SER[name]).join(' ')}"`,
+    ]),
+    '    alert_rule_test:',
+    ...rules.flatMap((r, i) => expectations(r, firings(padded, alerts[i] as Alert), series)),
+  ];
+  return `${lines.join('\n')}\n`;
+}
+
+/** A series selector with its labels, as the input's `series:` reads it. */
+const selector = (metric: string, labels: readonly (readonly [string, string])[]): string =>
+  `${metric}${labels.length > 0 ? `{${labels.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(', ')}}` : ''}`;
+
+/** The counter at 0, then at each bucket's middle and end. */
+function cumulativeHalves(series: SeriesCounts, m: number): string[] {
+  const values = ['0'];
+  let total = 0;
+  for (let b = 0; b < series.buckets; b++) {
+    const count = series.counts[b * NUM_SERIES + m] as number;
+    values.push(String(total + count / 2));
+    total += count;
+    values.push(String(total));
+  }
+  return values;
+}
+
+/** One entry per bucket end: the alert firing there (by `fired`, its simulated firings in time order), or none. */
+function expectations(rule: PrometheusAlert, fired: readonly [number, number][], series: SeriesCounts): string[] {
+  const out: string[] = [];
+  let k = 0;
+  for (let b = 1; b <= series.buckets; b++) {
+    const t = b * series.step;
+    while (k < fired.length && (fired[k] as [number, number])[1] <= t) k++;
+    const on = k < fired.length && (fired[k] as [number, number])[0] <= t;
+    out.push(`      - eval_time: ${promDuration(t)}`, `        alertname: ${yamlString(rule.name)}`);
+    if (!on) { out.push('        exp_alerts: []'); continue; }
+    out.push(
+      '        exp_alerts:',
+      `          - exp_labels: {${rule.labels.map(([k, v]) => `${k}: ${yamlString(v)}`).join(', ')}}`,
+      `            exp_annotations: {summary: ${yamlString(rule.summary)}}`,
+    );
+  }
+  return out;
+}
