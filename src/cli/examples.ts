@@ -33,6 +33,10 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { what: 'every solution, with JUnit XML for CI', line: 'idem-sim check {scenarios}/solutions/*.yaml --junit idem-sim.xml' },
     { what: 'a retry storm and the guards that end it (recovery_ms, shedding, the budget)', line: 'idem-sim check {scenarios}/capacity-storm.yaml {scenarios}/capacity-guards.yaml' },
   ],
+  alerts: [
+    { what: 'the rules for Prometheus, the service picked by a label', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format prometheus --label tool=refund --out incident-slowdown.rules.yaml' },
+    { what: 'a test that they fire at the simulated minutes (then: promtool test rules incident-slowdown.test.yaml)', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format promtool-test --label tool=refund --out incident-slowdown.test.yaml' },
+  ],
   size: [
     { what: 'keys and memory from a rate and a retention', line: 'idem-sim size --rate 200 --retention 24h' },
     { what: "keys per action simulated, with the scenario's rate and retention", line: 'idem-sim size {scenarios}/belgavi-refunds.yaml' },
