@@ -83,15 +83,16 @@ function writeCache(file, source, data) {
  */
 function bundleLoader(files, dir, require) {
   const vm = require('node:vm');
-  /** Each file loaded, with its script, its source and what became of its cache. */
+  /** Each file loaded: what became of its cache, and, while recording, its script and source. */
   const scripts = new Map();
+  let recording = false;
 
   function compiled(file) {
     const read = readSource(file);
     const cached = cachedData(file, read);
     const script = new vm.Script(`${WRAP[0]}${read.source.toString('utf8')}${WRAP[1]}`, { filename: file, ...(cached.data ? { cachedData: cached.data } : {}) });
     const cache = cached.data ? (script.cachedDataRejected ? 'refused: rejected by V8' : 'used') : cached.none ?? `refused: ${cached.refused}`;
-    scripts.set(file, { script, source: read.source, cache });
+    scripts.set(file, { cache, ...(recording ? { script, source: read.source } : {}) });
     return script;
   }
 
@@ -117,8 +118,9 @@ function bundleLoader(files, dir, require) {
 
   /** For the build: at the process's exit, write the cache of every file loaded, with the functions compiled by then. */
   function recordCodeCache() {
+    recording = true;
     process.on('exit', () => {
-      for (const [file, { script, source }] of scripts) writeCache(file, source, script.createCachedData());
+      for (const [file, { script, source }] of scripts) if (script) writeCache(file, source, script.createCachedData());
     });
   }
 
