@@ -50,7 +50,7 @@ function refusal(text: string): InputError {
 function run(agent: ParsedAgent): ToolResult[] {
   return agent.tools.map((t) => {
     const r = simulate(runnable(t.parsed.scenario), `1/${t.name}`);
-    return { name: t.name, share: t.share, cost: t.cost, metrics: r.metrics, duplicated: r.state.counter('duplicated') };
+    return { name: t.name, share: t.share, cost: t.cost, metrics: r.metrics, duplicated: r.state.counter('duplicated'), readOnly: t.annotations.readOnlyHint };
   });
 }
 
@@ -159,6 +159,17 @@ describe('the agent\'s readings', () => {
     expect(r.tools.reduce((s, t) => s + t.duplicates_per_day.value, 0)).toBeCloseTo(r.readings.duplicates_per_day.value, 6);
     // A duplicated action has at least one duplicate: the share duplicated never exceeds the duplicates per action.
     for (const t of results) expect(t.duplicated.mean).toBeLessThanOrEqual(t.metrics.duplicates_per_1000.value / 1000 + 1e-12);
+  });
+
+  it('leave a read-only tool\'s repeats out of the agent\'s duplicates', () => {
+    const a = parse(AGENT.replace('annotations: {destructiveHint: false}', 'annotations: {readOnlyHint: true}').replace('cost: {duplicate: {amount: 2, currency: USD}}', ''));
+    const results = run(a);
+    const r = agentReadings(results, 3);
+    const [refund, email] = results as [ToolResult, ToolResult];
+    expect(email.metrics.duplicates_per_day.value).toBeGreaterThan(0);
+    expect(r.readings.duplicates_per_day.value).toBe(refund.metrics.duplicates_per_day.value);
+    expect(r.readings.duplicated_calls_per_1000.value).toBeCloseTo(1000 * 0.25 * refund.duplicated.mean, 9);
+    expect(r.tools[1]?.duplicates_per_day.value).toBe(email.metrics.duplicates_per_day.value);
   });
 
   it('give a sum the root of the sum of its terms\' squared half-widths', () => {

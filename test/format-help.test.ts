@@ -34,7 +34,7 @@ describe('--format in --help', () => {
   });
 
   it('run --series names the formats that write the series', () => {
-    expect(named(help('run', '--series'))).toEqual(RUN_FORMATS.filter((f) => 'needsSeries' in RUN_FORMAT_INFO[f]).sort());
+    expect(named(help('run', '--series'))).toEqual(RUN_FORMATS.filter((f) => 'seriesRows' in RUN_FORMAT_INFO[f]).sort());
   });
 
   it('says what each format with words of its own is', () => {

@@ -3,7 +3,9 @@
  * nothing simulated anew. Each tool runs on its own stream, so the tools' estimates are
  * independent: a sum's 95% half-width is the root of the sum of the squares of its terms'
  * (a tool with none seen adds its rule-of-three bound), and the chance that a conversation meets a
- * duplicate carries its terms' half-widths through its derivative (the delta method). Pure.
+ * duplicate carries its terms' half-widths through its derivative (the delta method). A tool
+ * marked read-only is left out of the agent's duplicates: repeating a read changes nothing (a read
+ * that does change something is a lying hint, warned of by agent/parse.ts). Pure.
  */
 import type { Estimate, Metrics } from '../results/metrics.js';
 import type { Cost } from './parse.js';
@@ -18,6 +20,8 @@ export interface ToolResult {
   metrics: Metrics;
   /** Actions executed more than once, per action (the `duplicated` counter's mean and 95% half-width). */
   duplicated: { mean: number; half: number };
+  /** Marked readOnlyHint: its repeats change nothing, so the agent's duplicates leave them out (its own column still shows them). */
+  readOnly: boolean;
 }
 
 /** One reading of the agent: its path under `agent.` (expect:), its kind and how it reads. */
@@ -113,8 +117,9 @@ export function agentReadings(results: readonly ToolResult[], callsPerConversati
     };
   });
   const callsPerDay = terms.reduce((s, x) => s + x.callsPerDay, 0);
-  const dup = sum(terms.map((x) => x.dupDay));
-  const pCall = sum(terms.map((x, i) => scaled(x.duplicated, (results[i] as ToolResult).share)));
+  const harmful = (i: number) => !(results[i] as ToolResult).readOnly;
+  const dup = sum(terms.flatMap((x, i) => (harmful(i) ? [x.dupDay] : [])));
+  const pCall = sum(terms.flatMap((x, i) => (harmful(i) ? [scaled(x.duplicated, (results[i] as ToolResult).share)] : [])));
   const n = callsPerConversation;
   const none = Math.max(0, 1 - pCall.value);
   const chance: Term = { value: 1 - none ** n, half: n * none ** (n - 1) * pCall.half };

@@ -22,6 +22,9 @@ import { runSeed, simulate, threadSetting } from './shared/simulate.js';
 import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
+import { agentReader, agentRun, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
+import { checkAgentExpectation } from '../agent/expect.js';
+import type { MetricPath } from '../results/metric-paths.js';
 
 export const EXIT_EXPECTATIONS_FAILED = 1;
 /** An invalid scenario file: main.ts's EXIT_BAD_INPUT, returned here because the reports are still written. */
@@ -45,7 +48,13 @@ export function checkSettings(opts: CheckOptions): CheckSettings {
   return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), junit: opts.junit };
 }
 
-type Loaded = LoadedScenario & { file: string; name: string };
+/**
+ * A file read for checking: a scenario, or one tool of an agent file (`agent`: which, and the
+ * tool's index; its seed is the tool's own already). Every tool of an agent runs when the agent
+ * or one of its tools has expectations: the agent's readings need them all.
+ */
+type Loaded = Pick<LoadedScenario, 'scenario' | 'seed' | 'expectations' | 'warnings' | 'locate'> & { file: string; name: string; agent?: { of: AgentEntry; tool: number } };
+interface AgentEntry { agent: LoadedAgent; seed: string; name: string; runs: ToolRun[] }
 
 export async function checkCommand(files: string[], s: CheckSettings, io: Io, signal?: AbortSignal): Promise<number> {
   const { json } = s.output;
@@ -59,9 +68,10 @@ export async function checkCommand(files: string[], s: CheckSettings, io: Io, si
   // --junit is opened first: a bad --out then gives the --junit file back.
   return withOutput(io, s.junit, files, (junit) => withOutput(io, s.output.out, files, async (out) => {
     const read = scenarioReader(s.scenario, io);
+    const readAgent = agentReader(s.scenario, io);
     const seed = s.simulation.seed?.value;
     const threads = threadSetting(s.simulation.threads, io);
-    const { loaded, errors } = readEach(files, read, io);
+    const { loaded, errors } = readEach(files, read, readAgent, seed, io);
     const report = await checkEach(withExpectations(loaded, errors, io), errors, seed, threads, io, signal);
     const line = replayLine(files, s.scenario, seed, report.checked);
     const version = toolVersion();
@@ -94,14 +104,25 @@ function replayLine(files: readonly string[], read: ScenarioSettings, seed: stri
  * whose source is the command line (a refused --set or --actions, an --out or --junit that
  * would overwrite a data file) still stops the command, and no report is written.
  */
-function readEach(files: readonly string[], read: ScenarioReader, io: Io): { loaded: Loaded[]; errors: CheckError[] } {
+function readEach(files: readonly string[], read: ScenarioReader, readAgent: (file: string) => LoadedAgent | undefined, seedGiven: string | undefined, io: Io): { loaded: Loaded[]; errors: CheckError[] } {
   const names = columnNames(files);
   const loaded: Loaded[] = [];
   const errors: CheckError[] = [];
   for (const [k, file] of files.entries()) {
     const name = names[k] as string;
     try {
-      loaded.push({ file, name, ...read(file) });
+      const agent = readAgent(file);
+      if (agent) {
+        const of: AgentEntry = { agent, seed: runSeed(seedGiven, agent.seed), name: files.length > 1 ? name : agent.name, runs: [] };
+        // Tools without expectations of their own still run when the agent has some (their readings are the agent's).
+        const needed = agent.expectations.length > 0 || agent.tools.some((t) => t.parsed.expectations.length > 0);
+        loaded.push(...agent.tools.map((t, tool): Loaded => ({
+          file, name: files.length > 1 ? `${name}.${t.name}` : t.name, scenario: t.scenario, seed: toolSeed(of.seed, t.name),
+          expectations: needed ? t.parsed.expectations : [], warnings: [], ...(t.parsed.locate ? { locate: t.parsed.locate } : {}), agent: { of, tool },
+        })));
+      } else {
+        loaded.push({ file, name, ...read(file) });
+      }
     } catch (e) {
       if (!(e instanceof InputError) || e.origin?.source.startsWith('--')) throw e;
       io.stderr.write(`idem-sim: error: ${e.message}\n`);
@@ -125,7 +146,7 @@ function checkError(name: string, file: string, e: InputError): CheckError {
  * reported already), written into the reports like any invalid file's.
  */
 function withExpectations(all: readonly Loaded[], errors: CheckError[], io: Io): { checkable: Loaded[]; skipped: string[] } {
-  const checkable = all.filter((l) => l.expectations.length > 0);
+  const checkable = all.filter(hasGoals);
   if (checkable.length === 0 && errors.length === 0) {
     // Nothing to check is an error of each file, so the JUnit file and --json still say so to CI.
     for (const l of all) {
@@ -135,10 +156,14 @@ function withExpectations(all: readonly Loaded[], errors: CheckError[], io: Io):
     }
     return { checkable: [], skipped: [] };
   }
-  const skipped = all.filter((l) => l.expectations.length === 0).map((l) => l.file);
+  const skipped = [...new Set(all.filter((l) => !hasGoals(l)).map((l) => l.file))];
   for (const file of skipped) io.stderr.write(`idem-sim: skipped ${file}: it has no expect: block\n`);
   return { checkable, skipped };
 }
+
+/** Whether a file read has goals to check: its own, or (a tool) its agent's. */
+const hasGoals = (l: Loaded): boolean => l.expectations.length > 0
+  || (l.agent !== undefined && (l.agent.of.agent.expectations.length > 0 || l.agent.of.agent.tools.some((t) => t.parsed.expectations.length > 0)));
 
 async function checkEach(
   { checkable, skipped }: { checkable: readonly Loaded[]; skipped: string[] }, errors: CheckError[],
@@ -147,14 +172,34 @@ async function checkEach(
   const commandActions = checkable.reduce((sum, l) => sum + l.scenario.actions, 0);
   const checked: CheckedScenario[] = [];
   for (const l of checkable) {
-    const seed = runSeed(seedGiven, l.seed);
+    const seed = l.agent ? l.seed as string : runSeed(seedGiven, l.seed);
     checkTimeRun({ scenario: l.scenario, seed, locate: l.locate });
     const outcome = await simulate(io, l.name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
     const metrics = outcome.state.finish(l.scenario);
     const { alerts } = timeResults(l.scenario, outcome.state, false);
-    checked.push({
-      name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)), coupled: isCoupled(l.scenario),
-    });
+    if (l.expectations.length > 0) {
+      checked.push({
+        name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)), coupled: isCoupled(l.scenario),
+      });
+    }
+    const a = l.agent;
+    if (a) {
+      a.of.runs.push({ run: l.name, metrics, duplicated: outcome.state.counter('duplicated') });
+      if (a.tool === a.of.agent.tools.length - 1 && a.of.agent.expectations.length > 0) checked.push(agentChecked(a.of, l.file));
+    }
   }
   return { checked, errors, skipped };
+}
+
+/** An agent's own expectations, checked on its readings (its tools' runs summed), as a check of their own named by the agent. */
+function agentChecked(of: AgentEntry, file: string): CheckedScenario {
+  const run = agentRun(of.agent, of.seed, of.runs, warningTexts(of.agent.warnings));
+  return {
+    name: of.name, file, seed: of.seed, actions: of.runs.reduce((n, r) => n + r.metrics.actions, 0), warnings: run.warnings, coupled: false,
+    // A verdict names its reading as expect: does (agent.READING): the reports print it as they print a metric.
+    verdicts: of.agent.expectations.map((e) => {
+      const v = checkAgentExpectation(e, run.readings);
+      return { ...v, expectation: { metric: `agent.${e.reading}` as MetricPath, op: e.op, threshold: e.threshold, text: e.text, confidence: e.confidence, origin: e.origin } };
+    }),
+  };
 }

@@ -9,7 +9,7 @@ import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
 import { STOP_SIGNALS, StopSignals } from './signals.js';
 import { withChoices } from './choices.js';
-import { formatList, needsSeries, RUN_FORMAT_INFO, RUN_FORMATS, SWEEP_FORMAT_INFO, SWEEP_FORMATS } from '../report/formats.js';
+import { formatList, writesSeries, RUN_FORMAT_INFO, RUN_FORMATS, SWEEP_FORMAT_INFO, SWEEP_FORMATS } from '../report/formats.js';
 import { examplesHelp } from './examples.js';
 import { inputFailure } from './input-failure.js';
 import { toolVersion, type Io } from './io.js';
@@ -98,7 +98,7 @@ function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
     .addOption(withChoices(FORMAT_OPTION.run(formatList(RUN_FORMATS, RUN_FORMAT_INFO)), runFormats))
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .addOption(parsedOption('--series <step>', `count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format ${formatList(RUN_FORMATS.filter(needsSeries))}`, seriesStepOption))
+    .addOption(parsedOption('--series <step>', `count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format ${formatList(RUN_FORMATS.filter(writesSeries))}`, seriesStepOption))
     .action(async (files: string[], opts: RunOptions) => {
       const { runCommand, runSettings } = await import('./run.js');
       setCode(await runCommand(files, runSettings(opts), io, signal));

@@ -9,7 +9,7 @@ import { SweepMerger } from '../shards/sweep-merge.js';
 import { formatList, RUN_FORMATS } from '../report/formats.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { SweepFormat } from '../report/sweep-reporters.js';
-import { checkSeriesFormat, renderRuns } from './shared/formats.js';
+import { renderRuns } from './shared/formats.js';
 import { withOutput } from './shared/output.js';
 import { outputSettings, runFormat, sweepFormat, type MergeFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
 
@@ -36,7 +36,6 @@ export async function mergeCommand(files: string[], s: MergeSettings, io: Io): P
       out.write(await job.merger.render(job.format, style));
     } else {
       const { runs, version, replayArgs } = job.merger.finish();
-      checkSeriesFormat(job.format, runs.every((r) => r.series), 'merge');
       out.write(renderRuns(runs, replayArgs, job.format, version, style, out.width()));
     }
     return 0;

@@ -7,7 +7,7 @@ import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } f
 import { writtenScenario } from '../report/json.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { ScenarioRun } from '../report/types.js';
-import { checkSeriesFormat, renderRuns } from './shared/formats.js';
+import { renderRuns } from './shared/formats.js';
 import { scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
 import type { ScenarioWarning } from '../scenario/parse.js';
 import { columnNames } from '../scenario/names.js';
@@ -19,6 +19,10 @@ import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
 import { checkTimeRun } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
+import { agentReader, agentRun, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
+import type { AgentRun } from '../report/agent.js';
+import type { Scenario } from '../model/types.js';
+import type { Origin } from '../scenario/errors.js';
 import type { Given } from './settings/given.js';
 import { outputSettings, runFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
@@ -51,6 +55,8 @@ export function runSettings(opts: RunOptions): RunSettings {
 /** What the settings ask for, each taken in the order its errors have always come. */
 interface RunPlan {
   read: ScenarioReader;
+  /** An agent file's tools, or undefined for a scenario (docs/agents.md). */
+  readAgent: (file: string | null) => LoadedAgent | undefined;
   format: RunFormat;
   /** --seed, if given. */
   seed: string | undefined;
@@ -61,59 +67,73 @@ interface RunPlan {
   seriesStep: number | undefined;
 }
 
-/** A run as reported, with what a shard's part holds besides. */
-type SimulatedRun = ScenarioRun & { fingerprint: string; gridStep: number; state?: RunStateData };
+/** A run as reported, with what a shard's part holds besides, and what an agent's readings read. */
+type SimulatedRun = ScenarioRun & { fingerprint: string; gridStep: number; state?: RunStateData; duplicated: ToolRun['duplicated'] };
 
 export async function runCommand(files: string[], s: RunSettings, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, s.output.out, files, async (out) => {
     const plan = runPlan(s, io);
-    const runs = await simulateRuns(files.length > 0 ? files : [null], plan, s, io, signal);
-    const seeds = [...new Set(runs.map((r) => r.seed))];
+    const { runs, agents } = await simulateRuns(files.length > 0 ? files : [null], plan, s, io, signal);
+    const seeds = [...new Set([...runs.filter((r) => !agents.some((a) => a.tools.some((t) => t.run === r.name))).map((r) => r.seed), ...agents.map((a) => a.seed)])];
     const args = new ReplayLine('run', files, s.scenario).overrides(s.scenario).option('--seed', seeds.length === 1 ? seeds[0] : undefined)
       .given('--series', s.series).precision(s.large.precision).args;
     out.write(plan.shard
       ? partialText(runs, plan.shard, args, plan.seriesStep)
-      : renderRuns(runs, args, plan.format, toolVersion(), out.style(), out.width()));
+      : renderRuns(runs, args, plan.format, toolVersion(), out.style(), out.width(), agents));
     return 0;
   });
 }
 
 function runPlan(s: RunSettings, io: Io): RunPlan {
   const read = scenarioReader(s.scenario, io);
+  const readAgent = agentReader(s.scenario, io);
   const format = runFormat(s.output);
   const seed = s.simulation.seed?.value;
   const threads = threadSetting(s.simulation.threads, io);
   const precision = precisionTarget(s.large.precision, s.scenario.actions);
   const shard = s.large.shard?.value;
   const seriesStep = s.series?.value;
-  checkSeriesFormat(format, seriesStep !== undefined, 'run');
   if (shard && precision) {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
       'Shard a run of fixed --actions, or run --precision on one machine.');
   }
-  return { read, format, seed, threads, precision, shard, seriesStep };
+  return { read, readAgent, format, seed, threads, precision, shard, seriesStep };
 }
 
 /**
  * Reads every scenario first (a bad one fails before any is simulated), then simulates each in
  * order (coupled ones side by side on --threads, each on one thread: exec/side-by-side.ts).
  */
-async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s: RunSettings, io: Io, signal: AbortSignal | undefined): Promise<SimulatedRun[]> {
+async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s: RunSettings, io: Io, signal: AbortSignal | undefined): Promise<{ runs: SimulatedRun[]; agents: AgentRun[] }> {
   const { precision, shard, seriesStep } = plan;
-  const loaded = files.map((file) => ({ file, ...plan.read(file) }));
-  for (const { scenario, locate } of loaded) refuseSplit({ scenario, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}) }, locate);
   const names = columnNames(files);
+  // An agent file's tools are runs of their own, named by the tool (after the agent's name when several files are run).
+  const agents: { agent: LoadedAgent; seed: string; runs: string[] }[] = [];
+  const loaded = files.flatMap((file, k): Loaded[] => {
+    const agent = plan.readAgent(file);
+    if (!agent) return [{ file, name: names[k] as string, ...plan.read(file) }];
+    if (shard) {
+      throw new InputError({ source: '--shard' }, '', `cannot split an agent file (${file}) into shards yet: merge would not have the agent's readings`,
+        'Run the agent file on one machine (each tool is a run of its own, on --threads), or shard its tools\' scenario files.');
+    }
+    const seed = runSeed(plan.seed, agent.seed);
+    const runNames = agent.tools.map((t) => (files.length > 1 ? `${names[k]}.${t.name}` : t.name));
+    agents.push({ agent, seed, runs: runNames });
+    return agent.tools.map((t, i) => ({ file, name: runNames[i] as string, scenario: t.scenario, seed: toolSeed(seed, t.name), warnings: [], locate: t.parsed.locate, runSeed: true }));
+  });
+  for (const { scenario, locate } of loaded) refuseSplit({ scenario, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}) }, locate);
   const threads = plan.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, precision?.maxActions ?? l.scenario.actions), 0));
   const apart = progressOfMany(io, 'run');
   function* jobs() {
-    for (const [k, { file, scenario, seed: fileSeed, warnings, locate }] of loaded.entries()) {
-      const seed = runSeed(plan.seed, fileSeed);
+    for (const [k, { file, name, scenario, seed: fileSeed, warnings, locate, runSeed: given }] of loaded.entries()) {
+      // A tool's seed is the agent's made its own (agent-load.ts toolSeed), whatever --seed said.
+      const seed = given ? fileSeed as string : runSeed(plan.seed, fileSeed);
       checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(seriesStep !== undefined ? { seriesStep } : {}) }, s.series?.text);
       const request: RunRequest = {
         scenario, seed, threads, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),
         ...(seriesStep !== undefined ? { seriesStep } : {}), onProgress: apart.of(k),
       };
-      yield { name: names[k] as string, file, warnings, request };
+      yield { name, file, warnings, request };
     }
   }
   const runs: SimulatedRun[] = [];
@@ -124,7 +144,7 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
       name, file, seed, scenario: writtenScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
       fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, ...(shard ? { state: outcome.state.toData() } : {}),
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
-      ...timeResults(scenario, outcome.state, seriesStep !== undefined),
+      ...timeResults(scenario, outcome.state, seriesStep !== undefined), duplicated: outcome.state.counter('duplicated'),
     });
   };
   try {
@@ -132,8 +152,18 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
   } finally {
     apart.stop();
   }
-  return runs;
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  return {
+    runs,
+    agents: agents.map(({ agent, seed, runs: names }) => agentRun(agent, seed, names.map((name) => {
+      const r = byName.get(name) as SimulatedRun;
+      return { run: name, metrics: r.metrics, duplicated: r.duplicated };
+    }), warningTexts(agent.warnings))),
+  };
 }
+
+/** A file read for the run: a scenario, or one tool of an agent file (`runSeed`: its seed is the tool's own already). */
+type Loaded = { file: string | null; name: string; scenario: Scenario; seed?: string | undefined; warnings: readonly ScenarioWarning[]; locate?: ((path: readonly (string | number)[]) => Origin) | undefined; runSeed?: boolean };
 
 /** A shard's part: its runs' sums, for `merge`. */
 function partialText(runs: readonly SimulatedRun[], shard: Shard, replayArgs: string[], seriesStep: number | undefined): string {

@@ -44,13 +44,15 @@ export function renderAgentTables(agents: readonly AgentRun[], chalk: ChalkInsta
       ...pers.map(([per, c]) => [costLabel(per, c.money), ...tool((t) => costCell(t.cost_per_day, per)), text(c)]),
     ];
     const agentOnly = AGENT_READINGS.filter((d) => d.path === 'duplicates_per_1000_calls' || d.path === 'conversation_duplicate_chance' || d.path === 'key_store_mb');
-    const conversation = `${a.traffic.calls_per_conversation} call${a.traffic.calls_per_conversation === 1 ? '' : 's'} a conversation`;
-    rows.push(...agentOnly.map((d) => [d.path === 'conversation_duplicate_chance' ? `${d.label} (${conversation})` : d.label, ...a.tools.map(() => ''), text(r.readings[d.path])]));
+    const conversation = `${a.traffic.calls_per_conversation} call${a.traffic.calls_per_conversation === 1 ? '' : 's'}`;
+    rows.push(...agentOnly.map((d) => [d.path === 'conversation_duplicate_chance' ? d.label.replace('a conversation', `a conversation (${conversation})`) : d.label, ...a.tools.map(() => ''), text(r.readings[d.path])]));
     const head = ['', ...a.tools.map((t) => chalk.bold(t.name)), chalk.bold(`agent ${a.name}`)];
     const align = ['left' as const, ...a.tools.map(() => 'right' as const), 'right' as const];
+    const readOnly = a.tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
+    const note = readOnly.length === 0 ? '' : `\n${chalk.dim(`${readOnly.join(', ')} ${readOnly.length === 1 ? 'is' : 'are'} marked read-only: ${readOnly.length === 1 ? 'its' : 'their'} repeats are in ${readOnly.length === 1 ? 'its column' : 'their columns'}, not in the agent's duplicates (a read repeated changes nothing)`)}`;
     const whole = drawRows(head, rows, align);
     const top = whole.slice(0, whole.indexOf('\n'));
-    if (width === undefined || top.length <= width) return `${chalk.bold.cyan(`Agent ${a.name}`)}\n${whole}`;
+    if (width === undefined || top.length <= width) return `${chalk.bold.cyan(`Agent ${a.name}`)}\n${whole}${note}`;
     // Too wide: the tools in groups, the agent's column with each.
     const [label = 0, ...columns] = top.slice(1, -1).split('┬').map((run) => run.length);
     const agentWidth = columns.pop() ?? 0;
@@ -59,9 +61,12 @@ export function renderAgentTables(agents: readonly AgentRun[], chalk: ChalkInsta
       [head[0] as string, ...head.slice(1 + from, 1 + to), head.at(-1) as string],
       rows.map((row) => [row[0] as string, ...row.slice(1 + from, 1 + to), row.at(-1) as string]),
       ['left', ...align.slice(1 + from, 1 + to), 'right'],
-    )).join('\n\n')}`;
+    )).join('\n\n')}${note}`;
   }).join('\n\n');
 }
+
+/** A cost as the file writes it: {amount, currency} for money, {amount, unit} otherwise. */
+const writtenCost = (c: Cost | null) => (c === null ? null : c.money ? { amount: c.amount, currency: c.per } : { amount: c.amount, unit: c.per });
 
 /** The `agents` field of the run JSON. */
 export function agentsJson(agents: readonly AgentRun[]): unknown[] {
@@ -70,7 +75,7 @@ export function agentsJson(agents: readonly AgentRun[]): unknown[] {
     tools: a.tools.map((t, i) => {
       const { name: _name, ...readings } = a.readings.tools[i] as ToolReadings;
       void _name;
-      return { name: t.name, run: t.run, annotations: t.annotations, retried: t.retried, cost: t.cost, readings };
+      return { name: t.name, run: t.run, annotations: t.annotations, retried: t.retried, cost: { duplicate: writtenCost(t.cost.duplicate), lost: writtenCost(t.cost.lost) }, readings };
     }),
     readings: { ...a.readings.readings, [COST_READING]: a.readings.cost_per_day },
   }));

@@ -13,8 +13,8 @@ export interface FormatWords {
 }
 
 export interface RunFormatInfo extends FormatWords {
-  /** It writes the run's series: it needs `--series` (merged: parts written with it). */
-  readonly needsSeries?: true;
+  /** Given `--series` (merged: parts written with it), it writes the run's series, one row per bucket. */
+  readonly seriesRows?: true;
 }
 
 export interface SweepFormatInfo extends FormatWords {
@@ -26,7 +26,7 @@ export interface SweepFormatInfo extends FormatWords {
 export const RUN_FORMAT_INFO = {
   table: { help: 'default' },
   json: { help: 'the same as --json' },
-  csv: { help: 'the --series, one row per bucket', needsSeries: true },
+  csv: { help: 'one row per run, or with --series one per bucket of the series', seriesRows: true },
 } as const satisfies Record<string, RunFormatInfo>;
 
 /** The formats of `sweep`, default first. */
@@ -47,9 +47,9 @@ export const RUN_FORMATS = Object.keys(RUN_FORMAT_INFO) as RunFormat[];
 /** The choices of `sweep --format`, default first (not those asked for by an option of their own). */
 export const SWEEP_FORMATS = (Object.keys(SWEEP_FORMAT_INFO) as SweepFormat[]).filter((f) => !('option' in SWEEP_FORMAT_INFO[f]));
 
-/** Whether `format` writes the run's series (and so needs one). */
-export function needsSeries(format: RunFormat): boolean {
-  return 'needsSeries' in RUN_FORMAT_INFO[format];
+/** Whether `format` writes the run's series when there is one. */
+export function writesSeries(format: RunFormat): boolean {
+  return 'seriesRows' in RUN_FORMAT_INFO[format];
 }
 
 /** `names` in words, each with its help in brackets when `info` gives one: `table (default), csv, json or html (a self-contained page of charts)`. */

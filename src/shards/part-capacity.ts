@@ -30,7 +30,8 @@ export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: b
  * with duplicates, so it cannot be read as this build's: it is refused, with what to do.
  */
 export function counterSums(c: PartChecker, v: unknown, field: string): number[] {
-  if (Array.isArray(v) && v.length < NUM_COUNTERS && v.length >= C.shed) {
+  // The lengths earlier builds wrote: before "Capacity" (its four counters) and before `duplicated`.
+  if (Array.isArray(v) && (v.length === C.shed || v.length === C.duplicated)) {
     c.fail(field, `holds ${v.length} counter sums where this build keeps ${NUM_COUNTERS}: the part was written by an earlier build; run its shard again with this one`);
   }
   return c.counts(v, field, NUM_COUNTERS);

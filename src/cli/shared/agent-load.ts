@@ -12,6 +12,9 @@ import type { AgentRun } from '../../report/agent.js';
 import { readDocument, type Override, type ScenarioWarning } from '../../scenario/parse.js';
 import { isAgentDocument } from '../../agent/parse.js';
 import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
+import { warn, type Io } from '../io.js';
+import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
+import { warningTexts } from './load.js';
 
 /** An agent whose tools' scenarios are ready to run (their data files read). */
 export interface LoadedAgent extends ParsedAgent {
@@ -47,6 +50,21 @@ export function readAgentFile(file: string | null, overrides: readonly Override[
   return isAgentText(text, file) ? loadAgent(file, text, overrides, access) : undefined;
 }
 
+/**
+ * The command's reader of agent files, as scenarioReader reads scenarios: undefined for a file that
+ * is not one (the built-in defaults, a scenario). Warns on `io` of the agent's settings that have
+ * no effect, its own and its tools'.
+ */
+export function agentReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'>): (file: string | null) => LoadedAgent | undefined {
+  const overrides = overridesOf(settings);
+  const access: DataAccess = { allowOutside: settings.allowOutside };
+  return (file) => {
+    const agent = readAgentFile(file, overrides, access);
+    if (agent) for (const text of warningTexts(agentWarnings(agent))) warn(io, text);
+    return agent;
+  };
+}
+
 /** Every warning of an agent: its own, then each tool's (named by the tool). */
 export function agentWarnings(agent: ParsedAgent): ScenarioWarning[] {
   return [...agent.warnings, ...agent.tools.flatMap((t) => t.parsed.warnings.map((w) => ({ ...w, problem: `${w.problem} (tool ${t.name})` })))];
@@ -59,7 +77,7 @@ export const toolSeed = (seed: string, tool: string): string => `${seed}/${tool}
 export type ToolRun = Pick<ToolResult, 'metrics' | 'duplicated'> & { run: string };
 
 export function agentRun(agent: LoadedAgent, seed: string, runs: readonly ToolRun[], warnings: readonly string[]): AgentRun {
-  const results = agent.tools.map((t, i): ToolResult => ({ name: t.name, share: t.share, cost: t.cost, metrics: (runs[i] as ToolRun).metrics, duplicated: (runs[i] as ToolRun).duplicated }));
+  const results = agent.tools.map((t, i): ToolResult => ({ name: t.name, share: t.share, cost: t.cost, metrics: (runs[i] as ToolRun).metrics, duplicated: (runs[i] as ToolRun).duplicated, readOnly: t.annotations.readOnlyHint }));
   return {
     name: agent.name, file: agent.file, seed,
     traffic: { calls_per_s: agent.callsPerS, conversations_per_s: agent.conversationsPerS, calls_per_conversation: agent.callsPerConversation, auto_retry: agent.autoRetry },
