@@ -5,14 +5,21 @@
 import { formatInputError } from '../../scenario/errors.js';
 import { parseScenario, type Override, type ScenarioWarning } from '../../scenario/parse.js';
 import { warn, type Io } from '../io.js';
-import { loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
+import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
 
-/** Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario. */
+/**
+ * Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario, with the
+ * files its `extends:` chain names; a data file is read relative to the file that names it.
+ */
 export function loadScenario(file: string | null, overrides: readonly Override[], access: DataAccess = {}) {
   const text = file === null ? '' : readUserFile(file, 'the scenario file');
-  const parsed = parseScenario(text, file ?? '(built-in lab defaults)', overrides);
-  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate, access) };
+  const parsed = parseScenario(text, file ?? '(built-in lab defaults)', overrides, file === null ? undefined : baseFiles(file, access));
+  const writtenIn = (keyPath: readonly (string | number)[]): string | undefined => {
+    const source = parsed.locate?.(keyPath).source;
+    return source !== undefined && parsed.bases?.includes(source) ? source : undefined;
+  };
+  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate, access, writtenIn) };
 }
 
 export type LoadedScenario = ReturnType<typeof loadScenario>;
