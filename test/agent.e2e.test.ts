@@ -2,10 +2,10 @@
  * An agent file through the real command line (docs/agents.md): `run` in every format, `check`
  * at the agent's level and the tools', and the refusals, with their exit statuses.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cli, removeScratch, scratch } from './helpers.js';
+import { cli, removeScratch, ROOT, scratch } from './helpers.js';
 
 const SUPPORT = 'scenarios/agents/support-agent.yaml';
 const SMALL = ['--actions', '2000'];
@@ -107,5 +107,27 @@ describe('idem-sim check AGENT', () => {
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout) as { scenarios: { name: string; verdicts: { metric: string; pass: boolean }[] }[] };
     expect(JSON.stringify(doc)).toMatch(/"agent\.cost_per_day"/);
+  });
+});
+
+describe('README', () => {
+  /** A table's cells by row label and column heading. */
+  const cells = (rows: readonly string[]): Map<string, string> => {
+    const split = (line: string) => line.split('│').slice(1, -1).map((c) => c.trim());
+    const [head = [], ...body] = rows.map(split);
+    return new Map(body.flatMap((r) => head.slice(1).map((h, i) => [`${r[0]}|${h}`, r[i + 1] as string] as const)));
+  };
+
+  it('shows cells of the real agent table (its columns trimmed) and the figures after the fix', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /\$ npx idem-sim run scenarios\/agents\/support-agent\.yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const shown = cells(block.split('\n').filter((l) => l.startsWith('│')));
+    const agentTable = (out: string) => cells(out.slice(out.indexOf('\nAgent ')).split('\n').filter((l) => l.startsWith('│')));
+    const real = agentTable(cli(['run', SUPPORT]).stdout);
+    expect(shown.size).toBeGreaterThan(10);
+    for (const [key, cell] of shown) expect(real.get(key), key).toBe(cell);
+    const fixed = agentTable(cli(['run', SUPPORT, '--set', 'tools.create_ticket.idempotency.scope=intent', '--set', 'tools.add_crm_note.idempotency.scope=intent']).stdout);
+    expect(readme).toContain(`takes the tickets to ${fixed.get('cost per day (tickets)|agent support-agent')} a day`);
+    expect(readme).toContain(`meets a duplicate to\n${fixed.get('chance a conversation (4 calls) meets a duplicate|agent support-agent')}.`);
   });
 });

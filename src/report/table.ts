@@ -168,7 +168,9 @@ export function fittedLatencies(latency: WrittenLatency, where = ''): string[] {
 /** The run table; `width` is the widest line it may draw (undefined: no limit). */
 export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: ChalkInstance, width?: number): string {
   const actions = runs.map((r) => `${num(r.metrics.actions)}${r.metrics.actions !== r.metrics.primary_actions ? ` (${num(r.metrics.primary_actions)} primary)` : ''}`);
-  const seeds = [...new Set(runs.map((r) => r.seed))];
+  // An agent's tools run on SEED/TOOL: the agent's seed says them all.
+  const toolRuns = new Set(info.agents?.flatMap((a) => a.tools.map((t) => t.run)));
+  const seeds = [...new Set([...runs.filter((r) => !toolRuns.has(r.name)).map((r) => r.seed), ...(info.agents ?? []).map((a) => `${a.seed} (each tool on ${a.seed}/TOOL)`)])];
   const precision = runs.flatMap((r) => (r.precision && !r.precision.reached
     ? [`${r.name}: stopped at --max-actions ${num(r.precision.max_actions)} before ${r.precision.metric} reached ± ${r.precision.half_width}`]
     : []));
