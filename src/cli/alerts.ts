@@ -73,7 +73,7 @@ const MAX_NAME = 200;
 
 /** `--metric SERIES=NAME`: the counter a series count is read from. */
 export function metricOption(text: string): readonly [SeriesName, string] {
-  const [series = '', name = ''] = splitPair(text);
+  const [series, name] = splitPair('--metric', 'SERIES=NAME', text);
   const count = oneOf('--metric', series, SERIES_NAMES) as SeriesName; // oneOf checked it
   if (!METRIC_NAME.test(name) || name.length > MAX_NAME) {
     throw new InputError({ source: `--metric ${text}` }, '', `"${clipped(name, 80)}" is not a Prometheus metric name`,
@@ -84,7 +84,7 @@ export function metricOption(text: string): readonly [SeriesName, string] {
 
 /** `--label NAME=VALUE`: a label the rules select the service's series by. */
 export function labelOption(text: string): readonly [string, string] {
-  const [name = '', value = ''] = splitPair(text);
+  const [name, value] = splitPair('--label', 'NAME=VALUE', text);
   if (!LABEL_NAME.test(name) || name.length > MAX_NAME) {
     throw new InputError({ source: `--label ${clipped(text, 80)}` }, '', `"${clipped(name, 80)}" is not a label name`,
       'Give a name of letters, digits and _ (not beginning with a digit or __), then = and the value, such as --label tool=refund.');
@@ -96,11 +96,12 @@ export function labelOption(text: string): readonly [string, string] {
   return [name, value];
 }
 
-/** `a=b` split at its first `=` (none: the whole text and nothing). */
-const splitPair = (text: string): [string, string] => {
+/** `a=b` split at its first `=`; `flag`'s `form` (`SERIES=NAME`) is refused without one. */
+function splitPair(flag: string, form: string, text: string): [string, string] {
   const at = text.indexOf('=');
-  return at < 0 ? [text, ''] : [text.slice(0, at), text.slice(at + 1)];
-};
+  if (at < 0) throw new InputError({ source: `${flag} ${clipped(text, 80)}` }, '', `is not ${form}`, `Give ${flag} ${form}, such as ${flag} ${flag === '--label' ? 'tool=refund' : 'dedup_hits=myapp_replays_total'}.`);
+  return [text.slice(0, at), text.slice(at + 1)];
+}
 
 export async function alertsCommand(file: string, s: AlertsSettings, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, s.output.out, [file], async (out) => {
@@ -141,11 +142,13 @@ function namingOf(s: AlertsSettings): MetricNaming {
   return { names, labels: [...labels] };
 }
 
-/** Settings that do nothing unless the format simulates. */
+/** Settings that do nothing unless the format is the test file (which alone simulates, and alone reads the rule file). */
 function warnUnused(s: AlertsSettings, format: AlertFormat, io: Io): void {
   if (simulates(format)) return;
-  const unused = [s.simulation.seed && '--seed', s.simulation.threads && '--threads', s.rules !== undefined && '--rules'].filter((o): o is string => typeof o === 'string');
-  for (const option of unused) warn(io, `${option} has no effect with --format ${format}, which does not simulate: only --format promtool-test runs the scenario.`);
+  for (const option of [s.simulation.seed && '--seed', s.simulation.threads && '--threads'].filter((o): o is string => typeof o === 'string')) {
+    warn(io, `${option} has no effect with --format ${format}, which does not simulate: only --format promtool-test runs the scenario.`);
+  }
+  if (s.rules !== undefined) warn(io, `--rules has no effect with --format ${format}: it names the rule file a test reads (--format promtool-test).`);
 }
 
 interface TestJob {
