@@ -1,12 +1,12 @@
 /**
  * `idem-sim inventory` through the real binary (issue 24, item 5): against a real MCP server
  * written with the official SDK (test/fixtures/mcp/support-server.mjs), started over stdio as
- * clients start one, with and without pages; from the same server's answer saved as JSON; and
- * against servers that misbehave (test/fixtures/mcp/hostile-server.mjs): each refused with exit
+ * clients start one, with and without pages, and run as it is written; from the same server's
+ * answer saved as JSON; and against servers that misbehave (test/fixtures/mcp/hostile-server.mjs): each refused with exit
  * 2 and one paragraph, nothing written, and the server's process gone.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -62,6 +62,17 @@ describe('inventory of a real MCP server (the official SDK, over stdio)', () => 
     expect(live.stderr).toBe('idem-sim: inventory: 6 tools: 2 destructive, 3 side-effecting and not destructive, 1 read-only. Fill in the lines marked "fill in:" (shares, keys, retention, costs, traffic) before trusting a run of it.\n');
     expect(live.stderr).not.toContain('listening on stdio'); // the server's own standard error is not echoed
     expect(await gone(live.pid)).toBe(true);
+  });
+
+  it('runs as it is written: idem-sim run takes the skeleton (placeholders and all), warning of the hint its placeholder key belies', () => {
+    const file = scratchFile('skeleton.yaml');
+    writeFileSync(file, live.stdout);
+    const r = cli(['run', file]);
+    expect(r.status, r.stderr).toBe(0);
+    const header = r.stdout.split('\n').find((l) => l.includes('refund_order')) ?? '';
+    expect(header.split('│').map((c) => c.trim()).filter((c) => c !== '')).toEqual(ORDER);
+    // update_address is marked idempotent, and scope none stands until its key is filled in.
+    expect(r.stderr).toMatch(/key tools\[1\]\.annotations\.idempotentHint: update_address is marked idempotent, but uses no idempotency key/);
   });
 
   it('reads every page of a server that lists its tools a few at a time (nextCursor)', () => {
