@@ -1,15 +1,11 @@
 /**
- * An agent's report (docs/agents.md): its readings beside its tools' parts of them, as a table,
- * as the `agents` field of the run JSON, and as rows of the per-run CSV. Each tool's own metrics
- * are its run's column of the run table, as any scenario's. Pure.
+ * An agent as reported (docs/agents.md), and its readings as the `agents` field of the run JSON.
+ * Its table is agent-table.ts (kept apart: the lab's page loads this file, and no table library);
+ * its CSV rows, runs-csv.ts. Pure.
  */
-import type { ChalkInstance } from 'chalk';
 import type { Annotations, AutoRetry } from '../agent/shape.js';
-import { AGENT_READINGS, COST_READING, type AgentReadings, type Costs, type Reading, type ToolReadings } from '../agent/readings.js';
+import { COST_READING, type AgentReadings, type ToolReadings } from '../agent/readings.js';
 import type { Cost } from '../agent/parse.js';
-import { columnGroups } from './column-groups.js';
-import { estimateText, num } from './format.js';
-import { drawRows } from './sweep-table.js';
 
 /** One agent as run: its traffic, its tools (each also a run of the report, named `run`) and its readings. */
 export interface AgentRun {
@@ -21,48 +17,6 @@ export interface AgentRun {
   readings: AgentReadings;
   /** The agent file's own warnings (its tools' are their runs'), as one-paragraph texts. */
   warnings: readonly string[];
-}
-
-const text = (r: Reading): string => (r.ci95 ? estimateText({ value: r.value, ci95: r.ci95 }) : num(r.value));
-/** A cost's label: money's code, or the unit counted (`tickets`). */
-const costLabel = (per: string, money: boolean): string => `cost per day (${money ? per : `${per}s`})`;
-const costCell = (c: Costs, per: string): string => (c[per] ? text(c[per]) : '–');
-
-/** The readings table of each agent, columns its tools and the agent; `width` as the run table's. */
-export function renderAgentTables(agents: readonly AgentRun[], chalk: ChalkInstance, width?: number): string {
-  return agents.map((a) => {
-    const r = a.readings;
-    const pers = Object.entries(r.cost_per_day);
-    const tool = (f: (t: ToolReadings) => string) => r.tools.map(f);
-    const rows: string[][] = [
-      ['share of calls', ...tool((t) => num(t.share)), '1'],
-      ['retried by the client', ...a.tools.map((t) => (t.retried ? 'yes' : 'no')), a.traffic.auto_retry],
-      ['tool calls per day', ...tool((t) => num(t.calls_per_day.value)), num(r.readings.calls_per_day.value)],
-      ['duplicates per day', ...tool((t) => text(t.duplicates_per_day)), text(r.readings.duplicates_per_day)],
-      ['lost actions per day', ...tool((t) => text(t.lost_per_day)), text(r.readings.lost_per_day)],
-      ['calls duplicated per 1000', ...tool((t) => text(t.duplicated_calls_per_1000)), text(r.readings.duplicated_calls_per_1000)],
-      ...pers.map(([per, c]) => [costLabel(per, c.money), ...tool((t) => costCell(t.cost_per_day, per)), text(c)]),
-    ];
-    const agentOnly = AGENT_READINGS.filter((d) => d.path === 'duplicates_per_1000_calls' || d.path === 'conversation_duplicate_chance' || d.path === 'key_store_mb');
-    const conversation = `${a.traffic.calls_per_conversation} call${a.traffic.calls_per_conversation === 1 ? '' : 's'}`;
-    rows.push(...agentOnly.map((d) => [d.path === 'conversation_duplicate_chance' ? d.label.replace('a conversation', `a conversation (${conversation})`) : d.label, ...a.tools.map(() => ''), text(r.readings[d.path])]));
-    const head = ['', ...a.tools.map((t) => chalk.bold(t.name)), chalk.bold(`agent ${a.name}`)];
-    const align = ['left' as const, ...a.tools.map(() => 'right' as const), 'right' as const];
-    const readOnly = a.tools.filter((t) => t.annotations.readOnlyHint).map((t) => t.name);
-    const note = readOnly.length === 0 ? '' : `\n${chalk.dim(`${readOnly.join(', ')} ${readOnly.length === 1 ? 'is' : 'are'} marked read-only: ${readOnly.length === 1 ? 'its' : 'their'} repeats are in ${readOnly.length === 1 ? 'its column' : 'their columns'}, not in the agent's duplicates (a read repeated changes nothing)`)}`;
-    const whole = drawRows(head, rows, align);
-    const top = whole.slice(0, whole.indexOf('\n'));
-    if (width === undefined || top.length <= width) return `${chalk.bold.cyan(`Agent ${a.name}`)}\n${whole}${note}`;
-    // Too wide: the tools in groups, the agent's column with each.
-    const [label = 0, ...columns] = top.slice(1, -1).split('┬').map((run) => run.length);
-    const agentWidth = columns.pop() ?? 0;
-    const groups = columnGroups(label + agentWidth + 1, columns, width);
-    return `${chalk.bold.cyan(`Agent ${a.name}`)}\n${groups.map(([from, to]) => drawRows(
-      [head[0] as string, ...head.slice(1 + from, 1 + to), head.at(-1) as string],
-      rows.map((row) => [row[0] as string, ...row.slice(1 + from, 1 + to), row.at(-1) as string]),
-      ['left', ...align.slice(1 + from, 1 + to), 'right'],
-    )).join('\n\n')}${note}`;
-  }).join('\n\n');
 }
 
 /** A cost as the file writes it: {amount, currency} for money, {amount, unit} otherwise. */

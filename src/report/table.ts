@@ -10,7 +10,7 @@ import { METRICS } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
 import { formatDuration } from '../scenario/duration.js';
 import { alertRows } from './alert-rows.js';
-import { renderAgentTables } from './agent.js';
+import { renderAgentTables } from './agent-table.js';
 import { columnGroups } from './column-groups.js';
 import { CI_LEGEND, duration, num } from './format.js';
 import { metricText } from './metric-text.js';
