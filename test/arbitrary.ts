@@ -3,6 +3,7 @@
  * with the lab's common case (zero probabilities) often drawn.
  */
 import fc from 'fast-check';
+import { histogramValues } from '../src/model/latency/histogram-data.js';
 import { DEFAULT_SCENARIO, type LatencySpec, type Scenario } from '../src/model/types.js';
 
 const probability = (max: number) => fc.oneof(fc.constant(0), fc.double({ min: 0, max, noNaN: true }));
@@ -11,6 +12,14 @@ const latency: fc.Arbitrary<LatencySpec> = fc.oneof(
   fc.record({ dist: fc.constant('lognormal' as const), median: fc.integer({ min: 1, max: 3000 }), sigma: fc.double({ min: 0, max: 2, noNaN: true }) }),
   fc.record({ dist: fc.constant('constant' as const), value: fc.integer({ min: 0, max: 3000 }) }),
   fc.record({ dist: fc.constant('exponential' as const), mean: fc.integer({ min: 1, max: 3000 }) }),
+  // Up to 6 buckets of widths 1 ms to 1 s (the first may end at 0), some empty, and some observations above every bound.
+  fc.tuple(fc.array(fc.tuple(fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 0, max: 50 })), { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 50 }), fc.boolean())
+    .map(([steps, above, atZero]): LatencySpec => {
+      let le = 0, count = 1;
+      const buckets = steps.map(([width, n], i) => ({ le: (le += i === 0 && atZero ? 0 : width / 1000), count: (count += n) }));
+      const total = count + above;
+      return { dist: 'histogram', buckets, total, unit: null, file: null, format: null, metric: null, values: histogramValues(buckets, total, 1000) };
+    }),
 );
 
 /** A scenario of `actions` primary actions. */

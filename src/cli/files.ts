@@ -1,7 +1,9 @@
 /** The files the CLI reads: scenario files, part files and the data files a scenario names. Writing: outputs.ts. */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { loadLatencyData } from '../model/latency.js';
+import { loadLatencyData, type HistogramReader } from '../model/latency.js';
+import { formatOfFile, histogramOfText } from '../ingest/histogram-file.js';
+import { parseSelector } from '../ingest/selector.js';
 import type { Scenario, WrittenScenario } from '../model/types.js';
 import { MAX_TOKENS } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
@@ -12,7 +14,7 @@ import { refuseOutputsAt } from './outputs.js';
 
 /** Sizes past which a file is refused before it is read (see docs/security-and-limits.md). */
 export const MAX_SCENARIO_BYTES = 4 * 1024 * 1024;
-/** An empirical latency file: a million observations of about 16 characters a line. */
+/** An empirical latency file: a million observations of about 16 characters a line; and a latency histogram file (a saved /metrics page or OTLP export). */
 export const MAX_DATA_BYTES = 16 * 1024 * 1024;
 export const MAX_EMPIRICAL_VALUES = 1_000_000;
 
@@ -158,28 +160,39 @@ export function baseFiles(scenarioFile: string, access: DataAccess = {}): BaseFi
 }
 
 /**
- * Loads the observed latencies of every `empirical` distribution, relative to the scenario file
- * (or the current directory for the built-in defaults). A data file must lie in that directory
- * or below it, unless `access.allowOutside`: a scenario from a pull request cannot read the CI
- * machine's files.
+ * Loads the data of every distribution that names a file (`empirical`'s observed latencies, a
+ * `histogram`'s buckets), relative to the scenario file (or the current directory for the
+ * built-in defaults). A data file must lie in that directory or below it, unless
+ * `access.allowOutside`: a scenario from a pull request cannot read the CI machine's files.
  */
 export function loadEmpiricalData(scenario: WrittenScenario, scenarioFile: string | undefined, locate?: (path: readonly (string | number)[]) => Origin, access: DataAccess = {},
   writtenIn?: (keyPath: readonly (string | number)[]) => string | undefined): Scenario {
   const baseDir = scenarioFile ? dirname(resolve(scenarioFile)) : process.cwd();
-  const read = (file: string, keyPath: readonly (string | number)[]): number[] => {
+  const readData = (file: string, keyPath: readonly (string | number)[], what: string): { text: string; path: string; key: string } => {
     // A file named in a file the scenario extends is read relative to that file; every one must lie in the scenario's directory.
     const writer = writtenIn?.(keyPath);
     const dir = writer === undefined ? baseDir : dirname(resolve(writer));
     const path = resolve(dir, file);
     const key = formatPath(keyPath);
     const origin = locate?.(keyPath);
-    refuseOutputsAt(path, `the empirical latency file of ${key}${scenarioFile ? ` in ${writer ?? scenarioFile}` : ''}`);
+    refuseOutputsAt(path, `${what} of ${key}${scenarioFile ? ` in ${writer ?? scenarioFile}` : ''}`);
     checkInside(path, baseDir, key, origin, access);
-    const text = readUserFile(path, 'the empirical latency file', key, origin, writer !== undefined ? `the directory of ${writer}, ${dir}` : scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES,
+    const text = readUserFile(path, what, key, origin, writer !== undefined ? `the directory of ${writer}, ${dir}` : scenarioFile ? `the scenario file's directory, ${baseDir}` : 'the current directory', MAX_DATA_BYTES,
       (opened) => checkInside(path, baseDir, key, origin, access, opened));
+    return { text, path, key };
+  };
+  const read = (file: string, keyPath: readonly (string | number)[]): number[] => {
+    const { text, path, key } = readData(file, keyPath, 'the empirical latency file');
     return parseLatencies(text, path, key);
   };
-  return { ...scenario, service: { ...scenario.service, latency: loadLatencyData(scenario.service.latency, ['service', 'latency'], read) } };
+  const readHistogram: HistogramReader = (spec, keyPath) => {
+    const { text, path, key } = readData(spec.file, keyPath, 'the latency histogram file');
+    const metricPath = [...keyPath.slice(0, -1), 'metric'];
+    const metric = spec.metric === null ? undefined : parseSelector(spec.metric, locate?.(metricPath) ?? { source: scenarioFile ?? path }, formatPath(metricPath));
+    const src = { source: path, keyPath: key, showNames: false, how: (k: string) => `with ${k}: beside file: in the scenario` };
+    return histogramOfText(text, src, spec.format ?? formatOfFile(spec.file), metric, spec.unit ?? undefined).values;
+  };
+  return { ...scenario, service: { ...scenario.service, latency: loadLatencyData(scenario.service.latency, ['service', 'latency'], read, readHistogram) } };
 }
 
 /** A latency as a data file may write it: decimal, with an exponent if need be. */

@@ -35,8 +35,13 @@ function withData(parsed: ParsedScenario, data: ScenarioInput['data']): Scenario
     throw new InputError(parsed.locate?.(keyPath), formatPath(keyPath), `the page holds no values for the empirical latency file "${file}"`,
       'Make the page with `idem-sim lab` on the scenario that names this file, so that it carries the file\'s values.');
   };
+  // The page carries no histogram file: only histograms written inline run here.
+  const readHistogram = (spec: { file: string }, keyPath: readonly (string | number)[]): never => {
+    throw new InputError(parsed.locate?.(keyPath), formatPath(keyPath), `the lab reads no latency histogram file ("${spec.file}")`,
+      'Write the buckets in the scenario instead (idem-sim fit FILE prints them), or run the scenario with idem-sim run.');
+  };
   const s = parsed.scenario;
-  return { ...s, service: { ...s.service, latency: loadLatencyData(s.service.latency, ['service', 'latency'], read) } };
+  return { ...s, service: { ...s.service, latency: loadLatencyData(s.service.latency, ['service', 'latency'], read, readHistogram) } };
 }
 
 /** The scenario file alone and with the overrides, to set the knobs. */

@@ -78,3 +78,18 @@ export const MAX_WORKERS = 1e6;
  * their sums and products exact in a double (below 2^53).
  */
 export const MAX_CAPACITY_COUNT = 1e9;
+
+/**
+ * The most buckets a latency histogram may hold, written or read from a file: Prometheus's
+ * classic histograms hold tens, an OpenTelemetry exponential histogram at most 160 a side by
+ * default; sampling searches them (a binary search: 14 steps at 10,000).
+ */
+export const MAX_HISTOGRAM_BUCKETS = 10_000;
+/**
+ * Largest count of a histogram's bucket: 10^15. A count is a number, not a whole one
+ * (Prometheus's increase() gives fractions), and below 2^53 its sums keep about one part in
+ * 10^15 of a count.
+ */
+export const MAX_HISTOGRAM_COUNT = 1e15;
+/** Largest bucket bound as written: MAX_DURATION_MS in ns, the smallest unit a bound may take (the bound in ms is at most MAX_DURATION_MS). */
+export const MAX_HISTOGRAM_BOUND = MAX_DURATION_MS * 1e6;

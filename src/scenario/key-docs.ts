@@ -154,7 +154,8 @@ function latencySection(path: string): string[] {
   for (const dist of DISTRIBUTIONS) {
     const form = LATENCY_FORMS[dist];
     const must = new Set<string>(form.required);
-    const keys = Object.entries(form.keys as Params).map(([k, p]) => rowOf(`${path}.${k}`, p, must.has(k)));
+    // A key's own row, then those of the keys under it (a list's items: `buckets[].le`).
+    const keys = Object.entries(form.keys as Params).flatMap(([k, p]) => [rowOf(`${path}.${k}`, p, must.has(k)), ...rowsOf(`${path}.${k}`, p, false).slice(1)]);
     const fits = Object.entries(form.fit?.keys ?? {}).map(([k, p]) => rowOf(`${path}.${k}`, p, false));
     const weight = Object.values(form.keys as Params).some((p) => p.kind === 'components')
       ? [{ ...schemaRow(`${path}.components[].weight`, latencyKeySchema('component', 'weight')), default: 'required' }] : [];

@@ -89,7 +89,7 @@ export function checkCrossField(s: WrittenScenario, locate: (p: Path) => Origin)
 function checkLatency(l: WrittenLatency, path: Path, fail: (p: Path, problem: string, fix: string) => never): void {
   // A form's checks read its settings, never its data (not loaded yet).
   const found = formOf(l as LatencySpec).check?.(l as LatencySpec);
-  if (found) fail([...path, found.key], found.problem, found.fix);
+  if (found) fail([...path, found.key, ...(found.at ?? [])], found.problem, found.fix);
   if (l.dist === 'mixture') l.components.forEach((c, i) => checkLatency(c, [...path, 'components', i], fail));
 }
 

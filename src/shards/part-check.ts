@@ -18,6 +18,7 @@ import { DEFAULT_SCENARIO, type WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { checkScenarioShape } from './part-shape.js';
 import { capacityOf, counterSums } from './part-capacity.js';
+import { formValues } from './part-latency.js';
 
 /**
  * Largest part file `merge` reads: 64 MiB. The file is read whole, as one string, and parsed;
@@ -231,11 +232,10 @@ export class PartChecker {
       const to = this.object(o['fitted_to'], join(field, 'fitted_to'), [], Object.keys(LATENCY_FORMS[dist as Distribution].fit?.keys ?? {}).concat(own));
       for (const k of Object.keys(to)) this.number(to[k], join(join(field, 'fitted_to'), k));
     }
-    if (dist === 'empirical') this.string(o['file'], join(field, 'file'));
-    else if (dist === 'mixture') {
+    if (dist === 'mixture') {
       if (depth >= 8) this.fail(field, 'nests mixtures more than 8 deep');
       this.array(o['components'], join(field, 'components'), 1, 10_000).forEach((c, i) => this.latency(c, `${join(field, 'components')}[${i}]`, depth + 1));
-    } else for (const k of own) this.number(o[k], join(field, k));
+    } else formValues(this, o, field, LATENCY_FORMS[dist as Distribution]);
     return o as unknown as WrittenLatency;
   }
 }

@@ -50,13 +50,15 @@ export interface Partial {
 
 /**
  * SHA-256 (hex) of the scenario as reports print it (resolvedScenario), so that the copy a part
- * holds re-hashes to it; with empirical data, `:` and the SHA-256 of the observed values, so
+ * holds re-hashes to it; with data from files (empirical values, a histogram's buckets), `:` and their SHA-256, so
  * that parts run on other data differ too. Without data it is the SHA-256 of the scenario.
  */
 export function scenarioFingerprint(s: Scenario): string {
   const data: (readonly number[])[] = [];
   const collect = (l: LatencySpec): void => {
     if (l.dist === 'empirical') data.push(l.values);
+    // A histogram's buckets from a file (written ones are in the scenario): bounds and counts, the +Inf bound as null.
+    else if (l.dist === 'histogram' && l.file !== null) data.push(l.values.flatMap((b) => [b.le, b.count]));
     else if (l.dist === 'mixture') l.components.forEach(collect);
   };
   collect(s.service.latency);

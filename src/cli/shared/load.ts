@@ -6,6 +6,7 @@ import { formatInputError } from '../../scenario/errors.js';
 import { parseScenario, type Override, type ScenarioWarning } from '../../scenario/parse.js';
 import { warn, type Io } from '../io.js';
 import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
+import { latencyDataWarnings } from '../../ingest/data-warnings.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
 
 /**
@@ -19,7 +20,8 @@ export function loadScenario(file: string | null, overrides: readonly Override[]
     const source = parsed.locate?.(keyPath).source;
     return source !== undefined && parsed.bases?.includes(source) ? source : undefined;
   };
-  return { ...parsed, scenario: loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate, access, writtenIn) };
+  const scenario = loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate, access, writtenIn);
+  return { ...parsed, scenario, warnings: [...parsed.warnings, ...latencyDataWarnings(scenario.service.latency, ['service', 'latency'], parsed.locate)] };
 }
 
 export type LoadedScenario = ReturnType<typeof loadScenario>;

@@ -12,8 +12,11 @@ export interface LatencySampler {
   sample(rng: Rng): number;
 }
 
-/** A problem with a resolved distribution: the key under it, what is wrong and what to write. */
-export interface LatencyProblem { key: string; problem: string; fix: string }
+/**
+ * A problem with a resolved distribution: the key under it (and, for a key that holds a list,
+ * the path below it: [2, 'count'] for the third item's count), what is wrong and what to write.
+ */
+export interface LatencyProblem { key: string; at?: readonly (string | number)[]; problem: string; fix: string }
 
 /** Fields of a spec that are not written as its own keys: `dist`, loaded `values`, and what a fit was made to. */
 type NotKeys = 'dist' | 'values' | 'fitted_to';
