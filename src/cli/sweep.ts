@@ -25,7 +25,9 @@ import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulationWork, threadSetting } from './shared/simulate.js';
 import type { Given } from './settings/given.js';
 import { outputSettings, sweepFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
-import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import { overridesOf, scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
+import { isAgentText } from './shared/agent-load.js';
+import { readUserFile } from './files.js';
 import {
   largeRunSettings, precisionTarget, simulationSettings,
   type LargeRunOptions, type LargeRunSettings, type Shard, type SimulationOptions, type SimulationSettings,
@@ -81,6 +83,14 @@ interface SweepPlan {
 
 export async function sweepCommand(file: string, s: SweepSettings, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, s.output.out, [file], async (out) => {
+    // An agent file (docs/agents.md) has a sweep of its own, after the checks any file's comes to first.
+    sweepFormat(s.output);
+    overridesOf(s.scenario);
+    if (isAgentText(readUserFile(file, 'the scenario file'), file)) {
+      const { agentSweepCommand } = await import('./agent-sweep.js');
+      await agentSweepCommand(file, s, io, out, () => maxPoints(s.maxPoints), signal);
+      return 0;
+    }
     const plan = sweepPlan(file, s, io);
     const points = gridPoints(plan.axes, plan.from, plan.to);
     const seed = runSeed(plan.seed, plan.base.seed);

@@ -19,6 +19,14 @@ import { countValues, parseValues, ValuesError } from './values.js';
 export type SweepAxis = Axis & { log: boolean };
 const isLogRange = (spec: string | readonly unknown[]) => typeof spec === 'string' && /^\s*log:/.test(spec);
 
+/**
+ * What one point of the grid runs: a scenario's point is one run; an agent's (sweeps/agent-plan.ts)
+ * is one run per tool, and the limit on points (--max-points) counts runs. `keyOf`: the scenario
+ * key a varied path names (its duration unit, its whole numbers).
+ */
+export interface AxisRuns { perPoint: number; what: string; keyOf: (path: string) => string }
+const SCENARIO_RUNS: AxisRuns = { perPoint: 1, what: 'runs', keyOf: (path) => path };
+
 /** A varied key as written, before its values are made: a range of 10^9 points is refused from its count. */
 interface AxisSpec { path: string; spec: string | readonly (string | number | boolean)[]; option: string; where: string; keyPath: string }
 
@@ -47,7 +55,7 @@ function fromValuesError<T>(a: AxisSpec, read: () => T): T {
  * asked for only then), and the grid's size is the product of the value counts, so a grid over
  * the limit is refused before any value is made.
  */
-export function readAxes(file: string, fileVary: readonly FileVary[], vary: readonly string[], limit: () => number): SweepAxis[] {
+export function readAxes(file: string, fileVary: readonly FileVary[], vary: readonly string[], limit: () => number, runs: AxisRuns = SCENARIO_RUNS): SweepAxis[] {
   const fromOptions = vary.map(axisFromOption);
   const given = new Set<string>();
   for (const a of fromOptions) {
@@ -71,17 +79,18 @@ export function readAxes(file: string, fileVary: readonly FileVary[], vary: read
   }
   const maxPoints = limit();
   const counts = specs.map((a) => fromValuesError(a, () => countValues(a.spec)));
-  const size = counts.reduce((n, c) => n * c, 1);
+  const size = counts.reduce((n, c) => n * c, runs.perPoint);
   if (size > maxPoints) {
-    const shown = Number.isSafeInteger(size) ? size.toLocaleString('en-US') : `${counts.map((c) => c.toLocaleString('en-US')).join(' × ')} (over 10^15)`;
+    const shown = Number.isSafeInteger(size) ? size.toLocaleString('en-US') : `${[...counts, ...(runs.perPoint > 1 ? [runs.perPoint] : [])].map((c) => c.toLocaleString('en-US')).join(' × ')} (over 10^15)`;
     // Named by where its axes were given: --vary, the file's sweep: block, or both.
     const source = fromFile.length === 0 ? '--vary' : `${fromFile.map((a) => a.where).join(', ')}${fromOptions.length > 0 ? ' and --vary' : ''}`;
-    throw new InputError({ source }, fromFile.length > 0 ? 'sweep.vary' : '', `the grid has ${shown} points, more than ${maxPoints.toLocaleString('en-US')}`,
-      size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} points.`);
+    const what = runs.perPoint > 1 && Number.isSafeInteger(size) ? `${(size / runs.perPoint).toLocaleString('en-US')} points of ${runs.perPoint} ${runs.what} each, ${shown} runs` : `${shown} ${runs.perPoint > 1 ? 'runs' : 'points'}`;
+    throw new InputError({ source }, fromFile.length > 0 ? 'sweep.vary' : '', `the grid has ${what}, more than ${maxPoints.toLocaleString('en-US')}`,
+      size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} ${runs.perPoint > 1 ? 'runs' : 'points'}.`);
   }
   return specs.map((a): SweepAxis => {
-    const values = fromValuesError(a, () => parseValues(a.spec, isDurationKey(a.path)));
-    checkWholeRange(a, values);
+    const values = fromValuesError(a, () => parseValues(a.spec, isDurationKey(runs.keyOf(a.path))));
+    checkWholeRange(a, values, runs.keyOf(a.path));
     const seen = new Set<string>();
     for (const v of values) {
       if (seen.has(v)) throw new InputError({ source: a.option }, '', `the value ${v} is given twice`, 'Give each value once.');
@@ -101,7 +110,12 @@ export function pointParams(axes: readonly SweepAxis[], pt: GridPoint, written: 
 
 /** A point's labels (of its scenario as written), refused before any point runs when they pass MAX_LABEL_CHARS together. */
 export function checkLabels(axes: readonly SweepAxis[], pt: GridPoint, written: WrittenScenario): void {
-  const chars = labelChars(pointParams(axes, pt, written));
+  checkLabelChars(axes, pt, pointParams(axes, pt, written));
+}
+
+/** A point's labels `params` (of a scenario, or of an agent: sweeps/agent-plan.ts), refused when they pass MAX_LABEL_CHARS together. */
+export function checkLabelChars(axes: readonly SweepAxis[], pt: GridPoint, params: Readonly<Record<string, Label>>): void {
+  const chars = labelChars(params);
   if (chars <= MAX_LABEL_CHARS) return;
   const where = axes.map((a, i) => `${a.path}=${clipped(pt.values[i] as string, 60)}`).join(', ');
   throw new InputError({ source: axes.map((a) => a.option).join(', ') }, '',
@@ -115,8 +129,8 @@ export function pointOverrides(axes: readonly SweepAxis[], pt: GridPoint): Overr
 }
 
 /** A range over a key of whole numbers (`service.capacity.workers=10..40:10`) whose `:N` points fall between them: said so, with a count that fits. */
-function checkWholeRange(a: AxisSpec, values: readonly string[]): void {
-  const p = paramAt(a.path);
+function checkWholeRange(a: AxisSpec, values: readonly string[], key: string): void {
+  const p = paramAt(key);
   const q = p?.kind === 'override' ? p.of : p;
   const whole = q?.kind === 'count' || q?.kind === 'count_or_unbounded';
   const m = /^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*:\s*(\d+)\s*$/.exec(typeof a.spec === 'string' ? a.spec : '');
