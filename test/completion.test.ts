@@ -77,6 +77,8 @@ describe('the completion scripts', () => {
     expect(option('merge', '--format')).toEqual(option('sweep', '--format'));
     expect(option('alerts', '--format')).toEqual({ kind: 'choices', values: ['table', 'prometheus', 'promtool-test'] });
     expect(option('alerts', '--rules')).toEqual({ kind: 'file' });
+    expect(option('check', '--format')).toEqual({ kind: 'choices', values: ['table', 'json', 'github'] });
+    expect(option('check', '--summary')).toEqual({ kind: 'file' });
     expect(option('run', '--precision-metric')).toMatchObject({ kind: 'choices', values: expect.arrayContaining(['duplicates_per_1000', 'lost_per_1000']) });
     expect(option('sweep', '--metric')).toMatchObject({ kind: 'choices', values: expect.arrayContaining(['key_store_mb', 'call_latency_ms.p95']) });
     expect(option('run', '--out')).toEqual({ kind: 'file' });

@@ -10,7 +10,13 @@ import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { checkResult, renderCheckJson, type CheckResult } from '../report/check-json.js';
 import { renderJunit } from '../report/junit.js';
-import type { CheckedScenario, CheckError, CheckReport } from '../report/types.js';
+import type { CheckedScenario, CheckError, CheckReport, CheckWarning } from '../report/types.js';
+import type { CheckFormat } from '../report/check-formats.js';
+import { renderCheckSummary } from '../report/check-summary.js';
+import { renderWorkflowCommands } from '../report/github.js';
+import type { ScenarioWarning } from '../scenario/parse.js';
+import type { Given } from './settings/given.js';
+import { appendStepSummary } from './step-summary.js';
 import { renderVerdicts } from '../report/verdicts.js';
 import { checkTimeRun } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
@@ -33,19 +39,35 @@ export const EXIT_INVALID_SCENARIO = 2;
 /** `check`'s command line as commander parsed it (main.ts declares it); --json: the report as JSON (check-json.ts) instead of the table. */
 export interface CheckOptions extends ScenarioOptions, SimulationOptions, OutputOptions {
   junit?: string;
+  /** One of CHECK_FORMATS (`--json` is `--format json`). */
+  format?: Given<CheckFormat>;
+  /** --summary FILE: the Markdown step summary (check-summary.ts) there. */
+  summary?: string;
 }
+
 
 /** What `check` is asked, one typed piece for each stage: read, simulate, write. */
 export interface CheckSettings {
   scenario: ScenarioSettings;
   simulation: SimulationSettings;
-  output: OutputSettings<never>;
+  output: OutputSettings<Given<CheckFormat>>;
   /** --junit FILE: also write JUnit XML there. */
   junit: string | undefined;
+  /** --summary FILE: write the Markdown summary there (else, with --format github, where $GITHUB_STEP_SUMMARY names). */
+  summary: string | undefined;
 }
 
 export function checkSettings(opts: CheckOptions): CheckSettings {
-  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), junit: opts.junit };
+  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), junit: opts.junit, summary: opts.summary };
+}
+
+/** What --format and --json ask: `--json` is `--format json`, and refused beside another format. */
+function checkFormat(s: CheckSettings['output']): CheckFormat {
+  const format = s.format?.value;
+  if (s.json && format !== undefined && format !== 'json') {
+    throw new InputError({ source: '--json' }, '', `cannot be combined with --format ${format}`, `Give --json alone for the JSON report, or --format ${format} alone.`);
+  }
+  return s.json ? 'json' : format ?? 'table';
 }
 
 /**
@@ -57,16 +79,19 @@ type Loaded = Pick<LoadedScenario, 'scenario' | 'seed' | 'expectations' | 'warni
 interface AgentEntry { agent: LoadedAgent; seed: string; name: string; runs: ToolRun[] }
 
 export async function checkCommand(files: string[], s: CheckSettings, io: Io, signal?: AbortSignal): Promise<number> {
-  const { json } = s.output;
+  const format = checkFormat(s.output);
   if (files.length === 0) {
     throw new InputError(undefined, '', 'no scenario given', 'Name the scenario files to check, such as idem-sim check scenarios/*.yaml.');
   }
-  if (s.junit === '-' && (s.output.out === undefined || s.output.out === '-')) {
-    throw new InputError({ source: '--junit -' }, '', `the JUnit XML and the ${json ? 'JSON' : 'table'} would both go to standard output`,
-      `Write the ${json ? 'JSON' : 'table'} elsewhere with --out FILE, or the XML with --junit FILE.`);
+  const written = format === 'json' ? 'JSON' : format === 'github' ? 'workflow commands' : 'table';
+  for (const [option, what, flag] of [[s.junit, 'JUnit XML', '--junit'], [s.summary, 'Markdown summary', '--summary']] as const) {
+    if (option === '-' && (s.output.out === undefined || s.output.out === '-')) {
+      throw new InputError({ source: `${flag} -` }, '', `the ${what} and the ${written} would both go to standard output`,
+        `Write the ${written} elsewhere with --out FILE, or the ${what} with ${flag} FILE.`);
+    }
   }
-  // --junit is opened first: a bad --out then gives the --junit file back.
-  return withOutput(io, s.junit, files, (junit) => withOutput(io, s.output.out, files, async (out) => {
+  // --junit is opened first, then --summary: a bad --out then gives both files back.
+  return withOutput(io, s.junit, files, (junit) => withOutput(io, s.summary, files, (summary) => withOutput(io, s.output.out, files, async (out) => {
     const read = scenarioReader(s.scenario, io);
     const readAgent = agentReader(s.scenario, io);
     const seed = s.simulation.seed?.value;
@@ -75,15 +100,20 @@ export async function checkCommand(files: string[], s: CheckSettings, io: Io, si
     const report = await checkEach(withExpectations(loaded, errors, io), errors, seed, threads, io, signal);
     const line = replayLine(files, s.scenario, seed, report.checked);
     const version = toolVersion();
-    if (json) {
+    const footer = `seed ${[...new Set(report.checked.map((c) => c.seed))].join(', ')}; idem-sim ${version}; replay: ${line.text()}`;
+    if (format === 'json') {
       out.write(renderCheckJson(report, { version, replay: line.flag('--json', true).text() }, seed));
-    } else if (report.checked.length > 0) { // nothing checked: the errors on stderr are the whole answer
-      const footer = `seed ${[...new Set(report.checked.map((c) => c.seed))].join(', ')}; idem-sim ${version}; replay: ${line.text()}`;
-      out.write(renderVerdicts(report, out.style(), footer));
+    } else {
+      // Nothing checked: the errors on stderr (and GitHub's annotations) are the whole answer.
+      const table = report.checked.length > 0 ? renderVerdicts(report, out.style(), footer) : '';
+      out.write(format === 'github' ? `${table}${renderWorkflowCommands(report, line.text())}` : table);
     }
     if (s.junit !== undefined) junit.write(renderJunit(report, version));
+    const markdown = s.summary !== undefined || format === 'github' ? renderCheckSummary(report, footer) : undefined;
+    if (s.summary !== undefined) summary.write(markdown as string);
+    else if (markdown !== undefined) appendStepSummary(io, markdown);
     return EXIT_STATUS[checkResult(report)];
-  }), '--junit');
+  }), '--summary'), '--junit');
 }
 
 /** 2 when a file was invalid, else 1 when an expectation failed, else 0. */
@@ -179,7 +209,7 @@ async function checkEach(
     const { alerts } = timeResults(l.scenario, outcome.state, false);
     if (l.expectations.length > 0) {
       checked.push({
-        name: l.name, file: l.file, seed, actions: metrics.actions, warnings: warningTexts(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)), coupled: isCoupled(l.scenario),
+        name: l.name, file: l.file, seed, actions: metrics.actions, warnings: placed(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)), coupled: isCoupled(l.scenario),
       });
     }
     const a = l.agent;
@@ -195,11 +225,19 @@ async function checkEach(
 function agentChecked(of: AgentEntry, file: string): CheckedScenario {
   const run = agentRun(of.agent, of.seed, of.runs, warningTexts(of.agent.warnings));
   return {
-    name: of.name, file, seed: of.seed, actions: of.runs.reduce((n, r) => n + r.metrics.actions, 0), warnings: run.warnings, coupled: false,
+    name: of.name, file, seed: of.seed, actions: of.runs.reduce((n, r) => n + r.metrics.actions, 0), warnings: run.warnings.map((text) => ({ text })), coupled: false,
     // A verdict names its reading as expect: does (agent.READING): the reports print it as they print a metric.
     verdicts: of.agent.expectations.map((e) => {
       const v = checkAgentExpectation(e, run.readings);
       return { ...v, expectation: { metric: `agent.${e.reading}` as MetricPath, op: e.op, threshold: e.threshold, text: e.text, confidence: e.confidence, origin: e.origin } };
     }),
   };
+}
+
+/** Each warning's text (as on stderr) with the place it names, for an annotation at that line. */
+function placed(warnings: readonly ScenarioWarning[]): CheckWarning[] {
+  return warningTexts(warnings).map((text, k) => {
+    const origin = warnings[k]?.origin;
+    return { text, ...(origin ? { source: origin.source } : {}), ...(origin?.line !== undefined ? { line: origin.line } : {}) };
+  });
 }

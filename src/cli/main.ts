@@ -15,13 +15,13 @@ import { inputFailure } from './input-failure.js';
 import { toolVersion, type Io } from './io.js';
 import { declareLab } from './lab.js';
 import { declareAlerts } from './alerts-declare.js';
+import { declareCheck } from './check-declare.js';
 import { nonNegativeInteger, positiveInteger, positiveNumber, retentionOption, seriesStepOption, sweepMetricOption } from './options.js';
 import { collect, parsedOption } from './settings/given.js';
 import { FORMAT_OPTION } from './settings/output.js';
 import { SCENARIO_OPTIONS } from './settings/scenario.js';
 import { SIMULATION_OPTIONS, simulationOptions } from './settings/simulation.js';
 import { usageError } from './usage-error.js';
-import type { CheckOptions } from './check.js';
 import { SHELLS, type Shell } from './shells.js';
 import type { ReportOptions } from './html-report.js';
 import type { MergeOptions } from './merge.js';
@@ -121,20 +121,6 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .action(async (file: string, opts: SweepOptions) => {
       const { sweepCommand, sweepSettings } = await import('./sweep.js');
       setCode(await sweepCommand(file, sweepSettings(opts), io, signal));
-    });
-}
-
-/** `check`: test scenarios' expect: blocks (a CI gate). */
-function declareCheck(cmd: Command, { io, signal, setCode }: Context): void {
-  simulationOptions(cmd.command('check')
-    .description('run scenarios and test their expect: blocks; exit 1 if any expectation fails (a CI gate)')
-    .argument('<scenario...>', 'scenario files with an expect: block'), false)
-    .option('--junit <file>', 'also write JUnit XML for CI systems')
-    .option('--json', 'print JSON: each expectation with its metric, threshold, estimate, 95% CI and result, and the errors of invalid files')
-    .option('--out <file>', 'write the table to a file instead of stdout')
-    .action(async (files: string[], opts: CheckOptions) => {
-      const { checkCommand, checkSettings } = await import('./check.js');
-      setCode(await checkCommand(files, checkSettings(opts), io, signal));
     });
 }
 

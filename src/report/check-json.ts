@@ -39,7 +39,7 @@ function expectation(v: Verdict) {
 }
 
 function scenario(c: CheckedScenario) {
-  return { name: c.name, file: c.file, seed: c.seed, actions: c.actions, pass: c.verdicts.every((v) => v.pass), warnings: c.warnings, expectations: c.verdicts.map(expectation) };
+  return { name: c.name, file: c.file, seed: c.seed, actions: c.actions, pass: c.verdicts.every((v) => v.pass), warnings: c.warnings.map((w) => w.text), expectations: c.verdicts.map(expectation) };
 }
 
 /** `seed`: --seed, or the one seed every scenario ran with; null when their files gave different ones (each scenario has its own). */

@@ -6,7 +6,7 @@
  */
 import type { Verdict } from '../scenario/expect.js';
 import { printable } from '../scenario/printable.js';
-import { describeReading, num } from './format.js';
+import { verdictMessage, writtenAt } from './verdict-text.js';
 import type { CheckedScenario, CheckError, CheckReport } from './types.js';
 
 // XML 1.0 allows no control character but tab and line ends, not even as a reference: write them out.
@@ -52,9 +52,8 @@ function testcase(classname: string, v: Verdict): string[] {
     ...(v.measured.value === null ? [] : [[e.metric, value(v.measured.value)]]),
     ...(interval ? [[`${e.metric}.ci95_low`, value(interval[0])], [`${e.metric}.ci95_high`, value(interval[1])]] : []),
   ];
-  const checked = v.interval ? `, 95% interval ${num(v.interval[0])} to ${num(v.interval[1])}` : '';
-  const message = `measured ${describeReading(v.measured, e.metric)}${checked}, expected ${e.text}`;
-  const where = `${e.origin.source}${e.origin.line ? `:${e.origin.line}` : ''}`;
+  const message = verdictMessage(v);
+  const where = writtenAt(e);
   return [
     `    <testcase classname="${escape(classname)}" name="${escape(name)}">`,
     ...(properties.length > 0 ? ['      <properties>', ...properties.map(([n, x]) => `        <property name="${escape(n as string)}" value="${x}"/>`), '      </properties>'] : []),

@@ -49,11 +49,18 @@ export interface CheckedScenario {
   seed: string;
   /** Primary actions simulated: the sample behind every measured value. */
   actions: number;
-  /** Settings that have no effect in this scenario, as --json's `warnings` of `run` (already said on stderr). */
-  warnings: readonly string[];
+  /** Settings that have no effect in this scenario, as --json's `warnings` of `run` (already said on stderr), and where each was written. */
+  warnings: readonly CheckWarning[];
   verdicts: Verdict[];
   /** Whether it ran coupled (model/capacity.ts): the JSON's `model` version follows. */
   coupled: boolean;
+}
+
+/** A setting with no effect: its one-paragraph text (printable), and the place it names when it names one. */
+export interface CheckWarning {
+  text: string;
+  source?: string;
+  line?: number;
 }
 
 /**
