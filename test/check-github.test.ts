@@ -91,6 +91,17 @@ seed 1; idem-sim 9.9.9; replay: idem-sim check scenarios/alpha.yaml scenarios/be
   });
 });
 
+describe('the step summary fits GitHub\'s 1 MiB', () => {
+  it('whatever the report: rows, invalid files, warnings and footer are bounded', () => {
+    const long = 'x'.repeat(5000);
+    const many = Array.from({ length: 3000 }, (_, k) => ({ ...CHECKED, name: `${long}${k}`, warnings: Array.from({ length: 5 }, () => ({ text: long })) }));
+    const errors = Array.from({ length: 3000 }, () => ({ ...ERROR, file: long, message: long }));
+    const text = renderCheckSummary({ checked: many, errors, skipped: [] }, `replay: ${long.repeat(100)}`);
+    expect(Buffer.byteLength(text)).toBeLessThan(800_000);
+    expect(text).toContain('and 8000 more rows: the step\'s log has the whole table.');
+  });
+});
+
 describe('check --format github, through the command line', () => {
   /** Streams that keep what is written, with `env` for $GITHUB_STEP_SUMMARY. */
   function capture(env: Record<string, string> = {}): Io & { out: () => string; err: () => string } {
