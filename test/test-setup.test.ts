@@ -43,9 +43,9 @@ describe('a tier without its service or browser', () => {
 describe('.ci/run', () => {
   const script = readFileSync(join(ROOT, '.ci/run'), 'utf8');
 
-  it('installs Chromium, zsh and fish, and runs under CI=true so that no test skips for want of one', () => {
+  it('installs Chromium, zsh, fish and prometheus (promtool), and runs under CI=true so that no test skips for want of one', () => {
     expect(script).toMatch(/^export CI=true$/m);
-    for (const pkg of ['chromium', 'zsh', 'fish']) expect(script).toMatch(new RegExp(`missing\\+=\\(${pkg}\\)`));
+    for (const pkg of ['chromium', 'zsh', 'fish', 'prometheus']) expect(script).toMatch(new RegExp(`missing\\+=\\(${pkg}\\)`));
   });
 
   it('every apt-get waits for a held package lock instead of failing with exit 100', () => {
