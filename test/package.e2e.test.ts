@@ -136,7 +136,8 @@ describe('the npm pack tarball, installed into an empty folder', () => {
   });
 
   it('every bundled scenario\'s $schema resolves to the shipped schema', () => {
-    const scenarios = filesUnder(join(pkg, 'scenarios')).filter((f) => f.endsWith('.yaml'));
+    // An agent file (scenarios/agents/) is not a scenario: its keys are docs/agent-keys.md's, and each tool's scenario is checked when it is read.
+    const scenarios = filesUnder(join(pkg, 'scenarios')).filter((f) => f.endsWith('.yaml') && !f.startsWith('agents/'));
     expect(scenarios.length).toBeGreaterThanOrEqual(10);
     for (const f of scenarios) {
       const file = join(pkg, 'scenarios', f);

@@ -25,14 +25,12 @@ export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: b
 }
 
 /**
- * A run's counter sums, one for every counter of this build. A part written before the last
- * counter was added (`duplicated`, for the agent's readings) lacks a sum that is not 0 in any run
- * with duplicates, so it cannot be read as this build's: it is refused, with what to do.
+ * A run's counter sums. Parts of earlier builds hold fewer, and are read with the missing ones at
+ * 0 where 0 is what they would hold, or no output reads them: before "Capacity" added its four
+ * counters (0 in every run that is not coupled; a coupled run's part must hold them all), and
+ * before `duplicated` (read only by an agent's readings, and an agent file is never sharded).
  */
-export function counterSums(c: PartChecker, v: unknown, field: string): number[] {
-  // The lengths earlier builds wrote: before "Capacity" (its four counters) and before `duplicated`.
-  if (Array.isArray(v) && (v.length === C.shed || v.length === C.duplicated)) {
-    c.fail(field, `holds ${v.length} counter sums where this build keeps ${NUM_COUNTERS}: the part was written by an earlier build; run its shard again with this one`);
-  }
-  return c.counts(v, field, NUM_COUNTERS);
+export function counterSums(c: PartChecker, v: unknown, field: string, coupled: boolean): number[] {
+  const known = Array.isArray(v) && ((v.length === C.shed && !coupled) || v.length === C.duplicated) ? v.length : NUM_COUNTERS;
+  return [...c.counts(v, field, known), ...new Array<number>(NUM_COUNTERS - known).fill(0)];
 }

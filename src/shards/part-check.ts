@@ -110,7 +110,7 @@ export class PartChecker {
     const s: RunStateData = {
       primaries: count('primaries'), actions: count('actions'), handlerRuns: count('handlerRuns'),
       handlerRunsOverTimeout: count('handlerRunsOverTimeout'), attemptsUnknown: count('attemptsUnknown'),
-      sum: counterSums(this, o['sum'], join(field, 'sum')), sumSq: counterSums(this, o['sumSq'], join(field, 'sumSq')),
+      sum: counterSums(this, o['sum'], join(field, 'sum'), coupled), sumSq: counterSums(this, o['sumSq'], join(field, 'sumSq'), coupled),
       callLatency: this.bins(o['callLatency'], join(field, 'callLatency')), actionLatency: this.bins(o['actionLatency'], join(field, 'actionLatency')),
       grid: this.grid(o['grid'], join(field, 'grid'), gridStep),
       ...(o['series'] === undefined ? {} : { series: this.series(o['series'], join(field, 'series')) }),
