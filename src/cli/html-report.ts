@@ -14,20 +14,19 @@ import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { breakdownChart } from '../report/charts.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
+import { HEADLINE_STYLE, headlineTable } from '../report/html-headline.js';
 import { STORY_SCRIPT, STORY_STYLE, storyPanel } from '../report/story-panel.js';
 import { resolvedScenario } from '../report/json.js';
 import { duration, num } from '../report/format.js';
-import { metricText } from '../report/metric-text.js';
-import type { MetricPath } from '../results/metric-paths.js';
-import { METRICS, metricTitle } from '../results/metric-registry.js';
-import { labelWithIncidents } from '../report/table.js';
-import { coupledMetrics } from '../results/capacity.js';
 import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } from '../report/time-focus.js';
 import { TIME_STYLE, timeSection } from '../report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
 import { timelineSvg } from '../report/timeline-svg.js';
 import { scenarioReader, type LoadedScenario } from './shared/load.js';
 import { scenarioName } from '../scenario/names.js';
+import { agentReader } from './shared/agent-load.js';
+import { pickTool, refuseToolOfScenario } from './shared/agent-tool.js';
+import { agentReportPage } from './report-agent.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting } from './shared/simulate.js';
@@ -56,6 +55,8 @@ export interface ReportOptions extends ScenarioOptions, SimulationOptions, Outpu
   series?: Given<number>;
   /** `--at TIME`: the action timeline centred on this time of the run (read against the scenario: report/time-focus.ts). */
   at?: string;
+  /** `--tool NAME`: one tool of an agent file, its full report. */
+  tool?: string;
 }
 
 /** What `report` is asked, one typed piece for each stage: read, simulate, draw, write. */
@@ -67,37 +68,15 @@ export interface ReportSettings {
   rows: Given<number> | undefined;
   series: Given<number> | undefined;
   at: string | undefined;
+  /** --tool: of an agent file, this tool's full page (without it, the agent's page). */
+  tool: string | undefined;
 }
 
 export function reportSettings(opts: ReportOptions): ReportSettings {
-  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), rows: opts.rows, series: opts.series, at: opts.at };
+  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), rows: opts.rows, series: opts.series, at: opts.at, tool: opts.tool };
 }
 
-/** The metrics of the headline table, each shown as its registry title and the run table's text. */
-const HEADLINE: readonly MetricPath[] = [
-  'duplicates_per_1000', 'duplicates_per_day', 'lost_per_1000', 'unknown_outcomes_per_1000', 'conflicts_409_per_1000', 'mismatches_422_per_1000',
-  'dedup_hits_per_1000', 'attempts_per_action', 'call_latency_ms.p50', 'call_latency_ms.p95', 'call_latency_ms.p99', 'action_latency_ms.p95',
-  'keys_per_action', 'peak_live_keys', 'keys', 'key_store_mb',
-];
-
-/** What the headline adds for a coupled run (docs/model.md, "Capacity"), after the latencies. */
-const CAPACITY_HEADLINE: readonly MetricPath[] = [
-  'shed_per_1000', 'expired_per_1000', 'budget_denied_per_1000', 'breaker_rejected_per_1000', 'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation',
-];
-
-/** Rows of the headline table: label, and the value as text. */
-function headline(m: Metrics): [string, string][] {
-  const after = (list: readonly MetricPath[], at: MetricPath, more: readonly MetricPath[]) => [...list.slice(0, list.indexOf(at) + 1), ...more, ...list.slice(list.indexOf(at) + 1)];
-  let paths = !coupledMetrics(m) ? HEADLINE : after(HEADLINE, 'action_latency_ms.p95', CAPACITY_HEADLINE);
-  // With incidents the per-day figure repeats them, as the run table says; the quiet time's comes next.
-  const incidents = m.quiet_time_ms !== undefined;
-  if (incidents) paths = after(paths, 'duplicates_per_day', ['duplicates_per_day_outside_incidents']);
-  return paths.map((path) => [incidents && path === 'duplicates_per_day' ? labelWithIncidents(METRICS.duplicates_per_day.label) : metricTitle(path), metricText(m, path)]);
-}
-
-const STYLE = `
-table.headline td { padding: 2px 16px 2px 0; font-variant-numeric: tabular-nums; }
-table.headline td:first-child { color: #57606a; }
+const STYLE = `${HEADLINE_STYLE}
 .timeline-wrap { overflow-x: auto; }
 .timeline-wrap svg { max-width: none; }`;
 
@@ -158,7 +137,7 @@ function pageBody(p: PageParts): string {
 </dl>
 <h2>Headline metrics</h2>
 <div class="charts">
-<table class="headline">${headline(m).map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>
+${headlineTable(m)}
 <figure>${p.breakdown}</figure>
 </div>
 <p class="note">Values are means with their 95% confidence intervals over actions; every figure means what docs/model.md says.</p>
@@ -210,16 +189,26 @@ export async function reportCommand(file: string | undefined, s: ReportSettings,
   const kind = TERMINAL_DEFAULTS[s.output.svg ? 'svg' : 'html'];
   const fallback = terminalDefault(io, s.output.out, kind.name, kind.ours);
   return withOutput(io, s.output.out ?? fallback?.path, inputs, async (out) => {
-    const loaded = scenarioReader(s.scenario, io)(file ?? null);
-    const { scenario, seed: fileSeed } = loaded;
-    const seed = runSeed(s.simulation.seed?.value, fileSeed);
+    const agent = agentReader(s.scenario, io)(file ?? null);
+    if (agent && s.tool === undefined) {
+      const page = await agentReportPage(agent, file as string, s, io, signal);
+      out.write(page);
+      fallback?.announce(page);
+      return 0;
+    }
+    if (!agent && s.tool !== undefined) refuseToolOfScenario(file ?? null, 'report');
+    // A tool of an agent runs as in `run AGENT.yaml`: its composed scenario, on the seed SEED/TOOL.
+    const picked = agent ? pickTool(agent, s.tool as string, s.simulation.seed?.value) : undefined;
+    const loaded = picked ?? scenarioReader(s.scenario, io)(file ?? null);
+    const { scenario } = loaded;
+    const seed = picked ? picked.seed : runSeed(s.simulation.seed?.value, loaded.seed);
     const threads = threadSetting(s.simulation.threads, io)(scenario.actions);
     const plan = reportPlan(s, loaded, seed);
-    const name = scenarioName(file ?? null);
+    const name = picked ? `${picked.agent.name}.${picked.tool.name}` : scenarioName(file ?? null);
     const step = plan.seriesStep;
     const outcome = await simulate(io, name, { scenario, seed, threads, ...(step !== undefined ? { seriesStep: step } : {}) }, signal);
     const { sample, scope } = timelineSample(withPrimaries(scenario, seed), seed, outcome.gridStep, plan);
-    const replay = new ReplayLine('report', inputs, s.scenario).overrides(s.scenario).option('--seed', seed).given('--rows', s.rows)
+    const replay = new ReplayLine('report', inputs, s.scenario).overrides(s.scenario).option('--tool', picked?.tool.name).option('--seed', picked ? picked.agentSeed : seed).given('--rows', s.rows)
       .given('--series', s.series).option('--at', s.at).text();
     const near = plan.focus ? `, arriving nearest ${duration(plan.focus.at)}` : '';
     const caption = `${replay}${s.output.svg ? ' --svg' : ''}  ·  idem-sim ${toolVersion()}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions${near}, eventful ones over-represented`;

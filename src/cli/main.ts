@@ -144,8 +144,9 @@ function declareSize(cmd: Command, { io, signal, setCode }: Context): void {
 function declareReport(cmd: Command, { io, signal, setCode }: Context): void {
   simulationOptions(cmd.command('report')
     .description('one self-contained HTML page: headline metrics, duplicates by source, and the action timeline')
-    .argument('[scenario]', 'the scenario file (the built-in lab defaults when none is given)'), false)
+    .argument('[scenario]', 'the scenario or agent file (the built-in lab defaults when none is given)'), false)
     .option('--out <file>', 'write the page to a file instead of stdout (such as report.html)')
+    .option('--tool <name>', 'of an agent file, this tool\'s full report (without it, the agent\'s page)')
     .option('--svg', 'write only the action timeline, as a standalone SVG')
     .addOption(parsedOption('--rows <n>', `most timeline rows for actions that had something happen to them (default ${48})`, (text) => positiveInteger('--rows', text)))
     .addOption(parsedOption('--series <step>', 'chart the run over time in buckets of STEP, such as 1m (default 1m with incidents, alerts or load.profile)', seriesStepOption))
