@@ -9,6 +9,7 @@ import type { LabConfig, LabMission, LabScenario } from '../lab/config.js';
 import type { LabScripts } from '../lab/page.js';
 import type { Io } from './io.js';
 import type { LoadedScenario } from './shared/load.js';
+import type { PickedTool } from './shared/agent-tool.js';
 import type { Given } from './settings/given.js';
 import { overridesOf, SCENARIO_OPTIONS, scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { SIMULATION_OPTIONS } from './settings/simulation.js';
@@ -17,6 +18,8 @@ import { SIMULATION_OPTIONS } from './settings/simulation.js';
 export interface LabOptions extends ScenarioOptions {
   out?: string;
   seed?: Given<string>;
+  /** `--tool NAME`: of an agent file, the tool whose scenario the page starts from. */
+  tool?: string;
 }
 
 /** What `lab` is asked: the scenario the page starts from, its seed, and where the page goes. */
@@ -24,18 +27,20 @@ export interface LabSettings {
   scenario: ScenarioSettings;
   seed: Given<string> | undefined;
   out: string | undefined;
+  tool: string | undefined;
 }
 
 export function labSettings(opts: LabOptions): LabSettings {
-  return { scenario: scenarioSettings(opts), seed: opts.seed, out: opts.out };
+  return { scenario: scenarioSettings(opts), seed: opts.seed, out: opts.out, tool: opts.tool };
 }
 
 /** Registers `lab` on the program (a small block of main.ts's list); its modules load when it runs. */
 export function declareLab(cmd: Command, { io, signal, setCode }: { io: Io; signal: AbortSignal; setCode: (code: number) => void }): void {
   cmd.command('lab')
     .description("the guide's interactive lab: one offline HTML page of knobs, missions and the action timeline, the real engine inside")
-    .argument('[scenario]', 'the scenario to start from (the built-in lab defaults when none is given)')
+    .argument('[scenario]', 'the scenario to start from, or an agent file with --tool (the built-in lab defaults when none is given)')
     .option('--out <file>', 'write the page to a file instead of stdout (such as lab.html)')
+    .option('--tool <name>', 'of an agent file, start from this tool\'s scenario as the agent runs it')
     .addOption(SIMULATION_OPTIONS.seed('random seed to start with (overrides the file; default 1)'))
     .addOption(SCENARIO_OPTIONS.set('start with one key changed, e.g. idempotency.scope=intent (repeatable)'))
     .addOption(SCENARIO_OPTIONS.actions('primary actions to start with (overrides the file)'))
@@ -97,13 +102,36 @@ function labScenario(file: string | null, text: string, loaded: LoadedScenario, 
 
 /** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
 export async function startScenario(file: string | null, s: LabSettings, io: Io): Promise<LabScenario> {
-  const [{ scenarioReader }, { scenarioName }, { readUserFile }, { runSeed }] = await Promise.all([
-    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'),
+  const [{ scenarioReader }, { scenarioName }, { readUserFile }, { runSeed }, { agentReader }, { pickTool, refuseAgentWithoutTool, refuseToolOfScenario }] = await Promise.all([
+    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'), import('./shared/agent-load.js'), import('./shared/agent-tool.js'),
   ]);
+  const agent = agentReader(s.scenario, io)(file);
+  if (agent) {
+    if (s.tool === undefined) return refuseAgentWithoutTool(agent, 'lab', 'the lab starts from one scenario');
+    return toolStart(pickTool(agent, s.tool, s.seed?.value), s);
+  }
+  if (s.tool !== undefined) refuseToolOfScenario(file, 'lab');
   const loaded = scenarioReader(s.scenario, io)(file);
   const seed = runSeed(s.seed?.value, loaded.seed);
   const text = file === null ? '' : readUserFile(file, 'the scenario file');
   return labScenario(file, text, loaded, { name: scenarioName(file), overrides: overridesOf(s.scenario), seed, allowOutside: s.scenario.allowOutside });
+}
+
+/**
+ * A tool of an agent file as the page's start: its scenario as the agent composes it, written out
+ * (lab/tool-scenario.ts), on the tool's seed. The page's command and download name that text as
+ * TOOL_SCENARIO_FILE: the file "Download scenario.yaml" writes, which runs as the page does.
+ * --set and --actions are the agent file's (read by the agent reader), so none is left to apply.
+ */
+async function toolStart(picked: PickedTool, s: LabSettings): Promise<LabScenario> {
+  const [{ TOOL_SCENARIO_FILE, toolScenarioText }, { ReplayLine }] = await Promise.all([import('../lab/tool-scenario.js'), import('./shared/replay.js')]);
+  const { agent, tool, scenario, seed } = picked;
+  const text = toolScenarioText({ agent: agent.name, file: agent.file, tool: tool.name, scenario, expectations: tool.parsed.expectations, seed });
+  return {
+    name: `${agent.name}.${tool.name}`, source: `${TOOL_SCENARIO_FILE} (${tool.name} of ${agent.file})`, file: TOOL_SCENARIO_FILE, text, overrides: [], seed,
+    data: latencyData(scenario.service.latency), allowOutside: s.scenario.allowOutside, goals: tool.parsed.expectations.map((e) => ({ metric: e.metric, text: e.text })),
+    tool: { agent: agent.name, file: agent.file, name: tool.name, agentCommand: new ReplayLine('run', [agent.file], s.scenario).overrides(s.scenario).option('--seed', picked.agentSeed).text() },
+  };
 }
 
 /** The guide's missions: the bundled scenarios/mission-*.yaml, named as `idem-sim missions` names them. */

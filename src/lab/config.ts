@@ -18,6 +18,14 @@ export interface LabScenario {
   allowOutside: boolean;
   /** Its `expect:` block, as `idem-sim lab` parsed it (what `check` tests). */
   goals: { metric: string; text: string }[];
+  /** A tool of an agent file (`lab AGENT.yaml --tool NAME`): the text is its scenario as the agent composes it. */
+  tool?: {
+    agent: string;
+    file: string;
+    name: string;
+    /** `idem-sim run AGENT.yaml ...`: the run whose column of this tool has the page's starting numbers. */
+    agentCommand: string;
+  };
 }
 
 /** One of the guide's missions: a bundled scenario whose `expect:` block is its goals. */

@@ -125,6 +125,13 @@ export interface LabScripts {
   ui: string;
 }
 
+/** Where a tool's page started: the tool, its agent, and the run whose column it matches. */
+function toolNote(start: LabConfig['start']): string {
+  const t = start.tool;
+  if (!t) return '';
+  return `<p class="note" id="tool-note">Started from <strong>${escapeHtml(t.name)}</strong>, a tool of the agent ${escapeHtml(t.agent)} (<code>${escapeHtml(t.file)}</code>): its scenario as the agent runs it (the built-in defaults, the agent's defaults, the file it extends, its own keys and the agent's rate for it), every key written out, on its seed <code>${escapeHtml(start.seed)}</code>. Until a knob changes, its numbers are ${escapeHtml(t.name)}'s column of <code>${escapeHtml(t.agentCommand)}</code>. The command under "Reproduce" names this scenario <code>${escapeHtml(start.file ?? '')}</code>: the file "Download scenario.yaml" writes.</p>`;
+}
+
 /** The page. */
 export function labPage(config: LabConfig, scripts: LabScripts): string {
   for (const [name, text] of Object.entries(scripts)) if (/<\/script|<!--/i.test(text)) throw new Error(`the lab's ${name} script holds "</script" or "<!--"`);
@@ -132,7 +139,7 @@ export function labPage(config: LabConfig, scripts: LabScripts): string {
   const shown = shownKnobs(labLoad(config.start), config.start.seed);
   const body = `<style>${STORY_STYLE}${LAB_STYLE}</style>
 <header><h1>idem-sim lab</h1>
-<p class="note">The guide's lab, with idem-sim ${escapeHtml(config.version)}'s full model: change a knob and the scenario runs again in the page, offline. Start with no key, watch the pink dots (duplicate executions) appear, then load mission one.</p></header>
+<p class="note">The guide's lab, with idem-sim ${escapeHtml(config.version)}'s full model: change a knob and the scenario runs again in the page, offline. Start with no key, watch the pink dots (duplicate executions) appear, then load mission one.</p>${toolNote(config.start)}</header>
 <section class="missions" aria-labelledby="missions-title"><h2 id="missions-title">Missions</h2>
 <ol>${config.missions.map(missionButton).join('')}<li><button type="button" id="load-start">Start again: ${escapeHtml(config.start.name)}</button></li></ol>
 <div id="mission-panel" class="mission-panel" hidden tabindex="-1"><h3 id="mission-title"></h3><p id="mission-hint"></p><ul id="mission-goals"></ul><p id="mission-verdict" role="status"></p></div>
