@@ -54,7 +54,8 @@ export interface AgentSweepReport {
 /** The agent's readings the table shows, each headed by a short name (the costs follow, one per currency or unit). */
 const TABLE_READINGS: readonly (readonly [ReadingPath, string])[] = [
   ['duplicates_per_day', 'dup/day'], ['lost_per_day', 'lost/day'], ['duplicated_calls_per_1000', 'calls dup/1000'],
-  ['conversation_duplicate_chance', 'conv. dup chance'], ['key_store_mb', 'key store MB'],
+  // The tools' key stores summed: headed as one tool's key store is.
+  ['conversation_duplicate_chance', 'conv. dup chance'], ['key_store_mb', metricShort('key_store_mb')],
 ];
 
 /** Currencies and units the points' costs name, in their first order. */
