@@ -77,6 +77,11 @@ describe('the completion scripts', () => {
     expect(option('merge', '--format')).toEqual(option('sweep', '--format'));
     expect(option('alerts', '--format')).toEqual({ kind: 'choices', values: ['table', 'prometheus', 'promtool-test'] });
     expect(option('alerts', '--rules')).toEqual({ kind: 'file' });
+    expect(option('fit', '--format')).toEqual({ kind: 'choices', values: ['prometheus', 'otlp', 'durations', 'csv'] });
+    expect(option('fit', '--form')).toEqual({ kind: 'choices', values: ['histogram', 'lognormal', 'percentiles'] });
+    expect(option('fit', '--unit')).toEqual({ kind: 'choices', values: ['s', 'ms', 'us', 'ns'] });
+    expect(option('fit', '--into')).toEqual({ kind: 'scenario' });
+    expect(spec.commands.find((c) => c.name === 'fit')?.arguments[0]?.value).toEqual({ kind: 'file' });
     expect(option('check', '--format')).toEqual({ kind: 'choices', values: ['table', 'json', 'github'] });
     expect(option('check', '--summary')).toEqual({ kind: 'file' });
     expect(option('run', '--precision-metric')).toMatchObject({ kind: 'choices', values: expect.arrayContaining(['duplicates_per_1000', 'lost_per_1000']) });

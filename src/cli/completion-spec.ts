@@ -50,22 +50,22 @@ export interface CompletionSpec {
   readonly commands: readonly CommandSpec[];
 }
 
-/** An option's value: its choices if fixed, files for a `<file>` value, else nothing to offer. */
+/** An option's value: its choices if fixed, files for a `<file>` value, scenario files for a `<scenario>`, else nothing to offer. */
 async function optionSpec(help: Help, option: Command['options'][number]): Promise<OptionSpec> {
   const takesValue = option.required || option.optional;
   const valueName = /[<[]([^>\]]+)[>\]]/.exec(option.flags)?.[1] ?? 'value';
   const choices = takesValue ? await choicesOf(option) : undefined;
   const value: Completion = !takesValue ? { kind: 'none' } : choices ? { kind: 'choices', values: choices }
-    : valueName === 'file' ? { kind: 'file' } : { kind: 'none' };
+    : valueName === 'file' ? { kind: 'file' } : valueName === 'scenario' ? { kind: 'scenario' } : { kind: 'none' };
   // A custom parser is what collects a repeated option (--set, --vary); the others keep their last value.
   return { long: option.long, short: option.short, description: help.optionDescription(option), takesValue, valueName, value, repeatable: option.parseArg !== undefined };
 }
 
-/** A command's arguments: their choices if fixed, subcommand names for `help`'s, scenario files otherwise. */
+/** A command's arguments: their choices if fixed, subcommand names for `help`'s, any file for a `[file]`, scenario files otherwise. */
 async function argumentSpecs(cmd: Command, isHelp: boolean): Promise<ArgumentSpec[]> {
   return Promise.all(cmd.registeredArguments.map(async (arg): Promise<ArgumentSpec> => {
     const choices = await choicesOf(arg);
-    const value: Completion = choices ? { kind: 'choices', values: choices } : isHelp ? { kind: 'command' } : { kind: 'scenario' };
+    const value: Completion = choices ? { kind: 'choices', values: choices } : isHelp ? { kind: 'command' } : arg.name() === 'file' ? { kind: 'file' } : { kind: 'scenario' };
     return { name: arg.name(), variadic: arg.variadic, value };
   }));
 }

@@ -60,6 +60,11 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { what: 'a server that needs a token: passed by name, so its value stays off the command line', line: 'idem-sim inventory --stdio --env API_TOKEN --out agent.yaml -- npx -y my-mcp-server' },
     { what: "from a server's answer to tools/list saved as JSON", line: 'idem-sim inventory tools.json --out agent.yaml' },
   ],
+  fit: [
+    { what: 'a saved /metrics page: the histogram to paste, a lognormal with its error, and the advice on timeouts', line: "idem-sim fit {scenarios}/metrics/payments.prom --metric 'http_request_duration_seconds{route=\"/pay\"}'" },
+    { what: 'another route as p50 and p99, with the unknown outcomes at the timeouts you weigh', line: "idem-sim fit {scenarios}/metrics/payments.prom --metric 'http_request_duration_seconds{route=\"/refund\"}' --form percentiles --client-timeouts 1s,2s,5s" },
+    { what: "a day of a histogram from Prometheus's HTTP API, written into a scenario as its service.latency", line: "idem-sim fit --prometheus http://127.0.0.1:9090 --query 'sum by (le) (increase(http_request_duration_seconds_bucket[1d]))' --into scenario.yaml" },
+  ],
   missions: [
     { what: "the guide's missions, with a hint each", line: 'idem-sim missions' },
     { what: 'the first one', line: 'idem-sim check {scenarios}/mission-1-blind-retries.yaml' },

@@ -28,7 +28,7 @@ class LognormalSampler implements LatencySampler {
 }
 
 /** Standard normal quantiles of the percentiles a file may give (Φ⁻¹(q), to double precision). */
-const Z: Readonly<Record<string, number>> = {
+export const Z: Readonly<Record<string, number>> = {
   p50: 0, median: 0, p90: 1.2815515655446004, p95: 1.6448536269514722, p99: 2.3263478740408408, p999: 3.090232306167813,
 };
 const PERCENTILES = ['p50', 'p90', 'p95', 'p99', 'p999'] as const;

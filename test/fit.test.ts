@@ -1,0 +1,200 @@
+/**
+ * `idem-sim fit` in-process: the fits and their errors, the advice, the histogram form of
+ * durations, --into (comments and layout kept, JSON kept JSON), the HTTP client against a local
+ * server (redirects, size, deadline, refusals), and the command's refusals of its options.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clientTimeoutsOption } from '../src/cli/fit-declare.js';
+import { writeInto } from '../src/cli/fit-into.js';
+import { httpGet, MAX_RESPONSE_BYTES, parseUrl } from '../src/cli/fit-http.js';
+import { fitSettings } from '../src/cli/fit.js';
+import { advice, fittedLognormal, throughP50P99 } from '../src/ingest/fit.js';
+import { fitReport, fitText, histogramValue, latencyValue } from '../src/ingest/fit-text.js';
+import type { Observations } from '../src/ingest/observations.js';
+import { compileLatency } from '../src/model/latency.js';
+import { chunkRng } from '../src/random/rng.js';
+import { InputError } from '../src/scenario/errors.js';
+import { parseScenario } from '../src/scenario/parse.js';
+import { parseRunnable } from './helpers.js';
+
+const errorOf = async (f: () => unknown): Promise<string> => {
+  try { await f(); } catch (e) { if (e instanceof InputError) return e.message; throw e; }
+  throw new Error('no error');
+};
+const histogramOf = (latency: string): Observations => {
+  const l = parseRunnable(`service:\n  latency: ${latency}\n`).service.latency;
+  if (l.dist !== 'histogram') throw new Error('not a histogram');
+  return { kind: 'histogram', values: l.values, found: { buckets: l.buckets, total: l.total, unit: 's', unitFrom: 'as given', name: 'x', labels: new Map() } };
+};
+const VECTOR = histogramOf('{dist: histogram, buckets: [{le: 0, count: 6}, {le: 0.5, count: 11}, {le: 1, count: 14}], total: 19}');
+
+/** 10^5 draws of lognormal(300 ms, 0.6), sorted. */
+function lognormalDraws(n = 100_000): Observations {
+  const sampler = compileLatency({ dist: 'lognormal', median: 300, sigma: 0.6 });
+  const rng = chunkRng('fit', 0);
+  return { kind: 'durations', sorted: Float64Array.from({ length: n }, () => sampler.sample(rng)).sort(), name: 'draws' };
+}
+
+describe('the fits', () => {
+  it('recover a lognormal from its draws, and say how far each is off', () => {
+    const o = lognormalDraws();
+    const fit = fittedLognormal(o);
+    if ('problem' in fit) throw new Error(fit.problem);
+    // The sample median's relative se is sigma * sqrt(pi / 2) / sqrt(n) = 0.24%, 4 se about 1%,
+    // and the median is printed to 3 digits (0.17% at 300): 1.2%. Sigma from the log-quantiles
+    // p10..p99 has an se of about 0.005 (p99's alone is 0.6 * 0.000315 / 0.02665 = 0.0071): 0.025.
+    expect(Math.abs(fit.median / 300 - 1)).toBeLessThan(0.012);
+    expect(Math.abs(fit.sigma - 0.6)).toBeLessThan(0.025);
+    expect(fit.worst.error).toBeLessThan(0.03);
+    const two = throughP50P99(o);
+    if ('problem' in two) throw new Error(two.problem);
+    // p99 of lognormal(300, 0.6) is 300 e^(0.6 * 2.326) = 1213 ms; its sample's se is 29 * 0.6 / 0.8155 ms, about 1.8%: 4 se 7%.
+    expect(Math.abs(two.p99 / 1213 - 1)).toBeLessThan(0.07);
+  });
+
+  it('fit nothing where the data place too little: the known vector\'s tail lies above its highest bound', () => {
+    expect(fittedLognormal(VECTOR)).toEqual({ problem: expect.stringMatching(/the data place only their p50/) });
+    expect(throughP50P99(VECTOR)).toEqual({ problem: expect.stringMatching(/the p99 lies above the highest bound \(26\.3% of the observations do\)/) });
+  });
+});
+
+describe('the advice', () => {
+  it('is the data\'s p99 and, for each timeout, the share of attempts over it; beyond the highest bound, at most the +Inf share', () => {
+    const a = advice(VECTOR, [250, 500, 1000, 2000]);
+    expect(a.p50).toEqual({ ms: expect.closeTo(350, 9), placed: true });
+    expect(a.p99).toEqual({ ms: 1000, placed: false });
+    expect(a.timeouts.map((t) => [t.ms, +t.share.toFixed(6), t.atMost])).toEqual([
+      [250, +(1 - 8.5 / 19).toFixed(6), false], [500, +(8 / 19).toFixed(6), false], [1000, +(5 / 19).toFixed(6), true], [2000, +(5 / 19).toFixed(6), true],
+    ]);
+    // Without asking: round values near the p99, two below and three at or above, and the p99 itself.
+    expect(advice(lognormalDraws(), undefined).timeouts.map((t) => t.ms)).toEqual([500, 1000, expect.closeTo(1213, -2), 2000, 5000, 10000]);
+  });
+
+  it('prints YAML that pastes: the chosen form active, the others commented, every line a comment or the latency', () => {
+    const report = fitReport(lognormalDraws(), 'draws');
+    for (const form of ['histogram', 'lognormal', 'percentiles'] as const) {
+      const text = fitText(report, form);
+      const pasted = parseScenario(`service:\n${text.split('\n').map((l) => `  ${l}`).join('\n')}`, 'pasted.yaml').scenario.service.latency;
+      expect(pasted.dist).toBe(form === 'histogram' ? 'histogram' : 'lognormal');
+      expect(text.split('\n').filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith(' ') && !l.startsWith('latency:'))).toEqual([]);
+    }
+  });
+});
+
+describe('the histogram form of durations', () => {
+  it('has bounds at observed durations and exact counts of those at most each', () => {
+    const o: Observations = { kind: 'durations', sorted: Float64Array.from([90, 120, 200, 250, 260, 300, 310, 420, 800, 1500]), name: 'x' };
+    expect(histogramValue(o)).toEqual({ dist: 'histogram', unit: 'ms', buckets: [90, 120, 200, 250, 260, 300, 310, 420, 800, 1500].map((le, i) => ({ le, count: i + 1 })) });
+    const many = histogramValue(lognormalDraws());
+    expect(many.buckets.length).toBe(22);
+    expect(many.total ?? many.buckets.at(-1)?.count).toBe(100_000);
+  });
+});
+
+describe('--into', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'idem-sim-fit-into-'));
+  const value = latencyValue(fitReport(VECTOR, 'v'), 'histogram') as Record<string, unknown>;
+
+  it('sets service.latency, keeping the file\'s comments, its other keys and their layout', () => {
+    const file = join(dir, 's.yaml');
+    const text = '# the refunds service\nactions: 1000 # enough\nservice:\n  # measured on Monday\n  latency: {median: 300ms, sigma: 0.6}\n  error_rate: 0.01\nruntime:\n  resume_delay: {min: 2m, max: 20m}\n';
+    writeFileSync(file, text);
+    const next = writeInto(file, value);
+    expect(next).toBe('# the refunds service\nactions: 1000 # enough\nservice:\n  # measured on Monday\n  latency:\n    dist: histogram\n    buckets:\n'
+      + '      - {le: 0, count: 6}\n      - {le: 0.5, count: 11}\n      - {le: 1, count: 14}\n    total: 19\n  error_rate: 0.01\nruntime:\n  resume_delay: {min: 2m, max: 20m}\n');
+    expect(parseScenario(next, file).scenario.service.latency).toMatchObject({ dist: 'histogram', total: 19 });
+  });
+
+  it('adds service: where there is none, keeps JSON as JSON, and refuses a scenario idem-sim refuses', async () => {
+    const yaml = join(dir, 'bare.yaml');
+    writeFileSync(yaml, 'actions: 10\n');
+    expect(writeInto(yaml, { median: '228ms', sigma: 0.825 })).toBe('actions: 10\nservice:\n  latency: {median: 228ms, sigma: 0.825}\n');
+    const json = join(dir, 's.json');
+    writeFileSync(json, '{"actions": 10, "service": {"error_rate": 0.01}}');
+    expect(JSON.parse(writeInto(json, { p50: '350ms', p99: '1s' }))).toEqual({ actions: 10, service: { error_rate: 0.01, latency: { p50: '350ms', p99: '1s' } } });
+    writeFileSync(yaml, 'actions: 10\nservise: {}\n');
+    expect(await errorOf(() => writeInto(yaml, value))).toMatch(/bare\.yaml:2:1, key servise/);
+  });
+});
+
+describe('the HTTP client', () => {
+  let server: Server;
+  let base = '';
+  const never: Set<import('node:http').ServerResponse> = new Set();
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const path = req.url ?? '';
+      if (path === '/metrics') { res.end(`auth=${req.headers.authorization ?? 'none'}`); return; }
+      if (path === '/hop') { res.writeHead(302, { location: '/metrics' }).end(); return; }
+      if (path === '/away') { res.writeHead(302, { location: 'http://192.0.2.1/metrics' }).end(); return; }
+      if (path === '/big') { res.writeHead(200, { 'content-length': String(MAX_RESPONSE_BYTES + 1) }).end(); return; }
+      if (path === '/endless') { const chunk = Buffer.alloc(1 << 20, 97); const write = () => { while (res.write(chunk)); }; res.on('drain', write); write(); return; }
+      if (path === '/hang') { never.add(res); return; }
+      res.writeHead(404).end('no such page\u001b[31m here');
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    for (const res of never) res.destroy();
+    server.closeAllConnections();
+    await new Promise((done) => server.close(done));
+  });
+  const get = (url: string, timeoutMs = 30_000) => httpGet(parseUrl(url, '--metrics'), { flag: '--metrics', timeoutMs, signal: new AbortController().signal, accept: 'text/plain' });
+
+  it('follows a redirect on its host, sends credentials as Basic authentication and never shows them', async () => {
+    expect(await get(`${base}/hop`)).toBe('auth=none');
+    expect(await get(`http://me:s3cret@127.0.0.1:${new URL(base).port}/metrics`)).toBe(`auth=Basic ${Buffer.from('me:s3cret').toString('base64')}`);
+    const e = await errorOf(() => get(`http://me:s3cret@127.0.0.1:${new URL(base).port}/nope`));
+    expect(e).toMatch(/--metrics http:\/\/127\.0\.0\.1:\d+\/nope: answered HTTP 404: no such page\\u001b\[31m here/);
+    expect(e).not.toMatch(/s3cret/);
+  });
+
+  it('refuses a redirect to another host, an answer too large (declared or streamed), a deadline passed, another scheme', async () => {
+    expect(await errorOf(() => get(`${base}/away`))).toMatch(/redirects to another host or scheme \(http:\/\/192\.0\.2\.1\/metrics\)/);
+    expect(await errorOf(() => get(`${base}/big`))).toMatch(/answered 16,777,217 bytes, more than the 16,777,216 read/);
+    expect(await errorOf(() => get(`${base}/endless`))).toMatch(/answered more than 16,777,216 bytes, the most read/);
+    expect(await errorOf(() => get(`${base}/hang`, 300))).toMatch(/did not answer within 300ms/);
+    expect(await errorOf(() => get('file:///etc/passwd'))).toMatch(/--metrics: file: is not http or https/);
+    const closed = createServer();
+    await new Promise<void>((done) => closed.listen(0, '127.0.0.1', done));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((done) => closed.close(done));
+    expect(await errorOf(() => get(`http://127.0.0.1:${port}/metrics`))).toMatch(/could not be reached \(ECONNREFUSED\)/);
+  });
+});
+
+describe('the command line', () => {
+  it('refuses no source, two sources, --query alone, --format with a URL, and a bad timeout list', async () => {
+    expect(await errorOf(() => fitSettings(undefined, {}))).toMatch(/^fit: needs a source of latencies\. Give one source/);
+    expect(await errorOf(() => fitSettings('a.prom', { metrics: 'http://x' }))).toMatch(/reads one source at a time/);
+    expect(await errorOf(() => fitSettings(undefined, { prometheus: 'http://x' }))).toMatch(/^--prometheus: needs --query/);
+    expect(await errorOf(() => fitSettings(undefined, { metrics: 'http://x', column: 'ms' }))).toMatch(/^--column: is for a file/);
+    expect(await errorOf(() => clientTimeoutsOption('1s,2'))).toMatch(/--client-timeouts 2: is not a duration above 0/);
+    expect(clientTimeoutsOption('2s, 500ms,2s')).toEqual([500, 2000]);
+  });
+});
+
+describe('a file, in-process', () => {
+  it('a saved /metrics page: the series asked for, its histogram, fits and advice', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { fitCommand } = await import('../src/cli/fit.js');
+    const stdout = new PassThrough(), stderr = new PassThrough();
+    const file = join(import.meta.dirname, '../scenarios/metrics/payments.prom');
+    const code = await fitCommand(fitSettings(file, { metric: 'http_request_duration_seconds{route="/pay"}' }), { stdout, stderr, env: {} }, new AbortController().signal);
+    expect(code).toBe(0);
+    const text = String(stdout.read());
+    expect(text).toMatch(/^# idem-sim fit: 48,012 observations of http_request_duration_seconds\{route="\/pay"\} from .*payments\.prom \(le in seconds: from the metric's name\)\.\n/);
+    expect(text).toContain('    - {le: 0.25, count: 27248}\n');
+    expect(text).toContain('  total: 48012\n');
+    // The +Inf bucket holds 12 of 48,012: 0.025%; the p99 is 1 s + 1.5 s x (47531.9 - 46956) / 1015 = 1.85 s.
+    expect(text).toMatch(/# 0\.025% of the observations lie above the highest bound, 10s/);
+    expect(text).toMatch(/The healthy p99 is 1\.85s/);
+    expect(stderr.read()).toBeNull();
+  });
+});
