@@ -1,8 +1,9 @@
 /**
  * The services tier's first step in each file (vitest.config.ts, setupFiles): Redis and PostgreSQL
- * answer where the tests look for them, or the file fails at once saying what to start, instead
- * of an ECONNREFUSED deep inside a test.
+ * answer where the tests look for them, and Prometheus's programs are installed, or the file fails
+ * at once saying what to start or install, instead of an ECONNREFUSED deep inside a test.
  */
+import { spawnSync } from 'node:child_process';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { POSTGRES_URL, REDIS_URL } from '../store-helpers.js';
@@ -47,3 +48,11 @@ await answers('PostgreSQL', POSTGRES_URL, async () => {
     await client.end().catch(() => {});
   }
 });
+
+// Debian's prometheus package: the fit test starts its server (fit-prometheus.services.test.ts),
+// the alerts' test runs its promtool.
+const missing = ['prometheus', 'promtool'].filter((program) => spawnSync('sh', ['-c', `command -v ${program}`]).status !== 0);
+if (missing.length > 0) {
+  throw new Error(`${missing.join(' and ')} ${missing.length === 1 ? 'is' : 'are'} not installed. The services tier needs Debian's prometheus package: `
+    + 'apt-get install -y prometheus (as .ci/run does), or run npm run test:unit (and npm run test:e2e) on a machine without it.');
+}
