@@ -9,6 +9,8 @@ import { aboveEveryBound, histogramQuantile, histogramShareAbove, histogramValue
 import { chunkRng } from '../src/random/rng.js';
 import { InputError } from '../src/scenario/errors.js';
 import { parseScenario } from '../src/scenario/parse.js';
+import { labError, labRun } from '../src/lab/engine.js';
+import type { RunRequest } from '../src/lab/protocol.js';
 import { coupledRun } from './coupled-helpers.js';
 import { parseRunnable, seProportion, sim } from './helpers.js';
 
@@ -88,6 +90,15 @@ describe('the histogram form', () => {
       expect(m.unknown_outcomes_per_1000.value).toBe(0);
       expect(Math.abs((m.call_latency_ms.p50 as number) - 350)).toBeLessThan(30);
     }
+  });
+
+  it('runs in the lab written inline; a histogram file, which the page cannot carry, is refused with what to write', () => {
+    const request = (text: string): RunRequest => ({ kind: 'run', id: 1, text, source: 'h.yaml', overrides: [], seed: '1', data: {}, command: 'idem-sim run h.yaml', version: 'test', name: 'h' });
+    const r = labRun(request(`actions: 2000\nservice:\n  latency: ${VECTOR}\n`));
+    expect((r.metrics['call_latency_ms'] as { p50: number }).p50).toBeGreaterThan(0);
+    let refused: unknown;
+    try { labRun(request('service:\n  latency: {dist: histogram, file: m.prom}\n')); } catch (e) { refused = e; }
+    expect(labError(refused).message).toMatch(/^h\.yaml:2:\d+, key service\.latency\.file: the lab reads no latency histogram file \("m\.prom"\)\. Write the buckets in the scenario instead \(idem-sim fit FILE prints them\)/);
   });
 
   it('refuses a histogram that is not one, at its line and key', () => {

@@ -64,6 +64,11 @@ describe('Prometheus text exposition', () => {
     expect(secret).not.toMatch(/hunter2/);
   });
 
+  it('refuses more series than it holds, at the line of the one too many', () => {
+    const text = Array.from({ length: 10_001 }, (_, i) => `x_bucket{id="${i}",le="1"} 1`).join('\n');
+    expect(errorOf(() => histogramOfText(text, named, 'prometheus', undefined, undefined))).toMatch(/in\.txt:10001, .*holds more than 10,000 histogram series, the most read from one input/);
+  });
+
   it('reads OpenMetrics\' # UNIT line, timestamps, exemplars and escapes', () => {
     const text = '# TYPE rpc histogram\n# UNIT rpc milliseconds\nrpc_bucket{path="a\\"b",le="10"} 1 1700000000000 # {trace_id="x"} 3\nrpc_bucket{path="a\\"b",le="+Inf"} 2\n# EOF\ngarbage after the end\n';
     const { found, values } = histogramOfText(text, own, 'prometheus', selector('rpc{path="a\\"b"}'), undefined);
