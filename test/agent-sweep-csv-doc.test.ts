@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { agentReadings } from '../src/agent/readings.js';
 import { AGENT_SWEEP_READING_COLUMNS, AGENT_SWEEP_TRAILING, agentSweepColumns, costColumns, renderAgentSweepCsv, toolColumns } from '../src/report/agent-sweep-csv.js';
 import type { AgentSweepReport } from '../src/report/agent-sweep.js';
-import { AGENT_COLUMNS } from '../src/report/runs-csv.js';
+import { AGENT_COLUMNS, TOOL_COLUMNS } from '../src/report/runs-csv.js';
 import { SUMMARY } from '../src/report/sweep.js';
 import { ROOT, sim } from './helpers.js';
 
@@ -49,10 +49,10 @@ describe('docs/csv.md, "Agent sweeps"', () => {
       '`<TOOL>.<metric>` and its `_ci95_low`, `_ci95_high`', '`seed`', '`idem_sim_version`']);
   });
 
-  it('names the first and last of the run CSV\'s agent columns it takes, and all of them but share', () => {
+  it('names the first and last of the run CSV\'s agent columns it takes, and all of them but what a tool\'s row says of the tool', () => {
     const readings = ROWS[2]?.[2] ?? '';
     const names = AGENT_SWEEP_READING_COLUMNS.map((c) => c.name);
-    expect(names).toEqual(AGENT_COLUMNS.map((c) => c.name).filter((n) => n !== 'share'));
+    expect(names).toEqual(AGENT_COLUMNS.filter((c) => !TOOL_COLUMNS.includes(c)).map((c) => c.name));
     expect(readings).toContain(`from \`${names[0]}\` to \`${names.at(-1)}\``);
   });
 

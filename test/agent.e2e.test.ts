@@ -127,7 +127,7 @@ describe('README', () => {
     expect(shown.size).toBeGreaterThan(10);
     for (const [key, cell] of shown) expect(real.get(key), key).toBe(cell);
     const fixed = agentTable(cli(['run', SUPPORT, '--set', 'tools.create_ticket.idempotency.scope=intent', '--set', 'tools.add_crm_note.idempotency.scope=intent']).stdout);
-    expect(readme).toContain(`takes the tickets to ${fixed.get('cost per day (tickets)|agent support-agent')} a day`);
+    expect(readme).toContain(`takes the tickets to ${fixed.get('cost per day (ticket)|agent support-agent')} a day`);
     expect(readme).toContain(`meets a duplicate to\n${fixed.get('chance a conversation (4 calls) meets a duplicate|agent support-agent')}.`);
   });
 });

@@ -83,10 +83,14 @@ describe('an agent file', () => {
       .replace('annotations: {destructiveHint: false}', 'annotations: {destructiveHint: false, idempotentHint: true}\n    scenario0: 1');
     const a = parse(text.replace('\n    scenario0: 1', ''));
     expect(a.tools.map((t) => [t.name, t.retried, t.parsed.scenario.client.retries])).toEqual([['refund', false, 0], ['email', true, 2]]);
-    const w = a.warnings.find((x) => x.keyPath === 'client.retries');
-    expect(w?.problem).toMatch(/has no effect for refund: agent.auto_retry is idempotent/);
-    // The retries key was written in defaults: the warning points at its line there.
-    expect(w?.origin).toMatchObject({ source: 'agent.yaml', line: 4 });
+    // The retries key in defaults still drives email, which the client retries: it has an effect.
+    expect(a.warnings.filter((x) => x.keyPath === 'client.retries')).toEqual([]);
+    // Written for refund alone, it has none, and is warned of once at its line.
+    const own = parse(text.replace('\n    scenario0: 1', '').replace('scenario: {idempotency: {scope: call}}', 'scenario: {idempotency: {scope: call}, client: {retries: 5}}'));
+    const w = own.warnings.filter((x) => x.keyPath === 'client.retries');
+    expect(w).toHaveLength(1);
+    expect(w[0]?.problem).toMatch(/has no effect: agent.auto_retry is idempotent, so the client does not retry refund/);
+    expect(w[0]?.origin).toMatchObject({ source: 'agent.yaml', line: 10 });
   });
 
   it('warns of a lying hint: marked idempotent with no key', () => {
@@ -113,6 +117,22 @@ describe('an agent file', () => {
     ] as never);
     expect(a.tools.map((t) => [t.parsed.scenario.client.timeout, t.parsed.scenario.idempotency.scope, t.parsed.scenario.load.rate_per_s, t.parsed.scenario.actions]))
       .toEqual([[3000, 'call', 5, 500], [500, 'intent', 15, 500]]);
+  });
+});
+
+describe('--set on an agent file', () => {
+  const set = (path: (string | number)[], text: string) => ({ path, text, option: `--set ${path.join('.')}=${text}` });
+
+  it('replaces the file\'s traffic of the other form', () => {
+    const a = parse(AGENT.replace('calls_per_s: 10', 'conversations_per_s: 1'), [set(['agent', 'calls_per_s'], '20')] as never);
+    expect([a.callsPerS, a.conversationsPerS]).toEqual([20, null]);
+  });
+
+  it('sets an expectation by its name in expect:, winning over the file\'s', () => {
+    const text = `${AGENT}expect:\n  refund.duplicates_per_1000: "< 1000"\n`;
+    const a = parse(text, [set(['tools', 'refund', 'expect', 'duplicates_per_1000'], '< 0'), set(['expect', 'agent', 'keys'], '< 1')] as never);
+    expect(a.tools[0]?.parsed.expectations.map((e) => e.text)).toEqual(['< 0']);
+    expect(a.expectations.map((e) => [e.reading, e.text])).toEqual([['keys', '< 1']]);
   });
 });
 
@@ -206,11 +226,22 @@ describe('a bad agent file', () => {
     [`${AGENT}expect:\n  agent.cost_per_day: "< 1"\n`, 'expect.agent.cost_per_day', /its tools cost in USD, ticket/],
     [AGENT.replace('scenario: {idempotency: {scope: call}}', 'scenario: {idempotency: {scope: cal}}'), 'idempotency.scope', /not one of the allowed values[^]*Did you mean `call`\?/],
     [AGENT.replace('scenario: {idempotency: {scope: call}}', 'scenario: {load: {profile: [{at: 0s, rate_per_s: 1}]}}'), 'load.profile', /cannot vary the rate of one tool/],
+    [AGENT.replace('share: 0.25', 'share: 1e-300').replace('share: 0.75', 'share: 1'), 'tools[0].share', /under the least a rate may be[^]*at least 0.000001 of the agent's 10 calls a second/],
+    [AGENT.replace('{amount: 2, currency: USD}', '{amount: .nan, currency: USD}'), 'tools[1].cost.duplicate.amount', /got NaN \(not a number\)/],
+    [AGENT.replace('{amount: 2, currency: USD}', '{amount: 2, currency: ABC}'), 'tools[1].cost.duplicate.currency', /"ABC" is not an ISO 4217 currency code/],
+    [AGENT.replace('calls_per_conversation: 3}', 'calls_per_conversation: 3, replan_probability: 0.5}'), 'agent.replan_probability', /Write it under defaults.agent.replan_probability/],
+    [`${AGENT}expect:\n  email.nosuch: "< 1"\n`, 'expect.email.nosuch', /unknown key/],
   ])('case %#', (text, keyPath, problem) => {
     const e = refusal(text);
     expect(e.keyPath).toBe(keyPath);
     expect(`${e.problem} ${e.fix}`).toMatch(problem);
     expect(e.origin?.source).toBe('agent.yaml');
+  });
+
+  it('is not read as a scenario by a command that takes one', () => {
+    let e: unknown;
+    try { parseScenario(AGENT, 'agent.yaml'); } catch (x) { e = x; }
+    expect((e as InputError).problem).toMatch(/makes this an agent file/);
   });
 
   it('names the line a tool\'s bad scenario key was written on', () => {

@@ -12,11 +12,17 @@ import { applyOverride, parseScenarioMapping, readDocument, type Override, type 
 import { merge, resolveExtends, type BaseFiles, type Extended } from '../scenario/extends.js';
 import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
 import { isMapping, readParam, type Locate } from './read.js';
+import { MIN_RATE_PER_S } from '../model/limits.js';
+import { SCENARIO_SHAPE } from '../model/shape.js';
 import { AGENT_SHAPE, FILE_KEYS, SCENARIO_KEYS, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
 import { readAgentExpectations, type AgentExpectation } from './expect.js';
 
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
+
+/** ISO 4217's currency codes, as this Node knows them (read once, when a cost names a currency). */
+let currencies: ReadonlySet<string> | undefined;
+const CURRENCIES = (): ReadonlySet<string> => (currencies ??= new Set(Intl.supportedValuesOf('currency')));
 
 /** The shares of an agent's tools must sum to 1 within this. */
 export const SHARE_TOLERANCE = 1e-6;
@@ -55,6 +61,9 @@ export interface ParsedAgent {
 /** Whether a document is an agent file rather than a scenario: it has `tools:`. */
 export const isAgentDocument = (document: unknown): boolean => isMapping(document) && Object.hasOwn(document, 'tools');
 
+/** The keys of a scenario's own `agent:` section (the model's re-plans), which an agent file's `agent:` is not. */
+const SCENARIO_AGENT_KEYS = SCENARIO_SHAPE.params.agent.params;
+
 /** Keys a scenario file may hold that are the file's, not the model's: not in `defaults:`. */
 const NOT_DEFAULTS = ['expect', 'sweep', 'seed', 'description', 'hint', '$schema', 'extends'];
 
@@ -73,8 +82,18 @@ export function parseAgent(text: string, source: string, name: string, overrides
   if (!isMapping(document)) {
     throw new InputError(locate([]), '', 'the agent file is not a mapping of keys to values', 'Write it as `agent:`, `defaults:` and `tools:` at the top level (docs/agents.md).');
   }
-  for (const o of onAgent) applyOverride(document, o);
+  for (const o of onAgent) {
+    applyOverride(document, o);
+    const other = o.path[0] === 'agent' && o.path.length === 2 ? TRAFFIC_FORMS[String(o.path[1])] : undefined;
+    if (other !== undefined && isMapping(document['agent'])) delete document['agent'][other];
+  }
 
+  const own = isMapping(document['agent']) ? Object.keys(document['agent']) : [];
+  const misplaced = own.find((k) => !Object.hasOwn(AGENT_SHAPE.params.agent.params, k) && Object.hasOwn(SCENARIO_AGENT_KEYS, k));
+  if (misplaced !== undefined) {
+    throw new InputError(locate(['agent', misplaced], true), `agent.${misplaced}`, 'is a key of the model\'s agent (a scenario\'s agent: section), not of the agent file\'s agent: (its traffic)',
+      `Write it under defaults.agent.${misplaced} for every tool, or under a tool's scenario.agent.${misplaced}.`);
+  }
   const extra = (path: Path): readonly string[] =>
     path.length === 0 ? [...Object.keys(FILE_KEYS), 'defaults'] : path.length === 2 && path[0] === 'tools' ? ['scenario'] : [];
   const read = readParam(AGENT_SHAPE, document, [], locate, extra) as AgentShape & Raw;
@@ -82,9 +101,10 @@ export function parseAgent(text: string, source: string, name: string, overrides
   const callsPerS = traffic(agent, locate);
   const defaults = readDefaults(document['defaults'], locate);
   const seed = fileSeed(document['seed'], locate);
-  checkTools(read.tools, locate);
+  checkTools(read.tools, callsPerS, locate);
 
   const warnings: ScenarioWarning[] = [];
+  const unusedRetries: { tool: string; at: Origin }[] = [];
   const tools = read.tools.map((t, i): AgentTool => {
     const retried = agent.auto_retry === 'all' || (agent.auto_retry === 'idempotent' && (t.annotations.readOnlyHint || t.annotations.idempotentHint));
     const own = t['scenario' as keyof typeof t] as unknown;
@@ -94,14 +114,16 @@ export function parseAgent(text: string, source: string, name: string, overrides
     const toolLocate: Locate = (path, keyNode) => locate(['tools', i, 'scenario', ...path], keyNode);
     const extended = resolveExtends(own ?? {}, toolLocate, { source, id: files?.id ?? source }, files);
     const composed = compose(defaults, extended, locate);
-    const forced = forceAgentKeys(composed, t.name, callsPerS * t.share, retried, agent.auto_retry, locate);
+    const forced = forceAgentKeys(composed, t.name, callsPerS * t.share, retried);
     warnings.push(...forced.warnings);
+    if (forced.unusedRetries) unusedRetries.push({ tool: t.name, at: forced.unusedRetries });
     const expect = toolExpect(document['expect'], t.name, composed.document, forced.locate, locate);
-    const parsed = parseScenarioMapping({ ...forced.document, ...(expect ? { expect: expect.raw } : {}) }, expect?.locate ?? forced.locate, onTools);
+    const parsed = namingTool(t.name, expect?.fromAgent, () => parseScenarioMapping({ ...forced.document, ...(expect ? { expect: expect.raw } : {}) }, expect?.locate ?? forced.locate, onTools));
     warnings.push(...hintWarnings(t, i, parsed, locate));
     if (extended.bases.length > 0) parsed.bases = extended.bases;
     return { name: t.name, share: t.share, annotations: t.annotations, cost: { duplicate: cost(t.cost.duplicate, ['tools', i, 'cost', 'duplicate'], locate), lost: cost(t.cost.lost, ['tools', i, 'cost', 'lost'], locate) }, retried, parsed };
   });
+  warnings.push(...retriesWarnings(unusedRetries, tools, agent.auto_retry));
   const parsed: ParsedAgent = {
     name: agent.name ?? name, callsPerS, conversationsPerS: agent.conversations_per_s ?? null, callsPerConversation: agent.calls_per_conversation,
     autoRetry: agent.auto_retry, tools, warnings, locate,
@@ -112,15 +134,25 @@ export function parseAgent(text: string, source: string, name: string, overrides
   return parsed;
 }
 
-/** `--set tools.NAME.KEY=...` names a tool's scenario key: the document's path is `tools[i].scenario.KEY`. */
+/**
+ * `--set tools.NAME.KEY=...` names a tool's scenario key: the document's path is
+ * `tools[i].scenario.KEY`. An expectation is one key of the file's `expect:`, whose names hold
+ * dots: `--set expect.agent.keys=...` and `--set tools.NAME.expect.METRIC=...` both set
+ * `expect['agent.keys']` / `expect['NAME.METRIC']`, so a --set wins over the file's own.
+ */
 function toolPath(o: Override, names: readonly string[]): Override {
+  if (o.path[0] === 'expect' && o.path.length > 2) return { ...o, path: ['expect', o.path.slice(1).join('.')] };
   if (o.path[0] !== 'tools' || typeof o.path[1] !== 'string') return o;
   const i = names.indexOf(o.path[1]);
   if (i < 0) {
     throw new InputError({ source: o.option }, formatPath(o.path.slice(0, 2)), `the agent has no tool named "${o.path[1]}"`, `Name one of its tools: ${names.join(', ')}.`);
   }
+  if (o.path[2] === 'expect' && o.path.length > 3) return { ...o, path: ['expect', [o.path[1], ...o.path.slice(3)].join('.')] };
   return { ...o, path: ['tools', i, 'scenario', ...o.path.slice(2)] };
 }
+
+/** The agent's traffic is one of two forms: a --set of one replaces the other the file gives. */
+const TRAFFIC_FORMS: Readonly<Record<string, string>> = { calls_per_s: 'conversations_per_s', conversations_per_s: 'calls_per_s' };
 
 /** Tool calls a second: calls_per_s, or conversations_per_s × calls_per_conversation; exactly one is given. */
 function traffic(agent: { calls_per_s?: number; conversations_per_s?: number; calls_per_conversation: number }, locate: Locate): number {
@@ -152,7 +184,7 @@ function fileSeed(v: unknown, locate: Locate): string | undefined {
   return text;
 }
 
-function checkTools(tools: AgentShape['tools'], locate: Locate): void {
+function checkTools(tools: AgentShape['tools'], callsPerS: number, locate: Locate): void {
   if (tools.length === 0) throw new InputError(locate(['tools']), 'tools', 'lists no tool', 'List the agent\'s tools, each with its name and share (docs/agents.md).');
   const seen = new Map<string, number>();
   tools.forEach((t, i) => {
@@ -160,6 +192,10 @@ function checkTools(tools: AgentShape['tools'], locate: Locate): void {
     if (first !== undefined) throw new InputError(locate(['tools', i, 'name']), `tools[${i}].name`, `"${t.name}" names tools[${first}] too`, 'Give each tool a name of its own.');
     seen.set(t.name, i);
     if (t.share <= 0) throw new InputError(locate(['tools', i, 'share']), `tools[${i}].share`, 'is 0: the tool would never be called', 'Give it its share of the calls, or leave the tool out.');
+    if (t.share * callsPerS < MIN_RATE_PER_S) {
+      throw new InputError(locate(['tools', i, 'share']), `tools[${i}].share`, `gives the tool ${t.share * callsPerS} calls a second, under the least a rate may be (${MIN_RATE_PER_S}/s: one call per 27.8 hours)`,
+        `Give it a share of at least ${+(MIN_RATE_PER_S / callsPerS).toPrecision(3)} of the agent's ${callsPerS} calls a second, or leave the tool out.`);
+    }
   });
   const sum = tools.reduce((s, t) => s + t.share, 0);
   if (Math.abs(sum - 1) > SHARE_TOLERANCE) {
@@ -173,6 +209,10 @@ function cost(c: CostShape | null, path: Path, locate: Locate): Cost | null {
   if ((currency === undefined) === (unit === undefined)) {
     throw new InputError(locate(path), formatPath(path), currency === undefined ? 'gives neither a currency nor a unit' : 'gives both a currency and a unit',
       'Give `currency:` (an ISO 4217 code such as USD) for money, or `unit:` (such as ticket) for what is not money.');
+  }
+  if (currency !== undefined && !CURRENCIES().has(currency)) {
+    throw new InputError(locate([...path, 'currency']), `${formatPath(path)}.currency`, `"${currency}" is not an ISO 4217 currency code`,
+      'Give the code of the currency, such as USD, EUR or JPY; for what is not money, write unit: instead (such as unit: ticket).');
   }
   return { amount: c.amount, per: currency ?? (unit as string), money: currency !== undefined };
 }
@@ -207,8 +247,8 @@ export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate 
  * share) and, for a tool the client does not retry, no retries. A file that writes them is warned
  * that they have no effect; a load profile is refused (the agent's traffic is steady).
  */
-function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: string, rate: number, retried: boolean, autoRetry: AutoRetry, locate: Locate):
-  { document: Raw; locate: Locate; warnings: ScenarioWarning[] } {
+function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: string, rate: number, retried: boolean):
+  { document: Raw; locate: Locate; warnings: ScenarioWarning[]; unusedRetries?: Origin } {
   const warnings: ScenarioWarning[] = [];
   const d = c.document;
   const load = isMapping(d['load']) ? d['load'] : {};
@@ -222,18 +262,35 @@ function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: string, rate
   }
   const client = isMapping(d['client']) ? d['client'] : {};
   const document: Raw = { ...d, load: { ...load, rate_per_s: rate } };
+  let unusedRetries: Origin | undefined;
   if (!retried) {
-    if (client['retries'] !== undefined && client['retries'] !== 0) {
-      warnings.push({ origin: c.locate(['client', 'retries'], true), keyPath: 'client.retries', problem: `has no effect for ${tool}: agent.auto_retry is ${autoRetry} and the tool is ${autoRetry === 'none' ? 'never retried' : 'marked neither idempotentHint nor readOnlyHint'}, so its client does not retry it`,
-        fix: 'Remove it, or mark the tool idempotent if a repeat of it is harmless (with a key that makes it so), or set agent.auto_retry: all.' });
-    }
+    if (client['retries'] !== undefined && client['retries'] !== 0) unusedRetries = c.locate(['client', 'retries'], true);
     document['client'] = { ...client, retries: 0 };
   }
-  return { document, locate: c.locate, warnings };
+  return { document, locate: c.locate, warnings, ...(unusedRetries ? { unusedRetries } : {}) };
+}
+
+/**
+ * A `client.retries` the client never uses under agent.auto_retry: one warning for each place it
+ * is written, naming the tools it does not reach, and none where a tool the client retries takes
+ * it (a key in defaults: that every tool shares).
+ */
+function retriesWarnings(unused: readonly { tool: string; at: Origin }[], tools: readonly AgentTool[], autoRetry: AutoRetry): ScenarioWarning[] {
+  const same = (a: Origin, b: Origin | undefined) => b !== undefined && a.source === b.source && a.line === b.line && a.col === b.col;
+  const places: { at: Origin; tools: string[] }[] = [];
+  for (const u of unused) {
+    const place = places.find((p) => same(p.at, u.at));
+    if (place) place.tools.push(u.tool); else places.push({ at: u.at, tools: [u.tool] });
+  }
+  return places.filter((p) => !tools.some((t) => t.retried && same(p.at, t.parsed.locate?.(['client', 'retries'])))).map((p) => ({
+    origin: p.at, keyPath: 'client.retries',
+    problem: `has no effect: agent.auto_retry is ${autoRetry}, so the client does not retry ${p.tools.join(', ')} (${autoRetry === 'none' ? 'no tool is retried' : 'marked neither idempotentHint nor readOnlyHint'}), and no tool it retries takes this key`,
+    fix: autoRetry === 'none' ? 'Remove it, or set agent.auto_retry: idempotent or all.' : 'Remove it, or mark the tool idempotent if a repeat of it is harmless (with a key that makes it so), or set agent.auto_retry: all.',
+  }));
 }
 
 /** The agent file's `TOOL.METRIC` expectations of one tool, added to the tool scenario's own `expect:`. */
-function toolExpect(expect: unknown, tool: string, composed: Raw, scenario: Locate, locate: Locate): { raw: Raw; locate: Locate } | undefined {
+function toolExpect(expect: unknown, tool: string, composed: Raw, scenario: Locate, locate: Locate): { raw: Raw; locate: Locate; fromAgent: ReadonlySet<string> } | undefined {
   if (!isMapping(expect)) return undefined;
   const mine = Object.keys(expect).filter((k) => k.startsWith(`${tool}.`));
   if (mine.length === 0) return undefined;
@@ -246,9 +303,24 @@ function toolExpect(expect: unknown, tool: string, composed: Raw, scenario: Loca
     from.set(metric, k);
   }
   return {
-    raw,
+    raw, fromAgent: new Set(from.keys()),
     locate: (path, keyNode) => (path[0] === 'expect' && typeof path[1] === 'string' && from.has(path[1]) ? locate(['expect', from.get(path[1]) as string, ...path.slice(2)], keyNode) : scenario(path, keyNode)),
   };
+}
+
+/**
+ * Runs `parse`, and words an error of an expectation the agent file's `expect:` gave the tool
+ * (`TOOL.METRIC`) by its key there, not the tool scenario's `expect.METRIC`.
+ */
+function namingTool<T>(tool: string, fromAgent: ReadonlySet<string> | undefined, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    const metric = e instanceof InputError && e.keyPath.startsWith('expect.') ? e.keyPath.slice('expect.'.length) : undefined;
+    const ours = metric !== undefined && [...(fromAgent ?? [])].some((m) => metric === m || metric.startsWith(`${m}.`));
+    if (!(e instanceof InputError) || !ours) throw e;
+    throw new InputError(e.origin, `expect.${tool}.${metric}`, e.problem, e.fix);
+  }
 }
 
 /**

@@ -22,6 +22,8 @@ export const isMapping = (v: unknown): v is Raw => typeof v === 'object' && v !=
 /** A value as the user would recognise it, clipped. */
 export function shown(value: unknown): string {
   if (value === undefined || value === null) return 'an empty value';
+  if (typeof value === 'number' && Number.isNaN(value)) return 'NaN (not a number)';
+  if (typeof value === 'number' && !Number.isFinite(value)) return `${value} (a number too large to use)`;
   const t = JSON.stringify(value) ?? String(value);
   return t.length > 80 ? `${t.slice(0, 60)}... (${t.length} characters)` : t;
 }

@@ -1,8 +1,8 @@
 /**
  * The agent's readings (docs/agents.md, "Readings"): sums and products of its tools' own results,
  * nothing simulated anew. Each tool runs on its own stream, so the tools' estimates are
- * independent: a sum's 95% half-width is the root of the sum of the squares of its terms'
- * (a tool with none seen adds its rule-of-three bound), and the chance that a conversation meets a
+ * independent: a sum's 95% half-widths are the roots of the sums of the squares of its terms'
+ * (a tool with none seen adds its rule-of-three bound above, nothing below), and the chance that a conversation meets a
  * duplicate carries its terms' half-widths through its derivative (the delta method). A tool
  * marked read-only is left out of the agent's duplicates: repeating a read changes nothing (a read
  * that does change something is a lying hint, warned of by agent/parse.ts). Pure.
@@ -75,12 +75,17 @@ export interface AgentReadings {
   tools: ToolReadings[];
 }
 
-/** A term of a sum: its value and its upper 95% half-width (a zero count's: its rule-of-three bound). */
-interface Term { value: number; half: number }
-const termOf = (e: Estimate, k = 1): Term => ({ value: e.value * k, half: (e.ci95[1] - e.value) * k });
-const scaled = (t: Term, k: number): Term => ({ value: t.value * k, half: t.half * k });
-const sum = (terms: readonly Term[]): Term => ({ value: terms.reduce((s, t) => s + t.value, 0), half: Math.sqrt(terms.reduce((s, t) => s + t.half * t.half, 0)) });
-const estimate = (t: Term, max = Infinity): Reading => ({ value: t.value, ci95: [Math.max(0, t.value - t.half), Math.min(max, t.value + t.half)] });
+/**
+ * A term of a sum: its value and the 95% half-widths below and above it. A zero count's interval
+ * is one-sided (0 to its rule-of-three bound): it widens a sum's upper end only, so a sum is never
+ * said to reach below what its counted terms make sure of.
+ */
+interface Term { value: number; below: number; above: number }
+const termOf = (e: Estimate, k = 1): Term => ({ value: e.value * k, below: (e.value - e.ci95[0]) * k, above: (e.ci95[1] - e.value) * k });
+const scaled = (t: Term, k: number): Term => ({ value: t.value * k, below: t.below * k, above: t.above * k });
+const root = (xs: readonly number[]): number => Math.sqrt(xs.reduce((s, x) => s + x * x, 0));
+const sum = (terms: readonly Term[]): Term => ({ value: terms.reduce((s, t) => s + t.value, 0), below: root(terms.map((t) => t.below)), above: root(terms.map((t) => t.above)) });
+const estimate = (t: Term, max = Infinity): Reading => ({ value: t.value, ci95: [Math.max(0, t.value - t.below), Math.min(max, t.value + t.above)] });
 
 /** A tool's terms: duplicates and lost a day, and the chance that one of its calls is executed more than once. */
 function termsOf(t: ToolResult): { dupDay: Term; lostDay: Term; duplicated: Term; callsPerDay: number } {
@@ -88,10 +93,12 @@ function termsOf(t: ToolResult): { dupDay: Term; lostDay: Term; duplicated: Term
   const callsPerDay = m.actions_per_second * DAY_S;
   // A call is a primary action: its twin's duplicate counts with it (an upper bound on the chance the call meets one).
   const perPrimary = m.primary_actions > 0 ? m.actions / m.primary_actions : 1;
-  const half = t.duplicated.mean === 0 ? (m.actions > 0 ? 3 / m.actions : 1) : t.duplicated.half;
+  const none = t.duplicated.mean === 0;
+  const above = none ? (m.actions > 0 ? 3 / m.actions : 1) : t.duplicated.half;
+  const value = Math.min(1, t.duplicated.mean * perPrimary);
   return {
     dupDay: termOf(m.duplicates_per_day), lostDay: termOf(m.lost_per_1000, callsPerDay / 1000), callsPerDay,
-    duplicated: { value: Math.min(1, t.duplicated.mean * perPrimary), half: half * perPrimary },
+    duplicated: { value, below: none ? 0 : Math.min(value, t.duplicated.half * perPrimary), above: above * perPrimary },
   };
 }
 
@@ -122,7 +129,8 @@ export function agentReadings(results: readonly ToolResult[], callsPerConversati
   const pCall = sum(terms.flatMap((x, i) => (harmful(i) ? [scaled(x.duplicated, (results[i] as ToolResult).share)] : [])));
   const n = callsPerConversation;
   const none = Math.max(0, 1 - pCall.value);
-  const chance: Term = { value: 1 - none ** n, half: n * none ** (n - 1) * pCall.half };
+  const slope = n * none ** (n - 1);
+  const chance: Term = { value: 1 - none ** n, below: slope * pCall.below, above: slope * pCall.above };
   return {
     readings: {
       calls_per_day: { value: callsPerDay },

@@ -23,7 +23,7 @@ export const AUTO_RETRY = ['all', 'idempotent', 'none'] as const;
 export type AutoRetry = (typeof AUTO_RETRY)[number];
 
 const CURRENCY_PATTERN = '^[A-Z]{3}$';
-const UNIT_PATTERN = '^[a-z][a-z_ -]{0,31}$';
+const UNIT_PATTERN = '^[a-z][a-z_-]{0,31}$';
 
 /** A cost gives one of these: money's currency, or the unit of what it counts. */
 export const COST_EITHER = ['currency', 'unit'] as const;
@@ -32,7 +32,7 @@ export const COST_EITHER = ['currency', 'unit'] as const;
 const COST = optional('what one costs: {amount, currency} for money, {amount, unit} otherwise', {
   amount: real(undefined, 0, MAX_COST, 'a number from 0 to 10^9 (the cost of one, in its currency or unit)'),
   currency: text('an ISO 4217 code of three capital letters (USD, EUR, JPY), for money', CURRENCY_PATTERN),
-  unit: text('what is counted when the cost is not money: lower-case letters, spaces, _ and -, at most 32 (ticket, email)', UNIT_PATTERN),
+  unit: text('what is counted when the cost is not money, in the singular: lower-case letters, _ and -, at most 32 (ticket, email)', UNIT_PATTERN),
 });
 
 /** MCP's ToolAnnotations, each with the value the specification gives a hint left out. */

@@ -11,14 +11,14 @@ import { readMetric } from '../results/metric-paths.js';
 import { isDurationKey } from '../scenario/schema.js';
 import { costPers, type AgentSweepReport } from './agent-sweep.js';
 import { CI_SUFFIXES, csvText, metricColumns, type CsvColumn } from './csv.js';
-import { AGENT_COLUMNS } from './runs-csv.js';
+import { AGENT_COLUMNS, TOOL_COLUMNS } from './runs-csv.js';
 import { SUMMARY } from './sweep.js';
 
 /** A varied key's column: `param_<path>`, `_ms` after a duration (its values are milliseconds); `key` the scenario key the path names. */
 export const agentParamColumn = (path: string, key: string): string => (isDurationKey(key) ? `param_${path}_ms` : `param_${path}`);
 
-/** The agent's reading columns: the run CSV's (its `share` aside: every point is the whole agent). */
-export const AGENT_SWEEP_READING_COLUMNS: readonly CsvColumn[] = AGENT_COLUMNS.filter((c) => c.name !== 'share');
+/** The agent's reading columns: the run CSV's (what it says of a tool aside: every point is the whole agent). */
+export const AGENT_SWEEP_READING_COLUMNS: readonly CsvColumn[] = AGENT_COLUMNS.filter((c) => !TOOL_COLUMNS.includes(c));
 
 /** The columns after the tools'. */
 export const AGENT_SWEEP_TRAILING: readonly CsvColumn[] = [

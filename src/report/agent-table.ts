@@ -9,9 +9,18 @@ import { columnGroups } from './column-groups.js';
 import { estimateText, num } from './format.js';
 import { drawRows } from './sweep-table.js';
 
-const text = (r: Reading): string => (r.ci95 ? estimateText({ value: r.value, ci95: r.ci95 }) : num(r.value));
+/**
+ * A reading as the run table writes an estimate, or, where its interval is lopsided (a sum with a
+ * term none of whose kind was seen widens only its upper end), as `value (low to high)`.
+ */
+const text = (r: Reading): string => {
+  if (!r.ci95) return num(r.value);
+  const [lo, hi] = r.ci95;
+  const below = r.value - lo, above = hi - r.value;
+  return r.value > 0 && Math.abs(above - below) > 0.1 * above ? `${num(r.value)} (${num(lo)} to ${num(hi)})` : estimateText({ value: r.value, ci95: r.ci95 });
+};
 /** A cost's label: money's code, or the unit counted (`tickets`). */
-const costLabel = (per: string, money: boolean): string => `cost per day (${money ? per : `${per}s`})`;
+const costLabel = (per: string): string => `cost per day (${per})`;
 const costCell = (c: Costs, per: string): string => (c[per] ? text(c[per]) : '–');
 
 /**
@@ -29,7 +38,7 @@ export function agentRows(a: AgentRun): string[][] {
     ['duplicates per day', ...tool((t) => text(t.duplicates_per_day)), text(r.readings.duplicates_per_day)],
     ['lost actions per day', ...tool((t) => text(t.lost_per_day)), text(r.readings.lost_per_day)],
     ['calls duplicated per 1000', ...tool((t) => text(t.duplicated_calls_per_1000)), text(r.readings.duplicated_calls_per_1000)],
-    ...pers.map(([per, c]) => [costLabel(per, c.money), ...tool((t) => costCell(t.cost_per_day, per)), text(c)]),
+    ...pers.map(([per, c]) => [costLabel(per), ...tool((t) => costCell(t.cost_per_day, per)), text(c)]),
   ];
   const agentOnly = AGENT_READINGS.filter((d) => d.path === 'duplicates_per_1000_calls' || d.path === 'conversation_duplicate_chance' || d.path === 'key_store_mb');
   const conversation = `${a.traffic.calls_per_conversation} call${a.traffic.calls_per_conversation === 1 ? '' : 's'}`;

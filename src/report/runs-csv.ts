@@ -19,9 +19,16 @@ export const RUN_COLUMNS: readonly CsvColumn[] = [
   { name: 'agent', unit: '', description: 'the agent a tool or an agent row belongs to; empty for a scenario' },
 ];
 
+/** What a tool's row says of the tool besides its readings (empty in the agent's row). */
+export const TOOL_COLUMNS: readonly CsvColumn[] = [
+  { name: 'share', unit: 'fraction (0 to 1)', description: 'the tool\'s share of the agent\'s calls (1 for the agent)' },
+  { name: 'read_only', unit: '', description: 'true when the tool is marked readOnlyHint: its repeats are in its row, not in the agent\'s duplicates' },
+  { name: 'retried', unit: '', description: 'true when the agent\'s client retries the tool (agent.auto_retry and its annotations)' },
+];
+
 /** The agent's columns of a tool's and the agent's rows (an agent file among the runs only). */
 export const AGENT_COLUMNS: readonly CsvColumn[] = [
-  { name: 'share', unit: 'fraction (0 to 1)', description: 'the tool\'s share of the agent\'s calls (1 for the agent)' },
+  ...TOOL_COLUMNS,
   ...AGENT_READINGS.flatMap((d) => withCi(`agent_${d.path}`, d.kind === 'estimate', d.description, d.unit)),
 ];
 
@@ -69,11 +76,12 @@ export function renderRunsCsv(runs: readonly ScenarioRun[], info: RunInfo, agent
     const own = t ? {
       calls_per_day: t.calls_per_day, duplicates_per_day: t.duplicates_per_day, lost_per_day: t.lost_per_day, duplicated_calls_per_1000: t.duplicated_calls_per_1000,
     } as Partial<Record<string, Reading>> : {};
-    rows.push(['tool', tool.agent.tools[tool.i]?.name, tool.agent.name, ...metricCells(r), t?.share ?? '',
+    const about = tool.agent.tools[tool.i];
+    rows.push(['tool', about?.name, tool.agent.name, ...metricCells(r), t?.share ?? '', String(about?.annotations.readOnlyHint ?? ''), String(about?.retried ?? ''),
       ...AGENT_READINGS.flatMap((d) => cells(own[d.path], d.kind === 'estimate')), ...pers.flatMap((p) => cells(t?.cost_per_day[p], true)), r.seed, info.version]);
   }
   for (const a of agents) {
-    rows.push(['agent', a.name, a.name, ...empty(metricWidth), 1, ...AGENT_READINGS.flatMap((d) => cells(a.readings.readings[d.path], d.kind === 'estimate')),
+    rows.push(['agent', a.name, a.name, ...empty(metricWidth), 1, '', '', ...AGENT_READINGS.flatMap((d) => cells(a.readings.readings[d.path], d.kind === 'estimate')),
       ...pers.flatMap((p) => cells(a.readings.cost_per_day[p], true)), a.seed, info.version]);
   }
   return csvText(rows, [...RUN_COLUMNS, ...paths.flatMap(metricColumns), ...agentCols, ...TRAILING].map((c) => c.name));

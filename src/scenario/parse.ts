@@ -88,6 +88,10 @@ export function parseScenario(text: string, source: string, overrides: readonly 
  * several), validated and resolved: `locate` says where each key path was written, for errors.
  */
 export function parseScenarioMapping(document: unknown, locate: Locate, overrides: readonly Override[] = []): ParsedScenario {
+  if (isPlainObject(document) && Object.hasOwn(document, 'tools')) {
+    throw new InputError(locate(['tools'], true), 'tools', 'makes this an agent file (docs/agents.md), which this command does not take as a scenario',
+      'Give run, check, sweep, report or lab the agent file (lab and report with --tool NAME), or give this command one tool\'s scenario file.');
+  }
   if (!isPlainObject(document)) {
     throw new InputError(locate([]), '', 'the document is not a mapping of keys to values',
       'Write the scenario as keys such as `client:` and `idempotency:` at the top level (see `idem-sim schema`).');
