@@ -197,4 +197,16 @@ describe('a file, in-process', () => {
     expect(text).toMatch(/The healthy p99 is 1\.85s/);
     expect(stderr.read()).toBeNull();
   });
+
+  it('warns of options the source makes inert', async () => {
+    const { PassThrough } = await import('node:stream');
+    const { fitCommand } = await import('../src/cli/fit.js');
+    const { Given } = await import('../src/cli/settings/given.js');
+    const { durationOption } = await import('../src/cli/fit-declare.js');
+    const stdout = new PassThrough(), stderr = new PassThrough();
+    const file = join(import.meta.dirname, 'fixtures/histogram/otlp-spans.json');
+    const opts = { metric: 'POST /pay', unit: Given.parse('s', () => 's' as const), timeout: Given.parse('5s', (t) => durationOption('--timeout', t, 60_000)) };
+    expect(await fitCommand(fitSettings(file, opts), { stdout, stderr, env: {} }, new AbortController().signal)).toBe(0);
+    expect(String(stderr.read())).toBe('idem-sim: warning: --timeout has no effect: a file is read, not fetched.\nidem-sim: warning: --unit has no effect: spans carry their start and end in ns.\n');
+  });
 });

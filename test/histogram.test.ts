@@ -11,6 +11,8 @@ import { InputError } from '../src/scenario/errors.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { labError, labRun } from '../src/lab/engine.js';
 import type { RunRequest } from '../src/lab/protocol.js';
+import { scenarioFingerprint } from '../src/shards/partial.js';
+import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { coupledRun } from './coupled-helpers.js';
 import { parseRunnable, seProportion, sim } from './helpers.js';
 
@@ -113,6 +115,17 @@ describe('the histogram form', () => {
     expect(errorOf('{dist: histogram, buckets: [{le: 1, count: 5}], metric: x}')).toMatch(/key service\.latency\.metric: metric chooses what a file holds, but no file is given/);
     expect(errorOf('{dist: histogram, buckets: [{le: .inf, count: 5}]}')).toMatch(/key service\.latency\.buckets\[0\]\.le/);
     expect(errorOf('{dist: histogram, buckets: [{le: 1e12, count: 5}]}')).toMatch(/bucket 1's bound 1000000000000 is longer than 10 years/);
+  });
+
+  it('is fingerprinted with a file\'s buckets, so that parts run on other data are not merged', () => {
+    const withValues = (values: { le: number; count: number }[]): Scenario => ({ ...DEFAULT_SCENARIO, service: { ...DEFAULT_SCENARIO.service,
+      latency: { dist: 'histogram', buckets: [], total: null, unit: null, file: 'm.prom', format: null, metric: null, values } } });
+    const a = scenarioFingerprint(withValues([{ le: 500, count: 11 }, { le: Infinity, count: 19 }]));
+    expect(a).toMatch(/^[0-9a-f]{64}:[0-9a-f]{64}$/);
+    expect(scenarioFingerprint(withValues([{ le: 500, count: 11 }, { le: Infinity, count: 19 }]))).toBe(a);
+    expect(scenarioFingerprint(withValues([{ le: 500, count: 12 }, { le: Infinity, count: 19 }]))).not.toBe(a);
+    // Written buckets are in the scenario itself: its own hash covers them.
+    expect(scenarioFingerprint(parseRunnable(scenarioWith(VECTOR)))).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('reads counts that fall by a rounding error as cumulative, raised to the one before', () => {

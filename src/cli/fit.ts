@@ -20,7 +20,7 @@ import { clipped, printable } from '../scenario/printable.js';
 import { MAX_DATA_BYTES, readUserFile } from './files.js';
 import { httpGet, parseUrl, shownUrl } from './fit-http.js';
 import { writeInto } from './fit-into.js';
-import type { Io } from './io.js';
+import { warn, type Io } from './io.js';
 import type { Given } from './settings/given.js';
 import { withOutput } from './shared/output.js';
 
@@ -87,8 +87,18 @@ function described(o: Observations, where: string): string {
   return clipped(printable(`${n} observations of ${name || 'the histogram'} from ${where} (le in ${unitName(o.found.unit)}: ${o.found.unitFrom})`), 300);
 }
 
+/** Options given that the source makes inert: warned of, as a scenario's settings with no effect are. */
+function noEffect(s: FitSettings, io: Io): void {
+  const inert: [string, boolean, string][] = [
+    ['--metric', s.source.kind === 'prometheus' && s.metric !== undefined, 'the query chooses the series'],
+    ['--timeout', s.source.kind === 'file' && s.timeout !== undefined, 'a file is read, not fetched'],
+    ['--column', s.column !== undefined && s.format !== undefined && s.format.text !== 'csv', `--format ${s.format?.text ?? ''} reads no columns`],
+  ];
+  for (const [flag, given, because] of inert) if (given) warn(io, `${flag} has no effect: ${because}.`);
+}
+
 /** A file's observations, in the format given or the one its name and text say. */
-function fileObservations(path: string, s: FitSettings): Observations {
+function fileObservations(path: string, s: FitSettings, io: Io): Observations {
   const text = readUserFile(path, 'the latency data file', '', undefined, 'the current directory', MAX_DATA_BYTES);
   const src = own(path);
   const format = s.format?.value ?? (s.column !== undefined || /\.csv$/i.test(path) ? 'csv'
@@ -103,6 +113,7 @@ function fileObservations(path: string, s: FitSettings): Observations {
   if (format === 'otlp' && holdsSpans(otlpDocuments(text, src, 'an OpenTelemetry export'))) {
     const selector = s.metric === undefined ? undefined : parseSelector(s.metric, { source: '--metric' }, '', true);
     const spans = spanDurations(text, src, selector);
+    if (unit !== undefined) warn(io, '--unit has no effect: spans carry their start and end in ns.');
     return { kind: 'durations', sorted: spans.sorted, name: `spans named ${spans.name}` };
   }
   const metric = s.metric === undefined ? undefined : parseSelector(s.metric, { source: '--metric' }, '');
@@ -146,7 +157,8 @@ export async function fitCommand(s: FitSettings, io: Io, signal: AbortSignal): P
   const form = s.form?.value ?? 'histogram';
   const clientTimeouts = s.clientTimeouts?.value;
   return withOutput(io, s.out, inputs, (out) => withOutput(io, s.into, inputs, async (into) => {
-    const { o, where } = s.source.kind === 'file' ? { o: fileObservations(s.source.path, s), where: s.source.path } : await liveObservations(s, signal);
+    noEffect(s, io);
+    const { o, where } = s.source.kind === 'file' ? { o: fileObservations(s.source.path, s, io), where: s.source.path } : await liveObservations(s, signal);
     const report = fitReport(o, described(o, where), clientTimeouts);
     const value = latencyValue(report, form);
     if ('problem' in value) throw new InputError({ source: `--form ${form}` }, '', `has no value for these data: ${value.problem}`, 'Choose --form histogram, which describes any latency.');
