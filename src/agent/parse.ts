@@ -5,16 +5,17 @@
  * its own keys (in that order, each winning over the one before), and its load is the agent's:
  * `load.rate_per_s` is the agent's calls a second times the tool's share.
  */
-import { formatPath, valueAt } from '../scenario/document.js';
+import { formatPath } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
-import { readExpectations, type Expectation } from '../scenario/expect.js';
 import { applyOverride, parseScenarioMapping, readDocument, type Override, type ParsedScenario, type ScenarioWarning } from '../scenario/parse.js';
-import { merge, resolveExtends, type BaseFiles, type Extended } from '../scenario/extends.js';
+import { resolveExtends, type BaseFiles } from '../scenario/extends.js';
+import { compose, forceAgentKeys, namingTool, toolExpect } from './compose.js';
+import { hintWarnings, retriesWarnings } from './hints.js';
 import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
 import { isMapping, readParam, type Locate } from './read.js';
 import { MIN_RATE_PER_S } from '../model/limits.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
-import { AGENT_SHAPE, FILE_KEYS, SCENARIO_KEYS, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
+import { AGENT_SHAPE, FILE_KEYS, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
 import { readAgentExpectations, type AgentExpectation } from './expect.js';
 
 type Path = readonly (string | number)[];
@@ -88,12 +89,7 @@ export function parseAgent(text: string, source: string, name: string, overrides
     if (other !== undefined && isMapping(document['agent'])) delete document['agent'][other];
   }
 
-  const own = isMapping(document['agent']) ? Object.keys(document['agent']) : [];
-  const misplaced = own.find((k) => !Object.hasOwn(AGENT_SHAPE.params.agent.params, k) && Object.hasOwn(SCENARIO_AGENT_KEYS, k));
-  if (misplaced !== undefined) {
-    throw new InputError(locate(['agent', misplaced], true), `agent.${misplaced}`, 'is a key of the model\'s agent (a scenario\'s agent: section), not of the agent file\'s agent: (its traffic)',
-      `Write it under defaults.agent.${misplaced} for every tool, or under a tool's scenario.agent.${misplaced}.`);
-  }
+  refuseModelAgentKeys(document['agent'], locate);
   const extra = (path: Path): readonly string[] =>
     path.length === 0 ? [...Object.keys(FILE_KEYS), 'defaults'] : path.length === 2 && path[0] === 'tools' ? ['scenario'] : [];
   const read = readParam(AGENT_SHAPE, document, [], locate, extra) as AgentShape & Raw;
@@ -153,6 +149,16 @@ function toolPath(o: Override, names: readonly string[]): Override {
 
 /** The agent's traffic is one of two forms: a --set of one replaces the other the file gives. */
 const TRAFFIC_FORMS: Readonly<Record<string, string>> = { calls_per_s: 'conversations_per_s', conversations_per_s: 'calls_per_s' };
+
+/** A key of the model's agent (re-plans) written in the agent file's `agent:` (its traffic): refused with where it goes. */
+function refuseModelAgentKeys(agent: unknown, locate: Locate): void {
+  const own = isMapping(agent) ? Object.keys(agent) : [];
+  const misplaced = own.find((k) => !Object.hasOwn(AGENT_SHAPE.params.agent.params, k) && Object.hasOwn(SCENARIO_AGENT_KEYS, k));
+  if (misplaced !== undefined) {
+    throw new InputError(locate(['agent', misplaced], true), `agent.${misplaced}`, 'is a key of the model\'s agent (a scenario\'s agent: section), not of the agent file\'s agent: (its traffic)',
+      `Write it under defaults.agent.${misplaced} for every tool, or under a tool's scenario.agent.${misplaced}.`);
+  }
+}
 
 /** Tool calls a second: calls_per_s, or conversations_per_s × calls_per_conversation; exactly one is given. */
 function traffic(agent: { calls_per_s?: number; conversations_per_s?: number; calls_per_conversation: number }, locate: Locate): number {
@@ -216,136 +222,3 @@ function cost(c: CostShape | null, path: Path, locate: Locate): Cost | null {
   }
   return { amount: c.amount, per: currency ?? (unit as string), money: currency !== undefined };
 }
-
-/** A tool's scenario: the agent's defaults, then its own keys (with its extends: chain), with where each key came from. */
-function compose(defaults: Raw, own: Extended, locate: Locate): { document: Raw; locate: Locate } {
-  const layers = [{ data: defaults, at: ['defaults'] }, { data: own.document, at: [], locate: own.locate }];
-  return { document: merge(defaults, own.document, []), locate: layered(layers, locate) };
-}
-
-/**
- * Where a key of a composed scenario was written: the last layer that holds the whole path, else
- * the one that holds most of it (a missing key's mapping), else the last layer (the tool's own).
- */
-export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate }[], locate: Locate): Locate {
-  return (path, keyNode) => {
-    let best: { depth: number; layer: (typeof layers)[number] } | undefined;
-    for (const layer of layers) {
-      let depth = 0;
-      while (depth < path.length && valueAt(layer.data, path.slice(0, depth + 1)) !== undefined) depth++;
-      if (depth > 0 && (!best || depth >= best.depth)) best = { depth, layer };
-    }
-    const last = layers.at(-1);
-    if (!best) return last?.locate ? last.locate(path, keyNode) : locate(path, keyNode);
-    const held = path.slice(0, best.depth);
-    return best.layer.locate ? best.layer.locate(held, keyNode) : locate([...best.layer.at, ...held], keyNode);
-  };
-}
-
-/**
- * The keys the agent sets in every tool's scenario: its load (the agent's traffic times the
- * share) and, for a tool the client does not retry, no retries. A file that writes them is warned
- * that they have no effect; a load profile is refused (the agent's traffic is steady).
- */
-function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: string, rate: number, retried: boolean):
-  { document: Raw; locate: Locate; warnings: ScenarioWarning[]; unusedRetries?: Origin } {
-  const warnings: ScenarioWarning[] = [];
-  const d = c.document;
-  const load = isMapping(d['load']) ? d['load'] : {};
-  if (load['profile'] !== undefined && load['profile'] !== 'none' && load['profile'] !== null) {
-    throw new InputError(c.locate(['load', 'profile'], true), 'load.profile', `cannot vary the rate of one tool (${tool}): the agent's traffic sets every tool's rate`,
-      'Remove load.profile; run the tool\'s scenario alone to study a changing rate.');
-  }
-  if (load['rate_per_s'] !== undefined) {
-    warnings.push({ origin: c.locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s', problem: `has no effect for ${tool}: the agent's traffic times the tool's share sets its rate (${+rate.toPrecision(6)}/s)`,
-      fix: 'Remove it; change agent.calls_per_s (or conversations_per_s) or the tool\'s share instead.' });
-  }
-  const client = isMapping(d['client']) ? d['client'] : {};
-  const document: Raw = { ...d, load: { ...load, rate_per_s: rate } };
-  let unusedRetries: Origin | undefined;
-  if (!retried) {
-    if (client['retries'] !== undefined && client['retries'] !== 0) unusedRetries = c.locate(['client', 'retries'], true);
-    document['client'] = { ...client, retries: 0 };
-  }
-  return { document, locate: c.locate, warnings, ...(unusedRetries ? { unusedRetries } : {}) };
-}
-
-/**
- * A `client.retries` the client never uses under agent.auto_retry: one warning for each place it
- * is written, naming the tools it does not reach, and none where a tool the client retries takes
- * it (a key in defaults: that every tool shares).
- */
-function retriesWarnings(unused: readonly { tool: string; at: Origin }[], tools: readonly AgentTool[], autoRetry: AutoRetry): ScenarioWarning[] {
-  const same = (a: Origin, b: Origin | undefined) => b !== undefined && a.source === b.source && a.line === b.line && a.col === b.col;
-  const places: { at: Origin; tools: string[] }[] = [];
-  for (const u of unused) {
-    const place = places.find((p) => same(p.at, u.at));
-    if (place) place.tools.push(u.tool); else places.push({ at: u.at, tools: [u.tool] });
-  }
-  return places.filter((p) => !tools.some((t) => t.retried && same(p.at, t.parsed.locate?.(['client', 'retries'])))).map((p) => ({
-    origin: p.at, keyPath: 'client.retries',
-    problem: `has no effect: agent.auto_retry is ${autoRetry}, so the client does not retry ${p.tools.join(', ')} (${autoRetry === 'none' ? 'no tool is retried' : 'marked neither idempotentHint nor readOnlyHint'}), and no tool it retries takes this key`,
-    fix: autoRetry === 'none' ? 'Remove it, or set agent.auto_retry: idempotent or all.' : 'Remove it, or mark the tool idempotent if a repeat of it is harmless (with a key that makes it so), or set agent.auto_retry: all.',
-  }));
-}
-
-/** The agent file's `TOOL.METRIC` expectations of one tool, added to the tool scenario's own `expect:`. */
-function toolExpect(expect: unknown, tool: string, composed: Raw, scenario: Locate, locate: Locate): { raw: Raw; locate: Locate; fromAgent: ReadonlySet<string> } | undefined {
-  if (!isMapping(expect)) return undefined;
-  const mine = Object.keys(expect).filter((k) => k.startsWith(`${tool}.`));
-  if (mine.length === 0) return undefined;
-  const own = isMapping(composed['expect']) ? composed['expect'] : {};
-  const raw: Raw = { ...own, ...(expect['confidence'] !== undefined && own['confidence'] === undefined ? { confidence: expect['confidence'] } : {}) };
-  const from = new Map<string, string>();
-  for (const k of mine) {
-    const metric = k.slice(tool.length + 1);
-    raw[metric] = expect[k];
-    from.set(metric, k);
-  }
-  return {
-    raw, fromAgent: new Set(from.keys()),
-    locate: (path, keyNode) => (path[0] === 'expect' && typeof path[1] === 'string' && from.has(path[1]) ? locate(['expect', from.get(path[1]) as string, ...path.slice(2)], keyNode) : scenario(path, keyNode)),
-  };
-}
-
-/**
- * Runs `parse`, and words an error of an expectation the agent file's `expect:` gave the tool
- * (`TOOL.METRIC`) by its key there, not the tool scenario's `expect.METRIC`.
- */
-function namingTool<T>(tool: string, fromAgent: ReadonlySet<string> | undefined, parse: () => T): T {
-  try {
-    return parse();
-  } catch (e) {
-    const metric = e instanceof InputError && e.keyPath.startsWith('expect.') ? e.keyPath.slice('expect.'.length) : undefined;
-    const ours = metric !== undefined && [...(fromAgent ?? [])].some((m) => metric === m || metric.startsWith(`${m}.`));
-    if (!(e instanceof InputError) || !ours) throw e;
-    throw new InputError(e.origin, `expect.${tool}.${metric}`, e.problem, e.fix);
-  }
-}
-
-/**
- * Annotations that contradict the tool's scenario: the "lying hint" (marked idempotent, but no
- * key survives a repeat, so a retry executes again), a read-only tool whose duplicate costs
- * something, and hints the specification says mean nothing beside readOnlyHint.
- */
-function hintWarnings(t: AgentShape['tools'][number], i: number, parsed: ParsedScenario, locate: Locate): ScenarioWarning[] {
-  const out: ScenarioWarning[] = [];
-  const a = t.annotations;
-  const at = (hint: string) => locate(['tools', i, 'annotations', hint], true);
-  const scope = parsed.scenario.idempotency.scope;
-  if (a.idempotentHint && !a.readOnlyHint && (scope === 'none' || scope === 'attempt')) {
-    out.push({ origin: at('idempotentHint'), keyPath: `tools[${i}].annotations.idempotentHint`,
-      problem: `${t.name} is marked idempotent, but ${scope === 'none' ? 'uses no idempotency key' : 'its key changes with every attempt'}: a repeat executes again, and a client that trusts the hint retries it (a lying hint)`,
-      fix: 'Give the tool a key that identifies the intent (idempotency.scope: intent), or mark it idempotentHint: false.' });
-  }
-  const dup = t.cost.duplicate;
-  if (a.readOnlyHint && dup !== null && dup.amount > 0) {
-    out.push({ origin: at('readOnlyHint'), keyPath: `tools[${i}].annotations.readOnlyHint`,
-      problem: `${t.name} is marked read-only, but a duplicate of it costs ${dup.amount}: its executions change the world`,
-      fix: 'Mark it readOnlyHint: false (and say whether it is idempotent), or set its duplicate cost to 0.' });
-  }
-  return out;
-}
-
-export { SCENARIO_KEYS };
-export type { Expectation };

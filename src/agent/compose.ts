@@ -1,0 +1,101 @@
+/**
+ * A tool's scenario as an agent file composes it (docs/agents.md): the agent's defaults under the
+ * tool's own keys (and its extends: chain), where each key was written, what the agent sets in it
+ * (its rate, and no retries where the client does not retry), and the agent file's expectations of
+ * it. Pure.
+ */
+import { valueAt } from '../scenario/document.js';
+import { InputError, type Origin } from '../scenario/errors.js';
+import { merge, type Extended } from '../scenario/extends.js';
+import type { ScenarioWarning } from '../scenario/parse.js';
+import { isMapping, type Locate } from './read.js';
+
+type Path = readonly (string | number)[];
+type Raw = Record<string, unknown>;
+
+/** A tool's scenario: the agent's defaults, then its own keys (with its extends: chain), with where each key came from. */
+export function compose(defaults: Raw, own: Extended, locate: Locate): { document: Raw; locate: Locate } {
+  const layers = [{ data: defaults, at: ['defaults'] }, { data: own.document, at: [], locate: own.locate }];
+  return { document: merge(defaults, own.document, []), locate: layered(layers, locate) };
+}
+
+/**
+ * Where a key of a composed scenario was written: the last layer that holds the whole path, else
+ * the one that holds most of it (a missing key's mapping), else the last layer (the tool's own).
+ */
+export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate }[], locate: Locate): Locate {
+  return (path, keyNode) => {
+    let best: { depth: number; layer: (typeof layers)[number] } | undefined;
+    for (const layer of layers) {
+      let depth = 0;
+      while (depth < path.length && valueAt(layer.data, path.slice(0, depth + 1)) !== undefined) depth++;
+      if (depth > 0 && (!best || depth >= best.depth)) best = { depth, layer };
+    }
+    const last = layers.at(-1);
+    if (!best) return last?.locate ? last.locate(path, keyNode) : locate(path, keyNode);
+    const held = path.slice(0, best.depth);
+    return best.layer.locate ? best.layer.locate(held, keyNode) : locate([...best.layer.at, ...held], keyNode);
+  };
+}
+
+/**
+ * The keys the agent sets in every tool's scenario: its load (the agent's traffic times the
+ * share) and, for a tool the client does not retry, no retries. A file that writes them is warned
+ * that they have no effect; a load profile is refused (the agent's traffic is steady).
+ */
+export function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: string, rate: number, retried: boolean):
+  { document: Raw; locate: Locate; warnings: ScenarioWarning[]; unusedRetries?: Origin } {
+  const warnings: ScenarioWarning[] = [];
+  const d = c.document;
+  const load = isMapping(d['load']) ? d['load'] : {};
+  if (load['profile'] !== undefined && load['profile'] !== 'none' && load['profile'] !== null) {
+    throw new InputError(c.locate(['load', 'profile'], true), 'load.profile', `cannot vary the rate of one tool (${tool}): the agent's traffic sets every tool's rate`,
+      'Remove load.profile; run the tool\'s scenario alone to study a changing rate.');
+  }
+  if (load['rate_per_s'] !== undefined) {
+    warnings.push({ origin: c.locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s', problem: `has no effect for ${tool}: the agent's traffic times the tool's share sets its rate (${+rate.toPrecision(6)}/s)`,
+      fix: 'Remove it; change agent.calls_per_s (or conversations_per_s) or the tool\'s share instead.' });
+  }
+  const client = isMapping(d['client']) ? d['client'] : {};
+  const document: Raw = { ...d, load: { ...load, rate_per_s: rate } };
+  let unusedRetries: Origin | undefined;
+  if (!retried) {
+    if (client['retries'] !== undefined && client['retries'] !== 0) unusedRetries = c.locate(['client', 'retries'], true);
+    document['client'] = { ...client, retries: 0 };
+  }
+  return { document, locate: c.locate, warnings, ...(unusedRetries ? { unusedRetries } : {}) };
+}
+
+/** The agent file's `TOOL.METRIC` expectations of one tool, added to the tool scenario's own `expect:`. */
+export function toolExpect(expect: unknown, tool: string, composed: Raw, scenario: Locate, locate: Locate): { raw: Raw; locate: Locate; fromAgent: ReadonlySet<string> } | undefined {
+  if (!isMapping(expect)) return undefined;
+  const mine = Object.keys(expect).filter((k) => k.startsWith(`${tool}.`));
+  if (mine.length === 0) return undefined;
+  const own = isMapping(composed['expect']) ? composed['expect'] : {};
+  const raw: Raw = { ...own, ...(expect['confidence'] !== undefined && own['confidence'] === undefined ? { confidence: expect['confidence'] } : {}) };
+  const from = new Map<string, string>();
+  for (const k of mine) {
+    const metric = k.slice(tool.length + 1);
+    raw[metric] = expect[k];
+    from.set(metric, k);
+  }
+  return {
+    raw, fromAgent: new Set(from.keys()),
+    locate: (path, keyNode) => (path[0] === 'expect' && typeof path[1] === 'string' && from.has(path[1]) ? locate(['expect', from.get(path[1]) as string, ...path.slice(2)], keyNode) : scenario(path, keyNode)),
+  };
+}
+
+/**
+ * Runs `parse`, and words an error of an expectation the agent file's `expect:` gave the tool
+ * (`TOOL.METRIC`) by its key there, not the tool scenario's `expect.METRIC`.
+ */
+export function namingTool<T>(tool: string, fromAgent: ReadonlySet<string> | undefined, parse: () => T): T {
+  try {
+    return parse();
+  } catch (e) {
+    const metric = e instanceof InputError && e.keyPath.startsWith('expect.') ? e.keyPath.slice('expect.'.length) : undefined;
+    const ours = metric !== undefined && [...(fromAgent ?? [])].some((m) => metric === m || metric.startsWith(`${m}.`));
+    if (!(e instanceof InputError) || !ours) throw e;
+    throw new InputError(e.origin, `expect.${tool}.${metric}`, e.problem, e.fix);
+  }
+}
