@@ -17,6 +17,7 @@ import { sampleRows } from '../src/report/timeline-rows.js';
 import { loadScenario } from '../src/cli/shared/load.js';
 import { cli, ROOT } from './helpers.js';
 import { CHROMIUM } from './setup/browser.js';
+import { openOffline } from './offline-page.js';
 
 const SCENARIO = join(ROOT, 'scenarios/mission-2-slow-downstream.yaml');
 
@@ -53,15 +54,8 @@ describe(`the HTML report in headless Chromium (${CHROMIUM})`, () => {
   });
 
   it('renders the timeline rows and legend offline, with no console error, and tells a row\'s story', async () => {
-    const context = await browser.newContext({ viewport: { width: 1240, height: 1400 } });
-    const tab = await context.newPage();
-    const errors: string[] = [];
-    const blocked: string[] = [];
-    tab.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-    tab.on('pageerror', (e) => errors.push(e.message));
-    await tab.route((url) => url.protocol !== 'file:', (route) => { blocked.push(route.request().url()); return route.abort(); });
-
-    await tab.goto(pathToFileURL(page).href);
+    const { tab, errors, blocked } = await openOffline(browser, page);
+    const context = tab.context();
     await expect.poll(() => tab.locator('svg.timeline g.row').count()).toBe(expectedRows());
     expect(await tab.locator('svg.timeline g.legend').isVisible()).toBe(true);
     expect(await tab.locator('svg.timeline g.legend text').allTextContents()).toContain('duplicate execution');
