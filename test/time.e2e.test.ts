@@ -46,7 +46,7 @@ describe('run --series', () => {
     expect(a.alerts[0].false_alarms).toBe(0);
   });
 
-  it('writes one CSV row per bucket, and refuses --format csv without --series', () => {
+  it('writes one CSV row per bucket with --series, and one per run without', () => {
     const s = file(INCIDENT);
     const csv = cli(['run', s, '--series', '5m', '--format', 'csv']);
     expect(csv.status).toBe(0);
@@ -54,9 +54,13 @@ describe('run --series', () => {
     expect(lines[0]).toBe('run,start_ms,arrivals,attempts,executions,duplicates,conflicts_409,mismatches_422,dedup_hits,timeouts,unknown_outcomes,lost,store_unavailable,step_ms,load_ms,seed,idem_sim_version');
     expect(lines[1]?.startsWith('s,0,')).toBe(true);
     expect(lines.length - 1).toBeGreaterThanOrEqual(4); // 20 min of arrivals, and their retries after
-    const bad = cli(['run', s, '--format', 'csv']);
-    expect(bad.status).toBe(2);
-    expect(bad.stderr).toContain('--series');
+    // Without --series (an incident's own 1-minute series aside, which is not written): the run's metrics, one row.
+    const runs = cli(['run', s, '--format', 'csv']);
+    expect(runs.status).toBe(0);
+    const rows = runs.stdout.trim().split('\n');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]?.startsWith('kind,name,agent,duplicates_per_1000,')).toBe(true);
+    expect(rows[1]?.startsWith('scenario,s,,')).toBe(true);
   });
 
   it('refuses a step without its unit or one that would need too many buckets', () => {
