@@ -217,6 +217,7 @@ describe('a bad agent file', () => {
   it.each([
     [AGENT.replace('share: 0.75', 'share: 0.7'), 'tools[].share', /the shares sum to 0.95, not 1/],
     [AGENT.replace('name: email', 'name: refund'), 'tools[1].name', /"refund" names tools\[0\] too/],
+    [AGENT.replace('name: email', 'name: agent'), 'tools[1].name', /"agent" is the name expect: gives the agent's readings/],
     [AGENT.replace('calls_per_s: 10', 'calls_per_s: 10, conversations_per_s: 2'), 'agent.conversations_per_s', /gives the traffic a second time/],
     [AGENT.replace('{amount: 2, currency: USD}', '{amount: 2, currency: USD, unit: email}'), 'tools[1].cost.duplicate', /gives both a currency and a unit/],
     [AGENT.replace('{amount: 2, currency: USD}', '{amount: 2, currency: usd}'), 'tools[1].cost.duplicate.currency', /got "usd", expected an ISO 4217 code/],

@@ -99,6 +99,12 @@ describe('the skeleton', () => {
     expect(parseAgent(sk.text, 's.yaml', 's').tools).toHaveLength(tools.length);
   });
 
+  it('renames a tool called agent, the name expect: gives the agent\'s readings', () => {
+    const sk = skeleton([tool('agent'), tool('lookup')], { source: 'x.json' });
+    expect(sk.renamed).toEqual([{ from: 'agent', to: 'agent_2' }]);
+    expect(parseAgent(sk.text, 's.yaml', 's').tools.map((t) => t.name).sort()).toEqual(['agent_2', 'lookup']);
+  });
+
   it('fits any name to the form, cut to the form\'s own length', () => {
     for (const name of ['a.b', 'a'.repeat(1000), 'ü'.repeat(1_000_000), '__proto__', '', '.', 'ü', '9lives', 'a b', 'prototype']) {
       const fitted = fitName(name, VALID_TOOL_NAME, new Set(['a_b']));

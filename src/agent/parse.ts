@@ -15,7 +15,7 @@ import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
 import { isMapping, readParam, type Locate } from './read.js';
 import { MIN_RATE_PER_S } from '../model/limits.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
-import { AGENT_SHAPE, FILE_KEYS, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
+import { AGENT_SHAPE, FILE_KEYS, RESERVED_TOOL_NAMES, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
 import { readAgentExpectations, type AgentExpectation } from './expect.js';
 
 type Path = readonly (string | number)[];
@@ -196,6 +196,9 @@ function checkTools(tools: AgentShape['tools'], callsPerS: number, locate: Locat
   tools.forEach((t, i) => {
     const first = seen.get(t.name);
     if (first !== undefined) throw new InputError(locate(['tools', i, 'name']), `tools[${i}].name`, `"${t.name}" names tools[${first}] too`, 'Give each tool a name of its own.');
+    if (RESERVED_TOOL_NAMES.includes(t.name)) {
+      throw new InputError(locate(['tools', i, 'name']), `tools[${i}].name`, `"${t.name}" is the name expect: gives the agent's readings (agent.READING), so a tool cannot take it`, `Give the tool another name, such as ${t.name}_tool.`);
+    }
     seen.set(t.name, i);
     if (t.share <= 0) throw new InputError(locate(['tools', i, 'share']), `tools[${i}].share`, 'is 0: the tool would never be called', 'Give it its share of the calls, or leave the tool out.');
     if (t.share * callsPerS < MIN_RATE_PER_S) {

@@ -25,6 +25,9 @@ export type AutoRetry = (typeof AUTO_RETRY)[number];
 const CURRENCY_PATTERN = '^[A-Z]{3}$';
 const UNIT_PATTERN = '^[a-z][a-z_-]{0,31}$';
 
+/** Names a tool cannot take: `agent` names the agent's readings in expect: (agent.READING). */
+export const RESERVED_TOOL_NAMES: readonly string[] = ['agent'];
+
 /** A cost gives one of these: money's currency, or the unit of what it counts. */
 export const COST_EITHER = ['currency', 'unit'] as const;
 

@@ -6,7 +6,7 @@
  * no cost. Text from the server (names, descriptions) reaches the file only made printable and
  * clipped, in comments or quoted.
  */
-import { ANNOTATIONS } from '../agent/shape.js';
+import { ANNOTATIONS, RESERVED_TOOL_NAMES } from '../agent/shape.js';
 import { SCOPES } from '../model/enums.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { MAX_DESCRIPTION_CHARS } from './limits.js';
@@ -133,14 +133,15 @@ function toolLines(t: McpTool, name: string, share: string): string[] {
 export function skeleton(tools: readonly McpTool[], from: InventorySource): Skeleton {
   const order = ordered(tools);
   const shares = equalShares(order.length);
-  const taken = new Set(order.map((t) => t.name).filter((n) => VALID_TOOL_NAME.test(n)));
+  const fits = (n: string) => VALID_TOOL_NAME.test(n) && !RESERVED_TOOL_NAMES.includes(n);
+  const taken = new Set([...RESERVED_TOOL_NAMES, ...order.map((t) => t.name).filter(fits)]);
   const renamed: Renamed[] = [];
   const kinds: Record<Kind, number> = { destructive: 0, 'side-effecting': 0, 'read-only': 0 };
   const entries = order.flatMap((t, i) => {
     const kind = kindOf(t);
     const first = kinds[kind]++ === 0;
     let name = t.name;
-    if (!VALID_TOOL_NAME.test(name)) {
+    if (!fits(name)) {
       name = fitName(t.name, VALID_TOOL_NAME, taken);
       taken.add(name);
       renamed.push({ from: t.name, to: name });
