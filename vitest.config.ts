@@ -14,6 +14,10 @@ const SETUP: Partial<Record<(typeof TIERS)[number], string[]>> = { services: ['t
 export default defineConfig({
   test: {
     testTimeout: 120_000,
+    // Two files at a time: vitest's default (the cores less one) is one on this 2-core machine, and
+    // most files wait on a spawned binary, a store or a browser rather than on the CPU (the suite
+    // took 664 s one at a time).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
