@@ -28,7 +28,7 @@ import { runSeed, simulate, threadSetting } from './shared/simulate.js';
 import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
-import { agentReader, agentRun, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
+import { agentReader, agentRun, toolRunName, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
 import { checkAgentExpectation } from '../agent/expect.js';
 import type { MetricPath } from '../results/metric-paths.js';
 
@@ -147,7 +147,7 @@ function readEach(files: readonly string[], read: ScenarioReader, readAgent: (fi
         // Tools without expectations of their own still run when the agent has some (their readings are the agent's).
         const needed = agent.expectations.length > 0 || agent.tools.some((t) => t.parsed.expectations.length > 0);
         loaded.push(...agent.tools.map((t, tool): Loaded => ({
-          file, name: files.length > 1 ? `${name}.${t.name}` : t.name, scenario: t.scenario, seed: toolSeed(of.seed, t.name),
+          file, name: toolRunName(name, t.name, files.length > 1), scenario: t.scenario, seed: toolSeed(of.seed, t.name),
           expectations: needed ? t.parsed.expectations : [], warnings: [], ...(t.parsed.locate ? { locate: t.parsed.locate } : {}), agent: { of, tool },
         })));
       } else {

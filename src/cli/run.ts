@@ -19,7 +19,7 @@ import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
 import { checkTimeRun } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
-import { agentReader, agentRun, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
+import { agentReader, agentRun, toolRunName, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
 import type { AgentRun } from '../report/agent.js';
 import type { Scenario } from '../model/types.js';
 import type { Origin } from '../scenario/errors.js';
@@ -117,7 +117,7 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
         'Run the agent file on one machine (each tool is a run of its own, on --threads), or shard its tools\' scenario files.');
     }
     const seed = runSeed(plan.seed, agent.seed);
-    const runNames = agent.tools.map((t) => (files.length > 1 ? `${names[k]}.${t.name}` : t.name));
+    const runNames = agent.tools.map((t) => toolRunName(names[k] as string, t.name, files.length > 1));
     agents.push({ agent, seed, runs: runNames });
     return agent.tools.map((t, i) => ({ file, name: runNames[i] as string, scenario: t.scenario, seed: toolSeed(seed, t.name), warnings: [], locate: t.parsed.locate, runSeed: true }));
   });

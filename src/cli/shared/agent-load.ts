@@ -70,6 +70,9 @@ export function agentWarnings(agent: ParsedAgent): ScenarioWarning[] {
   return [...agent.warnings, ...agent.tools.flatMap((t) => t.parsed.warnings.map((w) => ({ ...w, problem: `${w.problem} (tool ${t.name})` })))];
 }
 
+/** A tool's run, named by the tool; after its file's name when the command was given several files. */
+export const toolRunName = (fileName: string, tool: string, severalFiles: boolean): string => (severalFiles ? `${fileName}.${tool}` : tool);
+
 /** The seed a tool runs on: the agent's, then the tool's name (each tool its own stream). */
 export const toolSeed = (seed: string, tool: string): string => `${seed}/${tool}`;
 
