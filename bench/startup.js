@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Start-up (part of `npm run bench`; also run alone after a build: `node bench/startup.js`, with
 // `--json` for JSON): the wall time of idem-sim commands that do little, each in a fresh process
-// with its output discarded, beside `node -e 0` (Node's own start). Medians of STARTS rounds,
+// with its output discarded, beside `node -e 0` (Node's own start) and beside loading run's code
+// and running none of it (the floor that trimming what `run` does cannot go below). Medians of STARTS rounds,
 // each round one of every command in turn, and each command's median over node -e 0's. Then what
 // became of the bundle's code caches in `run --actions 1000` (scripts/bundle-loader.cjs): a cache
 // made by another Node, or a bundle older than dist/ (bin/idem-sim.js then runs dist/), shows here.
@@ -13,6 +14,8 @@ const BIN = fileURLToPath(new URL('../bin/idem-sim.js', import.meta.url));
 const LAUNCHER = fileURLToPath(new URL('../dist/bundle/idem-sim.cjs', import.meta.url));
 const CASES = [
   { command: 'node -e 0', args: ['-e', '0'] },
+  // What loading alone costs, running nothing: the launcher, main's file and run's, with their code caches.
+  { command: "load run's code only", args: ['-e', `const l = require(${JSON.stringify(LAUNCHER)}); l.loadMain(); l.load('cli/run');`] },
   { command: 'idem-sim --version', args: [BIN, '--version'] },
   { command: 'idem-sim run', args: [BIN, 'run'] }, // the built-in defaults: 4,000 actions, no YAML read
   { command: 'idem-sim run --actions 1000', args: [BIN, 'run', '--actions', '1000'] }, // a key set: parsed and validated

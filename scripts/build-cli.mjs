@@ -53,7 +53,14 @@ const LEAVES = { validator: 'scenario/validate.generated.js', yaml: 'yaml', 'cli
  */
 const EXTERNAL = ['pg', 'ioredis', 'vega', 'vega-lite', 'protobufjs'];
 /** Node's modules that its own start does not load, loaded when a function of theirs is first used. */
-const LAZY_BUILTINS = ['crypto', 'worker_threads', 'child_process'];
+const LAZY_BUILTINS = ['crypto', 'worker_threads', 'child_process', 'os', 'timers/promises'];
+/**
+ * Modules replaced in the bundle. chalk's terminal probe (`#supports-color`, which loads node:tty
+ * and node:os as chalk loads: 4 ms of a 0.2 s run) by "no colour": idem-sim gives every Chalk it
+ * makes its level (src/cli/io.ts chalkFor) and never uses chalk's own instances, the only ones the
+ * probe sets (test/rooms.test.ts holds src/ to that; test/package.e2e.test.ts: a run loads no tty).
+ */
+const REPLACED = { '#supports-color': 'export default { stdout: false, stderr: false };' };
 /** The run whose compiled functions the code caches hold: with a key set, so the YAML parser and the validator load too. */
 const RECORD = ['run', '--actions', '1000'];
 /** Files of an earlier build are removed once this old: a command started with that build may still load one. */
@@ -147,6 +154,8 @@ function plugin(place) {
   return {
     name: 'idem-sim-bundle',
     setup(b) {
+      b.onResolve({ filter: new RegExp(`^(${Object.keys(REPLACED).join('|')})$`) }, (args) => ({ path: args.path, namespace: 'replaced' }));
+      b.onLoad({ filter: /.*/, namespace: 'replaced' }, (args) => ({ contents: REPLACED[args.path], loader: 'js' }));
       b.onResolve({ filter: lazyBuiltin }, (args) => (args.namespace === 'lazy' ? { path: args.path, external: true } : { path: args.path, namespace: 'lazy' }));
       b.onLoad({ filter: /.*/, namespace: 'lazy' }, (args) => ({ contents: lazyModule(`require(${literal(args.path)})`, Object.keys(require(args.path))), loader: 'js' }));
       // The launcher's file, required where it lies.

@@ -84,4 +84,15 @@ describe('rooms of src/', () => {
       .filter((f) => /from ['"]node:(fs|child_process|worker_threads)['"]|\bprocess\.\w|\bconsole\./.test(readFileSync(f, 'utf8').replace(/\/\*[^]*?\*\/|\/\/.*$/gm, '')));
     expect(impure.map((f) => relative(SRC, f))).toEqual([]);
   });
+
+  it('chalk is used only as Chalk given its level, never its own instances (the bundle leaves out the terminal probe that sets theirs)', () => {
+    // scripts/build-cli.mjs REPLACED: chalk's `#supports-color` is "no colour" in the bundle, so
+    // its default `chalk`, `chalkStderr` and `supportsColor` would differ from dist/'s.
+    const allowed = /^import (?:type )?\{\s*(?:Chalk,\s*)?(?:type )?ChalkInstance\s*\}|^import \{\s*Chalk\s*\}/;
+    const uses = sources(SRC).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/^import[^;]*?from ['"]chalk(?:\/[^'"]*)?['"]/gm)]
+      .filter((m) => !allowed.test(m[0])).map((m) => `${relative(SRC, f)}: ${m[0]}`));
+    expect(uses).toEqual([]);
+    expect(allowed.test("import chalk from 'chalk'")).toBe(false);
+    expect(allowed.test("import { Chalk, chalkStderr } from 'chalk'")).toBe(false);
+  });
 });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_SCENARIO } from '../src/model/shape.js';
 import { formatDuration } from '../src/scenario/duration.js';
 import { scenarioKeysDoc } from '../src/scenario/key-docs.js';
-import { isDurationKey, SCENARIO_SCHEMA } from '../src/scenario/schema.js';
+import { isDurationKey, scenarioSchema } from '../src/scenario/schema.js';
 import { ROOT } from './helpers.js';
 
 const DOC = readFileSync(join(ROOT, 'docs/scenario-keys.md'), 'utf8');
@@ -59,7 +59,7 @@ describe('docs/scenario-keys.md', () => {
   it('has a row for every key the schema accepts, presets and the latency forms\' keys included', () => {
     // A key has its row, or (a top-level section) its heading.
     const rows = new Set([...RENDERED.matchAll(/^(?:\| |## )`([^`]+)`/gm)].map((m) => m[1]));
-    const paths = schemaPaths(SCENARIO_SCHEMA['properties'] as Readonly<Record<string, Json>>, '');
+    const paths = schemaPaths(scenarioSchema()['properties'] as Readonly<Record<string, Json>>, '');
     expect(paths).toContain('client.preset');
     expect(paths).toContain('incidents[].store.down');
     expect(paths.filter((p) => !rows.has(p))).toEqual([]);

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS, LATENCY_FORMS } from '../src/model/latency.js';
 import { DEFAULT_SCENARIO, paramAt, SCENARIO_SHAPE } from '../src/model/shape.js';
 import { resolve } from '../src/scenario/resolve.js';
-import { isDurationKey, SCENARIO_SCHEMA } from '../src/scenario/schema.js';
+import { isDurationKey, scenarioSchema } from '../src/scenario/schema.js';
 
 describe('the scenario shape', () => {
   it("gives docs/model.md's defaults (the guide's lab)", () => {
@@ -57,7 +57,7 @@ describe('the scenario shape', () => {
   });
 
   it('puts one schema branch per latency form, with its keys and what it requires', () => {
-    const latency = (SCENARIO_SCHEMA['definitions'] as Record<string, { allOf: { then: { properties: object; required: string[] } }[] }>)['latency']!;
+    const latency = (scenarioSchema()['definitions'] as Record<string, { allOf: { then: { properties: object; required: string[] } }[] }>)['latency']!;
     expect(latency.allOf).toHaveLength(DISTRIBUTIONS.length);
     DISTRIBUTIONS.forEach((dist, i) => {
       const then = latency.allOf[i]!.then;
@@ -68,7 +68,7 @@ describe('the scenario shape', () => {
   });
 
   it('gives the schema one property per model key, the non-model keys first', () => {
-    const props = Object.keys(SCENARIO_SCHEMA['properties'] as object);
+    const props = Object.keys(scenarioSchema()['properties'] as object);
     expect(props.slice(-Object.keys(SCENARIO_SHAPE.params).length)).toEqual(Object.keys(SCENARIO_SHAPE.params));
   });
 });

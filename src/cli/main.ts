@@ -225,8 +225,8 @@ function declareSchema(cmd: Command, { io, setCode }: Context): void {
     .description('print the JSON Schema of scenario files (for editor completion and checks)')
     .option('--out <file>', 'write it to a file instead of stdout')
     .action(async (opts: { out?: string }) => {
-      const [{ SCENARIO_SCHEMA }, { withOutput }] = await Promise.all([import('../scenario/schema.js'), import('./shared/output.js')]);
-      await withOutput(io, opts.out, [], (out) => out.write(`${JSON.stringify(SCENARIO_SCHEMA, null, 2)}\n`));
+      const [{ scenarioSchema }, { withOutput }] = await Promise.all([import('../scenario/schema.js'), import('./shared/output.js')]);
+      await withOutput(io, opts.out, [], (out) => out.write(`${JSON.stringify(scenarioSchema(), null, 2)}\n`));
       setCode(EXIT_OK);
     });
 }

@@ -3,7 +3,7 @@ import type { RunStateData } from '../results/metrics.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
-import { PARTIAL_FORMAT, renderPartial, scenarioFingerprint, type PartialRun } from '../shards/partial.js';
+import type { PartialRun } from '../shards/partial.js';
 import { writtenScenario } from '../report/json.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { ScenarioRun } from '../report/types.js';
@@ -67,8 +67,8 @@ interface RunPlan {
   seriesStep: number | undefined;
 }
 
-/** A run as reported, with what a shard's part holds besides, and what an agent's readings read. */
-type SimulatedRun = ScenarioRun & { fingerprint: string; gridStep: number; state?: RunStateData; duplicated: ToolRun['duplicated'] };
+/** A run as reported, with what a shard's part holds besides (`part`), and what an agent's readings read. */
+type SimulatedRun = ScenarioRun & { part?: { fingerprint: string; gridStep: number; state: RunStateData }; duplicated: ToolRun['duplicated'] };
 
 export async function runCommand(files: string[], s: RunSettings, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, s.output.out, files, async (out) => {
@@ -78,7 +78,7 @@ export async function runCommand(files: string[], s: RunSettings, io: Io, signal
     const args = new ReplayLine('run', files, s.scenario).overrides(s.scenario).option('--seed', seeds.length === 1 ? seeds[0] : undefined)
       .given('--series', s.series).precision(s.large.precision).args;
     out.write(plan.shard
-      ? partialText(runs, plan.shard, args, plan.seriesStep)
+      ? await partialText(runs, plan.shard, args, plan.seriesStep)
       : renderRuns(runs, args, plan.format, toolVersion(), out.style(), out.width(), agents));
     return 0;
   });
@@ -137,12 +137,14 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
     }
   }
   const runs: SimulatedRun[] = [];
+  // The part format (its fingerprint's SHA-256 loads node:crypto) only for a shard (issue 22, start-up).
+  const parts = shard ? await import('../shards/partial.js') : undefined;
   const take = ({ name, file, warnings, request: { scenario, seed } }: { name: string; file: string | null; warnings: readonly ScenarioWarning[]; request: RunRequest }, outcome: RunOutcome) => {
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
     // long run's grid into base64 took tens of ms at the end of every run.
     runs.push({
       name, file, seed, scenario: writtenScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
-      fingerprint: scenarioFingerprint(scenario), gridStep: outcome.gridStep, ...(shard ? { state: outcome.state.toData() } : {}),
+      ...(parts ? { part: { fingerprint: parts.scenarioFingerprint(scenario), gridStep: outcome.gridStep, state: outcome.state.toData() } } : {}),
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
       ...timeResults(scenario, outcome.state, seriesStep !== undefined), duplicated: outcome.state.counter('duplicated'),
     });
@@ -166,9 +168,13 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
 type Loaded = { file: string | null; name: string; scenario: Scenario; seed?: string | undefined; warnings: readonly ScenarioWarning[]; locate?: ((path: readonly (string | number)[]) => Origin) | undefined; runSeed?: boolean };
 
 /** A shard's part: its runs' sums, for `merge`. */
-function partialText(runs: readonly SimulatedRun[], shard: Shard, replayArgs: string[], seriesStep: number | undefined): string {
+async function partialText(runs: readonly SimulatedRun[], shard: Shard, replayArgs: string[], seriesStep: number | undefined): Promise<string> {
+  const { PARTIAL_FORMAT, renderPartial } = await import('../shards/partial.js');
   return renderPartial({
     idem_sim_partial: PARTIAL_FORMAT, version: toolVersion(), shard, replay_args: replayArgs, series_step: seriesStep ?? null,
-    runs: runs.map((r): PartialRun => ({ name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, fingerprint: r.fingerprint, grid_step: r.gridStep, state: r.state as RunStateData })),
+    runs: runs.map((r): PartialRun => {
+      const part = r.part as NonNullable<SimulatedRun['part']>;
+      return { name: r.name, file: r.file, seed: r.seed, scenario: r.scenario, warnings: r.warnings, fingerprint: part.fingerprint, grid_step: part.gridStep, state: part.state };
+    }),
   });
 }

@@ -11,7 +11,7 @@ import { MAX_DURATION_MS } from '../model/limits.js';
 import { rangeEnds, required, type Param, type Params, type Section } from '../model/params.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
 import { formatDuration } from './duration.js';
-import { SCENARIO_SCHEMA } from './schema.js';
+import { scenarioSchema } from './schema.js';
 import { DEFAULT_SEED } from './seed.js';
 
 /** One row of a table: each field already written as markdown. */
@@ -138,8 +138,8 @@ export function table(rows: readonly Row[]): string[] {
   ];
 }
 
-const SCHEMA_PROPERTIES = SCENARIO_SCHEMA['properties'] as Readonly<Record<string, Json>>;
-const DEFINITIONS = SCENARIO_SCHEMA['definitions'] as Readonly<Record<string, Json>>;
+const SCHEMA_PROPERTIES = scenarioSchema()['properties'] as Readonly<Record<string, Json>>;
+const DEFINITIONS = scenarioSchema()['definitions'] as Readonly<Record<string, Json>>;
 /** The schema of a key of a latency distribution (`dist`), or of a mixture's component (`weight`). */
 function latencyKeySchema(definition: 'latency' | 'component', key: string): Json {
   const node = DEFINITIONS[definition] as Json;
@@ -202,7 +202,7 @@ const HEADER = [
 export function scenarioKeysDoc(): string {
   const entries = Object.entries(SCENARIO_SHAPE.params) as [string, Param][];
   const top = entries.filter(([, p]) => p.kind !== 'section' && p.kind !== 'list').map(([k, p]) => rowOf(k, p, false));
-  const lines = [...HEADER, '## Top level', '', ...table([...top, ...schemaOnlyRows('', SCENARIO_SCHEMA, SCENARIO_SHAPE.params)]), ''];
+  const lines = [...HEADER, '## Top level', '', ...table([...top, ...schemaOnlyRows('', scenarioSchema(), SCENARIO_SHAPE.params)]), ''];
   for (const [key, p] of entries) if (p.kind === 'section' || p.kind === 'list') lines.push(...sectionBlock(key, p));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -142,8 +142,27 @@ const threshold: Json = {
   description: 'a threshold such as "<= 0.5", "== 0" or "< 3s": one of < <= == != >= > and a number (a duration for latencies)',
 };
 
+/** Whether a key path (`client.timeout`, `service.latency.components[0].median`) holds a duration. */
+export function isDurationKey(path: string): boolean {
+  const kind = paramAt(path)?.kind;
+  return kind === 'duration' || kind === 'optional_duration';
+}
+
+/** Keys of a model section that are not the model's: a client preset fills the client's keys. */
+const SECTION_EXTRAS: Readonly<Record<string, Json>> = {
+  client: { preset: choice(Object.keys(CLIENT_PRESETS), undefined, 'retry policy of a real client; keys written here win') },
+};
+
+/**
+ * The scenario's JSON schema (`idem-sim schema`, the generated validator, the key docs, a misplaced
+ * key's suggestion), built when first asked for: a run that reads no file never builds it (issue 22,
+ * start-up).
+ */
+export const scenarioSchema = (): Json => (built ??= buildSchema());
+let built: Json | undefined;
+
 /** `expect:` — what `idem-sim check` requires of the scenario's metrics. */
-const EXPECT: Json = {
+const expectSchema = (): Json => ({
   type: 'object', additionalProperties: false,
   description: 'a mapping of metric to threshold (checked by idem-sim check)',
   patternProperties: {
@@ -159,10 +178,11 @@ const EXPECT: Json = {
       description: `a threshold on ${path} such as "<= 0.5", or {threshold, confidence: ci95}`,
     }])),
   },
-};
+});
+
 
 /** `sweep:` — what `idem-sim sweep` varies when the command line does not say. */
-const SWEEP: Json = {
+const sweepSchema = (): Json => ({
   type: 'object', additionalProperties: false,
   description: 'a mapping with vary (key path to values) and metric (for the heat map)',
   properties: {
@@ -182,47 +202,40 @@ const SWEEP: Json = {
     },
     metric: choice(SWEEP_METRIC_PATHS, 'duplicates_per_1000', 'the metric of the two-parameter heat map'),
   },
-};
+});
+
 
 /** Keys a scenario file may hold besides the model's parameters. */
-const META_KEYS: Json = {
+const metaKeys = (): Json => ({
   extends: { type: 'string', pattern: NON_EMPTY, description: 'a string (the scenario file this one starts from, relative to this file; keys written here win, mappings merging key by key)' },
   preset: choice(Object.keys(SERVER_PRESETS), undefined, 'server behaviour of a real system; keys written here win'),
   hint: { type: 'string', description: 'a string (a one-line hint, shown by idem-sim missions)' },
-  expect: EXPECT,
-  sweep: SWEEP,
+  expect: expectSchema(),
+  sweep: sweepSchema(),
   $schema: { type: 'string', description: 'a string (the schema this file follows, for editors)' },
   description: { type: 'string', description: 'a string (what the scenario is about)' },
   seed: {
     anyOf: [{ type: 'number' }, { type: 'string', pattern: SEED_PATTERN }],
     description: `a number or a string of ${SEED_FORM} (the random seed; --seed overrides it)`,
   },
-};
+});
 
-/** Whether a key path (`client.timeout`, `service.latency.components[0].median`) holds a duration. */
-export function isDurationKey(path: string): boolean {
-  const kind = paramAt(path)?.kind;
-  return kind === 'duration' || kind === 'optional_duration';
+
+function buildSchema(): Json {
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'urn:idem-sim:scenario:1',
+    title: 'idem-sim scenario',
+    description: 'a scenario mapping (keys as in docs/model.md; a missing key takes its default)',
+    type: 'object',
+    additionalProperties: false,
+    definitions: {
+      latency: latencySchema(false),
+      component: latencySchema(true),
+    },
+    properties: {
+      ...metaKeys(),
+      ...Object.fromEntries(Object.entries(SCENARIO_SHAPE.params).map(([k, p]) => [k, paramSchema(p, SECTION_EXTRAS[k])])),
+    },
+  };
 }
-
-/** Keys of a model section that are not the model's: a client preset fills the client's keys. */
-const SECTION_EXTRAS: Readonly<Record<string, Json>> = {
-  client: { preset: choice(Object.keys(CLIENT_PRESETS), undefined, 'retry policy of a real client; keys written here win') },
-};
-
-export const SCENARIO_SCHEMA: Json = {
-  $schema: 'http://json-schema.org/draft-07/schema#',
-  $id: 'urn:idem-sim:scenario:1',
-  title: 'idem-sim scenario',
-  description: 'a scenario mapping (keys as in docs/model.md; a missing key takes its default)',
-  type: 'object',
-  additionalProperties: false,
-  definitions: {
-    latency: latencySchema(false),
-    component: latencySchema(true),
-  },
-  properties: {
-    ...META_KEYS,
-    ...Object.fromEntries(Object.entries(SCENARIO_SHAPE.params).map(([k, p]) => [k, paramSchema(p, SECTION_EXTRAS[k])])),
-  },
-};

@@ -8,7 +8,7 @@ import { LATENCY_FORMS } from '../model/latency.js';
 import { rangeEnds, type Param } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { formatPath } from './document.js';
-import { SCENARIO_SCHEMA } from './schema.js';
+import { scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
 
 type Path = readonly (string | number)[];
@@ -34,7 +34,7 @@ const propertiesOf = (node: unknown): Readonly<Record<string, unknown>> => (node
 /** The keys the schema adds to the model's: at the top level (`preset`, `seed`) and in a section (`client.preset`). */
 function schemaKeyPaths(): string[] {
   const model: Readonly<Record<string, Param>> = SCENARIO_SHAPE.params;
-  return Object.entries(propertiesOf(SCENARIO_SCHEMA)).flatMap(([key, node]) => {
+  return Object.entries(propertiesOf(scenarioSchema())).flatMap(([key, node]) => {
     const own = Object.hasOwn(model, key) ? model[key] : undefined;
     if (own === undefined) return [key];
     const params: Readonly<Record<string, Param>> = own.kind === 'section' ? own.params : {};
