@@ -109,6 +109,19 @@ describe('inert settings, as a scenario file is read', () => {
     ]);
   });
 
+  it('warns of a preset every key of which the file writes itself, and not of one that still fills a key', () => {
+    const client = 'client:\n  preset: stripe-sdk\n  backoff: {base: 1s, multiplier: 3, max: 9s, jitter: full}\n';
+    expect(warned(client)).toEqual([
+      'client.preset: has no effect: this file writes every key the preset fills (client.backoff.base, client.backoff.multiplier, client.backoff.max, client.backoff.jitter), and a key written in the file wins',
+    ]);
+    expect(parseScenario(client, 's.yaml').warnings[0]).toMatchObject({ origin: { source: 's.yaml', line: 2 } });
+    expect(warned('client:\n  preset: stripe-sdk\n  backoff: {base: 1s, multiplier: 3, max: 9s}\n')).toEqual([]);
+    expect(warned('preset: powertools\nidempotency: {scope: intent, retention: 2h, on_error: store, claim: check_then_act}\nservice: {error_rate: 0.01}\n')).toEqual([
+      'preset: has no effect: this file writes every key the preset fills (idempotency.retention, idempotency.on_error, idempotency.claim), and a key written in the file wins',
+    ]);
+    expect(warned('preset: powertools\nidempotency: {scope: intent, retention: 2h}\n')).toEqual([]);
+  });
+
   it('does not warn of a key written with its default (a file that spells out the lab), nor of keys that count', () => {
     expect(warned('idempotency: {retention: 1h, lease: none}\nruntime: {resume_delay: {min: 2m, max: 20m}}\n')).toEqual([]);
     expect(warned('idempotency: {scope: intent, retention: 24h}\nruntime: {crash_probability: 0.1, resume_delay: {min: 1m, max: 5m}}\n')).toEqual([]);

@@ -7,6 +7,7 @@ import { formatDuration } from './duration.js';
 import type { WrittenScenario } from '../model/types.js';
 import { valueAt } from './document.js';
 import { capacityWarnings } from './capacity-warnings.js';
+import { CLIENT_PRESETS, SERVER_PRESETS, type Preset } from './presets.js';
 import type { Origin } from './errors.js';
 
 type Path = readonly (string | number)[];
@@ -35,11 +36,29 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
     found.push({ origin: locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s',
       problem: 'has no effect: load.profile sets the rate from 0 on', fix: 'Remove it, or start the profile later than 0.' });
   }
+  found.unshift(...overriddenPresets(document, locate));
   if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
     found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
       fix: `${SET_SCOPE}, or remove the preset.` });
   }
   return found;
+}
+
+/** A preset (`preset:`, `client.preset:`) every key of which the file writes itself: the file's keys win, so it fills none. */
+function overriddenPresets(document: Raw, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
+  const written = new Set(writtenLeaves(document));
+  const client = document['client'];
+  const named: [Path, Readonly<Record<string, Preset>>, unknown][] = [
+    [['preset'], SERVER_PRESETS, document['preset']],
+    [['client', 'preset'], CLIENT_PRESETS, typeof client === 'object' && client !== null ? (client as Raw)['preset'] : undefined],
+  ];
+  return named.flatMap(([path, presets, name]) => {
+    const preset = typeof name === 'string' && Object.hasOwn(presets, name) ? presets[name] : undefined;
+    const fills = preset ? writtenLeaves(preset.values) : [];
+    if (fills.length === 0 || !fills.every((key) => written.has(key))) return [];
+    return [{ origin: locate(path, true), keyPath: path.join('.'), problem: `has no effect: this file writes every key the preset fills (${fills.join(', ')}), and a key written in the file wins`,
+      fix: 'Remove the preset, or the keys you mean it to set.' }];
+  });
 }
 
 /** Incident windows whose settings do nothing: a store outage without keys, a window that changes nothing and that no alert is judged on. */
