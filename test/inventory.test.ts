@@ -97,6 +97,10 @@ describe('the skeleton', () => {
     const doc = parse(sk.text) as { tools: { name: unknown }[] };
     expect(doc.tools.map((t) => t.name)).toContain('true'); // quoted: a YAML boolean otherwise
     expect(parseAgent(sk.text, 's.yaml', 's').tools).toHaveLength(tools.length);
+    // An unprintable character of the server's name is escaped once, not twice (\\u202e).
+    const bidi = skeleton([tool('pay\u202Eexe.')], { source: 'x.json' }).text;
+    expect(bidi).toContain('    # renamed: the server calls it "pay\\u202eexe.", a name');
+    expect(hasUnprintable(bidi.replace(/\n/g, ''))).toBe(false);
   });
 
   it('renames a tool called agent, the name expect: gives the agent\'s readings', () => {

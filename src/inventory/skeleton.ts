@@ -114,7 +114,7 @@ function toolLines(t: McpTool, name: string, share: string): string[] {
   const scopes = SCOPES.join(', ');
   return [
     `  - name: ${scalar(name)}`,
-    ...(name === t.name ? [] : [`    # renamed: the server calls it ${JSON.stringify(commentText(t.name, 120))}, a name an agent file's tools cannot have`]),
+    ...(name === t.name ? [] : [`    # renamed: the server calls it ${commentText(JSON.stringify(t.name), 120)}, a name an agent file's tools cannot have`]),
     ...(t.description ? [`    # ${commentText(t.description)}`] : []),
     `    share: ${share}  # fill in: this tool's share of the agent's tool calls (the shares sum to 1; this is an equal share)`,
     ...(HINTS.some((h) => t.annotations[h] !== undefined) ? ['    annotations:', ...hints]
