@@ -232,11 +232,19 @@ describe('a bad agent file', () => {
     [AGENT.replace('{amount: 2, currency: USD}', '{amount: 2, currency: ABC}'), 'tools[1].cost.duplicate.currency', /"ABC" is not an ISO 4217 currency code/],
     [AGENT.replace('calls_per_conversation: 3}', 'calls_per_conversation: 3, replan_probability: 0.5}'), 'agent.replan_probability', /Write it under defaults.agent.replan_probability/],
     [`${AGENT}expect:\n  email.nosuch: "< 1"\n`, 'expect.email.nosuch', /unknown key/],
+    [AGENT.replace('annotations: {destructiveHint: false}', 'annotations: {title: "Send\\u202Eexe", destructiveHint: false}'), 'tools[1].annotations.title', /expected a title for people[^]*at most 200 printable characters/],
+    [AGENT.replace('annotations: {destructiveHint: false}', `annotations: {title: ${'x'.repeat(201)}, destructiveHint: false}`), 'tools[1].annotations.title', /expected a title for people[^]*at most 200 printable characters/],
   ])('case %#', (text, keyPath, problem) => {
     const e = refusal(text);
     expect(e.keyPath).toBe(keyPath);
     expect(`${e.problem} ${e.fix}`).toMatch(problem);
     expect(e.origin?.source).toBe('agent.yaml');
+  });
+
+  it('takes MCP\'s annotations.title as its server gives it, for people: the model reads only the hints', () => {
+    const titled = parse(AGENT.replace('annotations: {destructiveHint: false}', 'annotations: {title: "Send an e-mail", destructiveHint: false}'));
+    expect(titled.tools[1]?.annotations).toEqual({ title: 'Send an e-mail', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
+    expect(titled.tools[1]?.parsed.scenario).toEqual(parse(AGENT).tools[1]?.parsed.scenario);
   });
 
   it('is not read as a scenario by a command that takes one', () => {

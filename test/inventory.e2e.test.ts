@@ -57,7 +57,7 @@ describe('inventory of a real MCP server (the official SDK, over stdio)', () => 
     const agent = parseAgent(live.stdout, 'skeleton.yaml', 'skeleton');
     expect(agent.name).toBe('support-desk');
     expect(agent.tools.map((t) => t.name)).toEqual(ORDER);
-    expect(agent.tools.find((t) => t.name === 'refund_order')?.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
+    expect(agent.tools.find((t) => t.name === 'refund_order')?.annotations).toEqual({ title: 'Refund an order', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
     expect(live.stdout).toMatch(/^# An agent file written by idem-sim inventory: the 6 tools of the server support-desk 1\.4\.0,\n/);
     expect(live.stderr).toBe('idem-sim: inventory: 6 tools: 2 destructive, 3 side-effecting and not destructive, 1 read-only. Fill in the lines marked "fill in:" (shares, keys, retention, costs, traffic) before trusting a run of it.\n');
     expect(live.stderr).not.toContain('listening on stdio'); // the server's own standard error is not echoed

@@ -24,7 +24,7 @@ import { hasUnprintable } from '../src/scenario/printable.js';
 import { ROOT } from './helpers.js';
 
 const FROM = { origin: { source: 'tools.json' }, fix: 'Give a tools list.' };
-const tool = (name: string, annotations: McpTool['annotations'] = {}, description?: string): McpTool => ({ name, description, annotations });
+const tool = (name: string, annotations: McpTool['annotations'] = {}, description?: string, title?: string): McpTool => ({ name, description, annotations, title });
 /** The support desk's tools as the fixture server lists them (test/fixtures/mcp/support-tools.json, saved from it). */
 const SUPPORT = readToolsList(JSON.parse(readFileSync(join(ROOT, 'test/fixtures/mcp/support-tools.json'), 'utf8')), FROM).tools;
 const errorOf = (f: () => unknown): InputError => {
@@ -136,7 +136,19 @@ describe('a tools/list answer, read as untrusted input', () => {
   it('takes a result {tools} and a whole JSON-RPC response, and the next page\'s cursor', () => {
     expect(readToolsList({ tools: [{ name: 'a' }], nextCursor: 'p2' }, FROM)).toEqual({ tools: [tool('a')], nextCursor: 'p2' });
     expect(readToolsList({ jsonrpc: '2.0', id: 1, result: { tools: [{ name: 'a', annotations: { readOnlyHint: true, title: 'A' } }] } }, FROM).tools)
-      .toEqual([tool('a', { readOnlyHint: true })]);
+      .toEqual([tool('a', { readOnlyHint: true }, undefined, 'A')]);
+  });
+
+  it('keeps annotations.title made printable and clipped, writes it in the skeleton, and the agent file takes it back', () => {
+    const hostile = `Pay\u202Eexe.\u001b[2J ${'y'.repeat(500)}`;
+    const [t] = readToolsList({ tools: [{ name: 'pay', annotations: { title: hostile } }] }, FROM).tools;
+    expect(hasUnprintable(t!.title!)).toBe(false);
+    expect(t!.title!.length).toBeLessThanOrEqual(200);
+    expect(t!.title!.startsWith('Pay\\u202eexe.\\u001b[2J yyy')).toBe(true);
+    const sk = skeleton([t!], { source: 'x.json' }).text;
+    expect(sk).toContain(`    annotations:\n      title: ${JSON.stringify(t!.title)}\n`);
+    expect(parseAgent(sk, 's.yaml', 's').tools[0]?.annotations.title).toBe(t!.title);
+    expect(errorOf(() => readToolsList({ tools: [{ name: 'pay', annotations: { title: 7 } }] }, FROM)).keyPath).toBe('tools[0].annotations.title');
   });
 
   it('refuses what is not one, naming the key path and the kind of value, never the value', () => {

@@ -6,6 +6,7 @@
  */
 import { MAX_RATE_PER_S, MIN_RATE_PER_S } from '../model/limits.js';
 import { choice, count, flag, list, NAME_FORM, NAME_PATTERN, optional, real, section, text, type ValueOf } from '../model/params.js';
+import { UNPRINTABLE_CLASS } from '../scenario/printable.js';
 
 /** Tools of one agent at most: each is a run of its own. */
 export const MAX_TOOLS = 100;
@@ -38,12 +39,24 @@ const COST = optional('what one costs: {amount, currency} for money, {amount, un
   unit: text('what is counted when the cost is not money, in the singular: lower-case letters, _ and -, at most 32 (ticket, email)', UNIT_PATTERN),
 });
 
-/** MCP's ToolAnnotations, each with the value the specification gives a hint left out. */
-export const ANNOTATIONS = section('the tool\'s MCP annotations as its server declares them (hints, not guarantees)', {
+/** The hints of MCP's ToolAnnotations, each with the value the specification gives a hint left out. */
+export const HINT_PARAMS = {
   readOnlyHint: flag(false, 'the tool does not change its environment'),
   destructiveHint: flag(true, 'a change it makes may destroy or overwrite (meaningful when not read-only)'),
   idempotentHint: flag(false, 'calling it again with the same arguments has no further effect (meaningful when not read-only)'),
   openWorldHint: flag(true, 'it reaches entities outside the agent\'s own world'),
+};
+export type Hint = keyof typeof HINT_PARAMS;
+export const HINTS = Object.keys(HINT_PARAMS) as Hint[];
+
+/** The longest `annotations.title` (MCP's title for people; servers' titles are a few words). */
+export const MAX_TITLE_CHARS = 200;
+
+/** MCP's ToolAnnotations: its title, for people, and its hints. */
+export const ANNOTATIONS = section('the tool\'s MCP annotations as its server declares them (hints, not guarantees)', {
+  title: text(`a title for people (MCP's annotations.title), at most ${MAX_TITLE_CHARS} printable characters: kept in the JSON output, not read by the model`,
+    `^[^${UNPRINTABLE_CLASS}]{0,${MAX_TITLE_CHARS}}$`),
+  ...HINT_PARAMS,
 });
 
 export const AGENT_SHAPE = section('an agent: its traffic and its tools', {

@@ -1,23 +1,24 @@
 /**
  * What an MCP server says of its tools (the result of `tools/list`), read as untrusted input:
- * only the parts the skeleton keeps (a tool's name, description and hints), each checked, the
- * rest (input schemas, titles, icons) passed over unread. The same reader serves a saved
+ * only the parts the skeleton keeps (a tool's name, description, hints and annotations.title), each checked, the
+ * rest (input schemas, icons, a tool's own title) passed over unread. The same reader serves a saved
  * answer and each page a live server sends (cli/inventory-stdio.ts).
  */
-import { ANNOTATIONS, MAX_TOOLS } from '../agent/shape.js';
+import { HINTS, MAX_TITLE_CHARS, MAX_TOOLS, type Hint } from '../agent/shape.js';
+import { clipped, printable } from '../scenario/printable.js';
 import { formatPath } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { MAX_SERVER_NAME_CHARS } from './limits.js';
 
-/** The hints of MCP's ToolAnnotations, in the agent file's order (agent/shape.ts holds each one's default). */
-export type Hint = keyof typeof ANNOTATIONS.params;
-export const HINTS = Object.keys(ANNOTATIONS.params) as Hint[];
+export { HINTS, type Hint };
 
 /** A tool as its server lists it: the hints it gives, each true or false; a hint left out is absent. */
 export interface McpTool {
   readonly name: string;
   readonly description: string | undefined;
   readonly annotations: Readonly<Partial<Record<Hint, boolean>>>;
+  /** annotations.title, made printable and clipped to what an agent file takes. */
+  readonly title: string | undefined;
 }
 
 /** One answer to `tools/list`: its tools, and the cursor of the next page if there is one. */
@@ -85,7 +86,9 @@ function readTool(t: unknown, path: (string | number)[], refuse: (path: (string 
     if (typeof v !== 'boolean') refuse([...path, 'annotations', hint], `is ${kindOf(v)}, expected true or false`);
     annotations[hint] = v as boolean;
   }
-  return { name, description: description as string | undefined, annotations };
+  const title = isMapping(given) ? given['title'] : undefined;
+  if (title !== undefined && title !== null && typeof title !== 'string') refuse([...path, 'annotations', 'title'], `is ${kindOf(title)}, not text`);
+  return { name, description: description as string | undefined, annotations, title: typeof title === 'string' && title !== '' ? clipped(printable(title), MAX_TITLE_CHARS) : undefined };
 }
 
 /** Refuses a list that names a tool twice (MCP: a name is unique within its server): which of the two would the agent call? */

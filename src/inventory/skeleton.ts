@@ -117,7 +117,8 @@ function toolLines(t: McpTool, name: string, share: string): string[] {
     ...(name === t.name ? [] : [`    # renamed: the server calls it ${commentText(JSON.stringify(t.name), 120)}, a name an agent file's tools cannot have`]),
     ...(t.description ? [`    # ${commentText(t.description)}`] : []),
     `    share: ${share}  # fill in: this tool's share of the agent's tool calls (the shares sum to 1; this is an equal share)`,
-    ...(HINTS.some((h) => t.annotations[h] !== undefined) ? ['    annotations:', ...hints]
+    ...(t.title !== undefined || HINTS.some((h) => t.annotations[h] !== undefined)
+      ? ['    annotations:', ...(t.title === undefined ? [] : [`      title: ${JSON.stringify(t.title)}`]), ...hints]
       : [`    annotations: {}  # the server gave no hints; MCP's defaults: ${HINTS.map((h) => `${h} ${ANNOTATIONS.params[h].default}`).join(', ')}`]),
     '    cost:',
     '      duplicate: none  # fill in: what one duplicate costs: {amount: 40, currency: USD}, or {amount: 1, unit: ticket}',

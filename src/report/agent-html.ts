@@ -8,7 +8,7 @@
 import { stringify } from 'yaml';
 import type { WrittenScenario } from '../model/types.js';
 import type { Metrics } from '../results/metrics.js';
-import { ANNOTATIONS } from '../agent/shape.js';
+import { HINTS } from '../agent/shape.js';
 import type { Cost } from '../agent/parse.js';
 import type { AgentRun } from './agent.js';
 // The table's rows live beside the terminal table (agent-table.ts), apart from agent.ts, which the lab's page loads.
@@ -59,7 +59,7 @@ ${note ? `<p class="note">${escapeHtml(note)}.</p>\n` : ''}<p class="note">${esc
 
 /** Each tool's annotations (the specification's default for a hint left out), whether the client retries it, and its costs. */
 function toolsTable(a: AgentRun): string {
-  const hints = Object.keys(ANNOTATIONS.params) as (keyof AgentRun['tools'][number]['annotations'])[];
+  const hints = HINTS;
   const head = ['tool', 'share', ...hints, 'retried by the client', 'a duplicate costs', 'a lost action costs'];
   const rows = a.tools.map((t) => [t.name, num(t.share), ...hints.map((h) => String(t.annotations[h])), yesNo(t.retried), costText(t.cost.duplicate), costText(t.cost.lost)]);
   return `<div class="scroll"><table class="data agent" id="agent-tools"><thead>${cells('th', head)}</thead><tbody>${rows.map((r) => cells('td', r)).join('')}</tbody></table></div>

@@ -86,7 +86,8 @@ const rowOf = (path: string, p: Param, mustGive: boolean): Row => ({ key: code(p
 /** The rows of a parameter and of every key under it; `inList` when it is a key of a list's item. */
 export function rowsOf(path: string, p: Param, inList: boolean): Row[] {
   const row = rowOf(path, p, inList && required(p));
-  if (p.kind === 'section') return [row, ...paramRows(path, p.params, inList)];
+  // A section's keys are its own: not required by the list its item is in (agent/read.ts reads them so).
+  if (p.kind === 'section') return [row, ...paramRows(path, p.params, false)];
   // Written as a mapping, an optional section must give its keys without a default.
   if (p.kind === 'optional') return [row, ...paramRows(path, p.params, true)];
   if (p.kind === 'list') return [row, ...paramRows(`${path}[]`, p.of.params, true)];
