@@ -10,6 +10,7 @@ import { chunkRng } from '../src/random/rng.js';
 import { InputError } from '../src/scenario/errors.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { labError, labRun } from '../src/lab/engine.js';
+import { histogramKey } from '../src/lab/histogram-files.js';
 import type { RunRequest } from '../src/lab/protocol.js';
 import { scenarioFingerprint } from '../src/shards/partial.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
@@ -94,13 +95,19 @@ describe('the histogram form', () => {
     }
   });
 
-  it('runs in the lab written inline; a histogram file, which the page cannot carry, is refused with what to write', () => {
-    const request = (text: string): RunRequest => ({ kind: 'run', id: 1, text, source: 'h.yaml', overrides: [], seed: '1', data: {}, command: 'idem-sim run h.yaml', version: 'test', name: 'h' });
+  it('runs in the lab written inline, or from a file\'s buckets the page carries; a file it does not carry is refused with what to do', () => {
+    const request = (text: string, histograms: RunRequest['histograms'] = {}): RunRequest => ({ kind: 'run', id: 1, text, source: 'h.yaml', overrides: [], seed: '1', data: {}, histograms, command: 'idem-sim run h.yaml', version: 'test', name: 'h' });
     const r = labRun(request(`actions: 2000\nservice:\n  latency: ${VECTOR}\n`));
     expect((r.metrics['call_latency_ms'] as { p50: number }).p50).toBeGreaterThan(0);
+    // The same buckets, written inline (seconds) and carried from a file (ms, the +Inf bucket as null): the same run.
+    const inline = labRun(request('actions: 2000\nservice:\n  latency: {dist: histogram, buckets: [{le: 0.1, count: 6}, {le: 0.5, count: 11}, {le: 1, count: 14}], total: 19}\n'));
+    const file = { file: 'm.prom', format: null, metric: 'lat{route="a"}', unit: null };
+    const fromFile = labRun(request('actions: 2000\nservice:\n  latency: {dist: histogram, file: m.prom, metric: \'lat{route="a"}\'}\n',
+      { [histogramKey(file)]: [[100, 6], [500, 11], [1000, 14], [null, 19]] }));
+    expect(fromFile.metrics).toEqual(inline.metrics);
     let refused: unknown;
-    try { labRun(request('service:\n  latency: {dist: histogram, file: m.prom}\n')); } catch (e) { refused = e; }
-    expect(labError(refused).message).toMatch(/^h\.yaml:2:\d+, key service\.latency\.file: the lab reads no latency histogram file \("m\.prom"\)\. Write the buckets in the scenario instead \(idem-sim fit FILE prints them\)/);
+    try { labRun(request('service:\n  latency: {dist: histogram, file: m.prom}\n', { [histogramKey(file)]: [[100, 6], [null, 19]] })); } catch (e) { refused = e; }
+    expect(labError(refused).message).toMatch(/^h\.yaml:2:\d+, key service\.latency\.file: the page holds no buckets for the latency histogram file "m\.prom"\. Make the page with `idem-sim lab` on the scenario that names this file and metric/);
   });
 
   it('refuses a histogram that is not one, at its line and key', () => {

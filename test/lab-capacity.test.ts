@@ -91,7 +91,7 @@ describe('the capacity knobs', () => {
 /** A run request as the page makes it for the lab defaults with `sets`. */
 function request(sets: string[], actions: string): RunRequest {
   const overrides = parseOverrides({ set: sets, actions });
-  return { kind: 'run', id: 1, text: '', source: '(built-in lab defaults)', overrides, seed: '3', data: {}, command: runCommandLine(null, overrides, '3'), version: 'test', name: 'lab-defaults' };
+  return { kind: 'run', id: 1, text: '', source: '(built-in lab defaults)', overrides, seed: '3', data: {}, histograms: {}, command: runCommandLine(null, overrides, '3'), version: 'test', name: 'lab-defaults' };
 }
 
 describe('a lab run with capacity', () => {
@@ -110,7 +110,7 @@ describe('a lab run with capacity', () => {
 
 describe('the page', () => {
   const start = (overrides: string[]): LabScenario => ({
-    name: 'lab-defaults', source: '(built-in lab defaults)', file: null, text: '', overrides: parseOverrides({ set: overrides }), seed: '1', data: {}, allowOutside: false, goals: [],
+    name: 'lab-defaults', source: '(built-in lab defaults)', file: null, text: '', overrides: parseOverrides({ set: overrides }), seed: '1', data: {}, histograms: {}, allowOutside: false, goals: [],
   });
   const knob = (page: string, key: string) => new RegExp(`<div class="knob[^"]*" data-knob="${key.replace(/\./g, '\\.')}"[^>]*>`).exec(page)?.[0] ?? '';
 

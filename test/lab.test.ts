@@ -34,7 +34,7 @@ const text = (file: string) => readFileSync(join(ROOT, file), 'utf8');
 function request(file: string | null, sets: string[], seed = '1', actions?: string): RunRequest {
   const overrides = parseOverrides({ set: sets, actions });
   return {
-    kind: 'run', id: 1, text: file ? text(file) : '', source: file ?? '(built-in lab defaults)', overrides, seed, data: {},
+    kind: 'run', id: 1, text: file ? text(file) : '', source: file ?? '(built-in lab defaults)', overrides, seed, data: {}, histograms: {},
     command: runCommandLine(file, overrides, seed), version: 'test', name: file ?? 'lab-defaults',
   };
 }
@@ -56,6 +56,14 @@ describe('the lab engine gives the CLI\'s numbers', () => {
       expect(JSON.stringify(page.metrics)).toBe(JSON.stringify(rounded(outcome.state.finish(loaded.scenario))));
     });
   }
+
+  it('carries a histogram file\'s buckets into the page: the page\'s run of test/fixtures/histogram/scenario.yaml is the CLI\'s', async () => {
+    const file = join(ROOT, 'test/fixtures/histogram/scenario.yaml');
+    const start = await startScenario(file, labSettings({}), io);
+    expect(Object.keys(start.histograms)).toHaveLength(1);
+    const page = labRun({ kind: 'run', id: 1, text: start.text, source: start.source, overrides: [], seed: start.seed, data: start.data, histograms: start.histograms, command: '', version: 'test', name: start.name });
+    expect(page.metrics).toEqual(rounded(simulate(loadScenario(file, []).scenario, start.seed).metrics));
+  });
 
   it('judges alert goals on the run\'s series as check does (incident-slowdown: detected after 2 minutes, no false alarm)', () => {
     const r = labRun(request('scenarios/incident-slowdown.yaml', []));
@@ -176,7 +184,7 @@ describe('the page', () => {
   });
 
   it('loads a file with its overrides, and quotes its command as the CLI\'s replay lines do', () => {
-    const loaded = labLoad({ text: text('scenarios/mission-1-blind-retries.yaml'), source: 'm1.yaml', overrides: parseOverrides({ set: ['idempotency.scope=call'] }), seed: '1', data: {} });
+    const loaded = labLoad({ text: text('scenarios/mission-1-blind-retries.yaml'), source: 'm1.yaml', overrides: parseOverrides({ set: ['idempotency.scope=call'] }), seed: '1', data: {}, histograms: {} });
     expect([loaded.base.idempotency.scope, loaded.start.idempotency.scope]).toEqual(['none', 'call']);
     // The lab's command line is quoted by the CLI's own shellQuote: a zero-width space is written out there too.
     expect(runCommandLine('a\u200bb.yaml', [], '1')).toBe(`idem-sim run ${shellQuote('a\u200bb.yaml')} --seed 1`);

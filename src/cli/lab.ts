@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import type { LatencySpec } from '../model/latency.js';
 import type { LabConfig, LabMission, LabScenario } from '../lab/config.js';
 import type { LabScripts } from '../lab/page.js';
+import { carried, histogramKey } from '../lab/histogram-files.js';
 import type { Io } from './io.js';
 import type { LoadedScenario } from './shared/load.js';
 import type { PickedTool } from './shared/agent-tool.js';
@@ -85,9 +86,10 @@ export async function labScripts(): Promise<LabScripts> {
   return { engine: read('engine'), ui: read('ui') };
 }
 
-/** The values of the empirical files a loaded latency names, by file name as written. */
-function latencyData(spec: LatencySpec, into: Record<string, number[]> = {}): Record<string, number[]> {
-  if (spec.dist === 'empirical') into[spec.file] = [...spec.values];
+/** The contents of the data files a loaded latency names: empirical values by file name as written, histogram buckets by histogramKey. */
+function latencyData(spec: LatencySpec, into: Pick<LabScenario, 'data' | 'histograms'> = { data: {}, histograms: {} }): Pick<LabScenario, 'data' | 'histograms'> {
+  if (spec.dist === 'empirical') into.data[spec.file] = [...spec.values];
+  if (spec.dist === 'histogram' && spec.file !== null) into.histograms[histogramKey(spec)] = [...carried(spec.values)];
   if (spec.dist === 'mixture') for (const c of spec.components) latencyData(c, into);
   return into;
 }
@@ -96,7 +98,7 @@ function latencyData(spec: LatencySpec, into: Record<string, number[]> = {}): Re
 function labScenario(file: string | null, text: string, loaded: LoadedScenario, rest: Pick<LabScenario, 'name' | 'overrides' | 'seed' | 'allowOutside'>): LabScenario {
   return {
     ...rest, source: file ?? '(built-in lab defaults)', file, text,
-    data: latencyData(loaded.scenario.service.latency), goals: loaded.expectations.map((e) => ({ metric: e.metric, text: e.text })),
+    ...latencyData(loaded.scenario.service.latency), goals: loaded.expectations.map((e) => ({ metric: e.metric, text: e.text })),
   };
 }
 
@@ -129,7 +131,7 @@ async function toolStart(picked: PickedTool, s: LabSettings): Promise<LabScenari
   const text = toolScenarioText({ agent: agent.name, file: agent.file, tool: tool.name, scenario, expectations: tool.parsed.expectations, seed });
   return {
     name: `${agent.name}.${tool.name}`, source: `${TOOL_SCENARIO_FILE} (${tool.name} of ${agent.file})`, file: TOOL_SCENARIO_FILE, text, overrides: [], seed,
-    data: latencyData(scenario.service.latency), allowOutside: s.scenario.allowOutside, goals: tool.parsed.expectations.map((e) => ({ metric: e.metric, text: e.text })),
+    ...latencyData(scenario.service.latency), allowOutside: s.scenario.allowOutside, goals: tool.parsed.expectations.map((e) => ({ metric: e.metric, text: e.text })),
     tool: { agent: agent.name, file: agent.file, name: tool.name, agentCommand: new ReplayLine('run', [agent.file], s.scenario).overrides(s.scenario).option('--seed', picked.agentSeed).text() },
   };
 }

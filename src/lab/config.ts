@@ -1,5 +1,6 @@
 /** What `idem-sim lab` writes into its page for the page's script: the scenario to start from and the missions. */
 import type { Override } from '../scenario/parse.js';
+import type { CarriedBuckets } from './histogram-files.js';
 
 /** A scenario file the page can load: its text, run as the CLI runs it. */
 export interface LabScenario {
@@ -14,6 +15,8 @@ export interface LabScenario {
   seed: string;
   /** The values of the empirical latency files the scenario names, by file name as written. */
   data: Record<string, number[]>;
+  /** The buckets of the histogram files it names, by histogramKey (lab/histogram-files.ts). */
+  histograms: Record<string, CarriedBuckets>;
   /** Whether the command needs --allow-outside to read those files. */
   allowOutside: boolean;
   /** Its `expect:` block, as `idem-sim lab` parsed it (what `check` tests). */

@@ -5,6 +5,8 @@
  * and so do the tests, in Node.
  */
 import { loadLatencyData } from '../model/latency.js';
+import type { HistogramBucket } from '../model/latency/histogram-data.js';
+import type { HistogramSpec } from '../model/latency/histogram.js';
 import { runAlerts, seriesStepOf } from '../results/alerts.js';
 import { gridStepFor, runPlans, simulate } from '../exec/simulate.js';
 import { traceActions } from '../engine/trace.js';
@@ -21,24 +23,27 @@ import { timelineSvg } from '../report/timeline-svg.js';
 import { num } from '../report/format.js';
 import type { LabError, Loaded, RunRequest, RunResult, ScenarioInput } from './protocol.js';
 import { scenarioYaml } from './scenario-yaml.js';
+import { histogramKey, uncarried } from './histogram-files.js';
 
 /** The seed the CLI would use: `--seed` as given (checked as the CLI checks it). */
 function checkedSeed(seed: string): string {
   return seedOption(seed) ?? seed;
 }
 
-/** The scenario with its empirical data, from the values `idem-sim lab` read. */
-function withData(parsed: ParsedScenario, data: ScenarioInput['data']): Scenario {
+/** The scenario with its data files' contents, as `idem-sim lab` read them. */
+function withData(parsed: ParsedScenario, { data, histograms }: Pick<ScenarioInput, 'data' | 'histograms'>): Scenario {
   const read = (file: string, keyPath: readonly (string | number)[]): readonly number[] => {
     const values = Object.hasOwn(data, file) ? data[file] : undefined;
     if (values) return values;
     throw new InputError(parsed.locate?.(keyPath), formatPath(keyPath), `the page holds no values for the empirical latency file "${file}"`,
       'Make the page with `idem-sim lab` on the scenario that names this file, so that it carries the file\'s values.');
   };
-  // The page carries no histogram file: only histograms written inline run here.
-  const readHistogram = (spec: { file: string }, keyPath: readonly (string | number)[]): never => {
-    throw new InputError(parsed.locate?.(keyPath), formatPath(keyPath), `the lab reads no latency histogram file ("${spec.file}")`,
-      'Write the buckets in the scenario instead (idem-sim fit FILE prints them), or run the scenario with idem-sim run.');
+  const readHistogram = (spec: Omit<HistogramSpec, 'values'> & { file: string }, keyPath: readonly (string | number)[]): HistogramBucket[] => {
+    const key = histogramKey(spec);
+    const buckets = Object.hasOwn(histograms, key) ? histograms[key] : undefined;
+    if (buckets) return uncarried(buckets);
+    throw new InputError(parsed.locate?.(keyPath), formatPath(keyPath), `the page holds no buckets for the latency histogram file "${spec.file}"${spec.metric === null ? '' : ` (metric ${spec.metric})`}`,
+      'Make the page with `idem-sim lab` on the scenario that names this file and metric, so that it carries the buckets, or write the buckets in the scenario (idem-sim fit FILE prints them).');
   };
   const s = parsed.scenario;
   return { ...s, service: { ...s.service, latency: loadLatencyData(s.service.latency, ['service', 'latency'], read, readHistogram) } };
@@ -78,7 +83,7 @@ export function labRun(req: RunRequest): RunResult {
   const started = performance.now();
   const seed = checkedSeed(req.seed);
   const parsed = parseScenario(req.text, req.source, req.overrides);
-  const scenario = withData(parsed, req.data);
+  const scenario = withData(parsed, req);
   checkArrivals(scenario, seed, parsed.locate);
   // Alerts are judged on the run's series, as `check` judges them (1-minute buckets).
   const { metrics, series } = simulate(scenario, seed, seriesStepOf(scenario, undefined));

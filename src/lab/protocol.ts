@@ -1,6 +1,7 @@
 /** The messages between the lab page and its engine, which runs in a Web Worker. */
 import type { WrittenScenario } from '../model/types.js';
 import type { Override } from '../scenario/parse.js';
+import type { CarriedBuckets } from './histogram-files.js';
 
 /** What the page runs: a scenario file's text with overrides on top, as `idem-sim run FILE --set ... --seed S` would. */
 export interface ScenarioInput {
@@ -13,6 +14,8 @@ export interface ScenarioInput {
   seed: string;
   /** The values of the empirical latency files the scenario names, by file name as written (read by `idem-sim lab`). */
   data: Readonly<Record<string, readonly number[]>>;
+  /** The buckets of the histogram files it names, by histogramKey (lab/histogram-files.ts; read by `idem-sim lab`). */
+  histograms: Readonly<Record<string, CarriedBuckets>>;
 }
 
 /** Asks for the scenario as written, with and without the overrides (to set the knobs). */

@@ -57,7 +57,7 @@ class Lab {
     this.scenario = s;
     this.asked = '';
     $('scenario-name').textContent = s.name;
-    const reply = await this.ask({ kind: 'load', text: s.text, source: s.source, overrides: s.overrides, seed: s.seed, data: s.data });
+    const reply = await this.ask({ kind: 'load', text: s.text, source: s.source, overrides: s.overrides, seed: s.seed, data: s.data, histograms: s.histograms });
     if (!reply) return;
     if (reply.kind !== 'loaded') { this.failed(reply.kind === 'error' ? reply.error : undefined, []); return; }
     this.base = knobState(reply.base, reply.fileSeed ?? DEFAULT_SEED);
@@ -83,7 +83,7 @@ class Lab {
     $('command').dataset['args'] = JSON.stringify(runArgs(s.file, overrides, seed, s.allowOutside));
     const started = performance.now();
     const reply = await this.ask({
-      kind: 'run', text: s.text, source: s.source, overrides, seed, data: s.data, command, version: this.config.version, name: s.file ?? s.name,
+      kind: 'run', text: s.text, source: s.source, overrides, seed, data: s.data, histograms: s.histograms, command, version: this.config.version, name: s.file ?? s.name,
     });
     if (!reply) return;
     if (reply.kind !== 'result') { this.failed(reply.kind === 'error' ? reply.error : undefined, overrides); return; }
