@@ -24,6 +24,7 @@ import { SCENARIO_OPTIONS } from './settings/scenario.js';
 import { SIMULATION_OPTIONS, simulationOptions } from './settings/simulation.js';
 import { usageError } from './usage-error.js';
 import { SHELLS, type Shell } from './shells.js';
+import { STORE_LABELS, URL_EXAMPLES } from '../stores/registry.js';
 import type { ReportOptions } from './html-report.js';
 import type { MergeOptions } from './merge.js';
 import type { ProbeOptions } from './probe.js';
@@ -161,9 +162,9 @@ function declareReport(cmd: Command, { io, signal, setCode }: Context): void {
 /** `probe`: the scenario's requests against a real key store. */
 function declareProbe(cmd: Command, { io, signal, setCode }: Context): void {
   cmd.command('probe')
-    .description("run the scenario's requests against a real Redis or PostgreSQL key store: duplicates, 409s and bytes per record beside the model's")
+    .description(`run the scenario's requests against a real ${STORE_LABELS} key store: duplicates, 409s and bytes per record beside the model's`)
     .argument('[scenario]', 'the scenario file (its idempotency.scope must not be none)')
-    .option('--store <url>', 'the store: redis://host:6379 or postgres://user@host:5432/database')
+    .option('--store <url>', `the store: ${URL_EXAMPLES}`)
     .addOption(parsedOption('--actions <n>', `primary actions in the probe's stream (default ${200})`, (text) => positiveInteger('--actions', text)))
     .addOption(SIMULATION_OPTIONS.seed('random seed (overrides the file; default 1)'))
     .addOption(SCENARIO_OPTIONS.set('override one key, e.g. idempotency.claim=check_then_act (repeatable)'))

@@ -48,6 +48,12 @@ export function withEachScheme(hostPort: string): string {
   return orList(all.map((d) => d.withScheme(hostPort)));
 }
 
+/** "Redis or PostgreSQL": the stores by name, for `probe`'s help. */
+export const STORE_LABELS = orList(all.map((d) => d.label));
+
+/** "redis://127.0.0.1:6379 or postgres://...": one URL of each store, for --store's help. */
+export const URL_EXAMPLES = orList(all.map((d) => d.example));
+
 /** "--store redis://127.0.0.1:6379 or --store postgres://...": examples for a missing --store. */
 export const STORE_EXAMPLES = orList(all.map((d) => `--store ${d.example}`));
 
