@@ -4,6 +4,8 @@
  * the page's engine gives the numbers of the tool's column in `run AGENT.yaml`. Without --tool, a
  * one-paragraph refusal listing the tools.
  */
+import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +50,38 @@ describe('lab of an agent file', () => {
       const cli = (await runJson())[tool]?.metrics;
       expect(page.metrics).toEqual(JSON.parse(JSON.stringify(cli, roundNoise)));
       expect(page.warnings).toEqual([]);
+    }
+  });
+
+  it('runs a tool whose latency a histogram file holds (alone, and in a mixture), or one fitted to percentiles, as run AGENT.yaml does', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-lab-histogram-'));
+    try {
+      copyFileSync(join(ROOT, 'test/fixtures/histogram/metrics.prom'), join(dir, 'metrics.prom'));
+      const file = join(dir, 'agent.yaml');
+      const get = "{dist: histogram, file: metrics.prom, metric: 'http_request_duration_seconds{method=\"GET\"}'}";
+      writeFileSync(file, `agent: {calls_per_s: 5}
+defaults: {actions: 3000, client: {timeout: 800ms, retries: 1}, network: {reply_loss: 0.02}}
+tools:
+  - {name: alone, share: 0.5, scenario: {service: {latency: ${get}}}}
+  - {name: fitted, share: 0.2, scenario: {service: {latency: {p50: 150ms, p99: 2s}}}}
+  - name: mixed
+    share: 0.3
+    scenario:
+      service:
+        latency: {dist: mixture, components: [{weight: 0.7, median: 200ms, sigma: 0.5}, ${get.slice(0, -1)}, weight: 0.3}]}
+`);
+      const stdout = new PassThrough();
+      const chunks: Buffer[] = [];
+      stdout.on('data', (c: Buffer) => chunks.push(c));
+      expect(await command(['run', file, '--json', '--threads', '1'], { stdout, stderr: new PassThrough(), env: {} })).toBe(0);
+      const results = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { results: { name: string; metrics: unknown }[] }).results;
+      for (const tool of ['alone', 'fitted', 'mixed']) {
+        const start = await startScenario(file, labSettings({ tool }), io());
+        const page = labRun({ ...start, kind: 'run', id: 1, command: 'test', version: 'test' });
+        expect(page.metrics, tool).toEqual(JSON.parse(JSON.stringify(results.find((r) => r.name === tool)?.metrics, roundNoise)));
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

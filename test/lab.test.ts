@@ -23,6 +23,7 @@ import { knobOverrides, knobState, type KnobState } from '../src/lab/overrides.j
 import { labPage } from '../src/lab/page.js';
 import { breakdownSvg } from '../src/lab/breakdown.js';
 import { parseScenario } from '../src/scenario/parse.js';
+import { formatInputError } from '../src/scenario/errors.js';
 import type { RunRequest } from '../src/lab/protocol.js';
 import { ROOT } from './helpers.js';
 
@@ -62,7 +63,11 @@ describe('the lab engine gives the CLI\'s numbers', () => {
     const start = await startScenario(file, labSettings({}), io);
     expect(Object.keys(start.histograms)).toHaveLength(1);
     const page = labRun({ kind: 'run', id: 1, text: start.text, source: start.source, overrides: [], seed: start.seed, data: start.data, histograms: start.histograms, command: '', version: 'test', name: start.name });
-    expect(page.metrics).toEqual(rounded(simulate(loadScenario(file, []).scenario, start.seed).metrics));
+    const cli = loadScenario(file, []);
+    expect(page.metrics).toEqual(rounded(simulate(cli.scenario, start.seed).metrics));
+    // And the warning run gives of its data: observations above the highest bound.
+    expect(cli.warnings.map((w) => w.problem)).toEqual([expect.stringMatching(/of the histogram's observations lie above its highest bound/)]);
+    expect(page.warnings).toEqual(cli.warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix)));
   });
 
   it('judges alert goals on the run\'s series as check does (incident-slowdown: detected after 2 minutes, no false alarm)', () => {

@@ -24,6 +24,7 @@ import { num } from '../report/format.js';
 import type { LabError, Loaded, RunRequest, RunResult, ScenarioInput } from './protocol.js';
 import { scenarioYaml } from './scenario-yaml.js';
 import { histogramKey, uncarried } from './histogram-files.js';
+import { latencyDataWarnings } from '../ingest/data-warnings.js';
 
 /** The seed the CLI would use: `--seed` as given (checked as the CLI checks it). */
 function checkedSeed(seed: string): string {
@@ -101,7 +102,9 @@ export function labRun(req: RunRequest): RunResult {
       const verdict = check(e, metrics, alerts);
       return { metric: e.metric, text: e.text, pass: verdict.pass, value: verdict.measured.value };
     }),
-    warnings: parsed.warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix)),
+    // The file's warnings and its latency data's (a histogram's observations above its highest bound), as run prints them.
+    warnings: [...parsed.warnings, ...latencyDataWarnings(scenario.service.latency, ['service', 'latency'], parsed.locate)]
+      .map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix)),
     yaml: scenarioYaml(req, parsed.seed),
     elapsedMs: Math.round((performance.now() - started) * 10) / 10,
   };

@@ -46,9 +46,18 @@ const durationText = (ms: number): string => {
 function asWritten(v: unknown, path: string): unknown {
   if (typeof v === 'number' && isDurationKey(path)) return durationText(v);
   if (Array.isArray(v)) return v.map((item, i) => asWritten(item, `${path}[${i}]`));
-  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, asWritten(x, path === '' ? k : `${path}.${k}`)]));
+  if (typeof v === 'object' && v !== null) {
+    // A lognormal fitted to percentiles is written as them ({p50, p99}), as its file wrote it: fitted again, the same median and sigma.
+    const fitted = (v as { fitted_to?: Record<string, number> }).fitted_to;
+    if (fitted) return asWritten({ dist: (v as { dist: unknown }).dist, ...fitted }, path);
+    // A histogram's keys left out (null; no buckets when a file holds them) are left out again: a file may not write them empty.
+    const entries = Object.entries(v).filter(([, x]) => !(isHistogram(v) && (x === null || (Array.isArray(x) && x.length === 0))));
+    return Object.fromEntries(entries.map(([k, x]) => [k, asWritten(x, path === '' ? k : `${path}.${k}`)]));
+  }
   return v;
 }
+
+const isHistogram = (v: object): boolean => (v as { dist?: unknown }).dist === 'histogram';
 
 /** The scenario file's text; comment lines say where it came from (the agent's and tools' names are printable already: the agent reader took them). */
 export function toolScenarioText(t: ToolScenario): string {
