@@ -11,6 +11,7 @@ import { simulate } from '../src/exec/simulate.js';
 import type { Scenario } from '../src/model/types.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { arbScenario } from './arbitrary.js';
+import { runnable } from './helpers.js';
 
 type Tree = Record<string, unknown>;
 
@@ -112,14 +113,22 @@ describe('inert settings, as a scenario file is read', () => {
   it('warns of a preset every key of which the file writes itself, and not of one that still fills a key', () => {
     const client = 'client:\n  preset: stripe-sdk\n  backoff: {base: 1s, multiplier: 3, max: 9s, jitter: full}\n';
     expect(warned(client)).toEqual([
-      'client.preset: has no effect: this file writes every key the preset fills (client.backoff.base, client.backoff.multiplier, client.backoff.max, client.backoff.jitter), and a key written in the file wins',
+      'client.preset: has no effect: the scenario sets every key the preset fills (client.backoff.base, client.backoff.multiplier, client.backoff.max, client.backoff.jitter), and its own keys win',
     ]);
     expect(parseScenario(client, 's.yaml').warnings[0]).toMatchObject({ origin: { source: 's.yaml', line: 2 } });
     expect(warned('client:\n  preset: stripe-sdk\n  backoff: {base: 1s, multiplier: 3, max: 9s}\n')).toEqual([]);
     expect(warned('preset: powertools\nidempotency: {scope: intent, retention: 2h, on_error: store, claim: check_then_act}\nservice: {error_rate: 0.01}\n')).toEqual([
-      'preset: has no effect: this file writes every key the preset fills (idempotency.retention, idempotency.on_error, idempotency.claim), and a key written in the file wins',
+      'preset: has no effect: the scenario sets every key the preset fills (idempotency.retention, idempotency.on_error, idempotency.claim), and its own keys win',
     ]);
     expect(warned('preset: powertools\nidempotency: {scope: intent, retention: 2h}\n')).toEqual([]);
+    // Under scope none the preset has its own warning, once.
+    expect(warned('preset: powertools\nidempotency: {retention: 2h, on_error: store, claim: check_then_act}\nservice: {error_rate: 0.01}\n').filter((w) => w.startsWith('preset:')))
+      .toEqual(['preset: has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used']);
+    // Against the engine: without the preset, the same run.
+    for (const [withPreset, without] of [[client, client.replace('  preset: stripe-sdk\n', '')], ['preset: powertools\nidempotency: {scope: intent, retention: 2h, on_error: store, claim: check_then_act}\nservice: {error_rate: 0.01}\n', 'idempotency: {scope: intent, retention: 2h, on_error: store, claim: check_then_act}\nservice: {error_rate: 0.01}\n']] as const) {
+      const run = (yaml: string) => simulate(runnable(parseScenario(`actions: 3000\n${yaml}`, 's.yaml').scenario), 'preset').metrics;
+      expect(run(withPreset)).toEqual(run(without));
+    }
   });
 
   it('does not warn of a key written with its default (a file that spells out the lab), nor of keys that count', () => {

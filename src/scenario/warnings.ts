@@ -36,7 +36,8 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
     found.push({ origin: locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s',
       problem: 'has no effect: load.profile sets the rate from 0 on', fix: 'Remove it, or start the profile later than 0.' });
   }
-  found.unshift(...overriddenPresets(document, locate));
+  // A server preset under scope none has its own warning below (it fills keys no key reads).
+  found.unshift(...overriddenPresets(document, locate).filter((w) => !(w.keyPath === 'preset' && scenario.idempotency.scope === 'none')));
   if (typeof document['preset'] === 'string' && scenario.idempotency.scope === 'none') {
     found.unshift({ origin: locate(['preset'], true), keyPath: 'preset', problem: `has no effect: the preset fills the idempotency keys, but idempotency.scope is none, so no key is used`,
       fix: `${SET_SCOPE}, or remove the preset.` });
@@ -44,7 +45,10 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
   return found;
 }
 
-/** A preset (`preset:`, `client.preset:`) every key of which the file writes itself: the file's keys win, so it fills none. */
+/**
+ * A preset (`preset:`, `client.preset:`) every key of which the scenario sets itself (its file, a
+ * file it extends, --set, an agent's keys): those win, so it fills none.
+ */
 function overriddenPresets(document: Raw, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
   const written = new Set(writtenLeaves(document));
   const client = document['client'];
@@ -56,8 +60,8 @@ function overriddenPresets(document: Raw, locate: (p: Path, keyNode?: boolean) =
     const preset = typeof name === 'string' && Object.hasOwn(presets, name) ? presets[name] : undefined;
     const fills = preset ? writtenLeaves(preset.values) : [];
     if (fills.length === 0 || !fills.every((key) => written.has(key))) return [];
-    return [{ origin: locate(path, true), keyPath: path.join('.'), problem: `has no effect: this file writes every key the preset fills (${fills.join(', ')}), and a key written in the file wins`,
-      fix: 'Remove the preset, or the keys you mean it to set.' }];
+    return [{ origin: locate(path, true), keyPath: path.join('.'), problem: `has no effect: the scenario sets every key the preset fills (${fills.join(', ')}), and its own keys win`,
+      fix: 'Remove the preset, or the keys you mean it to set (a preset in an agent\'s defaults: may still fill another tool\'s keys).' }];
   });
 }
 
