@@ -232,8 +232,8 @@ describe('a bad agent file', () => {
     [AGENT.replace('{amount: 2, currency: USD}', '{amount: 2, currency: ABC}'), 'tools[1].cost.duplicate.currency', /"ABC" is not an ISO 4217 currency code/],
     [AGENT.replace('calls_per_conversation: 3}', 'calls_per_conversation: 3, replan_probability: 0.5}'), 'agent.replan_probability', /Write it under defaults.agent.replan_probability/],
     [`${AGENT}expect:\n  email.nosuch: "< 1"\n`, 'expect.email.nosuch', /unknown key/],
-    [AGENT.replace('annotations: {destructiveHint: false}', 'annotations: {title: "Send\\u202Eexe", destructiveHint: false}'), 'tools[1].annotations.title', /expected a title for people[^]*at most 200 printable characters/],
-    [AGENT.replace('annotations: {destructiveHint: false}', `annotations: {title: ${'x'.repeat(201)}, destructiveHint: false}`), 'tools[1].annotations.title', /expected a title for people[^]*at most 200 printable characters/],
+    [AGENT.replace('annotations: {destructiveHint: false}', 'annotations: {title: "Send\\u202Eexe", destructiveHint: false}'), 'tools[1].annotations.title', /expected a title for people[^]*1 to 200 printable characters, not blank/],
+    [AGENT.replace('annotations: {destructiveHint: false}', `annotations: {title: ${'x'.repeat(201)}, destructiveHint: false}`), 'tools[1].annotations.title', /expected a title for people[^]*1 to 200 printable characters, not blank/],
   ])('case %#', (text, keyPath, problem) => {
     const e = refusal(text);
     expect(e.keyPath).toBe(keyPath);
@@ -245,6 +245,9 @@ describe('a bad agent file', () => {
     const titled = parse(AGENT.replace('annotations: {destructiveHint: false}', 'annotations: {title: "Send an e-mail", destructiveHint: false}'));
     expect(titled.tools[1]?.annotations).toEqual({ title: 'Send an e-mail', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(titled.tools[1]?.parsed.scenario).toEqual(parse(AGENT).tools[1]?.parsed.scenario);
+    // 200 characters, counted as characters: an emoji is one.
+    const emoji = '\u{1F4B8}'.repeat(200);
+    expect(parse(AGENT.replace('annotations: {destructiveHint: false}', `annotations: {title: "${emoji}", destructiveHint: false}`)).tools[1]?.annotations.title).toBe(emoji);
   });
 
   it('is not read as a scenario by a command that takes one', () => {

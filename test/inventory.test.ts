@@ -149,6 +149,14 @@ describe('a tools/list answer, read as untrusted input', () => {
     expect(sk).toContain(`    annotations:\n      title: ${JSON.stringify(t!.title)}\n`);
     expect(parseAgent(sk, 's.yaml', 's').tools[0]?.annotations.title).toBe(t!.title);
     expect(errorOf(() => readToolsList({ tools: [{ name: 'pay', annotations: { title: 7 } }] }, FROM)).keyPath).toBe('tools[0].annotations.title');
+    // Characters, not UTF-16 units: 200 emoji are kept whole; a blank title is left out; half a character is U+FFFD.
+    const titleOf = (title: string) => readToolsList({ tools: [{ name: 'pay', annotations: { title } }] }, FROM).tools[0]?.title;
+    expect(titleOf('\u{1F4B8}'.repeat(200))).toBe('\u{1F4B8}'.repeat(200));
+    expect(titleOf('\u{1F4B8}'.repeat(201))).toBe(`${'\u{1F4B8}'.repeat(197)}...`);
+    expect(titleOf(' \u00a0\u3000')).toBeUndefined();
+    expect(titleOf('a\ud800b')).toBe('a\ufffdb');
+    const emoji = parseAgent(skeleton([tool('pay', {}, undefined, '\u{1F4B8}'.repeat(200))], { source: 'x.json' }).text, 's.yaml', 's');
+    expect(emoji.tools[0]?.annotations.title).toBe('\u{1F4B8}'.repeat(200));
   });
 
   it('refuses what is not one, naming the key path and the kind of value, never the value', () => {

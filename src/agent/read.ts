@@ -72,7 +72,7 @@ export function readParam(p: Param, v: unknown, path: Path, locate: Locate, extr
       const guess = typeof v === 'string' ? didYouMean(v, p.values) : undefined;
       throw new InputError(locate(path), formatPath(path), `${shown(v)} is not one of the allowed values`, `${guess ? `Did you mean \`${guess}\`? ` : ''}Use one of: ${p.values.join(', ')}.`);
     }
-    case 'text': return typeof v === 'string' && v.trim() !== '' && (p.pattern === undefined || new RegExp(p.pattern).test(v)) ? v : bad();
+    case 'text': return typeof v === 'string' && v.trim() !== '' && (p.pattern === undefined || new RegExp(p.pattern, 'u').test(v)) ? v : bad();
     default: throw new Error(`agent/read.ts: no reader for kind ${p.kind}`);
   }
 }

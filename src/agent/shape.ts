@@ -54,8 +54,8 @@ export const MAX_TITLE_CHARS = 200;
 
 /** MCP's ToolAnnotations: its title, for people, and its hints. */
 export const ANNOTATIONS = section('the tool\'s MCP annotations as its server declares them (hints, not guarantees)', {
-  title: text(`a title for people (MCP's annotations.title), at most ${MAX_TITLE_CHARS} printable characters: kept in the JSON output, not read by the model`,
-    `^[^${UNPRINTABLE_CLASS}]{0,${MAX_TITLE_CHARS}}$`),
+  title: text(`a title for people (MCP's annotations.title), 1 to ${MAX_TITLE_CHARS} printable characters, not blank: kept in the JSON output, not read by the model`,
+    `^[^${UNPRINTABLE_CLASS}]{1,${MAX_TITLE_CHARS}}$`),
   ...HINT_PARAMS,
 });
 

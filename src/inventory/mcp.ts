@@ -5,7 +5,7 @@
  * answer and each page a live server sends (cli/inventory-stdio.ts).
  */
 import { HINTS, MAX_TITLE_CHARS, MAX_TOOLS, type Hint } from '../agent/shape.js';
-import { clipped, printable } from '../scenario/printable.js';
+import { printable } from '../scenario/printable.js';
 import { formatPath } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { MAX_SERVER_NAME_CHARS } from './limits.js';
@@ -88,7 +88,21 @@ function readTool(t: unknown, path: (string | number)[], refuse: (path: (string 
   }
   const title = isMapping(given) ? given['title'] : undefined;
   if (title !== undefined && title !== null && typeof title !== 'string') refuse([...path, 'annotations', 'title'], `is ${kindOf(title)}, not text`);
-  return { name, description: description as string | undefined, annotations, title: typeof title === 'string' && title !== '' ? clipped(printable(title), MAX_TITLE_CHARS) : undefined };
+  return { name, description: description as string | undefined, annotations, title: typeof title === 'string' ? titleOf(title) : undefined };
+}
+
+/** Half of a character written as two UTF-16 units, without its other half: no character at all. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+/**
+ * A server's annotations.title as an agent file takes it: its unprintable characters escaped, a
+ * lone surrogate as U+FFFD, at most MAX_TITLE_CHARS characters (code points: an emoji is one), a
+ * blank one left out.
+ */
+function titleOf(title: string): string | undefined {
+  if (title.trim() === '') return undefined;
+  const chars = [...printable(title.replace(LONE_SURROGATE, '\uFFFD'))];
+  return chars.length <= MAX_TITLE_CHARS ? chars.join('') : `${chars.slice(0, MAX_TITLE_CHARS - 3).join('')}...`;
 }
 
 /** Refuses a list that names a tool twice (MCP: a name is unique within its server): which of the two would the agent call? */
