@@ -49,6 +49,11 @@ describe('Prometheus text exposition', () => {
     const theirs = errorOf(() => histogramOfText(text, named, 'prometheus', selector('http_request_duration_seconds'), undefined));
     expect(theirs).toMatch(/has 2 series of http_request_duration_seconds with the labels asked for \(first lines 4, 10\)/);
     expect(theirs).not.toMatch(/POST/);
+    // Without a metric: a scenario's data file's own name is not shown (the user's own input's is).
+    const unnamed = errorOf(() => histogramOfText(text.replaceAll('http_request_duration_seconds', 'SECRET_CANARY_seconds'), named, 'prometheus', undefined, undefined));
+    expect(unnamed).toMatch(/has 2 series of its histogram with the labels asked for \(first lines 4, 10\)\. Name labels that choose one series with metric:, such as NAME\{method="GET"\}/);
+    expect(unnamed).not.toMatch(/SECRET/);
+    expect(errorOf(() => histogramOfText(text, own, 'prometheus', undefined, undefined))).toMatch(/has 2 series of http_request_duration_seconds with the labels asked for/);
     expect(errorOf(() => histogramOfText(text, own, 'prometheus', selector('nope'), undefined))).toMatch(/holds no histogram named nope/);
   });
 
@@ -94,6 +99,16 @@ describe('OpenTelemetry exports', () => {
     const text = fixture('otlp-metrics.json');
     expect(errorOf(() => histogramOfText(text, own, 'otlp', undefined, undefined))).toMatch(/holds 2 histograms: http\.server\.request\.duration, rpc\.client\.duration\. Choose one with --metric/);
     expect(errorOf(() => histogramOfText(text, named, 'otlp', undefined, undefined))).toMatch(/holds 2 histograms\. Choose one with metric:/);
+    // One histogram of two series, in a scenario's data file: its name is not shown.
+    type Point = { attributes: { key: string; value: { stringValue: string } }[] };
+    type Doc = { resourceMetrics: { scopeMetrics: { metrics: { name: string; histogram?: { dataPoints: Point[] } }[] }[] }[] };
+    const one = JSON.parse(text) as Doc;
+    for (const rm of one.resourceMetrics) for (const sm of rm.scopeMetrics) sm.metrics = sm.metrics.filter((m) => m.histogram).map((m) => ({ ...m, name: 'SECRET_CANARY' }));
+    const points = one.resourceMetrics.flatMap((rm) => rm.scopeMetrics.flatMap((sm) => sm.metrics.flatMap((m) => m.histogram?.dataPoints ?? [])));
+    points[1]!.attributes = [{ key: 'http.route', value: { stringValue: '/refund' } }];
+    const unnamed = errorOf(() => histogramOfText(JSON.stringify(one), named, 'otlp', undefined, undefined));
+    expect(unnamed).toMatch(/has 2 series of its histogram with the attributes asked for\. Name attributes that choose one series with metric:, such as NAME\{http\.route="\/pay"\}/);
+    expect(unnamed).not.toMatch(/SECRET/);
     const lines = `${JSON.stringify(JSON.parse(text))}\n${JSON.stringify(JSON.parse(text))}\n`;
     expect(histogramOfText(lines, own, 'otlp', selector('rpc.client.duration'), undefined).values.at(-1)).toEqual({ le: 2000, count: 20 });
     expect(errorOf(() => histogramOfText('{"resourceMetrics": [', named, 'otlp', undefined, undefined))).toMatch(/in\.txt(:1)?, key service\.latency\.file: is not JSON/);

@@ -10,7 +10,7 @@ import { MAX_HISTOGRAM_BUCKETS } from '../model/limits.js';
 import { MAX_SERIES } from './limits.js';
 import { attributes, isObject, listOf, nanosOf, numberOf, objectsOf, otlpDocuments, type Json } from './otlp-json.js';
 import { labelsText, selects, type Selector } from './selector.js';
-import { namesText, refuse, unitOfWord, UNITS_TEXT, type FoundHistogram, type Source } from './source.js';
+import { histogramName, namesText, refuse, selectorExample, unitOfWord, UNITS_TEXT, type FoundHistogram, type Source } from './source.js';
 
 /** One point, as the cumulative buckets it gives (bounds in the metric's unit) and its total. */
 interface Point { readonly time: bigint; readonly buckets: readonly HistogramBucket[]; readonly total: number; readonly shape: string }
@@ -115,8 +115,8 @@ export function otlpHistogram(text: string, src: Source, metric: Selector | unde
   const matching = [...all.values()].filter((s) => selects(metric, s.labels));
   if (matching.length !== 1) {
     const sets = src.showNames ? `: ${matching.slice(0, 8).map((s) => labelsText(s.labels)).join(', ')}` : '';
-    refuse(src, undefined, `has ${matching.length === 0 ? 'no series' : `${matching.length} series`} of ${names[0]} with the attributes asked for${sets}`,
-      `Name attributes that choose one series ${src.how('metric')}, such as ${names[0]}{http.route="/pay"}.`);
+    refuse(src, undefined, `has ${matching.length === 0 ? 'no series' : `${matching.length} series`} of ${histogramName(src, names[0] as string, metric?.name)} with the attributes asked for${sets}`,
+      `Name attributes that choose one series ${src.how('metric')}, such as ${selectorExample(src, names[0] as string, metric?.name, '{http.route="/pay"}')}.`);
   }
   const s = matching[0] as Series;
   const own = s.unit === '' ? undefined : unitOfWord(s.unit);

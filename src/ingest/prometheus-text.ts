@@ -9,7 +9,7 @@ import { MAX_HISTOGRAM_BUCKETS } from '../model/limits.js';
 import { MAX_SERIES } from './limits.js';
 import { readLine, expositionNumber, type Sample } from './exposition.js';
 import { labelsText, selects, type Selector } from './selector.js';
-import { namesText, refuse, unitOfName, unitOfWord, UNITS_TEXT, type FoundHistogram, type Source } from './source.js';
+import { histogramName, namesText, refuse, selectorExample, unitOfName, unitOfWord, UNITS_TEXT, type FoundHistogram, type Source } from './source.js';
 
 interface Series {
   readonly name: string;
@@ -85,8 +85,9 @@ function chosen(all: Map<string, Series>, src: Source, metric: Selector | undefi
   if (matching.length === 1) return matching[0] as Series;
   const lines = matching.map((s) => s.buckets[0]?.line ?? s.inf?.line);
   const sets = src.showNames ? `: ${namesText(src, matching.map((s) => labelsText(s.labels)), 'label set').replace(/^\d+ label sets: /, '')}` : ` (first lines ${lines.slice(0, 8).join(', ')})`;
-  return refuse(src, undefined, matching.length === 0 ? `has no series of ${names[0]} with the labels asked for` : `has ${matching.length} series of ${names[0]} with the labels asked for${sets}`,
-    `Name labels that choose one series ${src.how('metric')}, such as ${names[0]}{method="GET"}; to join series, sum them in Prometheus (sum by (le) (...)) and read that.`);
+  const name = histogramName(src, names[0] as string, metric?.name);
+  return refuse(src, undefined, matching.length === 0 ? `has no series of ${name} with the labels asked for` : `has ${matching.length} series of ${name} with the labels asked for${sets}`,
+    `Name labels that choose one series ${src.how('metric')}, such as ${selectorExample(src, names[0] as string, metric?.name, '{method="GET"}')}; to join series, sum them in Prometheus (sum by (le) (...)) and read that.`);
 }
 
 /** The histogram of a text exposition: `unit` as written wins, then the file's `# UNIT` line, then the name's suffix, then seconds. */

@@ -28,6 +28,19 @@ export function refuse(src: Source, line: number | undefined, problem: string, f
 }
 
 /** Names read from the input, for a message: shown clipped and printable where allowed, else counted. */
+/**
+ * The histogram's name as an error may show it: the metric the user named, the file's own name
+ * only when the input is the user's own (showNames; printable), else "its histogram".
+ */
+export function histogramName(src: Source, found: string, asked: string | undefined): string {
+  if (asked !== undefined) return clipped(printable(asked), 80);
+  return src.showNames ? clipped(printable(found), 80) : 'its histogram';
+}
+
+/** The example selector of an error's fix: with the histogram's name where it may be shown, else NAME. */
+export const selectorExample = (src: Source, found: string, asked: string | undefined, labels: string): string =>
+  `${asked !== undefined || src.showNames ? histogramName(src, found, asked) : 'NAME'}${labels}`;
+
 export function namesText(src: Source, names: readonly string[], noun: string): string {
   const n = `${names.length} ${noun}${names.length === 1 ? '' : 's'}`;
   if (!src.showNames) return n;
