@@ -29,7 +29,7 @@ export const SCENARIO_OPTIONS = {
   set: (description: string): Option => repeatedOption('--set <path=value>', description, (text) => parseOverrides({ set: [text] })[0] as Override),
   // Any text is an override: the scenario's own checks judge its value.
   actions: (description: string): Option => new Option('--actions <n>', description).argParser((text: string) => parseOverrides({ actions: text })[0] as Override),
-  allowOutside: (): Option => new Option('--allow-outside', "read data files (empirical latencies) outside the scenario file's directory: only for scenarios you trust"),
+  allowOutside: (): Option => new Option('--allow-outside', "read data files (empirical latencies, histograms) and extends: bases outside the scenario file's directory: only for scenarios you trust"),
 };
 
 export function scenarioSettings(opts: ScenarioOptions): ScenarioSettings {
