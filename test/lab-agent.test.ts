@@ -4,7 +4,7 @@
  * the page's engine gives the numbers of the tool's column in `run AGENT.yaml`. Without --tool, a
  * one-paragraph refusal listing the tools.
  */
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { PassThrough } from 'node:stream';
 import { join } from 'node:path';
@@ -14,6 +14,8 @@ import { labLoad, labRun } from '../src/lab/engine.js';
 import { labPage } from '../src/lab/page.js';
 import { missions } from '../src/cli/lab.js';
 import { roundNoise } from '../src/report/json.js';
+import { loadScenario } from '../src/cli/shared/load.js';
+import { simulate } from '../src/exec/simulate.js';
 import { command } from './command-line.js';
 import { ROOT } from './helpers.js';
 
@@ -57,13 +59,18 @@ describe('lab of an agent file', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-sim-lab-histogram-'));
     try {
       copyFileSync(join(ROOT, 'test/fixtures/histogram/metrics.prom'), join(dir, 'metrics.prom'));
+      // A base in a folder of its own, naming its data relative to itself.
+      mkdirSync(join(dir, 'lib'));
+      copyFileSync(join(ROOT, 'test/fixtures/latencies.txt'), join(dir, 'lib', 'lat.txt'));
+      writeFileSync(join(dir, 'lib', 'base.yaml'), 'service: {latency: {dist: empirical, file: lat.txt}}\n');
       const file = join(dir, 'agent.yaml');
       const get = "{dist: histogram, file: metrics.prom, metric: 'http_request_duration_seconds{method=\"GET\"}'}";
       writeFileSync(file, `agent: {calls_per_s: 5}
 defaults: {actions: 3000, client: {timeout: 800ms, retries: 1}, network: {reply_loss: 0.02}}
 tools:
   - {name: alone, share: 0.5, scenario: {service: {latency: ${get}}}}
-  - {name: fitted, share: 0.2, scenario: {service: {latency: {p50: 150ms, p99: 2s}}}}
+  - {name: fitted, share: 0.1, scenario: {service: {latency: {p50: 150ms, p99: 2s}}}}
+  - {name: based, share: 0.1, scenario: {extends: lib/base.yaml}}
   - name: mixed
     share: 0.3
     scenario:
@@ -75,11 +82,16 @@ tools:
       stdout.on('data', (c: Buffer) => chunks.push(c));
       expect(await command(['run', file, '--json', '--threads', '1'], { stdout, stderr: new PassThrough(), env: {} })).toBe(0);
       const results = (JSON.parse(Buffer.concat(chunks).toString('utf8')) as { results: { name: string; metrics: unknown }[] }).results;
-      for (const tool of ['alone', 'fitted', 'mixed']) {
+      for (const tool of ['alone', 'fitted', 'based', 'mixed']) {
         const start = await startScenario(file, labSettings({ tool }), io());
         const page = labRun({ ...start, kind: 'run', id: 1, command: 'test', version: 'test' });
         expect(page.metrics, tool).toEqual(JSON.parse(JSON.stringify(results.find((r) => r.name === tool)?.metrics, roundNoise)));
+        // The page's "Download scenario.yaml", kept beside the agent file, runs what the page ran: its data files named from there.
+        writeFileSync(join(dir, 'scenario.yaml'), start.text);
+        const downloaded = loadScenario(join(dir, 'scenario.yaml'), []);
+        expect(JSON.parse(JSON.stringify(simulate(downloaded.scenario, start.seed).metrics, roundNoise)), tool).toEqual(page.metrics);
       }
+      expect((await startScenario(file, labSettings({ tool: 'based' }), io())).text).toContain('file: lib/lat.txt');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -3,6 +3,7 @@
  * the engine bundled for the browser (dist/browser/, built by `npm run build`) and the missions'
  * files inline. The page itself is src/lab/page.ts; this reads its inputs and writes it.
  */
+import { dirname, relative, resolve, sep } from 'node:path';
 import type { Command } from 'commander';
 import type { LatencySpec } from '../model/latency.js';
 import type { LabConfig, LabMission, LabScenario } from '../lab/config.js';
@@ -127,13 +128,27 @@ export async function startScenario(file: string | null, s: LabSettings, io: Io)
  */
 async function toolStart(picked: PickedTool, s: LabSettings): Promise<LabScenario> {
   const [{ TOOL_SCENARIO_FILE, toolScenarioText }, { ReplayLine }] = await Promise.all([import('../lab/tool-scenario.js'), import('./shared/replay.js')]);
-  const { agent, tool, scenario, seed } = picked;
+  const { agent, tool, seed } = picked;
+  const scenario = { ...picked.scenario, service: { ...picked.scenario.service, latency: rebased(picked.scenario.service.latency, ['service', 'latency'], tool.writtenIn, dirname(resolve(agent.file))) } };
   const text = toolScenarioText({ agent: agent.name, file: agent.file, tool: tool.name, scenario, expectations: tool.parsed.expectations, seed });
   return {
     name: `${agent.name}.${tool.name}`, source: `${TOOL_SCENARIO_FILE} (${tool.name} of ${agent.file})`, file: TOOL_SCENARIO_FILE, text, overrides: [], seed,
     ...latencyData(scenario.service.latency), allowOutside: s.scenario.allowOutside, goals: tool.parsed.expectations.map((e) => ({ metric: e.metric, text: e.text })),
     tool: { agent: agent.name, file: agent.file, name: tool.name, agentCommand: new ReplayLine('run', [agent.file], s.scenario).overrides(s.scenario).option('--seed', picked.agentSeed).text() },
   };
+}
+
+/**
+ * A tool's latency with each data file named as the agent file's directory sees it: a file the tool
+ * extends names its data relative to itself, and the page's download (kept beside the agent file)
+ * and the data the page carries name it so (`writtenIn`: the file that wrote a key, if not the agent file).
+ */
+function rebased(spec: LatencySpec, keyPath: readonly (string | number)[], writtenIn: (keyPath: readonly (string | number)[]) => string | undefined, agentDir: string): LatencySpec {
+  if (spec.dist === 'mixture') return { ...spec, components: spec.components.map((c, i) => ({ ...rebased(c, [...keyPath, 'components', i], writtenIn, agentDir), weight: c.weight })) };
+  const file = spec.dist === 'empirical' || spec.dist === 'histogram' ? spec.file : null;
+  const writer = file === null ? undefined : writtenIn([...keyPath, 'file']);
+  if (file === null || writer === undefined) return spec;
+  return { ...spec, file: relative(agentDir, resolve(dirname(resolve(writer)), file)).split(sep).join('/') } as LatencySpec;
 }
 
 /** The guide's missions: the bundled scenarios/mission-*.yaml, named as `idem-sim missions` names them. */

@@ -19,7 +19,8 @@ import { warningTexts } from './load.js';
 /** An agent whose tools' scenarios are ready to run (their data files read). */
 export interface LoadedAgent extends ParsedAgent {
   file: string;
-  tools: (AgentTool & { scenario: Scenario })[];
+  /** Each tool with its data read, and `writtenIn`: the file it extends that wrote a key, if one did (data files are read relative to it). */
+  tools: (AgentTool & { scenario: Scenario; writtenIn: (keyPath: readonly (string | number)[]) => string | undefined })[];
 }
 
 /** Whether a file is an agent file: its text has `tools:` at the top level (a scenario never has). */
@@ -38,7 +39,7 @@ export function loadAgent(file: string, text: string, overrides: readonly Overri
       const source = t.parsed.locate?.(keyPath).source;
       return source !== undefined && bases.includes(source) ? source : undefined;
     };
-    return { ...t, scenario: loadEmpiricalData(t.parsed.scenario, file, t.parsed.locate, access, writtenIn) };
+    return { ...t, scenario: loadEmpiricalData(t.parsed.scenario, file, t.parsed.locate, access, writtenIn), writtenIn };
   });
   return { ...agent, file, tools };
 }
