@@ -25,6 +25,12 @@ import { SIMULATION_OPTIONS, simulationOptions } from './settings/simulation.js'
 import { usageError } from './usage-error.js';
 import { SHELLS, type Shell } from './shells.js';
 import { STORE_LABELS, URL_EXAMPLES } from '../stores/registry.js';
+import { DEFAULT_MEASURE_RECORDS, DEFAULT_PROBE_ACTIONS } from '../probe/defaults.js';
+import { DEFAULT_MAX_POINTS } from '../sweeps/grid.js';
+import { DEFAULT_LIMITS } from '../report/timeline-rows.js';
+import { DEFAULT_TIMEOUT_MS } from '../inventory/limits.js';
+import { DEFAULT_SCENARIO } from '../model/shape.js';
+import { formatDuration } from '../scenario/duration.js';
 import type { ReportOptions } from './html-report.js';
 import type { MergeOptions } from './merge.js';
 import type { ProbeOptions } from './probe.js';
@@ -82,7 +88,7 @@ function declareInventory(cmd: Command, { io, signal, setCode }: Context): void 
     .description("an agent file's skeleton from an MCP server's tools: a saved tools/list answer, or the server itself (--stdio)")
     .argument('[input...]', 'the JSON file of a tools/list answer; with --stdio, the command that starts the server (after --)')
     .option('--stdio', 'start the server with the command after -- and ask it over stdio, as MCP clients do')
-    .option('--timeout <duration>', 'with --stdio: time for the whole exchange (start, initialize, every page of tools/list), such as 30s (default 10s)')
+    .option('--timeout <duration>', `with --stdio: time for the whole exchange (start, initialize, every page of tools/list), such as 30s (default ${formatDuration(DEFAULT_TIMEOUT_MS)})`)
     .addOption(new Option('--env <name[=value]>', "with --stdio: give the server this variable besides the SDK's safe ones (HOME, LOGNAME, PATH, SHELL, TERM, USER); NAME alone passes idem-sim's own value (repeatable)").argParser(collect))
     .option('--out <file>', 'write the skeleton to a file instead of stdout')
     .action(async (inputs: string[], opts: import('./inventory.js').InventoryOptions) => {
@@ -119,7 +125,7 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .addOption(withChoices(parsedOption('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)', sweepMetricOption),
       async () => (await import('../results/metric-paths.js')).SWEEP_METRIC_PATHS))
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .addOption(parsedOption('--max-points <n>', `largest grid to run (default ${10_000})`, (text) => positiveInteger('--max-points', text)))
+    .addOption(parsedOption('--max-points <n>', `largest grid to run (default ${DEFAULT_MAX_POINTS})`, (text) => positiveInteger('--max-points', text)))
     .action(async (file: string, opts: SweepOptions) => {
       const { sweepCommand, sweepSettings } = await import('./sweep.js');
       setCode(await sweepCommand(file, sweepSettings(opts), io, signal));
@@ -133,7 +139,7 @@ function declareSize(cmd: Command, { io, signal, setCode }: Context): void {
     .argument('[scenario]', "a scenario to take keys per action from (simulated), and its rate and retention"), false)
     .addOption(parsedOption('--rate <n>', 'actions per second', (text) => positiveNumber('--rate', text)))
     .addOption(parsedOption('--retention <duration>', 'how long keys are kept, such as 1h', retentionOption))
-    .addOption(parsedOption('--record-bytes <n>', 'bytes per key record (default 200)', (text) => positiveInteger('--record-bytes', text)))
+    .addOption(parsedOption('--record-bytes <n>', `bytes per key record (default ${DEFAULT_SCENARIO.idempotency.record_bytes})`, (text) => positiveInteger('--record-bytes', text)))
     .option('--from-probe <file>', 'bytes per record measured by `probe --json --out FILE` (and its rate and retention if not given)')
     .option('--json', 'print JSON')
     .action(async (files: string | undefined, opts: SizeOptions) => {
@@ -150,7 +156,7 @@ function declareReport(cmd: Command, { io, signal, setCode }: Context): void {
     .option('--out <file>', 'write the page to a file instead of stdout (such as report.html)')
     .option('--tool <name>', 'of an agent file, this tool\'s full report (without it, the agent\'s page)')
     .option('--svg', 'write only the action timeline, as a standalone SVG')
-    .addOption(parsedOption('--rows <n>', `most timeline rows for actions that had something happen to them (default ${48})`, (text) => positiveInteger('--rows', text)))
+    .addOption(parsedOption('--rows <n>', `most timeline rows for actions that had something happen to them (default ${DEFAULT_LIMITS.eventfulRows})`, (text) => positiveInteger('--rows', text)))
     .addOption(parsedOption('--series <step>', 'chart the run over time in buckets of STEP, such as 1m (default 1m with incidents, alerts or load.profile)', seriesStepOption))
     .option('--at <time>', 'centre the action timeline on this time of the run, such as 25m (default: the first incident\'s start, if any)')
     .action(async (file: string | undefined, opts: ReportOptions) => {
@@ -165,13 +171,13 @@ function declareProbe(cmd: Command, { io, signal, setCode }: Context): void {
     .description(`run the scenario's requests against a real ${STORE_LABELS} key store: duplicates, 409s and bytes per record beside the model's`)
     .argument('[scenario]', 'the scenario file (its idempotency.scope must not be none)')
     .option('--store <url>', `the store: ${URL_EXAMPLES}`)
-    .addOption(parsedOption('--actions <n>', `primary actions in the probe's stream (default ${200})`, (text) => positiveInteger('--actions', text)))
+    .addOption(parsedOption('--actions <n>', `primary actions in the probe's stream (default ${DEFAULT_PROBE_ACTIONS})`, (text) => positiveInteger('--actions', text)))
     .addOption(SIMULATION_OPTIONS.seed('random seed (overrides the file; default 1)'))
     .addOption(SCENARIO_OPTIONS.set('override one key, e.g. idempotency.claim=check_then_act (repeatable)'))
     .addOption(parsedOption('--speedup <x>', 'scenario time per real time (default: up to 10, as fast as the store keeps up)', (text) => positiveNumber('--speedup', text)))
     .addOption(parsedOption('--connections <n>', 'connections to the store (default 8; transactional: enough for its running handlers)', (text) => positiveInteger('--connections', text)))
     .addOption(parsedOption('--response-bytes <n>', 'size of the stored response (default: record_bytes less the key and fingerprint)', (text) => nonNegativeInteger('--response-bytes', text)))
-    .addOption(parsedOption('--records <n>', `records written to measure bytes per record (default ${1000})`, (text) => positiveInteger('--records', text)))
+    .addOption(parsedOption('--records <n>', `records written to measure bytes per record (default ${DEFAULT_MEASURE_RECORDS})`, (text) => positiveInteger('--records', text)))
     .option('--keep', 'leave the keys (or schema) in the store for inspection, until they expire')
     .addOption(SCENARIO_OPTIONS.allowOutside())
     .option('--clean-up', 'instead of probing, remove what probes left in --store (killed ones): see below')

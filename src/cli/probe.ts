@@ -14,6 +14,7 @@ import type { StreamCounts } from '../probe/replay.js';
 import type { CounterName } from '../model/counters.js';
 import { METRICS, perActionMetric, type PerActionMetric } from '../results/metric-registry.js';
 import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords } from '../probe/limits.js';
+import { DEFAULT_PROBE_ACTIONS } from '../probe/defaults.js';
 import { descriptorOf, measurementRows, STORE_EXAMPLES, TRANSACTIONAL_STORES, type StoreKind } from '../stores/registry.js';
 import { parseStoreUrl, type StoreUrl } from '../stores/url.js';
 import { toolVersion, warn, type Io } from './io.js';
@@ -69,12 +70,8 @@ export function probeSettings(opts: ProbeOptions): ProbeSettings {
   };
 }
 
-/** Primary actions in the probe's stream unless --actions says otherwise (a few seconds of real time). */
-export const DEFAULT_PROBE_ACTIONS = 200;
 /** The probe is for small streams: the model's same-stream prediction runs about 10,000 actions a second. */
 export const MAX_PROBE_ACTIONS = 100_000;
-/** Records written to measure bytes per record (page rounding in PostgreSQL: at most 8 kB / 1000 = 8 bytes a row). */
-export { DEFAULT_MEASURE_RECORDS } from '../probe/limits.js';
 /** Below this many real milliseconds per client timeout, timer and store jitter swamp the scenario's timing. */
 const MIN_REAL_TIMEOUT_MS = 20;
 

@@ -4,6 +4,7 @@ import { runScenario } from '../exec/runner.js';
 import { checkTimeRun } from './shared/time.js';
 import { meanRatePerS } from '../model/clock.js';
 import { noKeyReason, SET_SCOPE } from '../model/inert.js';
+import { DEFAULT_SCENARIO } from '../model/shape.js';
 import { keyStoreSize, type Estimate } from '../results/metrics.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, warn, type Io } from './io.js';
@@ -80,7 +81,7 @@ export async function sizeCommand(files: string[], s: SizeSettings, io: Io, sign
     throw new InputError({ source: 'size' }, '', `${rate === undefined ? '--rate' : '--retention'} is missing`,
       'Give --rate (actions per second) and --retention (such as 1h), or a scenario that has them.');
   }
-  const recordBytes = probed?.bytesPerRecord ?? givenRecordBytes ?? simulated?.recordBytes ?? 200;
+  const recordBytes = probed?.bytesPerRecord ?? givenRecordBytes ?? simulated?.recordBytes ?? DEFAULT_SCENARIO.idempotency.record_bytes;
   const keysPerAction = simulated?.keysPerAction.value ?? 1;
   const source = simulated?.source ?? 'assumed: one key per action';
   const recordSource = probed?.source ?? '';

@@ -3,6 +3,7 @@
  * response, the records and connections, and the bytes it writes to the store.
  */
 import { InputError } from '../scenario/errors.js';
+import { DEFAULT_MEASURE_RECORDS } from './defaults.js';
 import { KEY_LENGTH } from './agent.js';
 import { FINGERPRINT_LENGTH } from './setup.js';
 
@@ -19,8 +20,6 @@ export const MAX_WRITE_BYTES = 256 * 1_048_576;
 export const MAX_MEASURE_RECORDS = 100_000;
 /** Most connections the probe opens: 128 (twice the 64 that `transactional` gets by default; PostgreSQL allows 100 by default). */
 export const MAX_CONNECTIONS = 128;
-/** Records written to measure bytes per record unless --records or the write budget says otherwise. */
-export const DEFAULT_MEASURE_RECORDS = 1000;
 
 const MiB = (n: number): string => `${Math.round((n / 1_048_576) * 10) / 10} MiB`;
 const thousands = (n: number): string => n.toLocaleString('en-US');
