@@ -27,7 +27,6 @@ export function refuse(src: Source, line: number | undefined, problem: string, f
   throw new InputError(line === undefined ? { source: src.source } : { source: src.source, line }, src.keyPath, problem, fix);
 }
 
-/** Names read from the input, for a message: shown clipped and printable where allowed, else counted. */
 /**
  * The histogram's name as an error may show it: the metric the user named, the file's own name
  * only when the input is the user's own (showNames; printable), else "its histogram".
@@ -41,6 +40,7 @@ export function histogramName(src: Source, found: string, asked: string | undefi
 export const selectorExample = (src: Source, found: string, asked: string | undefined, labels: string): string =>
   `${asked !== undefined || src.showNames ? histogramName(src, found, asked) : 'NAME'}${labels}`;
 
+/** Names read from the input, for a message: shown clipped and printable where allowed, else counted. */
 export function namesText(src: Source, names: readonly string[], noun: string): string {
   const n = `${names.length} ${noun}${names.length === 1 ? '' : 's'}`;
   if (!src.showNames) return n;

@@ -10,8 +10,6 @@ import { formatPath } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { MAX_SERVER_NAME_CHARS } from './limits.js';
 
-export { HINTS, type Hint };
-
 /** A tool as its server lists it: the hints it gives, each true or false; a hint left out is absent. */
 export interface McpTool {
   readonly name: string;

@@ -6,11 +6,11 @@
  * no cost. Text from the server (names, descriptions) reaches the file only made printable and
  * clipped, in comments or quoted.
  */
-import { ANNOTATIONS, RESERVED_TOOL_NAMES } from '../agent/shape.js';
+import { ANNOTATIONS, HINTS, RESERVED_TOOL_NAMES } from '../agent/shape.js';
 import { SCOPES } from '../model/enums.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { MAX_DESCRIPTION_CHARS } from './limits.js';
-import { HINTS, type McpTool } from './mcp.js';
+import type { McpTool } from './mcp.js';
 import { fitName, VALID_AGENT_NAME, VALID_TOOL_NAME } from './names.js';
 
 /** Where the tools came from, for the file's header. */

@@ -82,12 +82,15 @@ function isMapping(v: unknown): v is Raw {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** The presets a raw scenario names (`preset:`, then `client.preset:`), each with the key path that names it. */
+export function namedPresets(raw: Raw): { path: readonly string[]; preset: Preset }[] {
+  const name = (presets: Readonly<Record<string, Preset>>, v: unknown) => (typeof v === 'string' && Object.hasOwn(presets, v) ? presets[v] : undefined);
+  const server = name(SERVER_PRESETS, raw['preset']);
+  const client = name(CLIENT_PRESETS, isMapping(raw['client']) ? raw['client']['preset'] : undefined);
+  return [...(server ? [{ path: ['preset'], preset: server }] : []), ...(client ? [{ path: ['client', 'preset'], preset: client }] : [])];
+}
+
 /** The raw scenario with its presets filled in under the keys it writes itself. */
 export function applyPresets(raw: Raw): Raw {
-  let out = raw;
-  const server = typeof raw['preset'] === 'string' ? SERVER_PRESETS[raw['preset']] : undefined;
-  if (server) out = overlay(server.values, out);
-  const client = isMapping(raw['client']) && typeof raw['client']['preset'] === 'string' ? CLIENT_PRESETS[raw['client']['preset']] : undefined;
-  if (client) out = overlay(client.values, out);
-  return out;
+  return namedPresets(raw).reduce((out, { preset }) => overlay(preset.values, out), raw);
 }

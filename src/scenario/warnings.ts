@@ -7,7 +7,7 @@ import { formatDuration } from './duration.js';
 import type { WrittenScenario } from '../model/types.js';
 import { valueAt } from './document.js';
 import { capacityWarnings } from './capacity-warnings.js';
-import { CLIENT_PRESETS, SERVER_PRESETS, type Preset } from './presets.js';
+import { namedPresets } from './presets.js';
 import type { Origin } from './errors.js';
 
 type Path = readonly (string | number)[];
@@ -51,14 +51,8 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
  */
 function overriddenPresets(document: Raw, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {
   const written = new Set(writtenLeaves(document));
-  const client = document['client'];
-  const named: [Path, Readonly<Record<string, Preset>>, unknown][] = [
-    [['preset'], SERVER_PRESETS, document['preset']],
-    [['client', 'preset'], CLIENT_PRESETS, typeof client === 'object' && client !== null ? (client as Raw)['preset'] : undefined],
-  ];
-  return named.flatMap(([path, presets, name]) => {
-    const preset = typeof name === 'string' && Object.hasOwn(presets, name) ? presets[name] : undefined;
-    const fills = preset ? writtenLeaves(preset.values) : [];
+  return namedPresets(document).flatMap(({ path, preset }) => {
+    const fills = writtenLeaves(preset.values);
     if (fills.length === 0 || !fills.every((key) => written.has(key))) return [];
     return [{ origin: locate(path, true), keyPath: path.join('.'), problem: `has no effect: the scenario sets every key the preset fills (${fills.join(', ')}), and its own keys win`,
       fix: 'Remove the preset, or the keys you mean it to set (a preset in an agent\'s defaults: may still fill another tool\'s keys).' }];
