@@ -1,6 +1,7 @@
 /**
  * The README is a front door into docs/: every relative link in README.md and docs/*.md must
- * lead to a file that exists, and a link's #anchor to a heading of that file (GitHub's slugs).
+ * lead to a file that exists, and a link's #anchor to a heading of that file (GitHub's slugs);
+ * so must every docs/FILE.md#anchor the program names to its users.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -8,6 +9,11 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from './helpers.js';
 
 const DOCS = [join(ROOT, 'README.md'), ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => join(ROOT, 'docs', f))];
+
+/** Every TypeScript file below `dir`. */
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) => (d.isDirectory() ? sourceFiles(join(dir, d.name)) : d.name.endsWith('.ts') ? [join(dir, d.name)] : []));
+}
 
 /** The text outside fenced code blocks. */
 function unfenced(markdown: string): string {
@@ -64,6 +70,14 @@ describe('links in README.md and docs/', () => {
   it('every relative link leads to an existing file, and every #anchor to one of its headings', () => {
     expect(DOCS.length).toBeGreaterThan(10);
     expect(DOCS.flatMap(brokenLinks)).toEqual([]);
+  });
+
+  it('every docs/FILE.md#anchor that src/ names (in an error\'s fix, a help text) leads to a heading', () => {
+    const named = sourceFiles(join(ROOT, 'src')).flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/\bdocs\/([\w.-]+\.md)#([\w-]+)/g)]
+      .map((m) => ({ where: relative(ROOT, f), file: m[1] as string, anchor: m[2] as string })));
+    expect(named.map((n) => `${n.file}#${n.anchor}`)).toContain('model.md#what-idem-sim-does-not-model');
+    const broken = named.filter((n) => !existsSync(join(ROOT, 'docs', n.file)) || !anchors(readFileSync(join(ROOT, 'docs', n.file), 'utf8')).has(n.anchor));
+    expect(broken.map((n) => `${n.where}: docs/${n.file}#${n.anchor}`)).toEqual([]);
   });
 
   it('the README links every document in docs/', () => {

@@ -10,6 +10,7 @@ import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { formatPath } from './document.js';
 import { scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
+import { unmodelledHint } from './unmodelled.js';
 
 type Path = readonly (string | number)[];
 
@@ -77,11 +78,14 @@ function whereText(paths: readonly string[], under: string): string {
 }
 
 /**
- * The start of the fix for an unknown key `key` under `path`: where the key lives when it is a
- * key of another section, else the allowed key it most likely misspells; '' when neither. Inside
- * a latency distribution a key of another form is a question of `dist`, not of place.
+ * The start of the fix for an unknown key `key` under `path`: that the model lacks the feature
+ * when the key names one (`hedge`: unmodelled.ts), else where the key lives when it is a key of
+ * another section, else the allowed key it most likely misspells; '' when none. Inside a latency
+ * distribution a key of another form is a question of `dist`, not of place.
  */
 export function unknownKeyHint(key: string, path: Path, allowed: readonly string[]): string {
+  const unmodelled = unmodelledHint(key);
+  if (unmodelled !== '') return unmodelled;
   const parent = formatPath(path).replace(/\[\d+\]/g, '[]');
   const kind = path.length === 0 ? undefined : paramAt(formatPath(path))?.kind;
   const found = kind === 'latency' || kind === 'components' ? [] : homesOf(key, parent);
