@@ -1,9 +1,10 @@
 /**
  * `fit`'s live sources over HTTP: a Prometheus server's HTTP API (`/api/v1/query`) and a
  * `/metrics` page. Read as untrusted: http and https only; credentials in the URL sent as Basic
- * authentication and never printed; redirects followed only on the same host; one deadline for
- * the whole exchange; a size limit checked before and while reading; an answer never echoed
- * beyond a short printable clip.
+ * authentication and never printed; redirects followed only on the same host, never to an
+ * address that carries credentials; one deadline for the whole exchange; a size limit checked
+ * before and while reading; an answer never echoed beyond a short printable clip. Every text
+ * about a URL or the exchange passes through `redacted` before it is printed.
  */
 import { Interrupted } from '../exec/interrupted.js';
 import { formatDuration } from '../scenario/duration.js';
@@ -14,6 +15,12 @@ import { clipped, printable } from '../scenario/printable.js';
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Redirects followed (on the same host) before giving up. */
 const MAX_REDIRECTS = 5;
+/**
+ * The shortest secret scrubbed wherever it stands: a user name or password of 1 to 3
+ * characters would garble every port and count in a message (as for store URLs). It is still
+ * hidden wherever it stands in a URL, with the rest of the userinfo.
+ */
+const MIN_SCRUBBED = 4;
 
 export interface HttpRequest {
   /** The option that gave the URL (`--prometheus`), for messages. */
@@ -25,22 +32,96 @@ export interface HttpRequest {
   readonly errorText?: (text: string) => string | undefined;
 }
 
+/** An address to GET: its URL without credentials, the Basic credential made of them, and what it held that no message may show. */
+export interface HttpTarget {
+  readonly url: URL;
+  readonly authorization?: string;
+  readonly secrets?: readonly string[];
+}
+
+const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
+/** Anything URL-shaped with userinfo: a scheme, `://`, and all up to the last '@' before a space. */
+const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)\S*@/gi;
+
+/**
+ * Text about a URL or an HTTP exchange, as it may be printed: fit's own messages, a server's
+ * answers and the HTTP client's errors (Node's fetch quotes the URL it was given, credentials and
+ * all), each read as text that may hold credentials. The userinfo of anything URL-shaped becomes
+ * `****`, and so does each of `secrets` (those of the URL given: `urlSecrets`) wherever it stands.
+ */
+export function redacted(text: string, secrets: readonly string[] = []): string {
+  let out = text.replace(USERINFO, '$1****@');
+  for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (s.length >= MIN_SCRUBBED) out = out.split(s).join('****');
+  return out;
+}
+
+const decoded = (text: string): string => { try { return decodeURIComponent(text); } catch { return text; } };
+
+/**
+ * What a URL given holds that no message may show: its userinfo, user name and password as
+ * written and decoded, and the Basic credential made of them. Where the text does not parse,
+ * whatever precedes its last '@' is taken as userinfo (a password may hold a '/').
+ */
+export function urlSecrets(text: string): string[] {
+  const rest = text.trim().replace(SCHEME, '');
+  let parsed: URL | undefined;
+  try { parsed = new URL(text); } catch { /* described roughly */ }
+  const authority = parsed ? rest.split(/[/?#]/)[0] ?? '' : rest;
+  const at = authority.lastIndexOf('@');
+  if (at < 0) return [];
+  const userinfo = authority.slice(0, at);
+  const colon = userinfo.indexOf(':');
+  const user = colon < 0 ? userinfo : userinfo.slice(0, colon);
+  const password = colon < 0 ? '' : userinfo.slice(colon + 1);
+  const found = new Set([userinfo, user, password, decoded(user), decoded(password), parsed?.username ?? '', parsed?.password ?? '']);
+  found.add(Buffer.from(`${decoded(user)}:${decoded(password)}`).toString('base64'));
+  return [...found].filter((s) => s.length >= MIN_SCRUBBED);
+}
+
 /** The URL as messages show it: scheme, host and path, never its credentials or query. */
-export const shownUrl = (u: URL): string => clipped(printable(`${u.protocol}//${u.host}${u.pathname}`), 120);
+export const shownUrl = (u: URL, secrets: readonly string[] = []): string => clipped(printable(redacted(`${u.protocol}//${u.host}${u.pathname}`, secrets)), 120);
+
+/** A URL that does not parse, as messages show it: its scheme and host where they read (`"http://****@host:99999"`), else nothing of it. */
+function roughly(text: string): string {
+  const scheme = SCHEME.exec(text.trim());
+  const rest = text.trim().slice(scheme?.[0].length ?? 0);
+  const at = rest.lastIndexOf('@');
+  const host = (at >= 0 ? rest.slice(at + 1) : rest).split(/[/?#]/)[0] ?? '';
+  if (!scheme || !/^(?:[\w.%-]+|\[[0-9a-f:.]*\]?)(?::\d*)?$/i.test(host)) return 'the address given';
+  return `"${scheme[1]}://${at >= 0 ? '****@' : ''}${host}"`;
+}
+
+/** An InputError about a URL, its every part redacted. */
+function refusal(source: string, problem: string, fix: string, secrets: readonly string[]): InputError {
+  return new InputError({ source: redacted(source, secrets) }, '', redacted(problem, secrets), redacted(fix, secrets));
+}
+
+/** An error met while reading a URL's answer (which quotes the server's text), redacted; any other error as it is. */
+export function redactedError(e: unknown, secrets: readonly string[]): unknown {
+  if (!(e instanceof InputError)) return e;
+  const origin = e.origin && { ...e.origin, source: redacted(e.origin.source, secrets) };
+  return new InputError(origin, redacted(e.keyPath, secrets), redacted(e.problem, secrets), redacted(e.fix, secrets));
+}
 
 /** A URL an option gave: http or https, credentials moved to a header. */
-export function parseUrl(text: string, flag: string): { url: URL; authorization?: string } {
-  const refuse = (problem: string): never => {
-    throw new InputError({ source: flag }, '', problem, `Give an http:// or https:// address, such as ${flag} http://127.0.0.1:9090.`);
+export function parseUrl(text: string, flag: string): HttpTarget & { readonly secrets: readonly string[] } {
+  const secrets = urlSecrets(text);
+  const refuse = (problem: string, fix = `Give an http:// or https:// address, such as ${flag} http://127.0.0.1:9090.`): never => {
+    throw refusal(flag, problem, fix, secrets);
   };
   let url: URL;
-  try { url = new URL(text); } catch { return refuse(`"${clipped(printable(text), 80)}" is not a URL`); }
+  try { url = new URL(text); } catch { return refuse(`${roughly(text)} is not a URL`); }
+  // `user:password@host` parses as the scheme "user" with the path "password@host": never echo it.
+  if (!text.includes('://') && text.includes('@')) return refuse('is not a URL: it has no http:// or https://');
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse(`${clipped(printable(url.protocol), 20)} is not http or https`);
-  if (url.username === '' && url.password === '') return { url };
-  const authorization = `Basic ${Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64')}`;
+  if (url.username === '' && url.password === '') return { url, secrets };
+  const [user, password] = [url.username, url.password].map((part) => { try { return decodeURIComponent(part); } catch { return undefined; } });
+  if (user === undefined || password === undefined) {
+    return refuse('has a user name or password with a % that does not start an escape', 'Percent-encode a literal % as %25 (and /, ?, #, @ likewise).');
+  }
   url.username = '';
   url.password = '';
-  return { url, authorization };
+  return { url, authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, secrets };
 }
 
 /** Reads a body up to `max` bytes, refusing past it. */
@@ -68,9 +149,12 @@ async function body(res: Response, max: number, refuse: (problem: string, fix: s
 export const clip = (text: string): string => clipped(printable(text.replace(/\s+/g, ' ').trim()), 160);
 
 /** GETs `target`, following redirects on its host only; the text of a 2xx answer, or an InputError. */
-export async function httpGet(target: { url: URL; authorization?: string }, req: HttpRequest): Promise<string> {
+export async function httpGet(target: HttpTarget, req: HttpRequest): Promise<string> {
   const origin = target.url.origin;
-  const refuse = (problem: string, fix: string): never => { throw new InputError({ source: `${req.flag} ${shownUrl(target.url)}` }, '', problem, fix); };
+  const secrets = target.secrets ?? [];
+  const refuse = (problem: string, fix: string): never => { throw refusal(`${req.flag} ${shownUrl(target.url, secrets)}`, problem, fix, secrets); };
+  // Redacted before it is clipped, so that no part of a secret is left at a clip's edge.
+  const quoted = (text: string): string => clip(redacted(text, secrets));
   const deadline = AbortSignal.timeout(req.timeoutMs);
   const signal = AbortSignal.any([req.signal, deadline]);
   let url = target.url;
@@ -82,16 +166,13 @@ export async function httpGet(target: { url: URL; authorization?: string }, req:
       });
       if (res.status >= 300 && res.status < 400 && res.headers.has('location')) {
         await res.body?.cancel();
-        const next = new URL(res.headers.get('location') as string, url);
-        if (next.origin !== origin) refuse(`redirects to another host or scheme (${shownUrl(next)})`, 'Give the address it redirects to yourself, if you trust it: idem-sim follows redirects only on the host it was given.');
-        if (hops === MAX_REDIRECTS) refuse(`redirected more than ${MAX_REDIRECTS} times`, 'Give the final address.');
-        url = next;
+        url = nextHop(res.headers.get('location') as string, url, origin, hops, refuse, secrets);
         continue;
       }
       const text = await body(res, MAX_RESPONSE_BYTES, refuse);
       if (res.status < 200 || res.status > 299) {
         const said = req.errorText?.(text) ?? text;
-        refuse(`answered HTTP ${res.status}${said.trim() ? `: ${clip(said)}` : ''}`, 'Check the address and, for a query, its PromQL.');
+        refuse(`answered HTTP ${res.status}${said.trim() ? `: ${quoted(said)}` : ''}`, 'Check the address and, for a query, its PromQL.');
       }
       return text;
     }
@@ -99,7 +180,20 @@ export async function httpGet(target: { url: URL; authorization?: string }, req:
     if (e instanceof InputError) throw e;
     if (req.signal.aborted) throw new Interrupted();
     if (deadline.aborted) refuse(`did not answer within ${formatDuration(req.timeoutMs)}`, 'Check that the server is up and reachable, or give it longer with --timeout.');
+    // The HTTP client's own text (its message, its cause's) may quote a URL, credentials and all.
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    return refuse(`could not be reached (${clip(cause?.code ?? cause?.message ?? (e as Error).message)})`, 'Check the address and that the server is up.');
+    return refuse(`could not be reached (${quoted(String(cause?.code ?? cause?.message ?? (e as Error | undefined)?.message ?? e))})`, 'Check the address and that the server is up.');
   }
+}
+
+/** Where a redirect leads: on the same scheme, host and port, without credentials of its own, at most MAX_REDIRECTS times. */
+function nextHop(location: string, from: URL, origin: string, hops: number, refuse: (problem: string, fix: string) => never, secrets: readonly string[]): URL {
+  let next: URL;
+  try { next = new URL(location, from); } catch { return refuse(`redirects to ${roughly(location)}, which is not a URL`, 'Give the final address yourself.'); }
+  if (next.origin !== origin) refuse(`redirects to another host or scheme (${shownUrl(next, secrets)})`, 'Give the address it redirects to yourself, if you trust it: idem-sim follows redirects only on the host it was given.');
+  if (next.username !== '' || next.password !== '') {
+    refuse(`redirects to an address with credentials in it (${shownUrl(next, secrets)})`, 'Give the final address yourself, with your own credentials if it needs them: idem-sim sends only the credentials of the address it was given.');
+  }
+  if (hops === MAX_REDIRECTS) refuse(`redirected more than ${MAX_REDIRECTS} times`, 'Give the final address.');
+  return next;
 }

@@ -18,7 +18,7 @@ import { checkedValues, type Source } from '../ingest/source.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { MAX_DATA_BYTES, readUserFile } from './files.js';
-import { httpGet, parseUrl, shownUrl } from './fit-http.js';
+import { httpGet, parseUrl, redactedError, shownUrl } from './fit-http.js';
 import { writeInto } from './fit-into.js';
 import { warn, type Io } from './io.js';
 import type { Given } from './settings/given.js';
@@ -138,18 +138,26 @@ async function liveObservations(s: FitSettings, signal: AbortSignal): Promise<{ 
     const url = new URL('api/v1/query', base.url.href.endsWith('/') ? base.url : `${base.url.href}/`);
     url.searchParams.set('query', s.source.query);
     const text = await httpGet({ ...base, url }, { flag: '--prometheus', timeoutMs, signal, accept: 'application/json', errorText: prometheusError });
-    let answer: unknown;
-    try { answer = JSON.parse(text); } catch { throw new InputError({ source: `--prometheus ${shownUrl(url)}` }, '', 'did not answer JSON', 'Give the address of a Prometheus server, such as http://127.0.0.1:9090.'); }
-    const src = own(`--prometheus ${shownUrl(url)}`);
-    const found = queryHistogram(answer, src, s.unit?.value);
-    return { o: { kind: 'histogram', found, values: checkedValues(src, found) }, where: `the query ${clipped(printable(s.source.query), 120)} at ${shownUrl(base.url)}` };
+    const shown = `--prometheus ${shownUrl(url, base.secrets)}`;
+    const o = answerRead(base.secrets, (): Observations => {
+      let answer: unknown;
+      try { answer = JSON.parse(text); } catch { throw new InputError({ source: shown }, '', 'did not answer JSON', 'Give the address of a Prometheus server, such as http://127.0.0.1:9090.'); }
+      const found = queryHistogram(answer, own(shown), s.unit?.value);
+      return { kind: 'histogram', found, values: checkedValues(own(shown), found) };
+    });
+    return { o, where: `the query ${clipped(printable(s.source.query), 120)} at ${shownUrl(base.url, base.secrets)}` };
   }
   if (s.source.kind !== 'metrics') throw new Error('a file is no live source');
   const target = parseUrl(s.source.url, '--metrics');
   const text = await httpGet(target, { flag: '--metrics', timeoutMs, signal, accept: 'text/plain;version=0.0.4;q=0.9,*/*;q=0.1' });
   const metric = s.metric === undefined ? undefined : parseSelector(s.metric, { source: '--metric' }, '');
-  const o: Observations = { kind: 'histogram', ...histogramOfText(text, own(`--metrics ${shownUrl(target.url)}`), 'prometheus', metric, s.unit?.value) };
-  return { o, where: shownUrl(target.url) };
+  const histogram = answerRead(target.secrets, () => histogramOfText(text, own(`--metrics ${shownUrl(target.url, target.secrets)}`), 'prometheus', metric, s.unit?.value));
+  return { o: { kind: 'histogram', ...histogram }, where: shownUrl(target.url, target.secrets) };
+}
+
+/** What a server answered, read: its errors quote the answer, which may hold the URL's credentials, so they are redacted. */
+function answerRead<T>(secrets: readonly string[], read: () => T): T {
+  try { return read(); } catch (e) { throw redactedError(e, secrets); }
 }
 
 export async function fitCommand(s: FitSettings, io: Io, signal: AbortSignal): Promise<number> {
