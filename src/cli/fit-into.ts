@@ -1,10 +1,11 @@
 /**
  * `fit --into SCENARIO`: the scenario's text with `service.latency` set to the fitted value,
- * through the yaml package's Document API, so that its comments and layout stay (a comment on
- * the old latency's own lines goes with it). The scenario must read as one before and after; a
- * JSON scenario stays JSON. The caller writes the text whole, through a temporary file.
+ * through the yaml package's Document API, so that its comments and layout stay, those on the
+ * old latency as a whole too (keepComments; one on a key of the old value goes with that key).
+ * The scenario must read as one before and after; a JSON scenario stays JSON. The caller writes
+ * the text whole, through a temporary file.
  */
-import { isMap, isSeq, parseDocument } from 'yaml';
+import { isCollection, isMap, isNode, isScalar, isSeq, parseDocument, type Pair, type YAMLMap } from 'yaml';
 import { InputError } from '../scenario/errors.js';
 import { parseScenario } from '../scenario/parse.js';
 import { baseFiles, MAX_SCENARIO_BYTES, readUserFile } from './files.js';
@@ -44,7 +45,33 @@ function intoYaml(text: string, path: string, value: Readonly<Record<string, unk
   const buckets = node.get('buckets', true);
   if (isSeq(buckets)) for (const item of buckets.items) if (isMap(item)) item.flow = true;
   if (!isSeq(buckets)) node.flow = true;
+  const old = isMap(service) ? service.items.find((p) => isScalar(p.key) && p.key.value === 'latency') : undefined;
+  if (old !== undefined) keepComments(old, node);
   doc.setIn(['service', 'latency'], node);
   // Flow mappings stay as the file spaces them: {a: 1} (idem-sim's own style) unless it writes { a: 1 }.
   return doc.toString({ flowCollectionPadding: /[{[] \S/.test(text) });
 }
+
+/**
+ * The comments on the old latency as a whole stay with the new one: the one on its line
+ * (`latency: {...}  # from the dashboards`), the one between `latency:` and a block's first key,
+ * and the one after a block. Those on the old value's own keys go with them.
+ */
+function keepComments(pair: Pair<unknown, unknown>, node: YAMLMap): void {
+  const old = pair.value;
+  if (!isNode(old)) return;
+  const { commentBefore: before, comment: after } = old;
+  if (node.flow) {
+    // One line: its comment after it, on that line.
+    node.comment = joined(before, after);
+    return;
+  }
+  node.commentBefore = before ?? null;
+  // A block starts on the next line: a comment that stood on the old value's line (a scalar or
+  // a flow collection: `latency:` was its line) stays on the key's.
+  const onItsLine = !isCollection(old) || old.flow === true;
+  if (onItsLine && isScalar(pair.key)) pair.key.comment = joined(pair.key.comment, after);
+  else node.comment = after ?? null;
+}
+
+const joined = (...comments: (string | null | undefined)[]): string | null => comments.filter((c) => c).join('\n') || null;
