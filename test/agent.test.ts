@@ -169,8 +169,8 @@ describe('the agent\'s readings', () => {
     expect(r.readings.lost_per_day.value).toBeCloseTo((refund.metrics.lost_per_1000.value * day(refund) + email.metrics.lost_per_1000.value * day(email)) / 1000, 6);
     expect(r.readings.calls_per_day.value).toBeCloseTo(day(refund) + day(email), 6);
     expect(r.readings.keys.value).toBeCloseTo(refund.metrics.keys + email.metrics.keys, 9);
-    expect(r.cost_per_day['USD']?.value).toBeCloseTo(40 * refund.metrics.duplicates_per_day.value + 2 * email.metrics.duplicates_per_day.value, 6);
-    expect(r.cost_per_day['ticket']?.value).toBeCloseTo(refund.metrics.lost_per_1000.value * day(refund) / 1000, 6);
+    expect(r.cost_per_day.get('USD')?.value).toBeCloseTo(40 * refund.metrics.duplicates_per_day.value + 2 * email.metrics.duplicates_per_day.value, 6);
+    expect(r.cost_per_day.get('ticket')?.value).toBeCloseTo(refund.metrics.lost_per_1000.value * day(refund) / 1000, 6);
     // No twins here: a call is an action, and the chance one is duplicated is the counter's mean.
     const q = 0.25 * refund.duplicated.mean + 0.75 * email.duplicated.mean;
     expect(r.readings.duplicated_calls_per_1000.value).toBeCloseTo(1000 * q, 9);

@@ -16,7 +16,7 @@ import { fileTools, serverEnvironment, timeoutOption } from '../src/cli/inventor
 import { main, program } from '../src/cli/main.js';
 import { DEFAULT_TIMEOUT_MS, MAX_DESCRIPTION_CHARS, MAX_LIST_BYTES, MAX_SERVER_NAME_CHARS } from '../src/inventory/limits.js';
 import { checkUnique, readToolsList, type McpTool } from '../src/inventory/mcp.js';
-import { fitName, VALID_TOOL_NAME } from '../src/inventory/names.js';
+import { fitName, TOOL_NAME } from '../src/agent/names.js';
 import { commentText, equalShares, kindOf, ordered, skeleton } from '../src/inventory/skeleton.js';
 import { formatDuration } from '../src/scenario/duration.js';
 import { InputError } from '../src/scenario/errors.js';
@@ -111,8 +111,8 @@ describe('the skeleton', () => {
 
   it('fits any name to the form, cut to the form\'s own length', () => {
     for (const name of ['a.b', 'a'.repeat(1000), 'ü'.repeat(1_000_000), '__proto__', '', '.', 'ü', '9lives', 'a b', 'prototype']) {
-      const fitted = fitName(name, VALID_TOOL_NAME, new Set(['a_b']));
-      expect(VALID_TOOL_NAME.test(fitted), `${name} -> ${fitted}`).toBe(true);
+      const fitted = fitName(name, TOOL_NAME, new Set(['a_b']));
+      expect(TOOL_NAME.pattern.test(fitted), `${name} -> ${fitted}`).toBe(true);
       expect(fitted).not.toBe('a_b');
     }
   });

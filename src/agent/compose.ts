@@ -72,13 +72,15 @@ export function toolExpect(expect: unknown, tool: string, composed: Raw, scenari
   const mine = Object.keys(expect).filter((k) => k.startsWith(`${tool}.`));
   if (mine.length === 0) return undefined;
   const own = isMapping(composed['expect']) ? composed['expect'] : {};
-  const raw: Raw = { ...own, ...(expect['confidence'] !== undefined && own['confidence'] === undefined ? { confidence: expect['confidence'] } : {}) };
+  const entries: [string, unknown][] = [...Object.entries(own), ...(expect['confidence'] !== undefined && own['confidence'] === undefined ? [['confidence', expect['confidence']] as [string, unknown]] : [])];
   const from = new Map<string, string>();
   for (const k of mine) {
     const metric = k.slice(tool.length + 1);
-    raw[metric] = expect[k];
+    entries.push([metric, expect[k]]);
     from.set(metric, k);
   }
+  // Each metric its own key, whatever its name: assigned, `TOOL.__proto__` would set the block's prototype and vanish.
+  const raw: Raw = Object.fromEntries(entries);
   return {
     raw, fromAgent: new Set(from.keys()),
     locate: (path, keyNode) => (path[0] === 'expect' && typeof path[1] === 'string' && from.has(path[1]) ? locate(['expect', from.get(path[1]) as string, ...path.slice(2)], keyNode) : scenario(path, keyNode)),

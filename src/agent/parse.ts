@@ -11,9 +11,11 @@ import { applyOverride, parseScenarioMapping, readDocument, type Override, type 
 import { resolveExtends, type BaseFiles } from '../scenario/extends.js';
 import { compose, forceAgentKeys, namingTool, toolExpect } from './compose.js';
 import { hintWarnings, retriesWarnings } from './hints.js';
-import { SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
+import { clipped, SEED_FORM, SEED_TEXT } from '../scenario/printable.js';
+import { agentName } from './names.js';
 import { isMapping, readParam, type Locate } from './read.js';
 import { MIN_RATE_PER_S } from '../model/limits.js';
+import { NAME_FORM } from '../model/params.js';
 import { SCENARIO_SHAPE } from '../model/shape.js';
 import { AGENT_SHAPE, FILE_KEYS, RESERVED_TOOL_NAMES, type AgentShape, type Annotations, type AutoRetry, type CostShape } from './shape.js';
 import { readAgentExpectations, type AgentExpectation } from './expect.js';
@@ -69,11 +71,12 @@ const SCENARIO_AGENT_KEYS = SCENARIO_SHAPE.params.agent.params;
 const NOT_DEFAULTS = ['expect', 'sweep', 'seed', 'description', 'hint', '$schema', 'extends'];
 
 /**
- * Parses an agent file. `name`: the agent's name when the file gives none (the file's name);
+ * Parses an agent file. `fileName`: the file's base name, the agent's name when the file gives
+ * none (in the form a name takes, agent/names.ts, and warned of when that rewrote it);
  * `overrides`: --set on the agent's document (`defaults.client.timeout`, `agent.calls_per_s`,
  * `tools.NAME.KEY` for a tool's scenario key) and --actions (every tool's `actions`).
  */
-export function parseAgent(text: string, source: string, name: string, overrides: readonly Override[] = [], files?: BaseFiles & { id: string }): ParsedAgent {
+export function parseAgent(text: string, source: string, fileName: string, overrides: readonly Override[] = [], files?: BaseFiles & { id: string }): ParsedAgent {
   const probe = readDocument(text, source);
   const toolNames = isMapping(probe.document) && Array.isArray(probe.document['tools'])
     ? (probe.document['tools'] as unknown[]).map((t) => (isMapping(t) ? String(t['name']) : '')) : [];
@@ -85,7 +88,7 @@ export function parseAgent(text: string, source: string, name: string, overrides
   }
   for (const o of onAgent) {
     applyOverride(document, o);
-    const other = o.path[0] === 'agent' && o.path.length === 2 ? TRAFFIC_FORMS[String(o.path[1])] : undefined;
+    const other = o.path[0] === 'agent' && o.path.length === 2 ? TRAFFIC_FORMS.get(String(o.path[1])) : undefined;
     if (other !== undefined && isMapping(document['agent'])) delete document['agent'][other];
   }
 
@@ -120,8 +123,10 @@ export function parseAgent(text: string, source: string, name: string, overrides
     return { name: t.name, share: t.share, annotations: t.annotations, cost: { duplicate: cost(t.cost.duplicate, ['tools', i, 'cost', 'duplicate'], locate), lost: cost(t.cost.lost, ['tools', i, 'cost', 'lost'], locate) }, retried, parsed };
   });
   warnings.push(...retriesWarnings(unusedRetries, tools, agent.auto_retry));
+  const named = agentName(agent.name, fileName);
+  if (named.rewritten) warnings.push(renamedWarning(fileName, named.name, locate));
   const parsed: ParsedAgent = {
-    name: agent.name ?? name, callsPerS, conversationsPerS: agent.conversations_per_s ?? null, callsPerConversation: agent.calls_per_conversation,
+    name: named.name, callsPerS, conversationsPerS: agent.conversations_per_s ?? null, callsPerConversation: agent.calls_per_conversation,
     autoRetry: agent.auto_retry, tools, warnings, locate,
     expectations: readAgentExpectations(document['expect'], tools.map((t) => t.name), [...new Set(tools.flatMap((t) => [t.cost.duplicate, t.cost.lost]).filter((c) => c !== null).map((c) => (c as Cost).per))], locate),
   };
@@ -147,8 +152,17 @@ function toolPath(o: Override, names: readonly string[]): Override {
   return { ...o, path: ['tools', i, 'scenario', ...o.path.slice(2)] };
 }
 
+/** The agent named after its file, whose name is not a name: said, as what the outputs call it instead. */
+function renamedWarning(fileName: string, name: string, locate: Locate): ScenarioWarning {
+  return {
+    origin: locate(['agent'], true), keyPath: 'agent.name',
+    problem: `is left out, so the agent is named after its file; the file's name, "${clipped(fileName, 80)}", is not ${NAME_FORM}, so the outputs call the agent ${name}`,
+    fix: `Give the agent its name: \`agent: {name: ${name}}\`, or another name of that form.`,
+  };
+}
+
 /** The agent's traffic is one of two forms: a --set of one replaces the other the file gives. */
-const TRAFFIC_FORMS: Readonly<Record<string, string>> = { calls_per_s: 'conversations_per_s', conversations_per_s: 'calls_per_s' };
+const TRAFFIC_FORMS: ReadonlyMap<string, string> = new Map([['calls_per_s', 'conversations_per_s'], ['conversations_per_s', 'calls_per_s']]);
 
 /** A key of the model's agent (re-plans) written in the agent file's `agent:` (its traffic): refused with where it goes. */
 function refuseModelAgentKeys(agent: unknown, locate: Locate): void {

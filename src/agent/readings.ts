@@ -54,8 +54,11 @@ export const COST_DESCRIPTION = 'what the duplicates and lost actions of a day c
 /** A reading's value with its 95% interval (estimates), or its value alone. */
 export interface Reading { value: number; ci95?: [number, number] }
 
-/** Cost a day by currency (money) or unit, in the order the tools first name them. */
-export type Costs = Record<string, Reading & { money: boolean }>;
+/**
+ * Cost a day by currency (money) or unit, in the order the tools first name them. A map: a unit
+ * is the user's word (`constructor` is one), which an object's prototype would answer for.
+ */
+export type Costs = ReadonlyMap<string, Reading & { money: boolean }>;
 
 /** One tool's part of the agent's readings (the agent's are their sums). */
 export interface ToolReadings {
@@ -104,11 +107,11 @@ function termsOf(t: ToolResult): { dupDay: Term; lostDay: Term; duplicated: Term
 
 /** Cost a day of each currency or unit that `costs` name, from the duplicates and lost actions a day they price. */
 function costsOf(priced: readonly (readonly [Cost | null, Term])[]): Costs {
-  const out: Costs = {};
+  const out = new Map<string, Reading & { money: boolean }>();
   for (const [c] of priced) {
-    if (c === null || out[c.per]) continue;
+    if (c === null || out.has(c.per)) continue;
     const terms = priced.filter(([d]) => d?.per === c.per).map(([d, t]) => scaled(t, (d as Cost).amount));
-    out[c.per] = { ...estimate(sum(terms)), money: c.money };
+    out.set(c.per, { ...estimate(sum(terms)), money: c.money });
   }
   return out;
 }
@@ -149,9 +152,9 @@ export function agentReadings(results: readonly ToolResult[], callsPerConversati
 
 /** A reading by its path under `agent.` (`duplicates_per_day`, `cost_per_day.USD`); undefined when the agent has none such. */
 export function readReading(r: AgentReadings, path: string): Reading | undefined {
-  if (path.startsWith(`${COST_READING}.`)) return r.cost_per_day[path.slice(COST_READING.length + 1)];
+  if (path.startsWith(`${COST_READING}.`)) return r.cost_per_day.get(path.slice(COST_READING.length + 1));
   if (path === COST_READING) {
-    const all = Object.values(r.cost_per_day);
+    const all = [...r.cost_per_day.values()];
     return all.length === 1 ? all[0] : undefined;
   }
   return Object.hasOwn(r.readings, path) ? r.readings[path as ReadingPath] : undefined;

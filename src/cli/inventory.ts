@@ -6,7 +6,7 @@
  */
 import { MAX_LIST_BYTES, MAX_RENAMES_LISTED, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../inventory/limits.js';
 import { checkUnique, readToolsList, type McpTool } from '../inventory/mcp.js';
-import { TOOL_NAME_FORM } from '../inventory/names.js';
+import { TOOL_NAME } from '../agent/names.js';
 import { skeleton, type InventorySource, type Skeleton } from '../inventory/skeleton.js';
 import { DURATION_PATTERN, durationSpellingHint, formatDuration, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
@@ -39,7 +39,8 @@ export function timeoutOption(text: string | undefined): number {
  * other users of the machine (ps); NAME alone is not.
  */
 export function serverEnvironment(given: readonly string[], env: NodeJS.ProcessEnv): Record<string, string> {
-  const out: Record<string, string> = {};
+  // The names are the user's words: `constructor` is no variable of the environment's prototype, `__proto__` a key like any other.
+  const out = Object.create(null) as Record<string, string>;
   for (const item of given) {
     const eq = item.indexOf('=');
     const name = eq < 0 ? item : item.slice(0, eq);
@@ -47,7 +48,7 @@ export function serverEnvironment(given: readonly string[], env: NodeJS.ProcessE
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
       throw new InputError({ source }, '', 'is not the name of an environment variable (letters, digits and _, not starting with a digit)', 'Write --env NAME to pass on a variable idem-sim has, or --env NAME=VALUE.');
     }
-    const value = eq < 0 ? env[name] : item.slice(eq + 1);
+    const value = eq < 0 ? (Object.hasOwn(env, name) ? env[name] : undefined) : item.slice(eq + 1);
     if (value === undefined) throw new InputError({ source }, '', 'is not set in idem-sim\'s environment', `Set ${name} before running idem-sim, or give --env ${name}=VALUE.`);
     out[name] = value;
   }
@@ -79,7 +80,7 @@ function notes(io: Io, sk: Skeleton, from: InventorySource, pagedFile: boolean):
   const shown = sk.renamed.slice(0, MAX_RENAMES_LISTED).map((r) => `"${clipped(printable(r.from), 80)}" as ${r.to}`);
   const more = sk.renamed.length - shown.length;
   if (sk.renamed.length > 0) {
-    warn(io, `${sk.renamed.length} tool name${sk.renamed.length === 1 ? '' : 's'} rewritten, as an agent file's tool name is ${TOOL_NAME_FORM}: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}; the skeleton names the server's name beside each.`);
+    warn(io, `${sk.renamed.length} tool name${sk.renamed.length === 1 ? '' : 's'} rewritten, as an agent file's tool name is ${TOOL_NAME.description}: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}; the skeleton names the server's name beside each.`);
   }
   if (pagedFile) warn(io, `${printable(from.source)} has a nextCursor: it is one page of a longer list, and the tools of the other pages are missing. Ask the server itself with --stdio, or join the pages' tools into one list.`);
   const { destructive, 'side-effecting': additive, 'read-only': readOnly } = sk.kinds;

@@ -87,8 +87,12 @@ export async function labScripts(): Promise<LabScripts> {
   return { engine: read('engine'), ui: read('ui') };
 }
 
-/** The contents of the data files a loaded latency names: empirical values by file name as written, histogram buckets by histogramKey. */
-function latencyData(spec: LatencySpec, into: Pick<LabScenario, 'data' | 'histograms'> = { data: {}, histograms: {} }): Pick<LabScenario, 'data' | 'histograms'> {
+/**
+ * The contents of the data files a loaded latency names: empirical values by file name as written,
+ * histogram buckets by histogramKey. Objects without a prototype: a file may be named `__proto__`,
+ * which an assignment to an ordinary object would take for its prototype, and the page lose.
+ */
+function latencyData(spec: LatencySpec, into: Pick<LabScenario, 'data' | 'histograms'> = { data: Object.create(null) as LabScenario['data'], histograms: Object.create(null) as LabScenario['histograms'] }): Pick<LabScenario, 'data' | 'histograms'> {
   if (spec.dist === 'empirical') into.data[spec.file] = [...spec.values];
   if (spec.dist === 'histogram' && spec.file !== null) into.histograms[histogramKey(spec)] = [...carried(spec.values)];
   if (spec.dist === 'mixture') for (const c of spec.components) latencyData(c, into);

@@ -6,12 +6,12 @@
  * no cost. Text from the server (names, descriptions) reaches the file only made printable and
  * clipped, in comments or quoted.
  */
+import { AGENT_NAME, fitName, TOOL_NAME } from '../agent/names.js';
 import { ANNOTATIONS, HINTS, RESERVED_TOOL_NAMES } from '../agent/shape.js';
 import { SCOPES } from '../model/enums.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { MAX_DESCRIPTION_CHARS } from './limits.js';
 import type { McpTool } from './mcp.js';
-import { fitName, VALID_AGENT_NAME, VALID_TOOL_NAME } from './names.js';
 
 /** Where the tools came from, for the file's header. */
 export interface InventorySource {
@@ -96,7 +96,7 @@ function header(from: InventorySource, count: number): string[] {
 
 /** The agent's own keys: its name (the server's, when it fits), its traffic and its retries. */
 function agentLines(from: InventorySource): string[] {
-  const name = from.server ? fitName(from.server.name, VALID_AGENT_NAME) : undefined;
+  const name = from.server ? fitName(from.server.name, AGENT_NAME) : undefined;
   return [
     ...(from.server ? [`description: ${JSON.stringify(`the tools of ${commentText(from.server.name, 80)} (idem-sim inventory)`)}`] : []),
     'agent:',
@@ -134,7 +134,7 @@ function toolLines(t: McpTool, name: string, share: string): string[] {
 export function skeleton(tools: readonly McpTool[], from: InventorySource): Skeleton {
   const order = ordered(tools);
   const shares = equalShares(order.length);
-  const fits = (n: string) => VALID_TOOL_NAME.test(n) && !RESERVED_TOOL_NAMES.includes(n);
+  const fits = (n: string) => TOOL_NAME.pattern.test(n) && !RESERVED_TOOL_NAMES.includes(n);
   const taken = new Set([...RESERVED_TOOL_NAMES, ...order.map((t) => t.name).filter(fits)]);
   const renamed: Renamed[] = [];
   const kinds: Record<Kind, number> = { destructive: 0, 'side-effecting': 0, 'read-only': 0 };
@@ -143,7 +143,7 @@ export function skeleton(tools: readonly McpTool[], from: InventorySource): Skel
     const first = kinds[kind]++ === 0;
     let name = t.name;
     if (!fits(name)) {
-      name = fitName(t.name, VALID_TOOL_NAME, taken);
+      name = fitName(t.name, TOOL_NAME, taken);
       taken.add(name);
       renamed.push({ from: t.name, to: name });
     }

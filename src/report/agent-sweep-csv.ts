@@ -67,7 +67,7 @@ export function renderAgentSweepCsv(r: AgentSweepReport): string {
   const rows = r.points.map((p) => [
     ...r.paths.map((path, i) => paramCell(r.keys[i] as string, p.params[path])),
     ...AGENT_READINGS.flatMap((d) => cells(p.agent.readings.readings[d.path], d.kind === 'estimate')),
-    ...pers.flatMap((c) => cells(p.agent.readings.cost_per_day[c.per], true)),
+    ...pers.flatMap((c) => cells(p.agent.readings.cost_per_day.get(c.per), true)),
     ...p.tools.flatMap((t) => SUMMARY.flatMap((path) => {
       const m = readMetric(t.metrics, path);
       const v = m.value === null ? '' : round(m.value);

@@ -61,7 +61,7 @@ const TABLE_READINGS: readonly (readonly [ReadingPath, string])[] = [
 /** Currencies and units the points' costs name, in their first order. */
 export const costPers = (r: AgentSweepReport): { per: string; money: boolean }[] => {
   const seen = new Map<string, boolean>();
-  for (const p of r.points) for (const [per, c] of Object.entries(p.agent.readings.cost_per_day)) if (!seen.has(per)) seen.set(per, c.money);
+  for (const p of r.points) for (const [per, c] of p.agent.readings.cost_per_day) if (!seen.has(per)) seen.set(per, c.money);
   return [...seen].map(([per, money]) => ({ per, money }));
 };
 
@@ -93,7 +93,7 @@ export function renderAgentSweepTable(r: AgentSweepReport, metric: AgentSweepMet
   const rows = r.points.map((p) => [
     ...labels(p),
     ...TABLE_READINGS.map(([path]) => readingText(p.agent.readings.readings[path])),
-    ...pers.map((c) => readingText(p.agent.readings.cost_per_day[c.per])),
+    ...pers.map((c) => readingText(p.agent.readings.cost_per_day.get(c.per))),
     ...extra.map((m) => metricAt(p, m).text),
   ]);
   const table = drawRows(head.map((h) => chalk.bold(h)), rows, [...r.paths.map(() => 'left' as const), ...head.slice(r.paths.length).map(() => 'right' as const)]);

@@ -21,7 +21,10 @@ const text = (r: Reading): string => {
 };
 /** A cost's label: money's code, or the unit counted (`tickets`). */
 const costLabel = (per: string): string => `cost per day (${per})`;
-const costCell = (c: Costs, per: string): string => (c[per] ? text(c[per]) : '–');
+const costCell = (c: Costs, per: string): string => {
+  const r = c.get(per);
+  return r ? text(r) : '–';
+};
 
 /**
  * The agent table's rows, laid out once for every format (the terminal's table, the report's
@@ -29,7 +32,7 @@ const costCell = (c: Costs, per: string): string => (c[per] ? text(c[per]) : '�
  */
 export function agentRows(a: AgentRun): string[][] {
   const r = a.readings;
-  const pers = Object.entries(r.cost_per_day);
+  const pers = [...r.cost_per_day];
   const tool = (f: (t: ToolReadings) => string) => r.tools.map(f);
   const rows: string[][] = [
     ['share of calls', ...tool((t) => num(t.share)), '1'],

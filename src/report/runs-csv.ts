@@ -54,7 +54,7 @@ const cells = (r: Reading | undefined, estimate: boolean): (number | string)[] =
 export function renderRunsCsv(runs: readonly ScenarioRun[], info: RunInfo, agents: readonly AgentRun[] = []): string {
   const coupled = runs.some((r) => coupledMetrics(r.metrics));
   const paths = csvMetricPaths(coupled);
-  const pers = [...new Set(agents.flatMap((a) => Object.keys(a.readings.cost_per_day)))];
+  const pers = [...new Set(agents.flatMap((a) => [...a.readings.cost_per_day.keys()]))];
   const agentCols = agents.length > 0 ? [...AGENT_COLUMNS, ...pers.flatMap(costColumns)] : [];
   const toolOf = new Map(agents.flatMap((a) => a.tools.map((t, i) => [t.run, { agent: a, i }] as const)));
   const empty = (n: number) => new Array<string>(n).fill('');
@@ -78,11 +78,11 @@ export function renderRunsCsv(runs: readonly ScenarioRun[], info: RunInfo, agent
     } as Partial<Record<string, Reading>> : {};
     const about = tool.agent.tools[tool.i];
     rows.push(['tool', about?.name, tool.agent.name, ...metricCells(r), t?.share ?? '', String(about?.annotations.readOnlyHint ?? ''), String(about?.retried ?? ''),
-      ...AGENT_READINGS.flatMap((d) => cells(own[d.path], d.kind === 'estimate')), ...pers.flatMap((p) => cells(t?.cost_per_day[p], true)), r.seed, info.version]);
+      ...AGENT_READINGS.flatMap((d) => cells(own[d.path], d.kind === 'estimate')), ...pers.flatMap((p) => cells(t?.cost_per_day.get(p), true)), r.seed, info.version]);
   }
   for (const a of agents) {
     rows.push(['agent', a.name, a.name, ...empty(metricWidth), 1, '', '', ...AGENT_READINGS.flatMap((d) => cells(a.readings.readings[d.path], d.kind === 'estimate')),
-      ...pers.flatMap((p) => cells(a.readings.cost_per_day[p], true)), a.seed, info.version]);
+      ...pers.flatMap((p) => cells(a.readings.cost_per_day.get(p), true)), a.seed, info.version]);
   }
   return csvText(rows, [...RUN_COLUMNS, ...paths.flatMap(metricColumns), ...agentCols, ...TRAILING].map((c) => c.name));
 }
