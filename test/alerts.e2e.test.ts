@@ -4,7 +4,7 @@
  * --help, and its refusals (exit 2, one paragraph, no file left).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -24,14 +24,17 @@ describe('idem-sim alerts', () => {
 └───────────┴────────────────────────────────┴──────────────────────────────────────────────────────────┴──────┘
 A rule reads the count of the 1m just ended (increase) against above × 1m, and waits one bucket less (for:)
 than the simulated alert, which sees its first bucket whole before Prometheus finds it above (docs/prometheus-rules.md).
-The rules for Prometheus: --format prometheus --out FILE; a test of them on the simulated series: --format promtool-test.
+The rules for Prometheus: --format prometheus --out FILE; a test of them on the simulated series, the rules it reads
+written beside it: --format promtool-test --out FILE.
 `);
   });
 
   it('the test file expects the alert at exactly the bucket ends within the firings run --json reports', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-sim-alerts-'));
     const out = join(dir, 'test.yaml');
-    expect(cli(['alerts', SLOWDOWN, '--format', 'promtool-test', '--seed', '3', '--out', out])).toMatchObject({ status: 0, stdout: '', stderr: '' });
+    expect(cli(['alerts', SLOWDOWN, '--format', 'promtool-test', '--seed', '3', '--out', out])).toMatchObject({ status: 0, stdout: '',
+      stderr: `idem-sim: wrote the rules the test reads beside it, to ${join(dir, 'test.rules.yaml')}; promtool test rules ${out} runs them (--rules FILE tests a rule file you keep instead)\n` });
+    expect(readFileSync(join(dir, 'test.rules.yaml'), 'utf8')).toBe(cli(['alerts', SLOWDOWN, '--format', 'prometheus']).stdout);
     const run = JSON.parse(cli(['run', SLOWDOWN, '--seed', '3', '--json']).stdout) as { results: { alerts: { firings: [number, number][] }[] }[] };
     const firings = run.results[0]?.alerts[0]?.firings ?? [];
     expect(firings.length).toBeGreaterThan(0);
@@ -42,7 +45,8 @@ The rules for Prometheus: --format prometheus --out FILE; a test of them on the 
     const firing = evals.filter((m) => m[2] === undefined).map((m) => minutes(m[1] as string) * MINUTE);
     expect(firing).toEqual(firings.flatMap(([start, end]) => Array.from({ length: (end - start) / MINUTE }, (_, k) => start + k * MINUTE)));
     expect(text).toContain('# replay: idem-sim alerts');
-    expect(text).toContain('--seed 3 --format promtool-test');
+    expect(text).toContain(`--seed 3 --format promtool-test --out ${out}\n`);
+    expect(text).toContain('\nrule_files:\n  - "test.rules.yaml"\n');
   });
 
   it('writes the rule file, and warns of settings that do nothing without a simulation', () => {
@@ -58,12 +62,14 @@ The rules for Prometheus: --format prometheus --out FILE; a test of them on the 
   it("its --help's examples run", () => {
     const cwd = mkdtempSync(join(tmpdir(), 'idem-sim-example-alerts-'));
     const lines = (cli(['alerts', '--help'], { cwd }).stdout.split(/^Examples:$/m)[1] ?? '').split('\n').filter((l) => l.startsWith('  idem-sim ')).map((l) => l.trim());
-    expect(lines).toHaveLength(2);
-    for (const line of lines) {
+    expect(lines).toHaveLength(3);
+    // The test written with its rules says where they went; the test of a kept rule file says nothing.
+    const said = ['', 'idem-sim: wrote the rules the test reads beside it, to incident-slowdown.rules.yaml; promtool test rules incident-slowdown.test.yaml runs them (--rules FILE tests a rule file you keep instead)\n', ''];
+    lines.forEach((line, i) => {
       const r = spawnSync('bash', ['-c', `idem-sim() { "${process.execPath}" "${BIN}" "$@"; }\n${line}`], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
-      expect({ status: r.status, stderr: r.stderr }, line).toEqual({ status: 0, stderr: '' });
-    }
-    expect(existsSync(join(cwd, 'incident-slowdown.rules.yaml')) && existsSync(join(cwd, 'incident-slowdown.test.yaml'))).toBe(true);
+      expect({ status: r.status, stderr: r.stderr }, line).toEqual({ status: 0, stderr: said[i] });
+    });
+    expect(readdirSync(cwd).sort()).toEqual(['incident-slowdown.rules.yaml', 'incident-slowdown.test.yaml', 'kept.test.yaml']);
   });
 });
 
@@ -76,6 +82,7 @@ describe('idem-sim alerts refuses, exit 2, one paragraph, no file left', () => {
     if (typeof message === 'string') expect(r.stderr).toBe(`idem-sim: error: ${message}\n`);
     else expect(r.stderr).toMatch(message);
     expect(existsSync(out)).toBe(false);
+    expect(existsSync(join(dir, 'out.rules.yaml'))).toBe(false); // nor the rules a test reads
   };
 
   it('a scenario without alerts', () => {
@@ -88,7 +95,13 @@ describe('idem-sim alerts refuses, exit 2, one paragraph, no file left', () => {
     refused([SLOWDOWN, '--format', 'yaml'], '--format yaml: "yaml" is not one of the allowed values. Use one of: table, prometheus, promtool-test.');
   });
 
-  it('a test file of more than 100,000 entries, after the run and before writing', () => {
+  it('a --rules the test would not find beside it, or that holds other rules, before the run', () => {
+    refused([SLOWDOWN, '--format', 'promtool-test', '--rules', 'missing.yaml'], `--rules missing.yaml: promtool reads a test's rule file relative to the test file, so the test would read ${join(dir, 'missing.yaml')}, relative to the test file's directory, and there is no file there. Write them there with this test's options: idem-sim alerts ${SLOWDOWN} --format prometheus --out ${join(dir, 'missing.yaml')}; or leave --rules out, and the command writes the rules beside the test.`);
+    writeFileSync(join(dir, 'other.yaml'), cli(['alerts', SLOWDOWN, '--format', 'prometheus', '--series', '30s']).stdout);
+    refused([SLOWDOWN, '--format', 'promtool-test', '--rules', 'other.yaml'], new RegExp(`^idem-sim: error: --rules other\\.yaml: ${join(dir, 'other.yaml')} does not hold the rules this command makes for the scenario: its line 5 is not the group's interval: line\\. `));
+  });
+
+  it('a test file of more than 100,000 entries, after the run and before writing either file', () => {
     const file = join(dir, 'many.yaml');
     const alerts = Array.from({ length: 30 }, (_, k) => `  - {name: a${k}, metric: attempts, above: 60, for: 0m}`).join('\n');
     writeFileSync(file, `load: {rate_per_s: 5, duration: 1h}\nalerts:\n${alerts}\n`);

@@ -19,13 +19,13 @@ const withPromtool = process.env['CI'] === 'true' ? it : it.skipIf(!HAS_PROMTOOL
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-promtool-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** `idem-sim alerts ARGS...` in this process; its standard error must be empty (no warning either). */
-async function alerts(args: readonly string[]): Promise<void> {
+/** `idem-sim alerts ARGS...` in this process; its standard error must be `expected` (no warning either). */
+async function alerts(args: readonly string[], expected = ''): Promise<void> {
   const stderr = new PassThrough();
   let said = '';
   stderr.on('data', (c: Buffer) => { said += c.toString('utf8'); });
   const code = await main(['node', 'idem-sim', 'alerts', ...args], { stdout: new PassThrough(), stderr, env: {} });
-  expect({ code, said }).toEqual({ code: 0, said: '' });
+  expect({ code, said }).toEqual({ code: 0, said: expected });
 }
 
 function promtool(...args: string[]): { status: number | null; output: string } {
@@ -88,6 +88,30 @@ describe('promtool runs the exported rules on the simulated series', () => {
       expect(r.status).toBe(0);
     });
   }
+
+  withPromtool('the test and its rules written by one command pass, whatever rule file was written before and whatever the test is called', async () => {
+    // A new user's two commands: the rules to rules.yml, then the test to test.yml. The test used
+    // to read SCENARIO.rules.yaml, which was not there: promtool only warned, and got:[] nine times.
+    const slowdown = join(ROOT, 'scenarios/incident-slowdown.yaml');
+    await alerts([slowdown, '--format', 'prometheus', '--label', 'tool=refund', '--out', join(dir, 'rules.yml')]);
+    await alerts([slowdown, '--format', 'promtool-test', '--label', 'tool=refund', '--out', join(dir, 'test.yml')],
+      `idem-sim: wrote the rules the test reads beside it, to ${join(dir, 'test.rules.yml')}; promtool test rules ${join(dir, 'test.yml')} runs them (--rules FILE tests a rule file you keep instead)\n`);
+    expect(expectedFirings('test.yml', 'conflicts')).toHaveLength(9);
+    const r = promtool('test', 'rules', 'test.yml');
+    expect(r.output).not.toContain('no file match pattern');
+    expect(r.output).toContain('SUCCESS');
+    expect(r.status).toBe(0);
+    // The rules promtool ran are those of rules.yml, so the test stands for the deployed file.
+    expect(readFileSync(join(dir, 'test.rules.yml'), 'utf8')).toBe(readFileSync(join(dir, 'rules.yml'), 'utf8'));
+    // A name promtool would read as a glob ([1] a class, * any text) still names its own rule file alone.
+    const glob = join(dir, 'a[1] *.test.yaml');
+    writeFileSync(join(dir, 'a1 x.rules.yaml'), 'groups: []\n'); // what [1] and * would match instead
+    await alerts([slowdown, '--format', 'promtool-test', '--label', 'tool=refund', '--out', glob],
+      `idem-sim: wrote the rules the test reads beside it, to ${join(dir, 'a[1] *.rules.yaml')}; promtool test rules '${glob}' runs them (--rules FILE tests a rule file you keep instead)\n`);
+    const g = promtool('test', 'rules', glob);
+    expect(g.output).toContain('SUCCESS');
+    expect(g.status).toBe(0);
+  });
 
   withPromtool('without the compensation it fails: for: as the scenario writes it fires a bucket late', async () => {
     const { rules, test } = await exported(join(ROOT, 'scenarios/incident-slowdown.yaml'), 'late');

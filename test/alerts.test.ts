@@ -13,7 +13,7 @@ import { NUM_SERIES, SER, type SeriesCounts } from '../src/model/series.js';
 import type { WrittenScenario } from '../src/model/types.js';
 import { ALERT_FORMATS } from '../src/report/alert-formats.js';
 import { prometheusAlerts, promDuration, renderRuleGroup, templateLiteral, yamlString } from '../src/report/prometheus-rules.js';
-import { renderPromtoolTest } from '../src/report/promtool-test.js';
+import { globLiteral, renderPromtoolTest } from '../src/report/promtool-test.js';
 import { InputError } from '../src/scenario/errors.js';
 import { optionsOf } from './command-line.js';
 
@@ -68,7 +68,7 @@ groups:
 });
 
 describe('the promtool test: the simulated series in, the simulated firings expected', () => {
-  const from = { scenario: 's', seed: '7', version: '9.9.9', replay: 'idem-sim alerts s.yaml --seed 7 --format promtool-test' };
+  const from = { scenario: 's', seed: '7', version: '9.9.9', rulesSha256: 'ab12', replay: 'idem-sim alerts s.yaml --seed 7 --format promtool-test --out s.test.yaml' };
 
   it('samples each bucket at its middle and end, and expects the alert at exactly the bucket ends where it fires', () => {
     // Buckets above 600: 2, 3, 4 (fires at the end of 3, the second in a row: 4 min; clears at 6 min) and 6, 7 (fires at 8 min, still on when the series ends).
@@ -85,7 +85,8 @@ describe('the promtool test: the simulated series in, the simulated firings expe
         exp_alerts: []`;
     expect(text).toBe(`# promtool test rules FILE: the rules of "s.rules.yaml" on the series of scenario "s",
 # simulated by idem-sim 9.9.9 with seed "7": 7 buckets of 1m (docs/prometheus-rules.md).
-# replay: idem-sim alerts s.yaml --seed 7 --format promtool-test
+# The rule file's SHA-256 when this test was written: ab12 (sha256sum shows whether it has changed since).
+# replay: idem-sim alerts s.yaml --seed 7 --format promtool-test --out s.test.yaml
 rule_files:
   - "s.rules.yaml"
 evaluation_interval: 1m
@@ -97,6 +98,12 @@ tests:
     alert_rule_test:
 ${[quiet('1m'), quiet('2m'), firing('3m'), firing('4m'), quiet('5m'), quiet('6m'), firing('7m')].join('\n')}
 `);
+  });
+
+  it('names the rule file as promtool globs it: a *, ? or [ of the name matches itself alone', () => {
+    const text = renderPromtoolTest('a[1] *?\\b.rules.yaml', prometheusAlerts([ALERT], MINUTE, NAMING, 's'), [ALERT], conflicts([0]), from);
+    expect(text).toContain('rule_files:\n  - "a\\\\[1] \\\\*\\\\?\\\\\\\\b.rules.yaml"\n');
+    expect(globLiteral('../rules/x.yaml')).toBe('../rules/x.yaml');
   });
 
   it('a count equal to the limit is not above it, in both', () => {

@@ -19,7 +19,7 @@ export function declareAlerts(cmd: Command, { io, signal, setCode }: { io: Io; s
     .addOption(parsedOption('--series <step>', 'the buckets the alerts are judged on, as run --series (default 1m): the rules read and are evaluated at this step', seriesStepOption))
     .addOption(new Option('--metric <series=name>', 'the counter a series count is read from (default idempotency_SERIES_total), such as dedup_hits=myapp_replays_total (repeatable)').argParser(collect))
     .addOption(new Option('--label <name=value>', "a label that picks the service's series, such as tool=refund; the rules sum over the rest (repeatable)").argParser(collect))
-    .option('--rules <file>', 'with --format promtool-test: the rule file the test reads, relative to the test file (default SCENARIO.rules.yaml)')
+    .option('--rules <file>', 'with --format promtool-test: test a rule file you keep, relative to the test file as promtool reads it, refused unless it holds the rules this command makes (default: the rules written beside the test, --out x.test.yaml with x.rules.yaml)')
     .option('--out <file>', 'write it to a file instead of stdout')
     .action(async (file: string, opts: AlertsOptions) => {
       const { alertsCommand, alertsSettings } = await import('./alerts.js');

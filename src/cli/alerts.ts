@@ -12,6 +12,7 @@ import { promtoolTestEntries, renderPromtoolTest } from '../report/promtool-test
 import { InputError } from '../scenario/errors.js';
 import { clipped, hasUnprintable } from '../scenario/printable.js';
 import { scenarioName } from '../scenario/names.js';
+import { besideNote, besideTest, keptRules, rulesBesideTest, sha256, type RulesBeside } from './alerts-rules.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { oneOf } from './options.js';
 import { scenarioReader, type LoadedScenario } from './shared/load.js';
@@ -110,17 +111,21 @@ export async function alertsCommand(file: string, s: AlertsSettings, io: Io, sig
     const naming = namingOf(s);
     const threads = threadSetting(s.simulation.threads, io);
     warnUnused(s, format, io);
-    const loaded = scenarioReader(s.scenario, io)(file);
-    const name = scenarioName(file);
-    if (loaded.scenario.alerts.length === 0) {
-      throw new InputError({ source: file }, 'alerts', 'has no alerts to export',
-        'Add an alerts: list, such as alerts: [{name: conflicts, metric: conflicts_409, above: 10, for: 2m}] (docs/time.md).');
-    }
-    const rules = prometheusAlerts(loaded.scenario.alerts, step, naming, name);
-    if (format === 'table') out.write(renderAlertsTable(rules, loaded.scenario.alerts, step, out.style()));
-    else if (format === 'prometheus') out.write(renderRuleGroup(rules, `idem-sim ${name}`, step, toolVersion()));
-    else await writeTest(out, { file, name, loaded, rules, step, s, threads }, io, signal);
-    return 0;
+    // The rules a test reads, written beside it: opened with it, before any input is read (none may be overwritten).
+    const beside = format === 'promtool-test' && s.rules === undefined ? rulesBesideTest(out.regularFile(), s.output.out) : undefined;
+    return withOutput(io, beside?.path, [file], async (rulesOut) => {
+      const loaded = scenarioReader(s.scenario, io)(file);
+      const name = scenarioName(file);
+      if (loaded.scenario.alerts.length === 0) {
+        throw new InputError({ source: file }, 'alerts', 'has no alerts to export',
+          'Add an alerts: list, such as alerts: [{name: conflicts, metric: conflicts_409, above: 10, for: 2m}] (docs/time.md).');
+      }
+      const rules = prometheusAlerts(loaded.scenario.alerts, step, naming, name);
+      if (format === 'table') out.write(renderAlertsTable(rules, loaded.scenario.alerts, step, out.style()));
+      else if (format === 'prometheus') out.write(renderRuleGroup(rules, `idem-sim ${name}`, step, toolVersion()));
+      else await writeTest(out, { file, name, loaded, rules, step, s, threads, out: out.regularFile(), beside: beside && { ...beside, out: rulesOut } }, io, signal);
+      return 0;
+    });
   });
 }
 
@@ -159,10 +164,35 @@ interface TestJob {
   step: number;
   s: AlertsSettings;
   threads: (actions: number) => number;
+  /** --out as given, when it names a regular file. */
+  out: string | undefined;
+  /** Without --rules: the rule file written beside the test, and where it goes. */
+  beside: (RulesBeside & { out: ReportOutput }) | undefined;
 }
 
-/** Simulates the scenario on the step, then writes the test file (refused when it would hold too many entries). */
+/**
+ * The test file and the rules it reads, a pair (alerts-rules.ts): --rules FILE checked against
+ * the rules this command makes; else the rules written beside the test, both files or neither.
+ */
 async function writeTest(out: ReportOutput, job: TestJob, io: Io, signal: AbortSignal | undefined): Promise<void> {
+  const { name, rules, step, s, beside } = job;
+  const ours = renderRuleGroup(rules, `idem-sim ${name}`, step, toolVersion());
+  if (beside === undefined) {
+    const given = s.rules as string; // without it, alertsCommand planned the rules beside the test
+    const kept = keptRules(given, job.out, ours, commandLine(job).option('--format', 'prometheus').option('--out', besideTest(job.out, given)).text());
+    out.write(await testText(job, given, sha256(kept), io, signal));
+    return;
+  }
+  out.writeWith(await testText(job, beside.name, sha256(ours), io, signal), beside.out, ours);
+  io.stderr.write(besideNote(beside, ours));
+}
+
+/** `idem-sim alerts SCENARIO` and the options that decide the rules (--set, --actions, --series, --metric, --label), and the seed when given. */
+const commandLine = ({ file, s }: TestJob, seed?: string) => new ReplayLine('alerts', [file], s.scenario).overrides(s.scenario).option('--seed', seed)
+  .given('--series', s.series).each('--metric', s.metric.map((g) => g.text)).each('--label', s.label.map((g) => g.text));
+
+/** Simulates the scenario on the step, then the test file's text, reading `rulesFile` (refused when it would hold too many entries). */
+async function testText(job: TestJob, rulesFile: string, rulesSha256: string, io: Io, signal: AbortSignal | undefined): Promise<string> {
   const { file, name, loaded, rules, step, s } = job;
   const seed = runSeed(s.simulation.seed?.value, loaded.seed);
   const scenario = loaded.scenario;
@@ -176,8 +206,7 @@ async function writeTest(out: ReportOutput, job: TestJob, io: Io, signal: AbortS
     throw new InputError({ source: file }, 'alerts', `would need ${entries.toLocaleString('en-US')} test entries (${rules.length} alerts × ${series.buckets.toLocaleString('en-US')} buckets), more than the ${MAX_PROMTOOL_TEST_ENTRIES.toLocaleString('en-US')} a test file may hold`,
       'Test fewer alerts at once (--set to drop some), a shorter load.duration, or a longer --series step.');
   }
-  const replay = new ReplayLine('alerts', [file], s.scenario).overrides(s.scenario).option('--seed', seed).given('--series', s.series)
-    .each('--metric', s.metric.map((g) => g.text)).each('--label', s.label.map((g) => g.text))
-    .option('--format', 'promtool-test').option('--rules', s.rules).text();
-  out.write(renderPromtoolTest(s.rules ?? `${name}.rules.yaml`, rules, scenario.alerts, series, { scenario: name, seed, version: toolVersion(), replay }));
+  // The line that writes the file again, with --out: it places the rule file beside the test, or where --rules is read from.
+  const replay = commandLine(job, seed).option('--format', 'promtool-test').option('--rules', s.rules).option('--out', job.out).text();
+  return renderPromtoolTest(rulesFile, rules, scenario.alerts, series, { scenario: name, seed, version: toolVersion(), rulesSha256, replay });
 }

@@ -35,7 +35,8 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   ],
   alerts: [
     { what: 'the rules for Prometheus, the service picked by a label', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format prometheus --label tool=refund --out incident-slowdown.rules.yaml' },
-    { what: 'a test that they fire at the simulated minutes (then: promtool test rules incident-slowdown.test.yaml)', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format promtool-test --label tool=refund --out incident-slowdown.test.yaml' },
+    { what: 'a test that they fire at the simulated minutes, and beside it the rules it reads, incident-slowdown.rules.yaml (then: promtool test rules incident-slowdown.test.yaml)', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format promtool-test --label tool=refund --out incident-slowdown.test.yaml' },
+    { what: 'a test of a rule file you keep: refused unless it holds the rules these options make', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format promtool-test --label tool=refund --rules incident-slowdown.rules.yaml --out kept.test.yaml' },
   ],
   size: [
     { what: 'keys and memory from a rate and a retention', line: 'idem-sim size --rate 200 --retention 24h' },

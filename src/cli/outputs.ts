@@ -1,6 +1,6 @@
 /** The files the CLI writes: `--out` and `--junit`, whole or not at all. Reading: files.ts. */
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fchmodSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, constants, existsSync, fchmodSync, linkSync, lstatSync, openSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../scenario/errors.js';
 import { pauseForTest } from './test-pause.js';
@@ -196,18 +196,80 @@ export class PendingOutput {
       }
       else if (this.tmp === null || this.fd === null) writeFileSync(this.target, content);
       else {
-        const bytes = Buffer.from(content, 'utf8');
-        for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done);
-        fchmodSync(this.fd, this.mode !== undefined ? this.mode & 0o7777 : modeForNewFile());
-        closeSync(this.fd);
-        this.fd = null;
+        this.stage(content);
         renameSync(this.tmp, this.target);
         pauseForTest('committed');
       }
     } catch (e) {
       this.abort();
-      throw new InputError({ source: `${this.flag} ${this.path}` }, '', `cannot write ${this.path} (${reason(e)})`, 'Choose a path you can write to.');
+      throw this.cannotWrite(e);
     }
+  }
+
+  /** Whether it is a regular file written through a temporary file beside it (not standard output, a device or a pipe). */
+  get throughTemporary(): boolean {
+    return this.tmp !== null;
+  }
+
+  private cannotWrite(e: unknown): InputError {
+    return new InputError({ source: `${this.flag} ${this.path}` }, '', `cannot write ${this.path} (${reason(e)})`, 'Choose a path you can write to.');
+  }
+
+  /** Writes `content` whole to the temporary file, with the target's mode, and closes it. */
+  private stage(content: string): void {
+    const fd = this.fd as number; // a regular file's, open until staged
+    const bytes = Buffer.from(content, 'utf8');
+    for (let done = 0; done < bytes.length;) done += writeSync(fd, bytes, done, bytes.length - done);
+    fchmodSync(fd, this.mode !== undefined ? this.mode & 0o7777 : modeForNewFile());
+    closeSync(fd);
+    this.fd = null;
+  }
+
+  /**
+   * Renames the staged file over the target, the file it replaces kept aside by a hard link;
+   * `undo` puts that file back (or removes a new one), `keep` drops what was kept aside. A file
+   * that cannot be kept aside (no hard links there) is left replaced by `undo`, never removed.
+   */
+  private place(): { undo: () => void; keep: () => void } {
+    const existed = existsSync(this.target);
+    let aside: string | null = existed ? join(dirname(this.target), `.${basename(this.target)}.${randomBytes(8).toString('hex')}.tmp`) : null;
+    if (aside !== null) {
+      try { linkSync(this.target, aside); } catch { aside = null; }
+    }
+    try {
+      renameSync(this.tmp as string, this.target);
+    } catch (e) {
+      if (aside !== null) rmSync(aside, { force: true });
+      throw e;
+    }
+    pending.delete(this);
+    return {
+      undo: () => { if (aside !== null) renameSync(aside, this.target); else if (!existed) rmSync(this.target, { force: true }); },
+      keep: () => { if (aside !== null) rmSync(aside, { force: true }); },
+    };
+  }
+
+  /**
+   * Writes regular files together, all or none: each whole to its temporary file, then each
+   * renamed over its target in turn. A failure on the way gives every one up and undoes the
+   * renames already done (the files they replaced put back), so no file is left without the
+   * others. One synchronous stretch, as `commit`: no signal is handled in between.
+   */
+  static commitTogether(outputs: readonly (readonly [PendingOutput, string])[]): void {
+    const direct = outputs.find(([out]) => out.tmp === null);
+    if (direct) throw new Error(`${direct[0].path} is not written through a temporary file`);
+    const placed: { undo: () => void; keep: () => void }[] = [];
+    let at: PendingOutput | undefined;
+    try {
+      for (const [out, content] of outputs) { at = out; out.stage(content); }
+      for (const [out] of outputs) { at = out; placed.push(out.place()); }
+    } catch (e) {
+      for (const p of placed.reverse()) { try { p.undo(); } catch { /* the file it replaced stays replaced */ } }
+      for (const [out] of outputs) out.abort();
+      throw at?.cannotWrite(e) ?? e;
+    }
+    for (const p of placed) p.keep();
+    pauseForTest('committed');
   }
 
   abort(): void {

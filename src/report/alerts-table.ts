@@ -20,7 +20,8 @@ export function renderAlertsTable(rules: readonly PrometheusAlert[], alerts: rea
   const notes = [
     `A rule reads the count of the ${promDuration(step)} just ended (increase) against above × ${promDuration(step)}, and waits one bucket less (for:)`,
     'than the simulated alert, which sees its first bucket whole before Prometheus finds it above (docs/prometheus-rules.md).',
-    'The rules for Prometheus: --format prometheus --out FILE; a test of them on the simulated series: --format promtool-test.',
+    'The rules for Prometheus: --format prometheus --out FILE; a test of them on the simulated series, the rules it reads',
+    'written beside it: --format promtool-test --out FILE.',
   ];
   return `${table.toString()}\n${chalk.dim(notes.join('\n'))}\n`;
 }

@@ -23,21 +23,29 @@ import { promDuration, seriesRead, yamlString, type PrometheusAlert } from './pr
 
 type Alert = WrittenScenario['alerts'][number];
 
-/** What the test file says of where it came from (a comment). */
+/** What the test file says of where it came from (comments). */
 export interface PromtoolTestSource {
   scenario: string;
   seed: string;
   version: string;
+  /** The rule file's SHA-256 (hex) when the test was written, which `sha256sum` compares with it as it is now. */
+  rulesSha256: string;
   /** The command line that writes the file again. */
   replay: string;
 }
+
+/**
+ * A path as a pattern of Go's filepath.Match that matches it alone: promtool globs each of
+ * `rule_files`, so a name holding `*`, `?`, `[` or `\` would match other files, or none.
+ */
+export const globLiteral = (path: string): string => path.replace(/[*?[\\]/g, '\\$&');
 
 /** Entries of `alert_rule_test` a file holds: one per alert and bucket. */
 export const promtoolTestEntries = (alerts: number, series: SeriesCounts): number => alerts * series.buckets;
 
 /**
- * The test file. `rulesFile`: the rule file as the test reads it (relative to the test file);
- * `alerts`: the scenario's alerts, in the order of `rules`.
+ * The test file. `rulesFile`: the rule file as the test reads it (relative to the test file, as
+ * promtool reads it); `alerts`: the scenario's alerts, in the order of `rules`.
  */
 export function renderPromtoolTest(rulesFile: string, rules: readonly PrometheusAlert[], alerts: readonly Alert[], series: SeriesCounts, from: PromtoolTestSource): string {
   const step = promDuration(series.step);
@@ -46,9 +54,10 @@ export function renderPromtoolTest(rulesFile: string, rules: readonly Prometheus
   const lines = [
     `# promtool test rules FILE: the rules of ${yamlString(rulesFile)} on the series of scenario ${yamlString(from.scenario)},`,
     `# simulated by idem-sim ${from.version} with seed ${yamlString(from.seed)}: ${series.buckets} buckets of ${step} (docs/prometheus-rules.md).`,
+    `# The rule file's SHA-256 when this test was written: ${from.rulesSha256} (sha256sum shows whether it has changed since).`,
     `# replay: ${printable(from.replay)}`,
     'rule_files:',
-    `  - ${yamlString(rulesFile)}`,
+    `  - ${yamlString(globLiteral(rulesFile))}`,
     `evaluation_interval: ${step}`,
     'tests:',
     `  - interval: ${promDuration(series.step / 2)}`,

@@ -35,6 +35,17 @@ export class ReportOutput {
     else this.io.stdout.write(text);
   }
 
+  /** The path given, when it is a regular file written through a temporary file beside it (not standard output, a device or a pipe). */
+  regularFile(): string | undefined {
+    return this.file?.throughTemporary ? this.file.path : undefined;
+  }
+
+  /** Writes this report and `other`'s together, both regular files: both or neither (outputs.ts, commitTogether). */
+  writeWith(text: string, other: ReportOutput, otherText: string): void {
+    if (!this.file || !other.file) throw new Error('writeWith writes two files');
+    PendingOutput.commitTogether([[this.file, text], [other.file, otherText]]);
+  }
+
   /** Gives the file up if it was not written (the command failed or was stopped): no file is left. */
   abort(): void {
     this.file?.abort();
@@ -100,8 +111,8 @@ function existing(name: string, where: string, ours: (head: string) => boolean):
     `Give --out FILE to write another file (--out ${name} replaces this one), or redirect standard output to a file or a pipe.`);
 }
 
-/** The first HEAD_BYTES of a regular file (not through a link, which `existing` refused). */
-function head(name: string): string {
+/** The first HEAD_BYTES of a regular file, not through a link (which the callers refused); empty when it cannot be read. */
+export function head(name: string): string {
   let fd: number;
   try {
     fd = openSync(name, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

@@ -1,0 +1,134 @@
+/**
+ * The rule file a promtool test reads (docs/prometheus-rules.md). promtool reads a test's
+ * `rule_files` relative to the test file and only warns when none is there, and then every
+ * expected alert is missing (`got:[]`). So a test and its rules are a pair: without --rules the
+ * command writes the rules beside the test, both files or neither; --rules FILE names a rule
+ * file kept elsewhere, which must be where promtool will look and hold the rules this command
+ * makes. The test records the rule file's SHA-256.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, lstatSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join } from 'node:path';
+import { InputError } from '../scenario/errors.js';
+import { printable } from '../scenario/printable.js';
+import { shellQuote } from '../scenario/shell-quote.js';
+import { MAX_SCENARIO_BYTES, readUserFile } from './files.js';
+import { refuseOutputsAt } from './outputs.js';
+import { head } from './shared/output.js';
+
+/** The start of every rule file idem-sim writes (report/prometheus-rules.ts, renderRuleGroup). */
+const RULES_HEAD = '# Prometheus alerting rules written by idem-sim ';
+
+/** The name of the rule file written beside the test file `test`: x.test.yaml's is x.rules.yaml, x.yml's x.rules.yml, x's x.rules.yaml. */
+export function rulesBeside(test: string): string {
+  const name = basename(test);
+  const parts = /^(.*?)(?:\.test)?(\.ya?ml)$/i.exec(name);
+  return parts ? `${parts[1]}.rules${parts[2]}` : `${name}.rules.yaml`;
+}
+
+/** Where promtool finds the rule file `rules` a test names: relative to the test file's directory (`test` undefined: standard output, saved in the current directory). */
+export const besideTest = (test: string | undefined, rules: string): string =>
+  isAbsolute(rules) ? rules : join(test === undefined ? '.' : dirname(test), rules);
+
+/** A text's SHA-256 in hex, as `sha256sum` prints a file's (the test records its rule file's). */
+export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** The rule file written beside a test: the test's path as given, the rule file's name and path, and the text of one idem-sim wrote there before. */
+export interface RulesBeside {
+  test: string;
+  name: string;
+  path: string;
+  previous: string | undefined;
+}
+
+/** Where the rules of the test `test` (--out as given, when a regular file) are written; refused on standard output, a device or a pipe, and over a file idem-sim did not write. */
+export function rulesBesideTest(test: string | undefined, out: string | undefined): RulesBeside {
+  if (test === undefined) return refuseUnpaired(out);
+  const name = rulesBeside(test);
+  const path = besideTest(test, name);
+  return { test, name, path, previous: previousRules(path, test) };
+}
+
+/** A test on standard output (or a device or pipe) without --rules: there is no directory to write its rules beside it. */
+function refuseUnpaired(out: string | undefined): never {
+  throw new InputError({ source: out === undefined ? '--format promtool-test' : `--out ${out}` }, '',
+    'a promtool test reads its rule file from beside it, so the command writes the two together, and a test written to standard output, a device or a pipe has no directory to write the rules to',
+    'Give --out FILE (--out SCENARIO.test.yaml writes the rules beside it, as SCENARIO.rules.yaml), or --rules FILE to name a rule file you keep (read from the current directory, where a test on standard output is taken to be saved).');
+}
+
+/**
+ * The rule file already at `path`, where the test's rules are to be written: undefined for
+ * none; its text when idem-sim wrote it (writing again replaces it); any other file is refused,
+ * as it may be rules someone keeps.
+ */
+function previousRules(path: string, out: string): string | undefined {
+  let regular: boolean;
+  try {
+    regular = lstatSync(path).isFile();
+  } catch {
+    return undefined; // nothing there
+  }
+  if (regular && head(path).startsWith(RULES_HEAD)) return readUserFile(path, 'the rule file', '', { source: `--out ${out}` }, 'the current directory', MAX_SCENARIO_BYTES);
+  throw new InputError({ source: `--out ${out}` }, '',
+    `the rules the test reads are written beside it, to ${path}, but that ${regular ? 'file was not written by idem-sim' : 'is not a regular file'} and is not replaced`,
+    `Give --rules ${shellQuote(basename(path))} to test that file as it is (it must hold the rules this command makes), or give --out another name.`);
+}
+
+/** What the command says once it has written the test and, beside it, its rules (`ours`). */
+export function besideNote({ test, path, previous }: RulesBeside, ours: string): string {
+  const replaced = previous !== undefined && rulesDiffer(previous, ours) !== undefined ? ', replacing one idem-sim wrote with other rules' : '';
+  return `idem-sim: wrote the rules the test reads beside it, to ${printable(path)}${replaced}; promtool test rules ${shellQuote(test)} runs them (--rules FILE tests a rule file you keep instead)\n`;
+}
+
+/**
+ * The rule file --rules names (`given`), read where promtool will read it, relative to the test
+ * file `test`: refused when it is not there or does not hold `ours`, the rules this command
+ * makes. `write`: the command line that writes them there.
+ */
+export function keptRules(given: string, test: string | undefined, ours: string, write: string): string {
+  const path = besideTest(test, given);
+  const from = test === undefined ? 'the current directory (where a test on standard output is taken to be saved)' : "the test file's directory";
+  const source = { source: `--rules ${given}` };
+  const fix = `Write them there with this test's options: ${write}; or leave --rules out, and the command writes the rules beside the test.`;
+  if (!existsSync(path)) {
+    throw new InputError(source, '', `promtool reads a test's rule file relative to the test file, so the test would read ${path}, relative to ${from}, and there is no file there`, fix);
+  }
+  refuseOutputsAt(path, 'the rule file --rules names');
+  const text = readUserFile(path, 'the rule file', '', source, from, MAX_SCENARIO_BYTES);
+  const differs = rulesDiffer(text, ours);
+  if (differs !== undefined) throw new InputError(source, '', `${path} does not hold the rules this command makes for the scenario: ${differs}`, fix);
+  return text;
+}
+
+/** A rule file's lines that carry rules, numbered: comments, blank lines and trailing spaces (a CR too) aside. */
+function ruleLines(text: string): { line: number; text: string }[] {
+  return text.split('\n').map((t, i) => ({ line: i + 1, text: t.trimEnd() })).filter((l) => l.text !== '' && !/^\s*#/.test(l.text));
+}
+
+/**
+ * Where the rule file `theirs` first differs from `ours`, comments, blank lines and trailing
+ * spaces aside, in words that quote neither file (only a key and an alert's name of `ours`,
+ * which the scenario's names are); undefined when they hold the same rules.
+ */
+export function rulesDiffer(theirs: string, ours: string): string | undefined {
+  const a = ruleLines(theirs);
+  const b = ruleLines(ours);
+  let i = 0;
+  while (i < Math.max(a.length, b.length) && a[i]?.text === b[i]?.text) i++;
+  const mine = a[i];
+  if (i === Math.max(a.length, b.length)) return undefined;
+  if (i >= b.length) return `its line ${mine?.line ?? 0} goes on past the end of those rules`;
+  const what = lineOf(b, i);
+  if (mine === undefined) return a.length === 0 ? `it holds no rules (${what} first)` : `it ends at its line ${a[a.length - 1]?.line ?? 0}, before ${what}`;
+  return `its line ${mine.line} is not ${what}`;
+}
+
+/** The line `i` of our rules in words: its key, and the alert it belongs to. */
+function lineOf(lines: readonly { text: string }[], i: number): string {
+  const key = /^\s*(?:- )?(\w+):/.exec(lines[i]?.text ?? '')?.[1] ?? '';
+  for (let k = i; k >= 0; k--) {
+    const alert = /^\s*- alert: ("(?:[^"\\]|\\.)*")$/.exec(lines[k]?.text ?? '')?.[1];
+    if (alert !== undefined) return `the ${key}: line of alert ${alert}`;
+  }
+  return `the group's ${key}: line`;
+}
