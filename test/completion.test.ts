@@ -78,7 +78,7 @@ describe('the completion scripts', () => {
     expect(option('alerts', '--format')).toEqual({ kind: 'choices', values: ['table', 'prometheus', 'promtool-test'] });
     expect(option('alerts', '--rules')).toEqual({ kind: 'file' });
     expect(option('fit', '--format')).toEqual({ kind: 'choices', values: ['prometheus', 'otlp', 'durations', 'csv'] });
-    expect(option('fit', '--form')).toEqual({ kind: 'choices', values: ['histogram', 'lognormal', 'percentiles'] });
+    expect(option('fit', '--form')).toEqual({ kind: 'choices', values: ['histogram', 'lognormal', 'mixture', 'percentiles'] });
     expect(option('fit', '--unit')).toEqual({ kind: 'choices', values: ['s', 'ms', 'us', 'ns'] });
     expect(option('fit', '--into')).toEqual({ kind: 'scenario' });
     expect(spec.commands.find((c) => c.name === 'fit')?.arguments[0]?.value).toEqual({ kind: 'file' });

@@ -1,5 +1,5 @@
 /**
- * `idem-sim fit` in-process: the fits and their errors, the advice, the histogram form of
+ * `idem-sim fit` in-process: the fits and their goodness, the advice, the histogram form of
  * durations, --into (comments and layout kept, JSON kept JSON), the HTTP client against a local
  * server (redirects, size, deadline, refusals), and the command's refusals of its options.
  */
@@ -13,8 +13,10 @@ import { clientTimeoutsOption } from '../src/cli/fit-declare.js';
 import { writeInto } from '../src/cli/fit-into.js';
 import { httpGet, MAX_RESPONSE_BYTES, parseUrl } from '../src/cli/fit-http.js';
 import { fitSettings } from '../src/cli/fit.js';
-import { advice, fittedLognormal, throughP50P99 } from '../src/ingest/fit.js';
-import { fitReport, fitText, histogramValue, latencyValue } from '../src/ingest/fit-text.js';
+import { advice, fits } from '../src/ingest/fit.js';
+import { histogramValue } from '../src/ingest/fit-buckets.js';
+import { fitReport, fitText, latencyValue } from '../src/ingest/fit-text.js';
+import { phi } from '../src/ingest/stats.js';
 import type { Observations } from '../src/ingest/observations.js';
 import { compileLatency } from '../src/model/latency.js';
 import { chunkRng } from '../src/random/rng.js';
@@ -41,46 +43,57 @@ function lognormalDraws(n = 100_000): Observations {
 }
 
 describe('the fits', () => {
-  it('recover a lognormal from its draws, and say how far each is off', () => {
+  it('recover a lognormal from its draws: the durations\' log mean and log standard deviation', () => {
     const o = lognormalDraws();
-    const fit = fittedLognormal(o);
+    const { lognormal: fit } = fits(o);
     if ('problem' in fit) throw new Error(fit.problem);
-    // The sample median's relative se is sigma * sqrt(pi / 2) / sqrt(n) = 0.24%, 4 se about 1%,
-    // and the median is printed to 3 digits (0.17% at 300): 1.2%. Sigma from the log-quantiles
-    // p10..p99 has an se of about 0.005 (p99's alone is 0.6 * 0.000315 / 0.02665 = 0.0071): 0.025.
-    expect(Math.abs(fit.median / 300 - 1)).toBeLessThan(0.012);
-    expect(Math.abs(fit.sigma - 0.6)).toBeLessThan(0.025);
-    expect(fit.worst.error).toBeLessThan(0.03);
-    const two = throughP50P99(o);
-    if ('problem' in two) throw new Error(two.problem);
-    // p99 of lognormal(300, 0.6) is 300 e^(0.6 * 2.326) = 1213 ms; its sample's se is 29 * 0.6 / 0.8155 ms, about 1.8%: 4 se 7%.
-    expect(Math.abs(two.p99 / 1213 - 1)).toBeLessThan(0.07);
+    // The MLE's standard errors: ln(median)'s sigma / sqrt(n) = 0.0019 (4 se 0.76%, and printing to 3
+    // digits 0.17% more: 1%); sigma's sigma / sqrt(2n) = 0.0013 (4 se 0.0054: 0.006).
+    expect(Math.abs(fit.median / 300 - 1)).toBeLessThan(0.01);
+    expect(Math.abs(fit.sigma - 0.6)).toBeLessThan(0.006);
+    expect(fit.goodness.p).toBeGreaterThan(0.01);
+    // p99 of lognormal(300, 0.6) is 300 e^(0.6 * 2.326) = 1213 ms; ln p99 = mu + z sigma has an se of
+    // sqrt(sigma^2 / n + z^2 sigma^2 / 2n) = 0.0037 (4 se 1.5%, with printing 2%), where the sample's own p99 had 1.8%.
+    const p99 = latencyValue(fitReport(o, 'draws'), 'percentiles') as { p50: string; p99: string };
+    expect(Math.abs(parseFloat(p99.p99) / 1.213 - 1)).toBeLessThan(0.02);
   });
 
-  it('fit nothing where the data place too little: the known vector\'s tail lies above its highest bound', () => {
-    expect(fittedLognormal(VECTOR)).toEqual({ problem: expect.stringMatching(/the data place only their p50/) });
-    expect(throughP50P99(VECTOR)).toEqual({ problem: expect.stringMatching(/the p99 lies above the highest bound \(26\.3% of the observations do\)/) });
+  it('fit a known vector exactly: three buckets above 0 ms for two parameters, the zeros apart', () => {
+    // 6 at 0 ms, then 5, 3 and 5 in (0, 0.5 s], (0.5 s, 1 s] and above 1 s: the lognormal through
+    // them exactly has its median at sqrt(500 * 1000) = 707 ms and ln 2 / sigma = 2 z(8/13), z(8/13) = 0.29338.
+    const f = fits(VECTOR);
+    expect(f.zero).toBe(6 / 19);
+    expect(f.lognormal).toEqual({ median: 707, sigma: +(Math.LN2 / (2 * 0.293381)).toFixed(3), goodness: expect.objectContaining({ p: undefined }) });
+    expect(f.mixture).toEqual({ problem: 'its five parameters need observations in five buckets or more (3 hold some)' });
+    const two = histogramOf('{dist: histogram, buckets: [{le: 0, count: 6}, {le: 0.5, count: 11}, {le: 1, count: 11}], total: 11}');
+    expect(fits(two).lognormal).toEqual({ problem: expect.stringMatching(/lie in one bucket, where ever narrower lognormals fit ever better/) });
   });
 });
 
 describe('the advice', () => {
-  it('is the data\'s p99 and, for each timeout, the share of attempts over it; beyond the highest bound, at most the +Inf share', () => {
-    const a = advice(VECTOR, [250, 500, 1000, 2000]);
-    expect(a.p50).toEqual({ ms: expect.closeTo(350, 9), placed: true });
-    expect(a.p99).toEqual({ ms: 1000, placed: false });
-    expect(a.timeouts.map((t) => [t.ms, +t.share.toFixed(6), t.atMost])).toEqual([
-      [250, +(1 - 8.5 / 19).toFixed(6), false], [500, +(8 / 19).toFixed(6), false], [1000, +(5 / 19).toFixed(6), true], [2000, +(5 / 19).toFixed(6), true],
+  it('is the fit\'s p99 and, for each timeout, the share of attempts over it by the fit and by the data\'s reading (at most the +Inf share beyond the highest bound)', () => {
+    const a = advice(VECTOR, fits(VECTOR), [250, 500, 1000, 2000]);
+    expect(a.from).toBe('lognormal');
+    // Above 0 ms, lognormal(707 ms, 1.18): its p50 is the 0.5 - 6/19 = 0.184 share of the 13/19 above 0 ms, 0.269 of them.
+    expect(a.p50.ms).toBeCloseTo(707 * Math.exp(1.181 * -0.6158), -1);
+    expect(a.p99).toEqual({ ms: expect.any(Number), placed: false });
+    expect(a.dataP99).toEqual({ ms: 1000, placed: false });
+    const fitted = (t: number) => (13 / 19) * phi(-Math.log(t / 707) / 1.181);
+    expect(a.timeouts.map((t) => [t.ms, +t.share.toFixed(6), +t.data.share.toFixed(6), t.data.atMost])).toEqual([
+      [250, +fitted(250).toFixed(6), +(1 - 8.5 / 19).toFixed(6), false], [500, +fitted(500).toFixed(6), +(8 / 19).toFixed(6), false],
+      [1000, +fitted(1000).toFixed(6), +(5 / 19).toFixed(6), true], [2000, +fitted(2000).toFixed(6), +(5 / 19).toFixed(6), true],
     ]);
     // Without asking: round values near the p99, two below and three at or above, and the p99 itself.
-    expect(advice(lognormalDraws(), undefined).timeouts.map((t) => t.ms)).toEqual([500, 1000, expect.closeTo(1213, -2), 2000, 5000, 10000]);
+    const draws = lognormalDraws();
+    expect(advice(draws, fits(draws), undefined).timeouts.map((t) => t.ms)).toEqual([500, 1000, expect.closeTo(1213, -2), 2000, 5000, 10000]);
   });
 
   it('prints YAML that pastes: the chosen form active, the others commented, every line a comment or the latency', () => {
     const report = fitReport(lognormalDraws(), 'draws');
-    for (const form of ['histogram', 'lognormal', 'percentiles'] as const) {
+    for (const form of ['histogram', 'lognormal', 'mixture', 'percentiles'] as const) {
       const text = fitText(report, form);
       const pasted = parseScenario(`service:\n${text.split('\n').map((l) => `  ${l}`).join('\n')}`, 'pasted.yaml').scenario.service.latency;
-      expect(pasted.dist).toBe(form === 'histogram' ? 'histogram' : 'lognormal');
+      expect(pasted.dist).toBe(form === 'histogram' || form === 'mixture' ? form : 'lognormal');
       expect(text.split('\n').filter((l) => l !== '' && !l.startsWith('#') && !l.startsWith(' ') && !l.startsWith('latency:'))).toEqual([]);
     }
   });
@@ -192,9 +205,13 @@ describe('a file, in-process', () => {
     expect(text).toMatch(/^# idem-sim fit: 48,012 observations of http_request_duration_seconds\{route="\/pay"\} from .*payments\.prom \(le in seconds: from the metric's name\)\.\n/);
     expect(text).toContain('    - {le: 0.25, count: 27248}\n');
     expect(text).toContain('  total: 48012\n');
-    // The +Inf bucket holds 12 of 48,012: 0.025%; the p99 is 1 s + 1.5 s x (47531.9 - 46956) / 1015 = 1.85 s.
+    // The +Inf bucket holds 12 of 48,012: 0.025%. Their likelihood under the lognormal (220 ms, 0.753:
+    // 2e-7 above 10 s) is far below the mixture's, which gives them a component of their own: the
+    // advice reads the mixture, whose p99 is the lognormal part's, 1.27 s. histogram_quantile spreads
+    // the (1 s, 2.5 s] bucket evenly: 1 s + 1.5 s x (47531.9 - 46956) / 1015 = 1.85 s.
     expect(text).toMatch(/# 0\.025% of the observations lie above the highest bound, 10s/);
-    expect(text).toMatch(/The healthy p99 is 1\.85s/);
+    expect(text).toMatch(/likelihood ratio is \d+ \(p < 0\.0001 on 3 degrees of freedom\): the lognormal does not fit; the advice reads the mixture/);
+    expect(text).toMatch(/The healthy p99 is 1\.27s .*\n.*\n# Prometheus's histogram_quantile reads the p99 as 1\.85s\./);
     expect(stderr.read()).toBeNull();
   });
 

@@ -33,6 +33,11 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { what: 'every solution, with JUnit XML for CI', line: 'idem-sim check {scenarios}/solutions/*.yaml --junit idem-sim.xml' },
     { what: 'a retry storm and the guards that end it (recovery_ms, shedding, the budget)', line: 'idem-sim check {scenarios}/capacity-storm.yaml {scenarios}/capacity-guards.yaml' },
   ],
+  explain: [
+    { what: 'every key of a scenario, its value and where it comes from (its line, a preset, the built-in default)', line: 'idem-sim explain {scenarios}/mission-2-slow-downstream.yaml' },
+    { what: "an agent file's tools: what each takes from the agent's defaults, as JSON", line: 'idem-sim explain {scenarios}/agents/support-agent.yaml --json' },
+    { what: 'with a --set, as run would read it', line: 'idem-sim explain {scenarios}/belgavi-refunds.yaml --set preset=stripe' },
+  ],
   alerts: [
     { what: 'the rules for Prometheus, the service picked by a label', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format prometheus --label tool=refund --out incident-slowdown.rules.yaml' },
     { what: 'a test that they fire at the simulated minutes, and beside it the rules it reads, incident-slowdown.rules.yaml (then: promtool test rules incident-slowdown.test.yaml)', line: 'idem-sim alerts {scenarios}/incident-slowdown.yaml --format promtool-test --label tool=refund --out incident-slowdown.test.yaml' },

@@ -22,7 +22,7 @@ import { focusWords, nearestActions, numberedInRun, timelineFocus, type Focus } 
 import { TIME_STYLE, timeSection } from '../report/time-section.js';
 import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
 import { timelineSvg } from '../report/timeline-svg.js';
-import { scenarioReader, type LoadedScenario } from './shared/load.js';
+import { sayNotes, scenarioReader, type LoadedScenario } from './shared/load.js';
 import { scenarioName } from '../scenario/names.js';
 import { agentReader } from './shared/agent-load.js';
 import { pickTool, refuseToolOfScenario } from './shared/agent-tool.js';
@@ -188,8 +188,10 @@ export async function reportCommand(file: string | undefined, s: ReportSettings,
   const inputs = file ? [file] : [];
   const kind = TERMINAL_DEFAULTS[s.output.svg ? 'svg' : 'html'];
   const fallback = terminalDefault(io, s.output.out, kind.name, kind.ours);
-  return withOutput(io, s.output.out ?? fallback?.path, inputs, async (out) => {
-    const agent = agentReader(s.scenario, io)(file ?? null);
+  // The lab values the file runs on, noted once the page is written (docs/scenarios.md, "The lab's values").
+  const notes: string[] = [];
+  const code = await withOutput(io, s.output.out ?? fallback?.path, inputs, async (out) => {
+    const agent = agentReader(s.scenario, io, notes)(file ?? null);
     if (agent && s.tool === undefined) {
       const page = await agentReportPage(agent, file as string, s, io, signal);
       out.write(page);
@@ -199,7 +201,7 @@ export async function reportCommand(file: string | undefined, s: ReportSettings,
     if (!agent && s.tool !== undefined) refuseToolOfScenario(file ?? null, 'report');
     // A tool of an agent runs as in `run AGENT.yaml`: its composed scenario, on the seed SEED/TOOL.
     const picked = agent ? pickTool(agent, s.tool as string, s.simulation.seed?.value) : undefined;
-    const loaded = picked ?? scenarioReader(s.scenario, io)(file ?? null);
+    const loaded = picked ?? scenarioReader(s.scenario, io, notes)(file ?? null);
     const { scenario } = loaded;
     const seed = picked ? picked.seed : runSeed(s.simulation.seed?.value, loaded.seed);
     const threads = threadSetting(s.simulation.threads, io)(scenario.actions);
@@ -228,6 +230,8 @@ export async function reportCommand(file: string | undefined, s: ReportSettings,
     fallback?.announce(text);
     return 0;
   });
+  sayNotes(io, notes);
+  return code;
 }
 
 /** `--rows`: the most timeline rows for eventful actions (DEFAULT_LIMITS' without it). */

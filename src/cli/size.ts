@@ -10,7 +10,7 @@ import { InputError } from '../scenario/errors.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { readProbeFile } from './probe-file.js';
 import { CI_LEGEND, duration, estimateText, num } from '../report/format.js';
-import { scenarioReader, warningTexts } from './shared/load.js';
+import { sayNotes, scenarioReader, warningTexts } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, threadSetting } from './shared/simulate.js';
@@ -61,6 +61,8 @@ interface Simulated {
   recordBytes: number;
   /** The scenario's warnings, as said on stderr. */
   warnings: string[];
+  /** The note of the lab values it runs on, said after the report (docs/scenarios.md, "The lab's values"). */
+  notes: string[];
 }
 
 export async function sizeCommand(files: string[], s: SizeSettings, io: Io, signal?: AbortSignal): Promise<number> {
@@ -98,6 +100,7 @@ export async function sizeCommand(files: string[], s: SizeSettings, io: Io, sign
   };
   return withOutput(io, undefined, [], (out) => {
     out.write(s.json ? `${JSON.stringify(result, null, 2)}\n` : sizeTable(result, simulated, out.style()));
+    sayNotes(io, simulated?.notes ?? []);
     return 0;
   });
 }
@@ -128,7 +131,8 @@ function sizeFigures(keysPerAction: number, source: string, ci95: Interval | und
 }
 
 async function simulateKeys(file: string, s: SizeSettings, io: Io, signal: AbortSignal | undefined): Promise<Simulated> {
-  const { scenario, seed: fileSeed, locate, warnings } = scenarioReader(s.scenario, io)(file);
+  const notes: string[] = [];
+  const { scenario, seed: fileSeed, locate, warnings } = scenarioReader(s.scenario, io, notes)(file);
   const seed = runSeed(s.simulation.seed?.value, fileSeed);
   const threads = threadSetting(s.simulation.threads, io)(scenario.actions);
   checkTimeRun({ scenario, seed, locate });
@@ -142,7 +146,7 @@ async function simulateKeys(file: string, s: SizeSettings, io: Io, signal: Abort
   for (const text of emptyStore) warn(io, text);
   return {
     keysPerAction: noKey === null ? { value: m.keys_per_action.value * perPrimary, ci95: [m.keys_per_action.ci95[0] * perPrimary, m.keys_per_action.ci95[1] * perPrimary] } : { value: 0, ci95: [0, 0] },
-    warnings: [...warningTexts(warnings), ...emptyStore],
+    warnings: [...warningTexts(warnings), ...emptyStore], notes,
     source: `simulated: ${file}, ${num(m.primary_actions)} actions, seed ${seed}`,
     seed, actions: `${num(m.actions)}${m.actions !== m.primary_actions ? ` (${num(m.primary_actions)} primary)` : ''}`,
     rate: meanRatePerS(scenario), retention: scenario.idempotency.retention, recordBytes: scenario.idempotency.record_bytes,

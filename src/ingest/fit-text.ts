@@ -1,68 +1,48 @@
 /**
  * `fit`'s output: YAML a person pastes under `service:` (the chosen form of the latency, the
- * others as comments beside it, each with how well it fits) and, as comments, the advice the
+ * others as comments beside it, each fit with its goodness) and, as comments, the advice the
  * data give. Every value is written as a scenario takes it (durations with their unit).
  */
 import type { HistogramUnit } from '../model/latency/histogram-data.js';
+import type { Goodness } from './censored-fit.js';
 import { percent } from './data-warnings.js';
+import { histogramValue, round3, type HistogramValue } from './fit-buckets.js';
 import { FIT_FORMS, type FitForm } from './fit-forms.js';
-import { advice, fittedLognormal, round3, throughP50P99, type Advice, type LognormalFit, type Quantile } from './fit.js';
-import { countOf, quantileOf, shareAbove, type Observations } from './observations.js';
-
+import { advice, fits, REJECTED_AT, rejected, type Advice, type Fits, type MixtureFit, type Quantile } from './fit.js';
+import type { Observations } from './observations.js';
 
 /** A duration as a scenario writes it, to three significant digits: 412ms, 1.23s, 0.25ms. */
 export const durationText = (ms: number): string => (ms >= 1000 ? `${round3(ms / 1000)}s` : ms >= 0.001 ? `${round3(ms)}ms` : '0ms');
 
-/** A histogram form's keys as a scenario writes them. */
-export interface HistogramValue { dist: 'histogram'; unit?: HistogramUnit; buckets: { le: number; count: number }[]; total?: number }
-
-/** A count as written: six significant digits (a rate's increase is fractional), rounding keeps the counts' order. */
-const tidy = (count: number): number => +count.toPrecision(6);
-
-/**
- * The durations' histogram: bounds (ms, 3 significant digits) at the observed durations of every
- * 5th percentile's rank, p99's, p99.9's and the longest (as many as there are durations at most),
- * each count the durations at most its bound.
- */
-function durationBuckets(o: Observations & { kind: 'durations' }): HistogramValue {
-  const { sorted } = o;
-  const n = sorted.length;
-  const ranks = [...Array.from({ length: 20 }, (_, i) => (i + 1) / 20), 0.99, 0.999].map((p) => Math.max(0, Math.ceil(p * n) - 1));
-  const bounds = [...new Set(ranks.map((r) => round3(sorted[r] as number)))].sort((a, b) => a - b);
-  const atMost = (le: number): number => Math.round(n * (1 - shareAbove(o, le)));
-  // A bound rounded below the longest duration leaves it above every bound: the total counts it then.
-  const buckets = bounds.map((le) => ({ le, count: atMost(le) }));
-  return { dist: 'histogram', unit: 'ms', buckets, ...(n > (buckets[buckets.length - 1] as { count: number }).count ? { total: n } : {}) };
-}
-
-/** The histogram form of the observations: a histogram's own buckets in its unit, or one made of the durations. */
-export function histogramValue(o: Observations): HistogramValue {
-  if (o.kind === 'durations') return durationBuckets(o);
-  const { found } = o;
-  let before = 0;
-  const buckets = found.buckets.map((b) => ({ le: b.le, count: tidy(before = Math.max(before, b.count)) }));
-  const total = found.total === null ? undefined : tidy(Math.max(before, found.total));
-  return { dist: 'histogram', ...(found.unit === 's' ? {} : { unit: found.unit }), buckets, ...(total !== undefined && total > before ? { total } : {}) };
-}
+/** Z of p99 (Φ⁻¹(0.99)): a lognormal's p99 is its median times e^(Z99 sigma). */
+const Z99 = 2.3263478740408408;
 
 /** Everything `fit` says of the observations. */
 export interface FitReport {
   readonly what: string;
+  /** Whether the data are a histogram's buckets or durations (their fits and readings are told apart). */
+  readonly kind: Observations['kind'];
   readonly histogram: HistogramValue;
-  readonly lognormal: LognormalFit | { problem: string };
-  readonly percentiles: (LognormalFit & { p99: number }) | { problem: string };
+  readonly fits: Fits;
   readonly advice: Advice;
 }
 
 export function fitReport(o: Observations, what: string, timeouts?: readonly number[]): FitReport {
-  return { what, histogram: histogramValue(o), lognormal: fittedLognormal(o), percentiles: throughP50P99(o), advice: advice(o, timeouts) };
+  const f = fits(o);
+  return { what, kind: o.kind, histogram: histogramValue(o), fits: f, advice: advice(o, f, timeouts) };
 }
 
 /** The value `service.latency` takes in the chosen form, or why that form has none. */
 export function latencyValue(r: FitReport, form: FitForm): Record<string, unknown> | { problem: string } {
   if (form === 'histogram') return { ...r.histogram };
-  if (form === 'lognormal') return 'problem' in r.lognormal ? r.lognormal : { median: durationText(r.lognormal.median), sigma: r.lognormal.sigma };
-  return 'problem' in r.percentiles ? r.percentiles : { p50: durationText(r.percentiles.median), p99: durationText(r.percentiles.p99) };
+  const { lognormal, mixture } = r.fits;
+  if (form === 'mixture') {
+    return 'problem' in mixture ? mixture
+      : { dist: 'mixture', components: mixture.components.map((c) => ({ weight: c.weight, median: durationText(c.median), sigma: c.sigma })) };
+  }
+  if ('problem' in lognormal) return lognormal;
+  return form === 'lognormal' ? { median: durationText(lognormal.median), sigma: lognormal.sigma }
+    : { p50: durationText(lognormal.median), p99: durationText(lognormal.median * Math.exp(Z99 * lognormal.sigma)) };
 }
 
 function histogramLines(h: HistogramValue): string[] {
@@ -70,36 +50,94 @@ function histogramLines(h: HistogramValue): string[] {
     ...h.buckets.map((b) => `    - {le: ${b.le}, count: ${b.count}}`), ...(h.total !== undefined ? [`  total: ${h.total}`] : [])];
 }
 
+/** A value in YAML's flow style, on one line. */
+const flow = (v: unknown): string => (Array.isArray(v) ? `[${v.map(flow).join(', ')}]`
+  : typeof v === 'object' && v !== null ? `{${Object.entries(v).map(([k, x]) => `${k}: ${flow(x)}`).join(', ')}}` : String(v));
+
+/** A p-value as read: three significant digits, and "< 0.0001" below it. */
+const pText = (p: number): string => (p < 1e-4 ? 'p < 0.0001' : `p = ${+p.toPrecision(3)}`);
+
+/** A fit's goodness in words: its chi-square, and whether it describes the buckets within their sampling error. */
+export function goodnessText(g: Goodness, parameters: number): string {
+  if (g.p === undefined) return `too few buckets to judge it (${g.groups} group${g.groups === 1 ? '' : 's'} of buckets expecting 5 or more, for ${parameters} parameters)`;
+  const verdict = rejected(g) ? `it does not fit the buckets (p < ${REJECTED_AT})` : 'it fits the buckets within their sampling error';
+  return `chi-square ${round3(g.chiSquare)} on ${g.df} degrees of freedom, ${pText(g.p)}: ${verdict}`;
+}
+
+/** The mixture's lines after its goodness: the likelihood ratio against the lognormal, and a component the buckets do not place. */
+function mixtureNotes(r: FitReport, m: MixtureFit): string[] {
+  const { statistic, p } = m.ratio;
+  const verdict = r.fits.chosen === 'mixture' ? 'the lognormal does not fit; the advice reads the mixture' : 'the lognormal is enough';
+  const notes = [`# Against the lognormal, its likelihood ratio is ${round3(Math.max(0, statistic))} (${pText(p)} on 3 degrees of freedom): ${verdict}.`];
+  const top = r.advice.top, beyond = m.components.filter((c) => c.median > top);
+  if (beyond.length > 0) {
+    notes.push(`# Its component of median ${durationText((beyond[0] as { median: number }).median)} lies above the highest bound, ${durationText(top)}: the buckets say only that its observations are longer than ${durationText(top)}.`);
+  }
+  return notes;
+}
+
+/** A fitted form's first lines: what it is, its goodness, and which the advice reads. */
+function fittedHead(r: FitReport, form: 'lognormal' | 'mixture' | 'percentiles'): string[] {
+  const zeros = r.fits.zero > 0 ? ` (fitted to the ${percent(1 - r.fits.zero)} above 0 ms: a lognormal cannot take the ${percent(r.fits.zero)} at 0 ms)` : '';
+  if (form === 'percentiles') return ['# The lognormal of greatest likelihood, written as its p50 and p99:'];
+  const f = form === 'lognormal' ? r.fits.lognormal : r.fits.mixture;
+  const what = form === 'mixture' ? 'The mixture of two lognormals of greatest likelihood'
+    : r.kind === 'durations' ? "The lognormal of greatest likelihood (the durations' log mean and log standard deviation)" : 'The lognormal of greatest likelihood';
+  if ('problem' in f) return [`# ${what}: none, as ${f.problem}.`];
+  const head = `# ${what}${zeros}: ${goodnessText(f.goodness, form === 'mixture' ? 5 : 2)}`;
+  if ('ratio' in f) return [`${head}.`, ...mixtureNotes(r, f).map((l, i, all) => (i === all.length - 1 ? `${l.slice(0, -1)}:` : l))];
+  return [`${head}${r.fits.chosen === form ? '; the advice reads it' : ''}:`];
+}
+
 /** One form's lines: active, or commented out; with the line that says what it is and how well it fits. */
 function formLines(r: FitReport, form: FitForm, active: boolean): string[] {
   const off = (lines: string[]) => (active ? lines : lines.map((l) => `# ${l}`));
   if (form === 'histogram') {
     const unit = r.histogram.unit ?? 's';
-    return [`# The histogram itself (le in ${unit === 's' ? 'seconds' : unit}), sampled as Prometheus's histogram_quantile reads it:`, ...off(histogramLines(r.histogram))];
+    return [`# The histogram itself (le in ${unit === 's' ? 'seconds' : unit}), sampled as Prometheus's histogram_quantile reads it (evenly inside each bucket):`,
+      ...off(histogramLines(r.histogram))];
   }
-  const fit = form === 'lognormal' ? r.lognormal : r.percentiles;
-  const head = form === 'lognormal' ? 'A lognormal fitted to the quantiles p10 to p99' : 'A lognormal through the p50 and the p99';
-  if ('problem' in fit) return [`# ${head}: none, as ${fit.problem}.`];
-  const value = latencyValue(r, form) as Record<string, unknown>;
-  return [`# ${head}; its largest quantile error is ${percent(fit.worst.error)} (at ${fit.worst.at}):`,
-    ...off([`latency: {${Object.entries(value).map(([k, v]) => `${k}: ${String(v)}`).join(', ')}}`])];
+  const value = latencyValue(r, form);
+  const head = fittedHead(r, form);
+  if ('problem' in value) return form === 'percentiles' ? [`# The lognormal of greatest likelihood, written as its p50 and p99: none, as ${value.problem}.`] : head;
+  return [...head, ...off([`latency: ${flow(value)}`])];
 }
 
-/** A quantile as the advice says it: its duration, or above the highest bound where the data do not place it. */
-const quantileText = (q: Quantile): string => (q.placed ? durationText(q.ms) : `above ${durationText(q.ms)}`);
+/** A quantile as the advice says it: its duration, and where the data do not place it, that it lies above the highest bound (the data's reading) or comes of extrapolating (a fit's). */
+function quantileText(q: Quantile, a: Advice): string {
+  if (q.placed) return durationText(q.ms);
+  return a.from === 'data' ? `above ${durationText(q.ms)}` : `${durationText(q.ms)} by extrapolation`;
+}
 
-function adviceLines(a: Advice): string[] {
+function adviceHead(r: FitReport): string[] {
+  const a = r.advice;
+  const data = r.kind === 'histogram' ? "as Prometheus's histogram_quantile reads them" : 'from the durations themselves';
+  const from = a.from === 'data' ? `, ${data} (no lognormal fits them)` : `, by the ${a.from} fitted above`;
   const lines = [
-    `# Advice from these data (docs/latency-from-metrics.md). The healthy p99 is ${quantileText(a.p99)} (p50 ${quantileText(a.p50)}, p90 ${quantileText(a.p90)}):`,
+    `# Advice from these data (docs/latency-from-metrics.md)${from}. The healthy p99 is ${quantileText(a.p99, a)} (p50 ${quantileText(a.p50, a)}, p90 ${quantileText(a.p90, a)}):`,
     '# a client.timeout below it ends more than 1% of attempts unknown while nothing is wrong.',
   ];
-  if (a.beyond > 0) {
-    lines.push(`# ${percent(a.beyond)} of the observations lie above the highest bound, ${durationText(a.top)}: how far above, the histogram cannot tell.`);
+  if (a.from !== 'data') lines.push(`# ${r.kind === 'histogram' ? "Prometheus's histogram_quantile reads" : 'The durations themselves give'} the p99 as ${quantileText(a.dataP99, { ...a, from: 'data' })}.`);
+  const chosen = a.from === 'data' ? undefined : r.fits[a.from];
+  if (chosen !== undefined && !('problem' in chosen) && rejected(chosen.goodness)) {
+    lines.push(r.kind === 'histogram' ? `# The ${a.from} does not fit the buckets within their sampling error: at a bucket's bound the right column is exact, between bounds neither is.`
+      : `# The ${a.from} does not fit these durations within their sampling error: the right column, their own shares, is exact for them.`);
   }
-  const rows = a.timeouts.map((t) => [durationText(t.ms), t.atMost ? `at most ${percent(t.share)} (at or above the highest bound)` : percent(t.share)]);
+  if (a.beyond > 0) {
+    lines.push(`# ${percent(a.beyond)} of the observations lie above the highest bound, ${durationText(a.top)}: how far above, the histogram cannot tell${a.from === 'data' ? '' : ' (the fit extrapolates)'}.`);
+  }
+  return lines;
+}
+
+function adviceLines(r: FitReport): string[] {
+  const a = r.advice;
+  const dataText = (t: Advice['timeouts'][number]) => (t.data.atMost ? `at most ${percent(t.data.share)} (at or above the highest bound)` : percent(t.data.share));
+  const rows = a.timeouts.map((t) => [durationText(t.ms), a.from === 'data' ? dataText(t) : percent(t.share), ...(a.from === 'data' ? [] : [dataText(t)])]);
   const width = Math.max('client.timeout'.length, ...rows.map(([t]) => (t as string).length)) + 3;
-  return [...lines, `#   ${'client.timeout'.padEnd(width)}attempts that would end unknown (latency over the timeout)`,
-    ...rows.map(([t, share]) => `#   ${(t as string).padEnd(width)}${share}`)];
+  const second = Math.max(`by the ${a.from}`.length, ...rows.map((row) => (row[1] as string).length)) + 3;
+  const columns = a.from === 'data' ? [] : [`#   ${''.padEnd(width)}${`by the ${a.from}`.padEnd(second)}${r.kind === 'histogram' ? "by histogram_quantile's reading" : 'in the durations'}`];
+  return [...adviceHead(r), `#   ${'client.timeout'.padEnd(width)}attempts that would end unknown (latency over the timeout)`, ...columns,
+    ...rows.map(([t, share, data]) => `#   ${(t as string).padEnd(width)}${data === undefined ? share : `${(share as string).padEnd(second)}${data}`}`)];
 }
 
 /** The whole output: the chosen form active, the others commented, then the advice. */
@@ -107,7 +145,7 @@ export function fitText(r: FitReport, form: FitForm): string {
   const order = [form, ...FIT_FORMS.filter((f) => f !== form)];
   const blocks = order.map((f) => formLines(r, f, f === form));
   return `${[`# idem-sim fit: ${r.what}.`, '# Paste the latency below under service: in a scenario, or write it there with --into SCENARIO.', '#',
-    ...blocks.flatMap((b, i) => (i === 0 ? b : ['#', ...b])), '#', ...adviceLines(r.advice)].join('\n')}\n`;
+    ...blocks.flatMap((b, i) => (i === 0 ? b : ['#', ...b])), '#', ...adviceLines(r)].join('\n')}\n`;
 }
 
 /** Unit words for the description of what was read. */

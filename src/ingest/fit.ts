@@ -1,93 +1,120 @@
 /**
- * What `fit` computes from observations: a lognormal fitted to their quantiles and one through
- * their p50 and p99, each with its largest quantile error, and the advice the data give: the
- * healthy p99, and for a few client timeouts the share of attempts that would end unknown (their
- * latency over the timeout: docs/model.md, an attempt's steps).
+ * What `fit` computes from observations: the lognormal of greatest likelihood for them and the
+ * mixture of two, each with its goodness on the buckets (censored-fit.ts), the one the data
+ * choose, and the advice it gives: the healthy p99, and for a few client timeouts the share of
+ * attempts that would end unknown (their latency over the timeout: docs/model.md, an attempt's
+ * steps), beside the same figures as the data's own reading gives them (Prometheus's
+ * histogram_quantile for a histogram, the durations themselves).
  */
-import { Z } from '../model/latency/lognormal.js';
 import { MAX_DURATION_MS, MAX_SIGMA } from '../model/limits.js';
-import { percent } from './data-warnings.js';
+import { durationsMle, goodness, lognormalMle, mixtureMle, type Goodness } from './censored-fit.js';
+import { binsOf, round3, type Binned } from './fit-buckets.js';
+import { fittedQuantile, fittedShareAbove, logLikelihood, type Component, type Fitted } from './lognormal-mix.js';
 import { beyondEveryBound, highestBound, quantileOf, shareAbove, type Observations } from './observations.js';
+import { chiSquareAbove } from './stats.js';
 
-/** The quantiles a fit is made to and judged on: p10 (by symmetry, -z of p90) and the percentiles a lognormal may be written with. */
-const GRID: readonly { p: number; z: number; name: string }[] = [
-  { p: 0.1, z: -(Z['p90'] as number), name: 'p10' },
-  ...(['p50', 'p90', 'p95', 'p99'] as const).map((name) => ({ p: Number(`0.${name.slice(1)}`), z: Z[name] as number, name })),
-];
-
-/** A number to three significant digits, as a person writes it. */
-export const round3 = (x: number): number => +x.toPrecision(3);
-
-/** A lognormal as written (median in ms and sigma, rounded as printed), and its largest relative quantile error over GRID. */
-export interface LognormalFit { readonly median: number; readonly sigma: number; readonly worst: { readonly error: number; readonly at: string } }
+/** A lognormal as printed: its median in ms (3 significant digits) and sigma (3 decimals), and its goodness with those values. */
+export interface LognormalFit { readonly median: number; readonly sigma: number; readonly goodness: Goodness }
 
 /**
- * Whether the data place the p-quantile: not in a histogram's +Inf bucket, where it is only
- * known to lie above the highest bound (histogram_quantile gives that bound).
+ * A mixture of two lognormals as printed (weights to 3 significant digits), the faster first, its
+ * goodness with those values, and the likelihood ratio against the lognormal: 2 (ln L(mixture) -
+ * ln L(lognormal)) on the same buckets, and its p-value read on chi-square with 3 degrees of
+ * freedom (the parameters the mixture adds; an approximation, as one lognormal is the edge of the
+ * mixtures, not inside them).
  */
-export const placed = (o: Observations, p: number): boolean => p <= 1 - beyondEveryBound(o);
-
-/** The quantiles of GRID the data place above 0: those a lognormal is fitted to and judged on. */
-const usable = (o: Observations) => GRID.filter((g) => placed(o, g.p) && quantileOf(o, g.p) > 0);
-
-/** The largest relative error of lognormal(median, sigma)'s quantiles against the data's usable ones. */
-function worstError(o: Observations, median: number, sigma: number): LognormalFit['worst'] {
-  let worst = { error: 0, at: 'p50' };
-  for (const g of usable(o)) {
-    const q = quantileOf(o, g.p);
-    const error = Math.abs(median * Math.exp(sigma * g.z) - q) / q;
-    if (error > worst.error) worst = { error, at: g.name };
-  }
-  return worst;
+export interface MixtureFit {
+  readonly components: readonly { readonly weight: number; readonly median: number; readonly sigma: number }[];
+  readonly goodness: Goodness;
+  readonly ratio: { readonly statistic: number; readonly p: number };
 }
 
-/** Why no lognormal can be fitted, or undefined: it needs the median above 0 and another quantile the data place. */
-function noLognormal(o: Observations): string | undefined {
-  if (!placed(o, 0.5)) return 'half the observations or more lie above the highest bound';
-  if (!(quantileOf(o, 0.5) > 0)) return 'half the observations or more are 0 ms, where a lognormal has no mass';
-  return usable(o).length < 2 ? `the data place only their p50 of ${GRID.map((g) => g.name).join(', ')} (the others lie at 0 or above the highest bound)` : undefined;
+/** A fit rejected at this p-value or below does not describe the buckets within their sampling error. */
+export const REJECTED_AT = 0.01;
+export const rejected = (g: Goodness): boolean => g.p !== undefined && g.p < REJECTED_AT;
+
+/**
+ * Everything fitted: the share at 0 ms, the lognormal, the mixture, and the one chosen: the
+ * mixture only where the lognormal does not fit, by its chi-square or by the likelihood ratio
+ * (either's p-value under REJECTED_AT), and the mixture is the likelier.
+ */
+export interface Fits {
+  /** The share of observations at exactly 0 ms, which a lognormal cannot take: the fits describe the others. */
+  readonly zero: number;
+  readonly binned: Binned;
+  readonly lognormal: LognormalFit | { problem: string };
+  readonly mixture: MixtureFit | { problem: string };
+  readonly chosen: 'lognormal' | 'mixture' | undefined;
 }
 
-/** The lognormal whose log-quantiles are nearest the data's over GRID (least squares of ln q on z), rounded as printed. */
-export function fittedLognormal(o: Observations): LognormalFit | { problem: string } {
-  const why = noLognormal(o);
-  if (why) return { problem: why };
-  const points = usable(o).map((g) => ({ z: g.z, y: Math.log(quantileOf(o, g.p)) }));
-  const mz = points.reduce((s, pt) => s + pt.z, 0) / points.length;
-  const my = points.reduce((s, pt) => s + pt.y, 0) / points.length;
-  const szz = points.reduce((s, pt) => s + (pt.z - mz) ** 2, 0);
-  const slope = szz > 0 ? points.reduce((s, pt) => s + (pt.z - mz) * (pt.y - my), 0) / szz : 0;
-  const sigma = Math.min(MAX_SIGMA, Math.max(0, +slope.toFixed(3)));
-  const median = round3(Math.exp(my - slope * mz));
-  return { median, sigma, worst: worstError(o, median, sigma) };
+/** A median and sigma as printed. */
+const printed = (mu: number, sigma: number) => ({ median: Math.min(MAX_DURATION_MS, round3(Math.exp(mu))), sigma: Math.min(MAX_SIGMA, +sigma.toFixed(3)) });
+/** Components as printed, back to mu and sigma. */
+const asComponents = (cs: readonly { weight: number; median: number; sigma: number }[]): Component[] => {
+  const sum = cs.reduce((s, c) => s + c.weight, 0);
+  return cs.map((c) => ({ weight: c.weight / sum, mu: Math.log(c.median), sigma: c.sigma }));
+};
+
+/** The observations above 0 ms, or why no lognormal fits them. */
+function noLognormal(o: Observations, b: Binned): string | undefined {
+  if (b.zeros >= b.total) return 'every observation is 0 ms, where a lognormal has no mass';
+  if (o.kind === 'durations') return 'the durations above 0 ms take a single value: they have no spread a lognormal could take';
+  const held = b.bins.count.filter((c) => c > 0).length;
+  return `the observations above 0 ms lie in ${held === 1 ? 'one bucket' : 'two buckets'}, where ever narrower lognormals fit ever better: a spread needs three`;
 }
 
-/** The lognormal through the data's p50 and p99 (what `{p50, p99}` writes), rounded as printed. */
-export function throughP50P99(o: Observations): (LognormalFit & { p99: number }) | { problem: string } {
-  if (!placed(o, 0.99)) return { problem: `the p99 lies above the highest bound (${percent(beyondEveryBound(o))} of the observations do)` };
-  const why = noLognormal(o);
-  if (why) return { problem: why };
-  const median = round3(quantileOf(o, 0.5)), p99 = round3(quantileOf(o, 0.99));
-  if (!(p99 > median)) return { problem: 'the p99 is not above the p50: the data have no spread a lognormal could take' };
-  const sigma = Math.log(p99 / median) / (Z['p99'] as number);
-  return { median, p99, sigma, worst: worstError(o, median, sigma) };
+function fitLognormal(o: Observations, b: Binned): LognormalFit | { problem: string } {
+  const mle = o.kind === 'durations' ? durationsMle(o.sorted.subarray(b.zeros)) : lognormalMle(b.bins);
+  if (mle === undefined) return { problem: noLognormal(o, b) as string };
+  const p = printed(mle.mu, mle.sigma);
+  return { ...p, goodness: goodness(asComponents([{ weight: 1, ...p }]), b.bins, 2) };
 }
 
-/** One client timeout and the share of attempts that would end unknown at it. */
+function fitMixture(b: Binned, one: LognormalFit | { problem: string }): MixtureFit | { problem: string } {
+  if ('problem' in one) return one;
+  const found = mixtureMle(b.bins, { mu: Math.log(one.median), sigma: Math.max(one.sigma, 1e-3) });
+  if (found === undefined) return { problem: `its five parameters need observations in five buckets or more (${b.bins.count.filter((c) => c > 0).length} hold some)` };
+  const components = found.map((c) => ({ weight: round3(c.weight), ...printed(c.mu, c.sigma) }));
+  const statistic = 2 * (logLikelihood(asComponents(components), b.bins) - logLikelihood(asComponents([{ weight: 1, ...one }]), b.bins));
+  return { components, goodness: goodness(asComponents(components), b.bins, 5), ratio: { statistic, p: chiSquareAbove(statistic, 3) } };
+}
+
+export function fits(o: Observations): Fits {
+  const binned = binsOf(o);
+  const lognormal = fitLognormal(o, binned);
+  const mixture = fitMixture(binned, lognormal);
+  const better = !('problem' in lognormal) && !('problem' in mixture) && mixture.ratio.statistic > 0
+    && (rejected(lognormal.goodness) || mixture.ratio.p < REJECTED_AT);
+  return { zero: binned.zeros / binned.total, binned, lognormal, mixture, chosen: 'problem' in lognormal ? undefined : better ? 'mixture' : 'lognormal' };
+}
+
+/** The chosen fit as a distribution (with the zeros), or undefined where none fits. */
+export function chosenFit(f: Fits): Fitted | undefined {
+  if (f.chosen === 'mixture' && !('problem' in f.mixture)) return { zero: f.zero, components: asComponents(f.mixture.components) };
+  if (f.chosen === 'lognormal' && !('problem' in f.lognormal)) return { zero: f.zero, components: asComponents([{ weight: 1, ...f.lognormal }]) };
+  return undefined;
+}
+
+/** One client timeout and the share of attempts that would end unknown at it: by the fit, and by the data's own reading. */
 export interface TimeoutAdvice {
   readonly ms: number;
+  /** By the chosen fit (by the data's reading where none fits). */
   readonly share: number;
-  /** The timeout is at or above a histogram's highest bound: the share is at most the +Inf bucket's, which the data cannot place. */
-  readonly atMost: boolean;
+  /** By the data's reading; `atMost`: the timeout is at or above a histogram's highest bound, so the share is at most the +Inf bucket's. */
+  readonly data: { readonly share: number; readonly atMost: boolean };
 }
 
-/** A quantile in ms, and whether the data place it (else it lies above the highest bound, which it is given as). */
+/** A quantile in ms, and whether the data place it (else it lies above the highest bound: the data's reading gives that bound, a fit extrapolates). */
 export interface Quantile { readonly ms: number; readonly placed: boolean }
 
 export interface Advice {
+  /** Where the figures come from: the chosen fit, or the data's reading where none fits. */
+  readonly from: 'lognormal' | 'mixture' | 'data';
   readonly p50: Quantile;
   readonly p90: Quantile;
   readonly p99: Quantile;
+  /** The p99 by the data's own reading (histogram_quantile's, or the durations'). */
+  readonly dataP99: Quantile;
   /** The highest finite bound (Infinity for durations) and the share of observations above it. */
   readonly top: number;
   readonly beyond: number;
@@ -104,13 +131,20 @@ export function defaultTimeouts(p50: number, p99: number): number[] {
   return [...new Set([...below, round3(p99), ...above])].filter((t) => t > 0).sort((a, b) => a - b);
 }
 
-/** The advice of the data: their p50, p90 and p99, and the unknown outcomes at each timeout (in ms). */
-export function advice(o: Observations, timeouts?: readonly number[]): Advice {
-  const [p50, p90, p99] = [0.5, 0.9, 0.99].map((p) => ({ ms: quantileOf(o, p), placed: placed(o, p) })) as [Quantile, Quantile, Quantile];
+/** The advice: the chosen fit's p50, p90 and p99 and its unknown outcomes at each timeout (in ms), each beside the data's own reading. */
+export function advice(o: Observations, f: Fits, timeouts?: readonly number[]): Advice {
   const top = highestBound(o), beyond = beyondEveryBound(o);
+  const fitted = chosenFit(f);
+  const dataQuantile = (p: number): Quantile => ({ ms: quantileOf(o, p), placed: p <= 1 - beyond });
+  const quantile = (p: number): Quantile => (fitted === undefined ? dataQuantile(p) : { ms: fittedQuantile(fitted, p), placed: fittedQuantile(fitted, p) <= top });
+  const [p50, p90, p99] = [0.5, 0.9, 0.99].map(quantile) as [Quantile, Quantile, Quantile];
+  const dataShare = (ms: number) => (ms >= top && beyond > 0 ? { share: beyond, atMost: true } : { share: shareAbove(o, ms), atMost: false });
   const asked = timeouts ?? defaultTimeouts(p50.ms, p99.ms);
   return {
-    p50, p90, p99, top, beyond,
-    timeouts: asked.map((ms) => (ms >= top && beyond > 0 ? { ms, share: beyond, atMost: true } : { ms, share: shareAbove(o, ms), atMost: false })),
+    from: fitted === undefined ? 'data' : (f.chosen as 'lognormal' | 'mixture'), p50, p90, p99, dataP99: dataQuantile(0.99), top, beyond,
+    timeouts: asked.map((ms) => {
+      const data = dataShare(ms);
+      return { ms, share: fitted === undefined ? data.share : fittedShareAbove(fitted, ms), data };
+    }),
   };
 }
