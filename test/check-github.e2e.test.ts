@@ -14,7 +14,8 @@ describe('check --format github', () => {
     const summary = join(dir, 'summary.md');
     const r = cli(['check', 'scenarios/mission-1-blind-retries.yaml', '--format', 'github'], { env: { GITHUB_STEP_SUMMARY: summary } });
     expect(r.status).toBe(1);
-    expect(r.stderr).toBe('');
+    // Only the note of the lab values the mission runs on (docs/scenarios.md, "The lab's values").
+    expect(r.stderr).toMatch(/^idem-sim: note: scenarios\/mission-1-blind-retries\.yaml runs on the guide's lab values [^\n]*\n$/);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines.at(-2)).toBe('seed 1; idem-sim 0.1.0; replay: idem-sim check scenarios/mission-1-blind-retries.yaml --seed 1');
     expect(lines.at(-1)).toBe('::error file=scenarios/mission-1-blind-retries.yaml,line=18,title=idem-sim check%3A duplicates_per_1000 == 0::mission-1-blind-retries: duplicates_per_1000 measured 41.5 ± 6.7, expected == 0 (seed 1, 4000 actions)%0Areplay: idem-sim check scenarios/mission-1-blind-retries.yaml --seed 1');

@@ -46,7 +46,7 @@ describe("every subcommand's --help ends with examples that work", () => {
   const commands = [...(top.split(/^Commands:$/m)[1] ?? '').matchAll(/^ {2}([a-z][\w-]*)/gm)].map((m) => m[1] as string).filter((c) => c !== 'help');
 
   it('each has two or three, after the options', () => {
-    expect(commands).toEqual(expect.arrayContaining(['run', 'sweep', 'check', 'size', 'report', 'probe', 'missions', 'merge', 'schema', 'completion']));
+    expect(commands).toEqual(expect.arrayContaining(['run', 'sweep', 'check', 'explain', 'size', 'report', 'probe', 'missions', 'merge', 'schema', 'completion']));
     for (const c of commands) {
       const help = cli([c, '--help']).stdout;
       const block = help.split(/^Examples:$/m)[1];
@@ -61,7 +61,7 @@ describe("every subcommand's --help ends with examples that work", () => {
   // Run as written, in order (merge's read the parts its first lines write), in a folder of their
   // own with HOME there too (completion's write under ~). Those that need a Redis or PostgreSQL
   // store are left to the services tier.
-  for (const c of ['run', 'sweep', 'check', 'size', 'report', 'missions', 'merge', 'schema', 'completion']) {
+  for (const c of ['run', 'sweep', 'check', 'explain', 'size', 'report', 'missions', 'merge', 'schema', 'completion']) {
     it(`${c}: each example runs`, () => {
       const cwd = mkdtempSync(join(tmpdir(), `idem-sim-example-${c}-`));
       const help = cli([c, '--help'], { cwd }).stdout;

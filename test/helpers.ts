@@ -50,6 +50,9 @@ export function normalTail(z: number): number {
 
 export interface CliResult { status: number; stdout: string; stderr: string }
 
+/** Standard error without its notes (`idem-sim: note: ...`, such as the lab values a scenario runs on without writing them): its warnings and errors. */
+export const withoutNotes = (stderr: string): string => stderr.replace(/^idem-sim: note: .*\n/gm, '');
+
 /** Whether util-linux `script` is here, to give a command a pseudo-terminal. */
 export const HAS_SCRIPT = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { command } from './command-line.js';
-import { ROOT } from './helpers.js';
+import { ROOT, withoutNotes } from './helpers.js';
 
 const AGENT = join(ROOT, 'test/fixtures/agent-report/small-agent.yaml');
 const dir = mkdtempSync(join(tmpdir(), 'idem-sim-report-agent-'));
@@ -60,7 +60,7 @@ describe('report of an agent file', async () => {
   });
 
   it('lists every warning run gives, the lying hint among them', () => {
-    const warnings = run.stderr.trim().split('\n').map((l) => l.replace(/^idem-sim: warning: /, ''));
+    const warnings = withoutNotes(run.stderr).trim().split('\n').map((l) => l.replace(/^idem-sim: warning: /, ''));
     expect(warnings.some((w) => w.includes('(a lying hint)'))).toBe(true);
     const listed = [...html.matchAll(/<li>(.*?)<\/li>/g)].map((m) => unescape(m[1] as string));
     expect(listed).toEqual(warnings);

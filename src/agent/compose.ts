@@ -8,29 +8,38 @@ import { valueAt } from '../scenario/document.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { merge, type Extended } from '../scenario/extends.js';
 import type { ScenarioWarning } from '../scenario/parse.js';
+import type { Composed } from '../scenario/provenance.js';
 import { isMapping, type Locate } from './read.js';
 
 type Path = readonly (string | number)[];
 type Raw = Record<string, unknown>;
 
-/** A tool's scenario: the agent's defaults, then its own keys (with its extends: chain), with where each key came from. */
-export function compose(defaults: Raw, own: Extended, locate: Locate): { document: Raw; locate: Locate } {
+/**
+ * A tool's scenario: the agent's defaults, then its own keys (with its extends: chain), with where
+ * each key came from, and whether the agent's defaults wrote it.
+ */
+export function compose(defaults: Raw, own: Extended, locate: Locate): { document: Raw; locate: Locate; fromDefaults: (path: Path) => boolean } {
   const layers = [{ data: defaults, at: ['defaults'] }, { data: own.document, at: [], locate: own.locate }];
-  return { document: merge(defaults, own.document, []), locate: layered(layers, locate) };
+  return { document: merge(defaults, own.document, []), locate: layered(layers, locate), fromDefaults: (path) => writer(layers, path)?.layer === layers[0] };
 }
 
-/**
- * Where a key of a composed scenario was written: the last layer that holds the whole path, else
- * the one that holds most of it (a missing key's mapping), else the last layer (the tool's own).
- */
-export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate }[], locate: Locate): Locate {
+type Layer = { data: Raw; at: Path; locate?: Locate };
+
+/** The layer that wrote a key path: the last that holds the whole path, else the one that holds most of it (a missing key's mapping). */
+function writer<L extends Layer>(layers: readonly L[], path: Path): { depth: number; layer: L } | undefined {
+  let best: { depth: number; layer: L } | undefined;
+  for (const layer of layers) {
+    let depth = 0;
+    while (depth < path.length && valueAt(layer.data, path.slice(0, depth + 1)) !== undefined) depth++;
+    if (depth > 0 && (!best || depth >= best.depth)) best = { depth, layer };
+  }
+  return best;
+}
+
+/** Where a key of a composed scenario was written: in the layer that wrote it (`writer`), else in the last layer (the tool's own). */
+export function layered(layers: readonly Layer[], locate: Locate): Locate {
   return (path, keyNode) => {
-    let best: { depth: number; layer: (typeof layers)[number] } | undefined;
-    for (const layer of layers) {
-      let depth = 0;
-      while (depth < path.length && valueAt(layer.data, path.slice(0, depth + 1)) !== undefined) depth++;
-      if (depth > 0 && (!best || depth >= best.depth)) best = { depth, layer };
-    }
+    const best = writer(layers, path);
     const last = layers.at(-1);
     if (!best) return last?.locate ? last.locate(path, keyNode) : locate(path, keyNode);
     const held = path.slice(0, best.depth);
@@ -44,7 +53,7 @@ export function layered(layers: readonly { data: Raw; at: Path; locate?: Locate 
  * that they have no effect; a load profile is refused (the agent's traffic is steady).
  */
 export function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: string, rate: number, retried: boolean):
-  { document: Raw; locate: Locate; warnings: ScenarioWarning[]; unusedRetries?: Origin } {
+  { document: Raw; locate: Locate; warnings: ScenarioWarning[]; unusedRetries?: Origin; setByAgent: Composed['setByAgent'] } {
   const warnings: ScenarioWarning[] = [];
   const d = c.document;
   const load = isMapping(d['load']) ? d['load'] : {};
@@ -58,12 +67,14 @@ export function forceAgentKeys(c: { document: Raw; locate: Locate }, tool: strin
   }
   const client = isMapping(d['client']) ? d['client'] : {};
   const document: Raw = { ...d, load: { ...load, rate_per_s: rate } };
+  const setByAgent = [{ path: ['load', 'rate_per_s'], why: 'its calls a second times the tool\'s share' }];
   let unusedRetries: Origin | undefined;
   if (!retried) {
     if (client['retries'] !== undefined && client['retries'] !== 0) unusedRetries = c.locate(['client', 'retries'], true);
     document['client'] = { ...client, retries: 0 };
+    setByAgent.push({ path: ['client', 'retries'], why: 'its client does not retry this tool (agent.auto_retry)' });
   }
-  return { document, locate: c.locate, warnings, ...(unusedRetries ? { unusedRetries } : {}) };
+  return { document, locate: c.locate, warnings, ...(unusedRetries ? { unusedRetries } : {}), setByAgent };
 }
 
 /** The agent file's `TOOL.METRIC` expectations of one tool, added to the tool scenario's own `expect:`. */

@@ -120,6 +120,7 @@ export function parseAgent(text: string, source: string, fileName: string, overr
     const parsed = namingTool(t.name, expect?.fromAgent, () => parseScenarioMapping({ ...forced.document, ...(expect ? { expect: expect.raw } : {}) }, expect?.locate ?? forced.locate, onTools));
     warnings.push(...hintWarnings(t, i, parsed, locate));
     if (extended.bases.length > 0) parsed.bases = extended.bases;
+    parsed.composed = { fromDefaults: composed.fromDefaults, setByAgent: forced.setByAgent };
     return { name: t.name, share: t.share, annotations: t.annotations, cost: { duplicate: cost(t.cost.duplicate, ['tools', i, 'cost', 'duplicate'], locate), lost: cost(t.cost.lost, ['tools', i, 'cost', 'lost'], locate) }, retried, parsed };
   });
   warnings.push(...retriesWarnings(unusedRetries, tools, agent.auto_retry));

@@ -22,8 +22,8 @@ import { gridPoints, type GridPoint } from '../sweeps/grid.js';
 import { checkLabelChars, pointOverrides, type SweepAxis } from '../sweeps/plan.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { progressBar } from './progress.js';
-import { agentRun, agentWarnings, readAgentFile, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
-import { warningTexts } from './shared/load.js';
+import { agentRun, agentWarnings, readAgentFile, toolScenarios, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
+import { labDefaultsNote, sayNotes, warningTexts } from './shared/load.js';
 import type { ReportOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulationWork, threadSetting } from './shared/simulate.js';
@@ -76,7 +76,8 @@ export async function agentSweepCommand(file: string, s: SweepSettings, io: Io, 
   }
   const plan = agentSweepPlan(file, s, io, limit);
   const points = gridPoints(plan.axes);
-  const threads = threadSetting(s.simulation.threads, io)(checkPoints(file, plan, points, io));
+  const notes: string[] = [];
+  const threads = threadSetting(s.simulation.threads, io)(checkPoints(file, plan, points, io, notes));
   const results = await simulatePoints(file, plan, points, threads, io, signal);
   const replay = new ReplayLine('sweep', [file], s.scenario).each('--vary', s.vary).overrides(s.scenario).option('--seed', plan.seed)
     .given('--metric', s.metric).precision(s.large.precision);
@@ -85,6 +86,7 @@ export async function agentSweepCommand(file: string, s: SweepSettings, io: Io, 
     seed: plan.seed, version: toolVersion(), replay: replay.text(), points: results,
   };
   out.write(format === 'csv' ? renderAgentSweepCsv(report) : format === 'json' ? renderAgentSweepJson(report) : renderAgentSweepTable(report, plan.metric, out.style()));
+  sayNotes(io, notes);
 }
 
 function agentSweepPlan(file: string, s: SweepSettings, io: Io, limit: () => number): AgentSweepPlan {
@@ -118,9 +120,9 @@ function atPoint<T>(axes: readonly SweepAxis[], pt: GridPoint, work: () => T): T
 
 /**
  * Reads and checks every point, every tool, before simulating any; warns of a default no tool
- * takes; gives the work of the actions the sweep simulates (for the default thread count).
+ * takes, and adds to `notes` the lab values the tools run on; gives the work of the actions the sweep simulates (for the default thread count).
  */
-function checkPoints(file: string, plan: AgentSweepPlan, points: readonly GridPoint[], io: Io): number {
+function checkPoints(file: string, plan: AgentSweepPlan, points: readonly GridPoint[], io: Io, notes: string[]): number {
   const { axes, keys, precision, seed } = plan;
   let work = 0;
   for (const [n, pt] of points.entries()) {
@@ -128,6 +130,8 @@ function checkPoints(file: string, plan: AgentSweepPlan, points: readonly GridPo
     const view = pointView(agent);
     checkLabelChars(axes, pt, agentPointParams(axes, keys, pt, view));
     if (n === 0) {
+      const note = labDefaultsNote(file, toolScenarios(agent));
+      if (note) notes.push(note);
       keys.forEach((k, i) => {
         if (k.kind === 'defaults' && inheritingTools(k, view).length === 0) {
           warn(io, warningTexts([{ origin: { source: (axes[i] as SweepAxis).option }, keyPath: '', problem: `has no effect: no tool of the agent takes ${k.key} from its defaults (each sets its own, in its scenario keys or the file it extends, or the agent sets it)`,

@@ -20,7 +20,7 @@ import { appendStepSummary } from './step-summary.js';
 import { renderVerdicts } from '../report/verdicts.js';
 import { checkTimeRun } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
-import { scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader } from './shared/load.js';
+import { sayNotes, scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
@@ -92,8 +92,10 @@ export async function checkCommand(files: string[], s: CheckSettings, io: Io, si
   }
   // --junit is opened first, then --summary: a bad --out then gives both files back.
   return withOutput(io, s.junit, files, (junit) => withOutput(io, s.summary, files, (summary) => withOutput(io, s.output.out, files, async (out) => {
-    const read = scenarioReader(s.scenario, io);
-    const readAgent = agentReader(s.scenario, io);
+    // Each file's lab values, noted after the report (docs/scenarios.md, "The lab's values").
+    const notes: string[] = [];
+    const read = scenarioReader(s.scenario, io, notes);
+    const readAgent = agentReader(s.scenario, io, notes);
     const seed = s.simulation.seed?.value;
     const threads = threadSetting(s.simulation.threads, io);
     const { loaded, errors } = readEach(files, read, readAgent, seed, io);
@@ -112,6 +114,7 @@ export async function checkCommand(files: string[], s: CheckSettings, io: Io, si
     const markdown = s.summary !== undefined || format === 'github' ? renderCheckSummary(report, footer) : undefined;
     if (s.summary !== undefined) summary.write(markdown as string);
     else if (markdown !== undefined) appendStepSummary(io, markdown);
+    sayNotes(io, notes);
     return EXIT_STATUS[checkResult(report)];
   }), '--summary'), '--junit');
 }

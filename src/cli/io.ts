@@ -24,3 +24,8 @@ export function toolVersion(): string {
 export function warn(io: { stderr: NodeJS.WritableStream }, message: string): void {
   io.stderr.write(`idem-sim: warning: ${message}\n`);
 }
+
+/** A note on standard error: what the user may not know about the input (the lab values a scenario runs on without writing them). */
+export function note(io: { stderr: NodeJS.WritableStream }, message: string): void {
+  io.stderr.write(`idem-sim: note: ${message}\n`);
+}

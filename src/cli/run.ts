@@ -8,7 +8,7 @@ import { writtenScenario } from '../report/json.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { ScenarioRun } from '../report/types.js';
 import { renderRuns } from './shared/formats.js';
-import { scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
+import { sayNotes, scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
 import type { ScenarioWarning } from '../scenario/parse.js';
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
@@ -72,7 +72,8 @@ type SimulatedRun = ScenarioRun & { part?: { fingerprint: string; gridStep: numb
 
 export async function runCommand(files: string[], s: RunSettings, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, s.output.out, files, async (out) => {
-    const plan = runPlan(s, io);
+    const notes: string[] = [];
+    const plan = runPlan(s, io, notes);
     const { runs, agents } = await simulateRuns(files.length > 0 ? files : [null], plan, s, io, signal);
     const seeds = [...new Set([...runs.filter((r) => !agents.some((a) => a.tools.some((t) => t.run === r.name))).map((r) => r.seed), ...agents.map((a) => a.seed)])];
     const args = new ReplayLine('run', files, s.scenario).overrides(s.scenario).option('--seed', seeds.length === 1 ? seeds[0] : undefined)
@@ -80,13 +81,15 @@ export async function runCommand(files: string[], s: RunSettings, io: Io, signal
     out.write(plan.shard
       ? await partialText(runs, plan.shard, args, plan.seriesStep)
       : renderRuns(runs, args, plan.format, toolVersion(), out.style(), out.width(), agents));
+    sayNotes(io, notes);
     return 0;
   });
 }
 
-function runPlan(s: RunSettings, io: Io): RunPlan {
-  const read = scenarioReader(s.scenario, io);
-  const readAgent = agentReader(s.scenario, io);
+/** `notes`: where the readers leave the note of each file's lab values, said after the report (docs/scenarios.md, "The lab's values"). */
+function runPlan(s: RunSettings, io: Io, notes: string[]): RunPlan {
+  const read = scenarioReader(s.scenario, io, notes);
+  const readAgent = agentReader(s.scenario, io, notes);
   const format = runFormat(s.output);
   const seed = s.simulation.seed?.value;
   const threads = threadSetting(s.simulation.threads, io);

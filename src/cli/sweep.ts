@@ -19,7 +19,7 @@ import { checkTimeRun } from './shared/time.js';
 import { alertsOnly, timeResults } from '../results/time-results.js';
 import type { SweepPointResult } from '../report/sweep.js';
 import { renderSweep, type SweepFormat } from '../report/sweep-reporters.js';
-import { scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
+import { labDefaultsNote, sayNotes, scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulationWork, threadSetting } from './shared/simulate.js';
@@ -94,7 +94,9 @@ export async function sweepCommand(file: string, s: SweepSettings, io: Io, signa
     const plan = sweepPlan(file, s, io);
     const points = gridPoints(plan.axes, plan.from, plan.to);
     const seed = runSeed(plan.seed, plan.base.seed);
-    const threads = threadSetting(s.simulation.threads, io)(checkPoints(file, plan, points, seed));
+    // The lab values the points run on, noted after the report (docs/scenarios.md, "The lab's values").
+    const notes: string[] = [];
+    const threads = threadSetting(s.simulation.threads, io)(checkPoints(file, plan, points, seed, notes));
     const part = plan.shard ? new SweepPartText(plan.shard, plan.to - plan.from) : undefined;
     const results = await simulatePoints(file, plan, points, { seed, threads, part }, io, signal);
     // The --vary options as given: the file's own sweep.vary comes with the file.
@@ -108,6 +110,7 @@ export async function sweepCommand(file: string, s: SweepSettings, io: Io, signa
         sweep: { scenario: file, fingerprint: scenarioFingerprint(plan.base.scenario), paths, points: plan.size, seed, metric: plan.metric, log_paths: logPaths },
       })
       : await renderSweep({ scenario: file, paths, seed, version: toolVersion(), replay: replay.text(), points: results, logPaths }, plan.format, plan.metric, out.style()));
+    sayNotes(io, notes);
     return 0;
   });
 }
@@ -146,12 +149,16 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
  * Only that is kept: a loaded scenario is about 10 KB (and holds its empirical data), so each
  * point is read again when its turn comes.
  */
-function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[], seed: string): number {
+function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[], seed: string, notes: string[]): number {
   const { precision, axes } = plan;
   let work = 0;
   let readings = 0;
   for (const [k, pt] of points.entries()) {
-    const { scenario, locate } = plan.read(file, pointOverrides(axes, pt));
+    const loaded = plan.read(file, pointOverrides(axes, pt));
+    const { scenario, locate } = loaded;
+    // At a point, the keys the sweep varies are set: the note names only the lab values every point runs on.
+    const note = k === 0 ? labDefaultsNote(file, [{ parsed: loaded }]) : undefined;
+    if (note) notes.push(note);
     checkLabels(axes, pt, writtenScenario(scenario));
     readings += alertReadings(scenario);
     // The whole grid's, as these points foretell it (a shard's points are merged with the others').

@@ -226,6 +226,16 @@ function childOf(p: Param, key: string): Param | undefined {
 export const DEFAULT_SCENARIO: Scenario = defaultsOf(SCENARIO_SHAPE) as Scenario;
 
 /**
+ * The chances of what goes wrong in a run (errors, crashes, lost requests and replies) and of the
+ * model's re-plans. Those whose default is not 0 are the guide's lab values (2% lost replies, 60%
+ * re-plans): a scenario that does not write them runs on them, and the commands say so
+ * (scenario/provenance.ts, `labDefaultsInherited`).
+ */
+export const EVENT_CHANCES = [
+  'service.error_rate', 'service.crash_probability', 'network.request_loss', 'network.reply_loss', 'agent.replan_probability', 'runtime.crash_probability',
+] as const;
+
+/**
  * The scenario as outputs echo it without the keys of "Capacity" (all of them `none`): it prints as
  * before version 3 added them, byte for byte. `s` may lack the keys of "Time" (`echoed`).
  */

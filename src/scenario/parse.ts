@@ -21,6 +21,7 @@ import { durationSpellingHint } from './duration.js';
 import { isDurationKey } from './schema.js';
 import { validate } from './validate.generated.js';
 import { inertWarnings, type ScenarioWarning } from './warnings.js';
+import type { Composed } from './provenance.js';
 
 export type { ScenarioWarning } from './warnings.js';
 
@@ -62,6 +63,14 @@ export interface ParsedScenario<S = WrittenScenario> {
   locate?: (path: readonly (string | number)[]) => Origin;
   /** The files `extends:` read (their sources, nearest first): a key's origin names one of them or the scenario's own file. */
   bases?: readonly string[];
+  /**
+   * The keys as written: the file with its `extends:` chain (an agent's tool: with the agent's
+   * `defaults:`) and `--set`, before presets fill theirs; where each came from is `locate`'s
+   * answer (scenario/provenance.ts reads the two).
+   */
+  written: Readonly<Raw>;
+  /** An agent's tool: which keys its `defaults:` wrote and which the agent sets itself (agent/compose.ts). */
+  composed?: Composed;
 }
 
 type Path = readonly (string | number)[];
@@ -73,21 +82,22 @@ type Raw = Record<string, unknown>;
  * identity (its real path); without it an `extends:` is refused. `--set` applies after the chain.
  */
 export function parseScenario(text: string, source: string, overrides: readonly Override[] = [], files?: BaseFiles & { id: string }): ParsedScenario {
-  if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], warnings: [], locate: () => ({ source, line: 1, col: 1 }) };
+  if (text === '' && overrides.length === 0) return { scenario: resolve(applyPresets({})), expectations: [], warnings: [], locate: () => ({ source, line: 1, col: 1 }), written: {} };
   const { document, locate } = readDocument(text, source, overrides);
   if (!isPlainObject(document) || !Object.hasOwn(document, 'extends')) return parseScenarioMapping(document, locate, overrides);
   // The file's own tokens count against its chain's allowance: every file read stays in memory for its lines.
   if (files) checkSize(text, { source, lines: true }, files.budget);
   const chain = resolveExtends(document, locate, { source, id: files?.id ?? source }, files);
-  const blamed: Locate = (path, keyNode) => { const o = overrideFor(path, overrides); return o ? { source: o.option } : chain.locate(path, keyNode); };
-  return { ...parseScenarioMapping(chain.document, blamed, overrides), bases: chain.bases };
+  return { ...parseScenarioMapping(chain.document, chain.locate, overrides), bases: chain.bases };
 }
 
 /**
  * A scenario already read into plain data (a file's document, or an agent's tool, composed of
- * several), validated and resolved: `locate` says where each key path was written, for errors.
+ * several), validated and resolved: `locate` says where each key path was written, for errors;
+ * a key `overrides` set was written by its option.
  */
-export function parseScenarioMapping(document: unknown, locate: Locate, overrides: readonly Override[] = []): ParsedScenario {
+export function parseScenarioMapping(document: unknown, where: Locate, overrides: readonly Override[] = []): ParsedScenario {
+  const locate: Locate = (path, keyNode) => { const o = overrideFor(path, overrides); return o ? { source: o.option } : where(path, keyNode); };
   if (isPlainObject(document) && Object.hasOwn(document, 'tools')) {
     throw new InputError(locate(['tools'], true), 'tools', 'makes this an agent file (docs/agents.md), which this command does not take as a scenario',
       'Give run, check, sweep, report or lab the agent file (lab and report with --tool NAME), or give this command one tool\'s scenario file.');
@@ -110,15 +120,17 @@ export function parseScenarioMapping(document: unknown, locate: Locate, override
   const expectations = checkedExpectations(readExpectations(raw, locate), scenario);
 
   const parsed: ParsedScenario = {
-    scenario, expectations, warnings: [...inertWarnings(document, scenario, locate), ...confidenceWarnings(expectations)], locate: (path) => locate(path, true),
+    scenario, expectations, warnings: [...inertWarnings(document, scenario, locate), ...confidenceWarnings(expectations)], locate: (path) => locate(path, true), written: document,
   };
   Object.assign(parsed, metaOf(raw, locate));
   return parsed;
 }
 
+type Meta = Omit<ParsedScenario, 'scenario' | 'expectations' | 'warnings' | 'locate' | 'written'>;
+
 /** What a file says besides the model's keys: seed, description, hint and `sweep:`. */
-function metaOf(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Omit<ParsedScenario, 'scenario' | 'expectations' | 'warnings' | 'locate'> {
-  const parsed: Omit<ParsedScenario, 'scenario' | 'expectations' | 'warnings' | 'locate'> = {};
+function metaOf(raw: Raw, locate: (p: Path, keyNode?: boolean) => Origin): Meta {
+  const parsed: Meta = {};
   if (raw['seed'] !== undefined) parsed.seed = String(raw['seed']);
   if (typeof raw['description'] === 'string') parsed.description = raw['description'];
   if (typeof raw['hint'] === 'string') parsed.hint = raw['hint'];

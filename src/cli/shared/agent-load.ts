@@ -9,12 +9,12 @@ import { parseAgent, type AgentTool, type ParsedAgent } from '../../agent/parse.
 import { agentReadings, type ToolResult } from '../../agent/readings.js';
 import type { Scenario } from '../../model/types.js';
 import type { AgentRun } from '../../report/agent.js';
-import { readDocument, type Override, type ScenarioWarning } from '../../scenario/parse.js';
+import { readDocument, type Override, type ParsedScenario, type ScenarioWarning } from '../../scenario/parse.js';
 import { isAgentDocument } from '../../agent/parse.js';
 import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
 import { warn, type Io } from '../io.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
-import { warningTexts } from './load.js';
+import { labDefaultsNote, warningTexts } from './load.js';
 
 /** An agent whose tools' scenarios are ready to run (their data files read). */
 export interface LoadedAgent extends ParsedAgent {
@@ -54,17 +54,22 @@ export function readAgentFile(file: string | null, overrides: readonly Override[
 /**
  * The command's reader of agent files, as scenarioReader reads scenarios: undefined for a file that
  * is not one (the built-in defaults, a scenario). Warns on `io` of the agent's settings that have
- * no effect, its own and its tools'.
+ * no effect, its own and its tools'; with `notes`, it adds there the note of the lab values its tools run on.
  */
-export function agentReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'>): (file: string | null) => LoadedAgent | undefined {
+export function agentReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'>, notes?: string[]): (file: string | null) => LoadedAgent | undefined {
   const overrides = overridesOf(settings);
   const access: DataAccess = { allowOutside: settings.allowOutside };
   return (file) => {
     const agent = readAgentFile(file, overrides, access);
     if (agent) for (const text of warningTexts(agentWarnings(agent))) warn(io, text);
+    const text = agent && notes && labDefaultsNote(file, toolScenarios(agent));
+    if (text) notes?.push(text);
     return agent;
   };
 }
+
+/** An agent's tools' scenarios, each by the tool's name (for labDefaultsNote). */
+export const toolScenarios = (agent: ParsedAgent): { name: string; parsed: ParsedScenario }[] => agent.tools.map((t) => ({ name: t.name, parsed: t.parsed }));
 
 /** Every warning of an agent: its own, then each tool's (named by the tool). */
 export function agentWarnings(agent: ParsedAgent): ScenarioWarning[] {

@@ -3,8 +3,9 @@
  * and --actions on top of it, and the data files it names, read where --allow-outside allows.
  */
 import { formatInputError } from '../../scenario/errors.js';
-import { parseScenario, type Override, type ScenarioWarning } from '../../scenario/parse.js';
-import { warn, type Io } from '../io.js';
+import { parseScenario, type Override, type ParsedScenario, type ScenarioWarning } from '../../scenario/parse.js';
+import { LAB_DEFAULTS, labDefaultsInherited, labNote, type LabDefault } from '../../scenario/provenance.js';
+import { note, warn, type Io } from '../io.js';
 import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
 import { latencyDataWarnings } from '../../ingest/data-warnings.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
@@ -33,9 +34,10 @@ export type ScenarioReader = (file: string | null, more?: readonly Override[]) =
  * The command's reader of scenarios, as its scenario-reading settings say; it warns on `io` of
  * settings the model does not read (null: a command that uses them otherwise, as the probe,
  * where `transactional` or `claim` choose the real store's protocol whatever the model's other
- * settings). A malformed --set fails here, where the command asks, before any file is read.
+ * settings); with `notes`, it adds there the note of the lab values a file runs on
+ * (labDefaultsNote). A malformed --set fails here, where the command asks, before any file is read.
  */
-export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'> | null): ScenarioReader {
+export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'> | null, notes?: string[]): ScenarioReader {
   const overrides = overridesOf(settings);
   const access: DataAccess = { allowOutside: settings.allowOutside };
   // A sweep reads its scenario at every point: each warning is said once.
@@ -45,6 +47,8 @@ export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'
     for (const text of warningTexts(loaded.warnings)) {
       if (io && !said.has(text) && said.size < 1000) { said.add(text); warn(io, text); }
     }
+    const text = notes && labDefaultsNote(file, [{ parsed: loaded }]);
+    if (text) notes?.push(text);
     return loaded;
   };
 }
@@ -52,4 +56,29 @@ export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'
 /** A scenario's warnings as one-paragraph texts, like its errors (file, line, key, what, fix). */
 export function warningTexts(warnings: readonly ScenarioWarning[]): string[] {
   return warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix));
+}
+
+/**
+ * The note of the lab values `file` runs on without writing them (scenario/provenance.ts), if
+ * any: run, sweep and check say it once a file, after their report (docs/scenarios.md, "The
+ * lab's values"). `scenarios`: the file's, or an agent file's tools, each by its name; the
+ * built-in defaults (no file) are the lab asked for, and are not noted.
+ */
+export function labDefaultsNote(file: string | null, scenarios: readonly { name?: string; parsed: ParsedScenario }[]): string | undefined {
+  if (file === null) return undefined;
+  const found = new Map<string, LabDefault & { tools: string[] }>();
+  for (const { name, parsed } of scenarios) {
+    for (const d of labDefaultsInherited(parsed)) {
+      const seen = found.get(d.path) ?? { ...d, tools: [] };
+      if (name !== undefined) seen.tools.push(name);
+      found.set(d.path, seen);
+    }
+  }
+  const inOrder = LAB_DEFAULTS.flatMap((path) => found.get(path) ?? []);
+  return inOrder.length > 0 ? labNote(file, inOrder, scenarios.some((s) => s.name !== undefined) ? { tools: scenarios.length } : undefined) : undefined;
+}
+
+/** The notes a command gathered, each once, on stderr: said when its report is written (a command that fails says none). */
+export function sayNotes(io: Pick<Io, 'stderr'>, notes: readonly string[]): void {
+  for (const text of new Set(notes)) note(io, text);
 }
