@@ -67,7 +67,7 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { what: "from a server's answer to tools/list saved as JSON", line: 'idem-sim inventory tools.json --out agent.yaml' },
   ],
   fit: [
-    { what: 'a saved /metrics page: the histogram to paste, a lognormal with its error, and the advice on timeouts', line: "idem-sim fit {scenarios}/metrics/payments.prom --metric 'http_request_duration_seconds{route=\"/pay\"}'" },
+    { what: 'a saved /metrics page: the histogram to paste, the lognormal and mixture that fit it best with their goodness, and the advice on timeouts', line: "idem-sim fit {scenarios}/metrics/payments.prom --metric 'http_request_duration_seconds{route=\"/pay\"}'" },
     { what: 'another route as p50 and p99, with the unknown outcomes at the timeouts you weigh', line: "idem-sim fit {scenarios}/metrics/payments.prom --metric 'http_request_duration_seconds{route=\"/refund\"}' --form percentiles --client-timeouts 1s,2s,5s" },
     { what: "a day of a histogram from Prometheus's HTTP API, written into a scenario as its service.latency", line: "idem-sim fit --prometheus http://127.0.0.1:9090 --query 'sum by (le) (increase(http_request_duration_seconds_bucket[1d]))' --into scenario.yaml" },
   ],
