@@ -24,7 +24,8 @@ function file(name: string, text: string): string {
 /** `idem-sim ARGS...` in this process: its status (or the error it threw) and what it wrote. */
 async function cli(args: string[]): Promise<{ status: number | Error; stdout: string; stderr: string }> {
   const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  const [out, err]: Buffer[][] = [[], []];
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
   stdout.on('data', (c: Buffer) => out.push(c));
   stderr.on('data', (c: Buffer) => err.push(c));
   const status = await command(args, { stdout, stderr, env: { NO_COLOR: '1' } }).catch((e: Error) => e);
