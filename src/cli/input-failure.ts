@@ -1,9 +1,10 @@
 /**
  * Failures that are the input's, found only while running: the run asked for more memory than
- * the process can have, or an event fell later than its series can reach. `main.ts` reports
- * them as bad input (exit 2) rather than as a bug.
+ * the process can have or a coupled run more work in flight than it may hold, or an event fell
+ * later than its series can reach. `main.ts` reports them as bad input (exit 2) rather than as a
+ * bug.
  */
-import { IN_FLIGHT_OVERFLOW } from '../engine/coupled/state.js';
+import { IN_FLIGHT_OVERFLOW } from '../engine/coupled/in-flight.js';
 import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
 
@@ -17,7 +18,7 @@ export function inputFailure(e: unknown): string | undefined {
     return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after, or a queue's backlog still being served long after the load). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
   }
   if (e instanceof Error && e.message.startsWith(IN_FLIGHT_OVERFLOW)) {
-    return `${printable(e.message)}. Work piles up faster than the workers take it (a storm whose queue never drains): bound service.capacity.queue (requests past it are shed), add a guard (drop_expired, a retry budget, a breaker), or shorten load.duration; see docs/security-and-limits.md.`;
+    return `${printable(e.message)}. Work piles up faster than the workers take it (a storm whose queue never drains, and whose retries add to it): bound service.capacity.queue (requests past it are shed), add a guard (drop_expired, a retry budget, a breaker), lower client.retries, or simulate fewer actions (a smaller actions or a shorter load.duration); see docs/security-and-limits.md.`;
   }
   return undefined;
 }

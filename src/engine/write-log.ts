@@ -12,21 +12,19 @@ export const CLAIM = 1, DONE_OK = 2, DONE_ERR = 3, RELEASE = 4;
 export const NONE = 0, RUNNING = CLAIM;
 
 export class WriteLog {
-  private key = new Int32Array(64);
-  private time = new Float64Array(64);
-  private type = new Int8Array(64);
-  private fp = new Int32Array(64);
-  private until = new Float64Array(64);
+  private key: Int32Array;
+  private time: Float64Array;
+  private type: Int8Array;
+  private fp: Int32Array;
+  private until: Float64Array;
   private len = 0;
   /** The fingerprint of the record the last lookup found (when it found one). */
   foundFp = 0;
 
   /** `size`: room for this many writes before it grows (the coupled engine keeps one log per group in flight). */
-  constructor(size?: number) {
-    if (size !== undefined) {
-      this.key = new Int32Array(size); this.time = new Float64Array(size); this.type = new Int8Array(size);
-      this.fp = new Int32Array(size); this.until = new Float64Array(size);
-    }
+  constructor(size = 64) {
+    this.key = new Int32Array(size); this.time = new Float64Array(size); this.type = new Int8Array(size);
+    this.fp = new Int32Array(size); this.until = new Float64Array(size);
   }
 
   /** Forgets every write (a new group). */

@@ -22,6 +22,7 @@ import { SER } from '../../model/series.js';
 import type { Scenario } from '../../model/types.js';
 import type { Rng } from '../../random/rng.js';
 import { uniform } from '../../random/uniform.js';
+import type { InFlightLimits } from './in-flight.js';
 import { CLIENT, CoupledServer, EV_FREE, EV_REPLY, EV_SEND } from './server.js';
 
 export interface CoupledSpec {
@@ -38,6 +39,8 @@ export interface CoupledSpec {
   fastPath?: boolean;
   /** Called with each block of CHUNK_ACTIONS finished primaries, and with the last block (with the series) at `flush`. */
   emit: (out: ChunkOutput) => void;
+  /** What the run may hold in flight at once; in-flight.ts's by default (tests give smaller ones). */
+  limits?: InFlightLimits;
 }
 
 /** Failed outcomes for the breaker: a timeout, a 5xx, a 503 (of a down store or shed); every other reply succeeds. */
@@ -58,6 +61,7 @@ export class CoupledSimulator extends CoupledServer {
 
   constructor(private readonly spec: CoupledSpec) {
     super(spec.scenario, spec.hooks, spec.seriesStep, spec.loadEnd);
+    if (spec.limits !== undefined) this.limits = spec.limits;
     this.rng = spec.rng;
     this.clock = clockOf(spec.scenario);
     this.series?.begin(0);

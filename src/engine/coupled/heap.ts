@@ -123,6 +123,10 @@ export class EventHeap {
  * Client events whose times come in the order they are scheduled (a timeout at `s + timeout`,
  * scheduled at the send `s`, the timeout being the same for every attempt): a ring, O(1) each
  * way, which keeps them out of the heap. Each carries the heap's scheduling number for ties.
+ * With `heard`, an event it says will do nothing when its time comes (a timeout of an attempt
+ * already answered: once so, always) is dropped when the ring is full, before it grows; the ring
+ * then holds about as many events as will be heard (one an actor), however many attempts are
+ * answered before their timeout. Dropping them changes nothing the run does.
  */
 export class TimedQueue {
   private time = new Float64Array(256);
@@ -134,6 +138,13 @@ export class TimedQueue {
   topA = 0;
   topB = 0;
 
+  constructor(private readonly heard?: (a: number, b: number) => boolean) {}
+
+  /** How many events the ring has room for (its memory). */
+  get room(): number {
+    return this.time.length;
+  }
+
   peekTime(): number {
     return this.size > 0 ? (this.time[this.head] as number) : Infinity;
   }
@@ -143,7 +154,7 @@ export class TimedQueue {
   }
 
   push(time: number, seq: number, a: number, b: number): void {
-    if (this.size === this.time.length) this.grow();
+    if (this.size === this.time.length) this.makeRoom();
     const at = (this.head + this.size++) & (this.time.length - 1);
     this.time[at] = time; this.seq[at] = seq; this.a[at] = a; this.b[at] = b;
   }
@@ -153,6 +164,26 @@ export class TimedQueue {
     this.topB = this.b[this.head] as number;
     this.head = (this.head + 1) & (this.time.length - 1);
     this.size--;
+  }
+
+  /** The ring is full: the events that will not be heard dropped, and the ring doubled unless that freed half of it (O(1) a push, amortised). */
+  private makeRoom(): void {
+    if (this.heard !== undefined) this.dropUnheard(this.heard);
+    if (2 * this.size > this.time.length) this.grow();
+  }
+
+  /** Keeps the events `heard` says will be heard, in their order, from the head on. */
+  private dropUnheard(heard: (a: number, b: number) => boolean): void {
+    const mask = this.time.length - 1;
+    let kept = 0;
+    for (let k = 0; k < this.size; k++) {
+      const from = (this.head + k) & mask;
+      const a = this.a[from] as number, b = this.b[from] as number;
+      if (!heard(a, b)) continue;
+      const to = (this.head + kept++) & mask;
+      this.time[to] = this.time[from] as number; this.seq[to] = this.seq[from] as number; this.a[to] = a; this.b[to] = b;
+    }
+    this.size = kept;
   }
 
   private grow(): void {

@@ -20,15 +20,19 @@ export class Requests {
   private free = new Int32Array(64);
   private freeCount = 0;
   private used = 0;
+  /** Requests in flight now (in-flight.ts bounds them). */
+  live = 0;
 
   /** A slot for a new request. */
   take(): number {
+    this.live++;
     if (this.freeCount > 0) return this.free[--this.freeCount] as number;
     if (this.used === this.actor.length) this.grow();
     return this.used++;
   }
 
   release(r: number): void {
+    this.live--;
     if (this.freeCount === this.free.length) this.free = grown(this.free, this.free.length * 2);
     this.free[this.freeCount++] = r;
   }

@@ -11,6 +11,7 @@ import type { EngineHooks } from '../hooks.js';
 import { SER } from '../../model/series.js';
 import type { Scenario } from '../../model/types.js';
 import { EventHeap, TimedQueue } from './heap.js';
+import { inFlightOverflow } from './in-flight.js';
 import { Requests, WaitQueue } from './requests.js';
 import { CoupledState } from './state.js';
 import { WorkerSchedule } from './workers.js';
@@ -24,8 +25,8 @@ const busyUs = (t: number, end: number, loadEnd: number): number => Math.round(M
 
 export class CoupledServer extends CoupledState {
   protected readonly heap = new EventHeap();
-  /** Client timeouts, in time order as they are scheduled (heap.ts, `TimedQueue`). */
-  protected readonly timeouts = new TimedQueue();
+  /** Client timeouts, in time order as they are scheduled (heap.ts, `TimedQueue`; those of attempts already answered dropped when it fills). */
+  protected readonly timeouts = new TimedQueue((i, serial) => this.timeoutHeard(i, serial));
   private readonly requests = new Requests();
   private readonly queue: WaitQueue;
   protected readonly workers: WorkerSchedule;
@@ -52,6 +53,7 @@ export class CoupledServer extends CoupledState {
    * server (parameters of `x` in `p`): it starts, waits or is shed.
    */
   protected arriveAtServer(i: number, g: number, key: number, x: number): void {
+    if (this.requests.live === this.limits.requests) throw inFlightOverflow(this.limits.requests, 'requests at the server', x);
     const r = this.requests.take();
     const q = this.requests;
     q.actor[r] = i; q.serial[r] = this.side.serial[i] as number; q.send[r] = x; q.key[r] = key;
@@ -144,6 +146,12 @@ export class CoupledServer extends CoupledState {
   /** Actor `i`'s attempt `serial` times out at `at` unless its reply comes first. */
   protected timeoutAt(at: number, i: number, serial: number): void {
     this.timeouts.push(at, this.heap.nextSeq(), i, serial);
+  }
+
+  /** Whether actor `i`'s client will still hear the timeout of its attempt `serial` (as coupled.ts `learn` tests it): no later attempt, no reply on its way, not learned; once not, never again. */
+  private timeoutHeard(i: number, serial: number): boolean {
+    const side = this.side;
+    return side.serial[i] === serial && side.learned[i] === 0 && side.replied[i] === 0;
   }
 
   /**

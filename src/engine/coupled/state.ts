@@ -15,19 +15,8 @@ import { SER } from '../../model/series.js';
 import type { Scenario } from '../../model/types.js';
 import { Breaker } from './breaker.js';
 import { RetryBudget } from './budget.js';
+import { IN_FLIGHT_LIMITS, inFlightOverflow, type InFlightLimits } from './in-flight.js';
 import { ActorSlots, GroupSlots } from './slots.js';
-
-/**
- * The most groups in flight at once (about 2 KB each with a key, a tenth of that without): an
- * unbounded queue in a storm that never drains grows until this, and the run stops with a
- * message (docs/security-and-limits.md) before it needs more than about 500 MB.
- */
-export const MAX_GROUPS_IN_FLIGHT = 1 << 18;
-/** How an error of a run past that bound begins (an error from a worker thread keeps only its message). */
-export const IN_FLIGHT_OVERFLOW = 'the coupled run holds too much work in flight:';
-
-/** A time of the run as its minutes (the overflow's message). */
-const formatMinutes = (ms: number): string => `minute ${Math.floor(ms / 60_000)}`;
 
 export class CoupledState extends GroupModel {
   /** The time of the event being handled. */
@@ -36,6 +25,8 @@ export class CoupledState extends GroupModel {
   protected readonly side = new ActorSlots();
   protected readonly budget: RetryBudget | null;
   protected readonly breaker: Breaker | null;
+  /** What the run may hold in flight at once (in-flight.ts; tests set smaller ones). */
+  protected limits: InFlightLimits = IN_FLIGHT_LIMITS;
 
   constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
     super(compile(scenario), hooks);
@@ -53,7 +44,9 @@ export class CoupledState extends GroupModel {
     let g = this.groups.take();
     if (g < 0) {
       const n = this.groups.capacity * 2;
-      if (n > MAX_GROUPS_IN_FLIGHT) throw new Error(`${IN_FLIGHT_OVERFLOW} more than ${MAX_GROUPS_IN_FLIGHT.toLocaleString('en-US')} actions in flight at once at ${formatMinutes(this.now)} of the run`);
+      const keyed = this.base.scope !== S_NONE;
+      const most = keyed ? this.limits.keyedActions : this.limits.actions;
+      if (n > most) throw inFlightOverflow(most, keyed ? 'actions in flight (each with its key store)' : 'actions in flight', this.now);
       this.growGroups(n);
       g = this.groups.take();
     }
