@@ -151,13 +151,13 @@ describe('capacity settings that have no effect are warned of', () => {
   });
 
   it('retry_after with an unbounded queue: nothing is ever shed', () => {
-    expect(warned('service: {capacity: {workers: 4, retry_after: 1s}}')).toEqual(['service.capacity.retry_after']);
-    expect(warned('service: {capacity: {workers: 4, queue: 10, retry_after: 1s}}')).toEqual([]);
+    expect(warned('service: {capacity: {workers: 40, retry_after: 1s}}')).toEqual(['service.capacity.retry_after']);
+    expect(warned('service: {capacity: {workers: 40, queue: 10, retry_after: 1s}}')).toEqual([]);
   });
 
   it('drop_expired (and lifo) where no request can wait: queue 0', () => {
-    expect(warned('service: {capacity: {workers: 4, queue: 0, drop_expired: true, order: lifo}}')).toEqual(['service.capacity.drop_expired', 'service.capacity.order']);
-    expect(warned('service: {capacity: {workers: 4, queue: 1, drop_expired: true, order: lifo}}')).toEqual([]);
+    expect(warned('service: {capacity: {workers: 40, queue: 0, drop_expired: true, order: lifo}}')).toEqual(['service.capacity.drop_expired', 'service.capacity.order']);
+    expect(warned('service: {capacity: {workers: 40, queue: 1, drop_expired: true, order: lifo}}')).toEqual([]);
   });
 
   it('a breaker whose min_calls its window cannot reach at the scenario\'s rate', () => {
@@ -171,9 +171,9 @@ describe('capacity settings that have no effect are warned of', () => {
   });
 
   it('an incident\'s workers equal to the base count, unless another window overlapping it sets them', () => {
-    const base = 'load: {duration: 1h}\nservice: {capacity: {workers: 4}}\nincidents:\n';
-    expect(warned(`${base}  - {name: a, from: 1m, to: 2m, service: {latency_multiplier: 2, capacity: {workers: 4}}}\n`)).toEqual(['incidents[0].service.capacity.workers']);
-    expect(warned(`${base}  - {name: a, from: 1m, to: 9m, service: {capacity: {workers: 1}}}\n  - {name: b, from: 3m, to: 4m, service: {capacity: {workers: 4}}}\n`)).toEqual([]);
+    const base = 'load: {duration: 1h}\nservice: {capacity: {workers: 40}}\nincidents:\n';
+    expect(warned(`${base}  - {name: a, from: 1m, to: 2m, service: {latency_multiplier: 2, capacity: {workers: 40}}}\n`)).toEqual(['incidents[0].service.capacity.workers']);
+    expect(warned(`${base}  - {name: a, from: 1m, to: 9m, service: {capacity: {workers: 1}}}\n  - {name: b, from: 3m, to: 4m, service: {capacity: {workers: 40}}}\n`)).toEqual([]);
   });
 });
 

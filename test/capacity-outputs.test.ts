@@ -33,7 +33,7 @@ incidents:
   });
 
   test('JSON says the contract version whose rules a run followed', () => {
-    expect(contractVersion(true)).toBe(3);
+    expect(contractVersion(true)).toBe(4);
     expect(contractVersion(false)).toBe(2);
   });
 });

@@ -126,7 +126,7 @@ describe('the capacity readings in reports', () => {
       'shed_per_1000', 'shed_per_1000_ci95_low', 'shed_per_1000_ci95_high', 'expired_per_1000', 'expired_per_1000_ci95_low', 'expired_per_1000_ci95_high',
       'budget_denied_per_1000', 'budget_denied_per_1000_ci95_low', 'budget_denied_per_1000_ci95_high',
       'breaker_rejected_per_1000', 'breaker_rejected_per_1000_ci95_low', 'breaker_rejected_per_1000_ci95_high',
-      'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation',
+      'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation', 'saturated_share', 'offered_utilisation', 'peak_offered_utilisation',
     ]);
     const [, first, second] = both.split('\n').map((line) => line.split(','));
     expect(first?.[cols.indexOf('shed_per_1000')]).toBe('');

@@ -52,7 +52,7 @@ const CAPACITY_PRECISION = {
   breaker_rejected_per_1000: ['breaker_rejected', 1000],
 };
 /** Every metric only a coupled run reports, in report order (after the latencies). */
-const CAPACITY_PATHS = [...Object.keys(CAPACITY_PRECISION), 'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation'];
+const CAPACITY_PATHS = [...Object.keys(CAPACITY_PRECISION), 'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation', 'saturated_share', 'offered_utilisation', 'peak_offered_utilisation'];
 /** --precision-metric's names in --help order: the capacity counters come after executions_per_action, as in the registry. */
 const PRECISION_NOW = Object.fromEntries(Object.entries(PRECISION_BEFORE).flatMap(([k, v]) => (k === 'keys_per_action' ? [...Object.entries(CAPACITY_PRECISION), [k, v]] : [[k, v]])));
 

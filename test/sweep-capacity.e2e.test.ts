@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { cli } from './helpers.js';
 
 describe('sweep --metric and capacity', () => {
-  it('charts utilisation over workers, JSON saying model 3', () => {
+  it('charts utilisation over workers, JSON saying model 4', () => {
     const r = cli(['sweep', 'scenarios/mission-1-blind-retries.yaml', '--set', 'service.capacity.workers=26', '--actions', '4000',
       '--vary', 'service.capacity.workers=20,30', '--vary', 'client.timeout=1s,2s', '--metric', 'utilisation', '--format', 'json']);
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as { model: number; points: { metrics: { utilisation: number } }[] };
-    expect(doc.model).toBe(3);
+    expect(doc.model).toBe(4);
     expect(doc.points).toHaveLength(4);
     const [u20, , u30] = doc.points.map((p) => p.metrics.utilisation);
     expect(u20).toBeGreaterThan(u30 as number); // the same load over fewer workers

@@ -14,7 +14,7 @@ import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import { breakdownChart } from '../report/charts.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
-import { HEADLINE_STYLE, headlineTable } from '../report/html-headline.js';
+import { HEADLINE_STYLE, headlineTable, saturationParagraph } from '../report/html-headline.js';
 import { STORY_SCRIPT, STORY_STYLE, storyPanel } from '../report/story-panel.js';
 import { resolvedScenario } from '../report/json.js';
 import { duration, num } from '../report/format.js';
@@ -135,7 +135,7 @@ function pageBody(p: PageParts): string {
 <dt>version</dt><dd>idem-sim ${escapeHtml(toolVersion())}</dd>
 <dt>reproduce</dt><dd><code>${escapeHtml(p.replay)}</code></dd>
 </dl>
-<h2>Headline metrics</h2>
+${saturationParagraph(m, p.scenario)}<h2>Headline metrics</h2>
 <div class="charts">
 ${headlineTable(m)}
 <figure>${p.breakdown}</figure>
@@ -221,8 +221,8 @@ export async function reportCommand(file: string | undefined, s: ReportSettings,
       return 0;
     }
     const time = timeResults(scenario, outcome.state, true);
-    const overTime = time.series ? timeSection({ series: time.series, scenario, alerts: time.alerts, ...(plan.focus ? { at: plan.focus.at } : {}) }) : '';
     const metrics = outcome.state.finish(scenario);
+    const overTime = time.series ? timeSection({ series: time.series, scenario, alerts: time.alerts, metrics, ...(plan.focus ? { at: plan.focus.at } : {}) }) : '';
     const text = htmlPage(`idem-sim report: ${name}`, pageBody({
       name, seed, scenario, metrics, note: sampleNote(sample, scope), rows: sample.rows, timeline, breakdown: await breakdownChart(metrics), replay, overTime,
     }));

@@ -5,7 +5,9 @@ import { checkTimeRun } from './shared/time.js';
 import { meanRatePerS } from '../model/clock.js';
 import { noKeyReason, SET_SCOPE } from '../model/inert.js';
 import { DEFAULT_SCENARIO } from '../model/shape.js';
-import { keyStoreSize, type Estimate } from '../results/metrics.js';
+import { keyStoreSize, type Estimate, type Metrics } from '../results/metrics.js';
+import { COMFORTABLE, NEAR_CAPACITY, workersFor } from '../model/offered.js';
+import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { readProbeFile } from './probe-file.js';
@@ -63,6 +65,8 @@ interface Simulated {
   warnings: string[];
   /** The note of the lab values it runs on, said after the report (docs/scenarios.md, "The lab's values"). */
   notes: string[];
+  /** With service.capacity: its workers, the offered utilisation (docs/model.md, "Saturation") and the workers for COMFORTABLE. */
+  capacity?: { workers: number; offered_utilisation: number; peak_offered_utilisation: number; workers_for_0_7: number };
 }
 
 export async function sizeCommand(files: string[], s: SizeSettings, io: Io, signal?: AbortSignal): Promise<number> {
@@ -96,6 +100,7 @@ export async function sizeCommand(files: string[], s: SizeSettings, io: Io, sign
     seed: simulated?.seed ?? null,
     rate_per_s: rate, retention_ms: retention, record_bytes: recordBytes, ...(recordSource ? { record_bytes_source: recordSource } : {}),
     ...sizeFigures(keysPerAction, source, simulated?.keysPerAction.ci95, rate, retention, recordBytes),
+    ...(simulated?.capacity ? { capacity: simulated.capacity } : {}),
     ...(simulated ? { warnings: simulated.warnings } : {}),
   };
   return withOutput(io, undefined, [], (out) => {
@@ -150,12 +155,27 @@ async function simulateKeys(file: string, s: SizeSettings, io: Io, signal: Abort
     source: `simulated: ${file}, ${num(m.primary_actions)} actions, seed ${seed}`,
     seed, actions: `${num(m.actions)}${m.actions !== m.primary_actions ? ` (${num(m.primary_actions)} primary)` : ''}`,
     rate: meanRatePerS(scenario), retention: scenario.idempotency.retention, recordBytes: scenario.idempotency.record_bytes,
+    ...capacityFigures(scenario, m),
   };
+}
+
+/** A scenario with workers: their count and the offered utilisation its run reported (the data's mean included), and the workers for COMFORTABLE. */
+function capacityFigures(s: WrittenScenario, m: Metrics): Pick<Simulated, 'capacity'> {
+  const workers = s.service.capacity?.workers;
+  const mean = m.offered_utilisation, peak = m.peak_offered_utilisation;
+  if (workers === undefined || mean === undefined || mean === null || peak === undefined || peak === null) return {};
+  return { capacity: { workers, offered_utilisation: mean, peak_offered_utilisation: peak, workers_for_0_7: workersFor(s, peak, COMFORTABLE) } };
 }
 
 type Interval = [number, number];
 type SizeFigures = { keys_per_action: number; keys_per_action_ci95?: Interval; keys_per_action_source: string; keys: number; keys_ci95?: Interval; key_store_mb: number; key_store_mb_ci95?: Interval };
-type SizeResult = SizeFigures & { version: string; replay: string; rate_per_s: number; retention_ms: number; record_bytes: number; record_bytes_source?: string };
+type SizeResult = SizeFigures & { version: string; replay: string; rate_per_s: number; retention_ms: number; record_bytes: number; record_bytes_source?: string; capacity?: Simulated['capacity'] };
+
+/** The workers' line: the offered utilisation at the peak, and the count for COMFORTABLE (retries come on top). */
+function workersLine(c: NonNullable<Simulated['capacity']>): string {
+  const near = c.peak_offered_utilisation >= NEAR_CAPACITY ? ', near capacity' : '';
+  return `workers           ${num(c.workers)}: peak offered utilisation ${c.peak_offered_utilisation.toFixed(2)}${near} (first attempts; retries come on top); ${num(c.workers_for_0_7)} workers for ${COMFORTABLE}`;
+}
 
 function sizeTable(r: SizeResult, simulated: Simulated | undefined, style: ChalkInstance): string {
   const recordSource = r.record_bytes_source ?? '';
@@ -167,6 +187,7 @@ function sizeTable(r: SizeResult, simulated: Simulated | undefined, style: Chalk
     `retention         ${duration(r.retention_ms)}`,
     `keys              ${shown(r.keys, r.keys_ci95, num(Math.round(r.keys)))}   = keys per action × rate × retention`,
     `key store         ${shown(r.key_store_mb, r.key_store_mb_ci95, num(r.key_store_mb))} MB   at ${num(r.record_bytes)} bytes a record${recordSource ? ` (${recordSource})` : ''}`,
+    ...(r.capacity ? [workersLine(r.capacity)] : []),
     style.dim([
       `${simulated ? `actions simulated: ${simulated.actions}; ${CI_LEGEND}; seed ${simulated.seed}` : 'nothing simulated (no scenario), so no seed'}; idem-sim ${r.version}`,
       `replay: ${r.replay}`,

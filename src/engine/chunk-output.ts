@@ -8,6 +8,8 @@ import { C, NUM_COUNTERS } from '../model/counters.js';
 import { LiveRows, type GridCells } from './live-rows.js';
 import type { ChunkPlan } from './plan.js';
 import type { SeriesTally } from './series-tally.js';
+import type { SaturationData } from './coupled/saturation.js';
+import type { OfferedUtilisation } from '../model/offered.js';
 
 /**
  * Everything one chunk produced, as plain data; summed by `RunState`. The typed arrays are
@@ -51,6 +53,13 @@ export interface CapacityOutput {
   started: number;
   /** Calls that returned success (the `succeeded` series' total). */
   succeeded: number;
+  /** The run's saturation (docs/model.md, "Saturation"), in its last block only: the run is one simulation. */
+  saturation?: SaturationOutput;
+}
+
+/** A coupled run's saturation readings as the engine measured them, and the offered utilisation of the scenario it ran. */
+export interface SaturationOutput extends SaturationData {
+  offered: OfferedUtilisation | null;
 }
 
 /** A chunk output that stays valid after the simulator's next run: copies of its views. */

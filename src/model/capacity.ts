@@ -25,10 +25,10 @@ export function isCoupled(s: WrittenScenario): boolean {
 }
 
 /**
- * The contract version a run's numbers follow, the `model` field of JSON: 3 for a coupled run
- * (its rules are version 3's "Capacity"), 2 for any other, whose rules version 3 left as they
- * were (and whose outputs keep their bytes).
+ * The contract version a run's numbers follow, the `model` field of JSON: 4 for a coupled run
+ * (its rules are version 3's "Capacity" and it reports version 4's "Saturation" readings), 2 for
+ * any other, whose rules versions 3 and 4 left as they were (and whose outputs keep their bytes).
  */
-export function contractVersion(coupled: boolean): 2 | 3 {
-  return coupled ? 3 : 2;
+export function contractVersion(coupled: boolean): 2 | 4 {
+  return coupled ? 4 : 2;
 }

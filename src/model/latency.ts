@@ -31,7 +31,7 @@ export const LATENCY_FORMS: { readonly [S in LatencySpec as S['dist']]: LatencyF
   uniform,
   exponential,
   empirical,
-  mixture: mixtureForm((spec) => compileLatency(spec)),
+  mixture: mixtureForm((spec) => compileLatency(spec), (spec) => formOf(spec).mean(spec)),
   histogram,
 };
 

@@ -5,6 +5,7 @@
  */
 import type { AlertResult } from '../results/alerts.js';
 import { duration, num } from './format.js';
+import { missingReading } from './saturation-text.js';
 import type { ScenarioRun } from './types.js';
 
 /** A row: its label and each run's cell (undefined: the run has no such alert). */
@@ -13,11 +14,14 @@ export type AlertRow = readonly [label: string, cell: (r: ScenarioRun) => string
 const find = (r: ScenarioRun, name: string): AlertResult | undefined => r.alerts?.find((a) => a.name === name);
 const missing = '–';
 
-/** A reading per incident of an alert (`none`: the words where it is null), – where the run has no such alert, incident or reading. */
-function reading(readings: Readonly<Record<string, number | null>> | undefined, incident: string, none: string): string {
+/**
+ * A reading per incident of an alert (`none`: the words where it is null, with what the service's
+ * saturation adds to them: saturation-text.ts), – where the run has no such alert, incident or reading.
+ */
+function reading(r: ScenarioRun, readings: Readonly<Record<string, number | null>> | undefined, incident: string, none: string): string {
   if (!readings || !Object.hasOwn(readings, incident)) return missing;
   const d = readings[incident];
-  return d === null || d === undefined ? none : duration(d);
+  return d === null || d === undefined ? missingReading(none, r.metrics, r.scenario, incident) : duration(d);
 }
 
 /** The section's rows, for the alerts of all `runs` in the order they first appear. */
@@ -36,8 +40,8 @@ export function alertRows(runs: readonly ScenarioRun[]): AlertRow[] {
     const incidents = [...new Set(runs.flatMap((r) => Object.keys(find(r, name)?.detection_delay_ms ?? {})))];
     const recovery = runs.some((r) => find(r, name)?.recovery_ms);
     for (const incident of incidents) {
-      rows.push([`  detection delay after ${incident}`, (r) => reading(find(r, name)?.detection_delay_ms, incident, 'not detected')]);
-      if (recovery) rows.push([`  recovery after ${incident} ended`, (r) => reading(find(r, name)?.recovery_ms, incident, 'no firing')]);
+      rows.push([`  detection delay after ${incident}`, (r) => reading(r, find(r, name)?.detection_delay_ms, incident, 'not detected')]);
+      if (recovery) rows.push([`  recovery after ${incident} ended`, (r) => reading(r, find(r, name)?.recovery_ms, incident, 'no firing')]);
     }
     rows.push(['  false alarms', (r) => { const a = find(r, name); return a ? num(a.false_alarms) : missing; }]);
   }

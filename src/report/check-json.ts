@@ -3,6 +3,7 @@
  * and verdict, per scenario; the invalid files as `errors`; and, as every JSON report, the tool,
  * version, seed and the command that replays it. Fields are described in docs/ci-gate.md.
  */
+import { isFlagPath } from '../results/saturation.js';
 import { contractVersion } from '../model/capacity.js';
 import type { Verdict } from '../scenario/expect.js';
 import { roundNoise } from './json.js';
@@ -21,14 +22,16 @@ export function checkResult(report: CheckReport): CheckResult {
 
 function expectation(v: Verdict) {
   const e = v.expectation;
+  // A flag (stable, recovered.INCIDENT: results/saturation.ts) is checked as 1 or 0 but said as true or false.
+  const flag = isFlagPath(e.metric);
   return {
     metric: e.metric,
     expected: e.text,
     operator: e.op,
     /** In the metric's unit (ms for latencies), as time_unit says. */
-    threshold: e.threshold,
+    threshold: flag ? e.threshold === 1 : e.threshold,
     confidence: e.confidence,
-    estimate: v.measured.value,
+    estimate: flag && v.measured.value !== null ? v.measured.value === 1 : v.measured.value,
     ci95: v.measured.ci95 ?? null,
     // The interval a `confidence: ci95` expectation had to hold over (zero counts: the rule of three).
     ...(v.interval ? { checked_interval: v.interval } : {}),

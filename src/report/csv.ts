@@ -10,6 +10,7 @@ import { coupledMetrics } from '../results/capacity.js';
 import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
 import { alertColumns, alertValue } from './sweep-alerts.js';
+import { saturationCell, saturationColumns } from './saturation-text.js';
 import type { SweepReport } from './sweep.js';
 
 /** One column of the CSV. */
@@ -127,6 +128,7 @@ function paramCell(path: string, v: string | number | boolean | null | undefined
 
 export function renderCsv(r: SweepReport): string {
   const alerts = alertColumns(r.points);
+  const saturation = saturationColumns(r.points.map((pt) => pt.metrics));
   // A coupled point reports its counters' rates (an estimate, always there), a point that is not none.
   const coupled = r.points.some((pt) => coupledMetrics(pt.metrics));
   const rows = r.points.map((pt) => [
@@ -137,12 +139,13 @@ export function renderCsv(r: SweepReport): string {
       if (METRICS[p].kind !== 'estimate') return [v];
       return m.ci95 ? [v, round(m.ci95[0]), round(m.ci95[1])] : [v, '', ''];
     }),
+    ...saturation.map((c) => saturationCell(pt.metrics, c)),
     ...alerts.map((a) => alertValue(pt, a.path) ?? ''),
     r.seed, r.version,
   ]);
   const columns = csvColumns(r.paths, coupled).map((c) => c.name);
-  // An alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell).
-  columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...alerts.map((a) => a.path));
+  // The saturation's and an alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell).
+  columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...saturation, ...alerts.map((a) => a.path));
   return csvText(rows, columns);
 }
 

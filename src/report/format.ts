@@ -1,6 +1,7 @@
 /** Numbers as the reports write them: three significant digits, CIs, durations in their unit. */
 import type { MetricReading } from '../results/metric-paths.js';
 import { isAlertPath } from '../results/alert-paths.js';
+import { isFlagPath } from '../results/saturation.js';
 import { isDurationReading } from '../scenario/expect.js';
 import { halfWidth, type Estimate } from '../results/metrics.js';
 
@@ -59,6 +60,7 @@ function ciText(value: number, ci95: readonly [number, number]): string {
 
 /** A metric's reading as `check` and the sweep tables show it: a duration in its unit, else value ± CI. */
 export function describeReading(r: MetricReading, metric = ''): string {
+  if (isFlagPath(metric)) return r.value === null ? 'none (the window reaches the load\'s end)' : String(r.value === 1);
   if (r.value === null) return isAlertPath(metric) ? 'none (the alert did not fire for it)' : 'no value (no samples)';
   if (isDurationReading(metric)) return duration(r.value);
   return r.ci95 ? ciText(r.value, r.ci95) : num(r.value);

@@ -4,6 +4,7 @@
  * writes them, and the same in words in system-out, which every CI viewer shows); one
  * testsuite with an error case per invalid scenario file, so a CI upload step always finds it.
  */
+import { isFlagPath } from '../results/saturation.js';
 import type { Verdict } from '../scenario/expect.js';
 import { printable } from '../scenario/printable.js';
 import { verdictMessage, writtenAt } from './verdict-text.js';
@@ -49,7 +50,7 @@ function testcase(classname: string, v: Verdict): string[] {
   const name = `${e.metric} ${e.text}${v.interval ? ' (whole 95% interval)' : ''}`;
   const interval = v.interval ?? v.measured.ci95;
   const properties = [
-    ...(v.measured.value === null ? [] : [[e.metric, value(v.measured.value)]]),
+    ...(v.measured.value === null ? [] : [[e.metric, isFlagPath(e.metric) ? String(v.measured.value === 1) : value(v.measured.value)]]),
     ...(interval ? [[`${e.metric}.ci95_low`, value(interval[0])], [`${e.metric}.ci95_high`, value(interval[1])]] : []),
   ];
   const message = verdictMessage(v);

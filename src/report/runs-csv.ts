@@ -10,6 +10,7 @@ import { METRICS } from '../results/metric-registry.js';
 import { coupledMetrics } from '../results/capacity.js';
 import type { AgentRun } from './agent.js';
 import { CI_SUFFIXES, csvMetricPaths, csvText, metricColumns, type CsvColumn } from './csv.js';
+import { saturationCell, saturationColumns } from './saturation-text.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
 /** The columns before the metrics. */
@@ -58,13 +59,15 @@ export function renderRunsCsv(runs: readonly ScenarioRun[], info: RunInfo, agent
   const agentCols = agents.length > 0 ? [...AGENT_COLUMNS, ...pers.flatMap(costColumns)] : [];
   const toolOf = new Map(agents.flatMap((a) => a.tools.map((t, i) => [t.run, { agent: a, i }] as const)));
   const empty = (n: number) => new Array<string>(n).fill('');
-  const metricCells = (r: ScenarioRun) => paths.flatMap((p) => {
+  const pathCells = (r: ScenarioRun) => paths.flatMap((p) => {
     const m = readMetric(r.metrics, p);
     const v = m.value === null ? '' : round(m.value);
     if (METRICS[p].kind !== 'estimate') return [v];
     return m.ci95 ? [v, round(m.ci95[0]), round(m.ci95[1])] : [v, '', ''];
   });
-  const metricWidth = paths.flatMap(metricColumns).length;
+  const saturation = saturationColumns(runs.map((r) => r.metrics));
+  const metricCells = (r: ScenarioRun) => [...pathCells(r), ...saturation.map((c) => saturationCell(r.metrics, c))];
+  const metricWidth = paths.flatMap(metricColumns).length + saturation.length;
   const rows: unknown[][] = [];
   for (const r of runs) {
     const tool = toolOf.get(r.name);
@@ -84,5 +87,5 @@ export function renderRunsCsv(runs: readonly ScenarioRun[], info: RunInfo, agent
     rows.push(['agent', a.name, a.name, ...empty(metricWidth), 1, '', '', ...AGENT_READINGS.flatMap((d) => cells(a.readings.readings[d.path], d.kind === 'estimate')),
       ...pers.flatMap((p) => cells(a.readings.cost_per_day.get(p), true)), a.seed, info.version]);
   }
-  return csvText(rows, [...RUN_COLUMNS, ...paths.flatMap(metricColumns), ...agentCols, ...TRAILING].map((c) => c.name));
+  return csvText(rows, [...[...RUN_COLUMNS, ...paths.flatMap(metricColumns)].map((c) => c.name), ...saturation, ...[...agentCols, ...TRAILING].map((c) => c.name)]);
 }

@@ -10,6 +10,7 @@ import { METRICS } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
 import { formatDuration } from '../scenario/duration.js';
 import { alertRows } from './alert-rows.js';
+import { saturationLines, saturationRows } from './saturation-text.js';
 import { renderAgentTables } from './agent-table.js';
 import { columnGroups } from './column-groups.js';
 import { CI_LEGEND, duration, num } from './format.js';
@@ -67,6 +68,9 @@ const ROWS = [
   row('queue_wait_ms.p95'),
   row('queue_wait_ms.p99'),
   row('utilisation'),
+  row('saturated_share'),
+  row('offered_utilisation'),
+  row('peak_offered_utilisation'),
   ['Key store'],
   row('keys_per_action'),
   row('peak_live_keys'),
@@ -132,7 +136,7 @@ function draw(runs: readonly ScenarioRun[], chalk: ChalkInstance): string {
   const metricRows = shown.filter((row, i) => row.length !== 1 || (shown[i + 1]?.length ?? 1) !== 1).map((row) => (row.length === 1
     ? [chalk.bold.cyan(label(row[0])), ...runs.map(() => '')]
     : [label(row[0]), ...runs.map((r) => row[1](r.metrics))]));
-  const rows = [...metricRows, ...alertRows(runs).map((row) => (row.length === 1
+  const rows = [...metricRows, ...[...saturationRows(runs), ...alertRows(runs)].map((row) => (row.length === 1
     ? [chalk.bold.cyan(row[0]), ...runs.map(() => '')]
     : [row[0], ...runs.map((r) => row[1](r))]))];
   return drawRows(['', ...runs.map((r) => chalk.bold(r.name))], rows, ['left', ...runs.map(() => 'right' as const)]);
@@ -184,5 +188,7 @@ export function renderTable(runs: readonly ScenarioRun[], info: RunInfo, chalk: 
     `replay: ${info.replay}`,
   ];
   const agents = info.agents && info.agents.length > 0 ? `\n${renderAgentTables(info.agents, chalk, width)}\n` : '';
-  return `${tables(runs, chalk, width)}\n${agents}${chalk.dim(footer.join('\n'))}\n`;
+  // A coupled run's saturation leads (a storm with no incident, an incident it did not recover from): never only a missing alert.
+  const lead = runs.flatMap((r) => saturationLines(r.metrics, r.scenario).map((line) => `${r.name}: ${line}`));
+  return `${lead.length > 0 ? `${lead.join('\n')}\n` : ''}${tables(runs, chalk, width)}\n${agents}${chalk.dim(footer.join('\n'))}\n`;
 }

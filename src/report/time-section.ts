@@ -8,6 +8,8 @@ import type { AlertResult } from '../results/alerts.js';
 import type { SeriesCounts } from '../model/series.js';
 import { listedSeries } from '../results/capacity.js';
 import type { WrittenScenario } from '../model/types.js';
+import type { Metrics } from '../results/metrics.js';
+import { missingReading } from './saturation-text.js';
 import { duration, num } from './format.js';
 import { escapeHtml } from './html.js';
 import { nonEmptyCounts, seriesCharts, type ChartAlert, type SeriesChartInput } from './series-chart.js';
@@ -22,6 +24,8 @@ export interface TimeSectionInput {
   alerts: readonly AlertResult[] | undefined;
   /** --at, ms. */
   at?: number;
+  /** The run's metrics: a coupled run's saturation follows an alert's missing reading (saturation-text.ts). */
+  metrics?: Metrics;
 }
 
 /** Firings listed one by one in the table; the rest are counted. */
@@ -71,11 +75,15 @@ function legend(input: TimeSectionInput): string {
   return `<p class="note">${words.join(' ')}</p>`;
 }
 
-/** An alert's reading per incident (detection_delay_ms, or recovery_ms: `none` the words where it is null). */
-function perIncident(readings: Readonly<Record<string, number | null>>, none: string): string {
+/**
+ * An alert's reading per incident (detection_delay_ms, or recovery_ms: `none` the words where it
+ * is null, with what the service's saturation adds to them when `m` is a coupled run's).
+ */
+function perIncident(readings: Readonly<Record<string, number | null>>, none: string, scenario: WrittenScenario, m?: Metrics): string {
   const entries = Object.entries(readings);
   if (entries.length === 0) return 'no incidents';
-  return entries.map(([name, d]) => `${escapeHtml(name)}: ${d === null ? none : escapeHtml(duration(d))}`).join('<br>');
+  const missing = (name: string) => (m ? missingReading(none, m, scenario, name) : none);
+  return entries.map(([name, d]) => `${escapeHtml(name)}: ${escapeHtml(d === null ? missing(name) : duration(d))}`).join('<br>');
 }
 
 function firingList(r: AlertResult): string {
@@ -86,14 +94,14 @@ function firingList(r: AlertResult): string {
 }
 
 /** The table of alerts: rule, firings, detection delay per incident, (a coupled run's) recovery per incident, false alarms. */
-export function alertTable(scenario: WrittenScenario, results: readonly AlertResult[]): string {
+export function alertTable(scenario: WrittenScenario, results: readonly AlertResult[], m?: Metrics): string {
   if (results.length === 0) return '';
   const recovery = results.some((r) => r.recovery_ms);
   const rows = results.map((r) => {
     const spec = scenario.alerts.find((a) => a.name === r.name);
     const rule = spec ? `${spec.metric} above ${num(spec.above)}/s${spec.for > 0 ? ` for ${duration(spec.for)}` : ''}, grace ${duration(spec.grace)}` : '';
-    const recovered = recovery ? `<td>${perIncident(r.recovery_ms ?? {}, 'no firing')}</td>` : '';
-    return `<tr data-alert-row="${escapeHtml(r.name)}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(rule)}</td><td>${firingList(r)}</td><td>${perIncident(r.detection_delay_ms, 'not detected')}</td>${recovered}<td>${num(r.false_alarms)}</td></tr>`;
+    const recovered = recovery ? `<td>${perIncident(r.recovery_ms ?? {}, 'no firing', scenario, m)}</td>` : '';
+    return `<tr data-alert-row="${escapeHtml(r.name)}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(rule)}</td><td>${firingList(r)}</td><td>${perIncident(r.detection_delay_ms, 'not detected', scenario, m)}</td>${recovered}<td>${num(r.false_alarms)}</td></tr>`;
   });
   const recoveryWords = recovery ? '; its recovery is from the incident\'s end to the end of the last firing that belongs to it (0 if that ended first): how long the failure outlived its trigger' : '';
   return `<table class="data alerts"><caption class="note">Alerts evaluated on the series: a firing starts at the end of the bucket that completes the run above the threshold; its detection delay is from the incident's start${recoveryWords}; a firing that belongs to no incident (its start not within an incident window and its grace) is a false alarm.</caption>
@@ -114,5 +122,5 @@ export function timeSection(input: TimeSectionInput): string {
   return `<h2>Over time</h2>
 ${legend(input)}
 <div class="series-charts">${charts.join('\n')}</div>
-${input.alerts ? `${alertTable(input.scenario, input.alerts)}\n` : ''}`;
+${input.alerts ? `${alertTable(input.scenario, input.alerts, input.metrics)}\n` : ''}`;
 }

@@ -4,12 +4,13 @@
  * which series counts a run lists. A run that is not coupled has none of them.
  */
 import { LatencyBins } from '../engine/bins.js';
-import type { CapacityOutput } from '../engine/chunk-output.js';
+import type { CapacityOutput, SaturationOutput } from '../engine/chunk-output.js';
 import { isCoupled } from '../model/capacity.js';
 import { arrivalSpan } from '../model/clock.js';
 import { CAPACITY_SERIES, SERIES_NAMES, type SeriesName } from '../model/series.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { Quantiles } from './metrics.js';
+import { saturationReadings, type SaturationReadings } from './saturation.js';
 
 export { CAPACITY_SERIES } from '../model/series.js';
 
@@ -26,7 +27,7 @@ export function listedSeries(s: WrittenScenario): readonly SeriesName[] {
 }
 
 /** The readings of a coupled run that are not counters' means (results/metrics.ts has those). */
-export interface CapacityReadings {
+export interface CapacityReadings extends SaturationReadings {
   queue_wait_ms: Quantiles;
   utilisation: number | null;
 }
@@ -42,8 +43,11 @@ export class CapacitySum {
   private loadMs: number | null = null;
   private startedCount = 0;
   private succeededCount = 0;
+  /** The run's saturation (its last block's: a coupled run is one simulation). */
+  private saturation: SaturationOutput | undefined;
 
   add(c: CapacityOutput): void {
+    if (c.saturation) this.saturation = c.saturation;
     this.queueWait.addData(c.queueWait);
     this.busyUs += c.busyUs;
     this.loadMs = Math.max(this.loadMs ?? 0, c.loadMs);
@@ -56,7 +60,10 @@ export class CapacitySum {
   get succeeded(): number { return this.succeededCount; }
 
   toData(): CapacityOutput {
-    return { queueWait: this.queueWait.toData(), busyUs: this.busyUs, loadMs: this.loadMs ?? 0, started: this.startedCount, succeeded: this.succeededCount };
+    return {
+      queueWait: this.queueWait.toData(), busyUs: this.busyUs, loadMs: this.loadMs ?? 0, started: this.startedCount, succeeded: this.succeededCount,
+      ...(this.saturation ? { saturation: this.saturation } : {}),
+    };
   }
 
   /**
@@ -64,7 +71,7 @@ export class CapacitySum {
    * below their share is exactly 0); utilisation: handler time inside the load `[0, T)` over
    * `workers × T`, `T` the load's end as the engine took it (clock.ts, arrivalSpan, before the
    * first block), by the base worker count; null without `service.capacity` (a budget or breaker
-   * alone) or for a load of no length.
+   * alone) or for a load of no length; and the saturation readings (results/saturation.ts).
    */
   readings(s: WrittenScenario): CapacityReadings {
     const q = this.queueWait;
@@ -73,6 +80,7 @@ export class CapacitySum {
     return {
       queue_wait_ms: { p50: q.quantile(0.5), p95: q.quantile(0.95), p99: q.quantile(0.99) },
       utilisation: workers > 0 && span > 0 ? this.busyUs / 1000 / (workers * span) : null,
+      ...saturationReadings(s, this.saturation, span),
     };
   }
 }

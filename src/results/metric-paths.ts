@@ -1,6 +1,7 @@
 /** Metrics by dotted path (`call_latency_ms.p95`), for expectations, sweeps and CSV columns. */
 import { metricDef, type DefOf, type MetricPath } from './metric-registry.js';
 import type { Estimate, Metrics } from './metrics.js';
+import type { SaturationField } from './saturation.js';
 
 export { ALL_METRIC_PATHS, METRIC_PATHS, SWEEP_METRIC_PATHS, type MetricPath } from './metric-registry.js';
 
@@ -20,11 +21,11 @@ type FieldOf<V, Optional extends string, K extends string> =
 type Nested<K extends string, V, Optional extends string> =
   [V] extends [number | null] ? never : `${K}.${MetricsOf<V extends Estimate ? Omit<V, keyof Estimate> : V, Optional>}`;
 
-/** Values (not quantiles) of `Metrics` that may be null: utilisation, without service.capacity. */
-type NullableValues = 'utilisation';
+/** Values (not quantiles) of `Metrics` that may be null: utilisation and the saturation shares, without service.capacity. */
+type NullableValues = 'utilisation' | 'saturated_share' | 'offered_utilisation' | 'peak_offered_utilisation';
 
-/** Numbers of `Metrics` that are no metric of the registry: the action rate the scales use (JSON only). */
-type NotMetrics = 'actions_per_second:value';
+/** Numbers of `Metrics` that are no metric of the registry: the action rate the scales use, and a coupled run's T (JSON only). */
+type NotMetrics = 'actions_per_second:value' | 'load_end_ms:value?';
 
 /** Every metric of the registry as `path:kind`, `?` after one reported only where it applies (its `only`). */
 type Registered = { [P in MetricPath]: `${P}:${DefOf<P>['kind']}${DefOf<P> extends { only: string } ? '?' : ''}` }[MetricPath];
@@ -35,7 +36,10 @@ type Registered = { [P in MetricPath]: `${P}:${DefOf<P>['kind']}${DefOf<P> exten
  * naming it, and so does a number of `Metrics` the registry lacks (but NotMetrics).
  */
 type Same<Stray extends never, Unregistered extends never> = [Stray, Unregistered];
-export type RegistryMatchesMetrics = Same<Exclude<Registered, MetricsOf<Metrics>>, Exclude<MetricsOf<Metrics>, Registered | NotMetrics>>;
+export type RegistryMatchesMetrics = Same<Exclude<Registered, MetricsOf<NumberMetrics>>, Exclude<MetricsOf<NumberMetrics>, Registered | NotMetrics>>;
+
+/** `Metrics` but the saturation readings that are not one number of a fixed name (results/saturation.ts has their paths). */
+type NumberMetrics = Omit<Metrics, SaturationField>;
 
 export interface MetricReading {
   /** The value, or null where there is none (a quantile of no samples). */

@@ -16,13 +16,15 @@ import type { WrittenScenario } from '../model/types.js';
 import type { CapacityOutput } from '../engine/chunk-output.js';
 import { isCoupled } from '../model/capacity.js';
 import { CapacitySum } from './capacity.js';
+import type { SaturationReadings } from './saturation.js';
 
 /** A mean with its 95% confidence interval [low, high] (mean ± 1.96·sd/√n over actions). */
 export interface Estimate { value: number; ci95: [number, number] }
 
 export interface Quantiles { p50: number | null; p95: number | null; p99: number | null }
 
-export interface Metrics {
+/** A coupled run's saturation readings (docs/model.md v4, "Saturation") are its fields too (results/saturation.ts). */
+export interface Metrics extends Partial<SaturationReadings> {
   /** Actions simulated, twins included: the denominator of every rate. */
   actions: number;
   /** Primary actions simulated (the scenario's `actions`). */

@@ -1,5 +1,6 @@
 /** Settings of docs/model.md's "Capacity" that have no effect under the scenario's others, as warnings. */
 import type { WrittenScenario } from '../model/types.js';
+import { COMFORTABLE, NEAR_CAPACITY, offeredUtilisation, workersFor } from '../model/offered.js';
 import { formatPath } from './document.js';
 import { formatDuration } from './duration.js';
 import type { Origin } from './errors.js';
@@ -15,6 +16,8 @@ export function capacityWarnings(s: WrittenScenario, locate: Locate): ScenarioWa
     out.push({ origin: locate(path, true), keyPath: formatPath(path), problem, fix });
   };
   const capacity = s.service.capacity;
+  const near = nearCapacity(s);
+  if (near !== null) warn(['service', 'capacity', 'workers'], near.problem, near.fix);
   if (capacity?.queue === null && capacity.retry_after !== null) {
     warn(['service', 'capacity', 'retry_after'], 'has no effect: service.capacity.queue is unbounded, so no request is shed and no 503 asks the client to wait',
       'Give the queue a bound (such as queue: 100), or remove it.');
@@ -42,6 +45,26 @@ export function capacityWarnings(s: WrittenScenario, locate: Locate): ScenarioWa
   }
   return out;
 }
+
+/**
+ * A service near its capacity (docs/model.md, "Saturation"): the scenario's first attempts alone
+ * keep NEAR_CAPACITY or more of the workers busy at its highest rate, so a slow spell or a few
+ * retries tip it into a storm. The fix names the workers for COMFORTABLE. Null below, or where the
+ * latency's mean needs a file not read yet (the run still reports the figure).
+ */
+export function nearCapacity(s: WrittenScenario): { problem: string; fix: string } | null {
+  const offered = offeredUtilisation(s);
+  const workers = s.service.capacity?.workers;
+  if (offered === null || workers === undefined || offered.peak_offered_utilisation < NEAR_CAPACITY) return null;
+  const peak = offered.peak_offered_utilisation;
+  const at = s.load.profile.length > 0 ? 'at the highest rate of load.profile' : 'at load.rate_per_s';
+  return {
+    problem: `is near capacity: first attempts alone keep ${percent(peak)} of the ${workers} workers busy ${at} (peak_offered_utilisation ${peak.toFixed(2)}, warned of from ${NEAR_CAPACITY}), and retries, re-plans and replays come on top of that, so a short slowdown or pause can start a retry storm that outlives it`,
+    fix: `Give it ${workersFor(s, peak)} workers (peak_offered_utilisation ${COMFORTABLE}), or lower the rate; docs/capacity.md, "Near capacity".`,
+  };
+}
+
+const percent = (x: number): string => `${(x * 100).toFixed(0)}%`;
 
 /**
  * The most attempts a breaker's window holds on average: the highest arrival rate times every

@@ -5,6 +5,7 @@ import type { AlertSummary } from '../results/alerts.js';
 import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../results/metric-paths.js';
 import { metricDef } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
+import { isSaturationPath, readSaturation, saturationQuery, type SaturationPath } from '../results/saturation.js';
 import type { WrittenScenario } from '../model/types.js';
 import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
 import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
@@ -17,8 +18,8 @@ type Raw = Record<string, unknown>;
 export type Operator = '<' | '<=' | '==' | '!=' | '>=' | '>';
 
 export interface Expectation {
-  /** A metric, or a reading of an alert (results/alert-paths.ts). */
-  metric: MetricPath | AlertPath;
+  /** A metric, a reading of an alert (results/alert-paths.ts) or of the saturation (results/saturation.ts: a flag checked as 1 or 0). */
+  metric: MetricPath | AlertPath | SaturationPath;
   op: Operator;
   /** The threshold, in the metric's unit (ms for latencies). */
   threshold: number;
@@ -65,12 +66,14 @@ export function checkedInterval(r: MetricReading): [number, number] | undefined 
 
 /** Whether a metric or an alert reading is a time (ms): its threshold may carry a unit, and must. */
 export function isDurationReading(path: string): boolean {
+  if (isSaturationPath(path)) return saturationQuery(path).reading === 'backlog_cleared_ms';
   return isAlertPath(path) ? 'incident' in alertQuery(path) : isDurationMetric(path);
 }
 
 /** The expectation checked against a run's metrics and, for an alert's reading, its alerts. */
 export function check(e: Expectation, metrics: Metrics, alerts?: readonly AlertSummary[]): Verdict {
-  const measured = isAlertPath(e.metric) ? { value: readAlert(alerts, e.metric) } : readMetric(metrics, e.metric);
+  const measured = isAlertPath(e.metric) ? { value: readAlert(alerts, e.metric) }
+    : isSaturationPath(e.metric) ? { value: readSaturation(metrics, e.metric) } : readMetric(metrics, e.metric);
   return { expectation: e, ...judge(e, measured) };
 }
 
@@ -94,6 +97,9 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
   if (!block) return [];
   const defaultConfidence = (block['confidence'] as Confidence | undefined) ?? 'none';
   return Object.entries(block).filter(([k]) => k !== 'confidence').map(([metric, spec]) => {
+    if (typeof spec === 'boolean') { // stable, recovered.INCIDENT (the schema allows nothing else): true is 1, false 0
+      return { metric: metric as SaturationPath, op: '==' as const, threshold: Number(spec), text: `== ${spec}`, confidence: 'none' as const, origin: locate(['expect', metric], true) };
+    }
     const long = typeof spec === 'object' && spec !== null ? (spec as { threshold: string; confidence?: Confidence }) : undefined;
     const text = long ? long.threshold : String(spec);
     const [, op, amount = ''] = THRESHOLD_PARTS.exec(text) ?? [];
@@ -150,6 +156,10 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
       throw new InputError(e.origin, `expect.${e.metric}`, 'is the share of service.capacity.workers kept busy, and this scenario has no service.capacity (a retry budget or a breaker alone reports no utilisation)',
         'Set service.capacity (at least its workers), or remove this expectation.');
     }
+    if (isSaturationPath(e.metric)) {
+      checkSaturationName(e, s, e.metric);
+      continue;
+    }
     if (!isAlertPath(e.metric)) continue;
     const q = alertQuery(e.metric);
     const where = e.origin;
@@ -163,5 +173,19 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
       throw new InputError(where, `expect.${e.metric}`, `names the incident "${q.incident}", which the scenario does not have`,
         names.length > 0 ? `Use one of the incidents' names: ${names.join(', ')}.` : 'Add the incident under incidents: (a name, from and to), or remove this expectation.');
     }
+  }
+}
+
+/** A saturation reading needs service.capacity, and its incident must be the scenario's. */
+function checkSaturationName(e: Expectation, s: WrittenScenario, path: SaturationPath): void {
+  if (s.service.capacity === null) {
+    throw new InputError(e.origin, `expect.${path}`, 'is a reading of the workers\' saturation (docs/model.md, "Saturation"), and this scenario has no service.capacity',
+      'Set service.capacity (at least its workers), or remove this expectation.');
+  }
+  const incident = saturationQuery(path).incident;
+  if (incident !== undefined && !s.incidents.some((w) => w.name === incident)) {
+    const names = s.incidents.map((w) => w.name);
+    throw new InputError(e.origin, `expect.${path}`, `names the incident "${incident}", which the scenario does not have`,
+      names.length > 0 ? `Use one of the incidents' names: ${names.join(', ')}.` : 'Add the incident under incidents: (a name, from and to), or remove this expectation.');
   }
 }

@@ -8,6 +8,7 @@ import { assertNever, CONFIDENCES } from '../model/enums.js';
 import { DEFAULT_DISTRIBUTION, DISTRIBUTIONS, LATENCY_FORMS, type Distribution } from '../model/latency.js';
 import { MAX_DURATION_MS, MAX_WEIGHT } from '../model/limits.js';
 import { ALERT_PATH_PATTERN } from '../results/alert-paths.js';
+import { BACKLOG_PATH_PATTERN, RECOVERED_PATH_PATTERN } from '../results/saturation.js';
 import { ALL_METRIC_PATHS, SWEEP_METRIC_PATHS } from '../results/metric-paths.js';
 import { rangeEnds, required, requiredKeys, type Optional, type Param, type Params } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
@@ -170,9 +171,15 @@ const expectSchema = (): Json => ({
       anyOf: [threshold, { type: 'object', additionalProperties: false, required: ['threshold'], properties: { threshold, confidence } }],
       description: 'a threshold on an alert: alerts.NAME.false_alarms, alerts.NAME.firings, or alerts.NAME.detection_delay_ms.INCIDENT such as "< 3m"',
     },
+    [BACKLOG_PATH_PATTERN]: {
+      anyOf: [threshold, { type: 'object', additionalProperties: false, required: ['threshold'], properties: { threshold, confidence } }],
+      description: 'a threshold on the time from an incident\'s end until a worker is free again (the backlog cleared): backlog_cleared_ms.INCIDENT such as "<= 60s"',
+    },
+    [RECOVERED_PATH_PATTERN]: { type: 'boolean', description: 'true or false: whether the backlog of the incident cleared before the load ended (recovered.INCIDENT)' },
   },
   properties: {
     confidence,
+    stable: { type: 'boolean', description: 'true or false: whether the run had no overload episode (saturation with no incident to blame)' },
     ...Object.fromEntries(ALL_METRIC_PATHS.map((path) => [path, {
       anyOf: [threshold, { type: 'object', additionalProperties: false, required: ['threshold'], properties: { threshold, confidence } }],
       description: `a threshold on ${path} such as "<= 0.5", or {threshold, confidence: ci95}`,

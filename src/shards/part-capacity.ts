@@ -1,5 +1,7 @@
 /** The check of a part's capacity sums (docs/model.md, "Capacity"; results/capacity.ts). */
 import { C, NUM_COUNTERS } from '../model/counters.js';
+import type { SaturationOutput } from '../engine/chunk-output.js';
+import { MAX_INCIDENTS } from '../model/limits.js';
 import type { RunStateData } from '../results/metrics.js';
 import type { PartChecker } from './part-check.js';
 
@@ -14,14 +16,35 @@ export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: b
     return {};
   }
   if (!coupled) c.fail(field, 'is there, but the run is not coupled (no service.capacity, client.retry_budget or client.breaker)');
-  const o = c.object(v, field, ['queueWait', 'busyUs', 'loadMs', 'started', 'succeeded']);
+  const o = c.object(v, field, ['queueWait', 'busyUs', 'loadMs', 'started', 'succeeded'], ['saturation']);
   const capacity = {
     queueWait: c.bins(o['queueWait'], `${field}.queueWait`), busyUs: c.int(o['busyUs'], `${field}.busyUs`, 0, Number.MAX_SAFE_INTEGER), loadMs: c.number(o['loadMs'], `${field}.loadMs`),
     started: c.int(o['started'], `${field}.started`), succeeded: c.int(o['succeeded'], `${field}.succeeded`),
+    ...(o['saturation'] === undefined ? {} : { saturation: saturationOf(c, o['saturation'], `${field}.saturation`) }),
   };
   const waits = capacity.queueWait.counts.reduce((a, b) => a + b, capacity.queueWait.zero);
   if (waits !== capacity.started) c.fail(`${field}.queueWait`, `holds ${waits} waits, but the part counts ${capacity.started} handlers started`);
   return { capacity };
+}
+
+/**
+ * A run's saturation (results/saturation.ts), written by a part of a whole coupled run (--shard
+ * 1/1): times >= 0, one reading per incident (the merge's scenario checks their count), episodes
+ * as [start, end] pairs. A part of an earlier build has none, and merges without the readings.
+ */
+function saturationOf(c: PartChecker, v: unknown, field: string): SaturationOutput {
+  const o = c.object(v, field, ['saturatedMs', 'clearedMs', 'pastLoad', 'overload', 'offered']);
+  const cleared = c.array(o['clearedMs'], `${field}.clearedMs`, 0, MAX_INCIDENTS).map((x, i) => c.number(x, `${field}.clearedMs[${i}]`));
+  const pastLoad = c.array(o['pastLoad'], `${field}.pastLoad`, cleared.length, cleared.length).map((x, i) => (typeof x === 'boolean' ? x : c.fail(`${field}.pastLoad[${i}]`, 'expected true or false')));
+  const overload = c.array(o['overload'], `${field}.overload`).map((x, i) => {
+    const [a, b] = c.array(x, `${field}.overload[${i}]`, 2, 2).map((t, j) => c.number(t, `${field}.overload[${i}][${j}]`));
+    return [a, b] as [number, number];
+  });
+  const offered = o['offered'] === null ? null : c.object(o['offered'], `${field}.offered`, ['offered_utilisation', 'peak_offered_utilisation']);
+  return {
+    saturatedMs: c.number(o['saturatedMs'], `${field}.saturatedMs`), clearedMs: cleared, pastLoad, overload,
+    offered: offered && { offered_utilisation: c.number(offered['offered_utilisation'], `${field}.offered.offered_utilisation`), peak_offered_utilisation: c.number(offered['peak_offered_utilisation'], `${field}.offered.peak_offered_utilisation`) },
+  };
 }
 
 /**

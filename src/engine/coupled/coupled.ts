@@ -18,6 +18,7 @@ import type { EngineHooks } from '../hooks.js';
 import { S_NONE } from '../compile.js';
 import { CHUNK_ACTIONS, type ChunkPlan } from '../plan.js';
 import { clockOf, type Clock } from '../../model/clock.js';
+import { offeredUtilisation } from '../../model/offered.js';
 import { SER } from '../../model/series.js';
 import type { Scenario } from '../../model/types.js';
 import type { Rng } from '../../random/rng.js';
@@ -133,7 +134,7 @@ export class CoupledSimulator extends CoupledServer {
       case EV_SEND: return this.send(heap.topA);
       case EV_REPLY: return this.learn(heap.topA, heap.topB, true);
       case EV_FREE: return this.free(heap.topA);
-      default: return this.fillWorkers();
+      default: return this.edge();
     }
   }
 
@@ -277,6 +278,7 @@ export class CoupledSimulator extends CoupledServer {
     const plan: ChunkPlan = { index: this.blockIndex++, actions: this.blockPrimaries, offset: 0, span: 0, opOffset: 0, opSpan: 0 };
     const out = this.totals.output(plan, this.p.scope !== S_NONE, this.spec.gridStep, last ? this.series : null);
     out.capacity = { queueWait: this.queueWait.toData(), busyUs: this.busy, loadMs: this.spec.loadEnd, started: this.started, succeeded: this.succeeded };
+    if (last) out.capacity.saturation = { ...this.saturation.finish(this.now), offered: offeredUtilisation(this.spec.scenario) };
     this.spec.emit(out);
     this.totals.reset();
     this.queueWait.reset();

@@ -13,6 +13,7 @@ import type { Scenario } from '../../model/types.js';
 import { EventHeap, TimedQueue } from './heap.js';
 import { inFlightOverflow } from './in-flight.js';
 import { Requests, WaitQueue } from './requests.js';
+import { SaturationTracker } from './saturation.js';
 import { CoupledState } from './state.js';
 import { WorkerSchedule } from './workers.js';
 
@@ -33,6 +34,9 @@ export class CoupledServer extends CoupledState {
   private readonly queueCap: number;
   private readonly dropExpired: boolean;
   protected running = 0;
+  /** The workers in force now (set at each window edge), and the service's saturation (saturation.ts). */
+  private cap: number;
+  protected readonly saturation: SaturationTracker;
   /** This block's measures (coupled.ts emits and resets them). */
   protected readonly queueWait = new LatencyBins();
   protected busy = 0;
@@ -45,6 +49,8 @@ export class CoupledServer extends CoupledState {
     this.queueCap = capacity === null ? Infinity : (capacity.queue ?? Infinity);
     this.dropExpired = capacity?.drop_expired === true;
     this.workers = new WorkerSchedule(scenario);
+    this.cap = this.workers.base;
+    this.saturation = new SaturationTracker(scenario, loadEnd);
     for (const edge of this.workers.edges) this.heap.push(edge, SERVER, EV_EDGE, 0, 0);
   }
 
@@ -136,6 +142,7 @@ export class CoupledServer extends CoupledState {
    */
   protected occupy(r: number, s: number, t: number, end: number): void {
     this.running++;
+    if (this.running >= this.cap && !this.saturation.saturated) this.saturation.begin(this.now);
     this.started++;
     if (this.series !== null) this.series.add(SER.started, t);
     this.queueWait.countKey(t === s ? ZERO_KEY : binKey(t - s));
@@ -162,7 +169,8 @@ export class CoupledServer extends CoupledState {
   protected free(r: number): void {
     if (r < 0) { // a simple group's worker (coupled.ts): nothing else to hand on
       this.running--;
-      return this.fillWorkers();
+      this.fillWorkers();
+      return this.maybeFree();
     }
     const q = this.requests;
     const i = q.actor[r] as number;
@@ -172,9 +180,25 @@ export class CoupledServer extends CoupledState {
     this.running--;
     this.requestDone(r, i >> 1);
     this.fillWorkers();
+    this.maybeFree();
     if (!reply) return;
     if (this.nothingElseNow()) this.replyReached(i, serial);
     else this.heap.pushAs(this.now, CLIENT, EV_REPLY, i, serial, seq);
+  }
+
+  /** After a worker came free and the waiting took theirs: the service is free if a worker still is. */
+  private maybeFree(): void {
+    if (this.saturation.saturated && this.running < this.cap) this.saturation.end(this.now);
+  }
+
+  /** A window edge: the workers in force change now, waiting requests start while workers are free. */
+  protected edge(): void {
+    this.cap = this.workers.at(this.now);
+    this.fillWorkers();
+    const saturated = this.running >= this.cap;
+    if (saturated !== this.saturation.saturated) {
+      if (saturated) this.saturation.begin(this.now); else this.saturation.end(this.now);
+    }
   }
 
   /** Whether no other event is due at the current instant (coupled.ts knows the arrivals). */

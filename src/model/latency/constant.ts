@@ -8,4 +8,5 @@ export const constant: LatencyForm<ConstantSpec> = {
   keys: { value: duration(undefined, 'every latency') },
   required: ['value'],
   sampler: (s) => new ConstantSampler(s.value),
+  mean: (s) => s.value,
 };

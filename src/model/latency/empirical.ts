@@ -27,4 +27,6 @@ export const empirical: LatencyForm<EmpiricalSpec> = {
     if (s.values.length === 0) throw new RangeError(`empirical latency file ${s.file} holds no values`);
     return new EmpiricalSampler(s.values);
   },
+  // Each value drawn with the same chance; NaN while the file is not read.
+  mean: (s) => (s.values === undefined || s.values.length === 0 ? NaN : s.values.reduce((sum, v) => sum + v, 0) / s.values.length),
 };

@@ -17,4 +17,5 @@ export const exponential: LatencyForm<ExponentialSpec> = {
   keys: { mean: duration(undefined, 'mean latency') },
   required: ['mean'],
   sampler: (s) => new ExponentialSampler(s.mean),
+  mean: (s) => s.mean,
 };

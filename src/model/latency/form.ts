@@ -41,6 +41,11 @@ export interface LatencyForm<S extends { dist: string }> {
   /** What the schema cannot say about the resolved values (a median of 0, max below min). */
   check?(spec: S): LatencyProblem | undefined;
   sampler(spec: S): LatencySampler;
+  /**
+   * The mean of what the sampler draws, in ms (docs/model.md, "Saturation": the offered
+   * utilisation); NaN where it needs data not loaded (a written empirical or histogram file's).
+   */
+  mean(spec: S): number;
 }
 
 /** A distribution that always gives the same value (also lognormal's sigma 0: exactly the median). */

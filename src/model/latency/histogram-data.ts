@@ -81,6 +81,22 @@ export function finiteBuckets(values: readonly HistogramBucket[]): { finite: rea
   return { finite, total: last?.count ?? 0 };
 }
 
+/**
+ * The mean of what a histogram's sampler draws (histogram.ts): each bucket's share at its
+ * midpoint (uniform inside it, from the bound before, 0 for the first), and the observations above
+ * every bound at the highest finite bound, where the sampler puts them.
+ */
+export function histogramMean(values: readonly HistogramBucket[]): number {
+  const { finite, total } = finiteBuckets(values);
+  let sum = 0, start = 0, before = 0;
+  for (const b of finite) {
+    sum += (b.count - before) * ((start + b.le) / 2);
+    start = b.le;
+    before = b.count;
+  }
+  return total > 0 && finite.length > 0 ? (sum + (total - before) * start) / total : NaN;
+}
+
 /** The share of observations above the highest finite bound (the +Inf bucket's), which a histogram places at that bound. */
 export function aboveEveryBound(values: readonly HistogramBucket[]): number {
   const { finite, total } = finiteBuckets(values);

@@ -9,7 +9,7 @@ import type { Rng } from '../../random/rng.js';
 import { MAX_HISTOGRAM_BOUND, MAX_HISTOGRAM_BUCKETS, MAX_HISTOGRAM_COUNT } from '../limits.js';
 import { choice, list, real, section, text } from '../params.js';
 import type { LatencyForm, LatencyProblem, LatencySampler } from './form.js';
-import { bucketProblem, finiteBuckets, HISTOGRAM_UNITS, MAX_COUNT_TEXT, UNIT_MS, type HistogramBucket, type HistogramUnit } from './histogram-data.js';
+import { bucketProblem, finiteBuckets, histogramMean, histogramValues, HISTOGRAM_UNITS, MAX_COUNT_TEXT, UNIT_MS, type HistogramBucket, type HistogramUnit } from './histogram-data.js';
 
 export const HISTOGRAM_FORMATS = ['prometheus', 'otlp'] as const;
 export type HistogramFormat = (typeof HISTOGRAM_FORMATS)[number];
@@ -104,4 +104,7 @@ export const histogram: LatencyForm<HistogramSpec> = {
     if (finiteBuckets(s.values).finite.length === 0 || !(finiteBuckets(s.values).total > 0)) throw new RangeError('a latency histogram needs a finite bucket and observations');
     return new HistogramSampler(s.values);
   },
+  // As the sampler draws; written buckets give it before loading, a file's only once read (else NaN).
+  mean: (s) => (s.values !== undefined && s.values.length > 0 ? histogramMean(s.values)
+    : s.file === null && s.buckets.length > 0 ? histogramMean(histogramValues(s.buckets, s.total, UNIT_MS[s.unit ?? DEFAULT_HISTOGRAM_UNIT])) : NaN),
 };

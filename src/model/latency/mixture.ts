@@ -25,8 +25,8 @@ class MixtureSampler implements LatencySampler {
   }
 }
 
-/** Samples each component: given by `model/latency.ts`, which knows every form (this file must not import it at run time). */
-export function mixtureForm(compile: (spec: LatencySpec) => LatencySampler): LatencyForm<MixtureSpec> {
+/** Samples (and averages) each component: given by `model/latency.ts`, which knows every form (this file must not import it at run time). */
+export function mixtureForm(compile: (spec: LatencySpec) => LatencySampler, mean: (spec: LatencySpec) => number): LatencyForm<MixtureSpec> {
   const components: Components = { kind: 'components', description: 'a list of distributions each with a weight' };
   return {
     keys: { components },
@@ -35,5 +35,7 @@ export function mixtureForm(compile: (spec: LatencySpec) => LatencySampler): Lat
     check: (s) => (s.components.reduce((sum, c) => sum + c.weight, 0) > 0 ? undefined
       : { key: 'components', problem: 'all mixture weights are 0', fix: 'Give at least one component a weight above 0.' }),
     sampler: (s) => new MixtureSampler(s.components.map(compile), s.components.map((c) => c.weight)),
+    // The components' means by their weights, normalised as the sampler does.
+    mean: (s) => s.components.reduce((sum, c) => sum + c.weight * mean(c), 0) / s.components.reduce((sum, c) => sum + c.weight, 0),
   };
 }

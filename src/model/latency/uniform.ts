@@ -20,4 +20,5 @@ export const uniform: LatencyForm<UniformSpec> = {
   required: ['min', 'max'],
   check: (s) => (s.min <= s.max ? undefined : { key: 'max', problem: `max (${s.max}ms) is below min (${s.min}ms)`, fix: 'Make max at least min.' }),
   sampler: (s) => new UniformSampler(s.min, s.max),
+  mean: (s) => (s.min + s.max) / 2,
 };

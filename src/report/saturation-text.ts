@@ -1,0 +1,132 @@
+/**
+ * A coupled run's saturation in words (docs/model.md, "Saturation"; docs/capacity.md): what its
+ * first lines say, the run table's rows, and the note an alert's missing reading gets when the
+ * service was saturated all the same, so that a storm never reads as health. One home for the
+ * run table, the HTML report and the sweep's cells. Pure.
+ */
+import type { Metrics } from '../results/metrics.js';
+import type { WrittenScenario } from '../model/types.js';
+import { INCIDENT_REACH_MS } from '../engine/coupled/saturation.js';
+import type { AlertRow } from './alert-rows.js';
+import { duration } from './format.js';
+import type { ScenarioRun } from './types.js';
+
+/** Episodes listed by name before "and N more". */
+const LISTED = 3;
+
+/** An episode `[a, b]` as the reports write it. */
+const span = ([a, b]: readonly [number, number]): string => `from ${duration(a)} to ${duration(b)}`;
+
+/** The overload episodes in one phrase: "none (stable)", or each listed. */
+export function overloadText(m: Metrics): string {
+  const episodes = m.overload_episodes;
+  if (episodes === undefined || episodes === null) return '–';
+  if (episodes.length === 0) return 'none (stable)';
+  const listed = episodes.slice(0, LISTED).map(([a, b]) => `${duration(a)} to ${duration(b)}`).join(', ');
+  return `${episodes.length}: ${listed}${episodes.length > LISTED ? `, and ${episodes.length - LISTED} more` : ''}`;
+}
+
+/** When the backlog of the incident `name` of `s` cleared, in words; – where the run has no such reading. */
+export function backlogText(m: Metrics, s: WrittenScenario, name: string): string {
+  const cleared = m.backlog_cleared_ms?.[name];
+  const w = s.incidents.find((x) => x.name === name);
+  if (cleared === undefined || w === undefined) return '–';
+  const recovered = m.recovered?.[name];
+  if (recovered === false) return `did not recover before the load ended (backlog cleared ${duration(w.to + cleared - (m.load_end_ms ?? 0))} after the load ended)`;
+  if (cleared === 0) return 'no backlog at its end (no worker was held)';
+  const words = `backlog cleared ${duration(cleared)} after it ended`;
+  return recovered === null ? `${words} (the window reaches the load's end)` : words;
+}
+
+/** The table's cell of an incident's backlog: short, the first lines having the whole words. */
+function backlogCell(m: Metrics, s: WrittenScenario, name: string): string {
+  const cleared = m.backlog_cleared_ms?.[name];
+  const w = s.incidents.find((x) => x.name === name);
+  if (cleared === undefined || w === undefined) return '–';
+  if (m.recovered?.[name] === false) return `did not recover (${duration(w.to + cleared - (m.load_end_ms ?? 0))} after the load)`;
+  if (cleared === 0) return '0 (no backlog)';
+  return m.recovered?.[name] === null ? `${duration(cleared)} (window reaches the load's end)` : duration(cleared);
+}
+
+/** The workers the words blame: the base count. */
+const workers = (s: WrittenScenario): string => {
+  const n = s.service.capacity?.workers ?? 0;
+  return `${n} worker${n === 1 ? '' : 's'}`;
+};
+
+/** Why an overload episode beginning at `a` is no incident's: none began it (it began before one, or long after), or it outlived the one that did by more than 30 minutes. */
+function blame(s: WrittenScenario, a: number): string {
+  if (s.incidents.length === 0) return 'with no incident';
+  const began = [...s.incidents].reverse().find((w) => w.from <= a && a < w.to + INCIDENT_REACH_MS);
+  if (began) return `outliving ${began.name} by more than 30 minutes`;
+  const next = s.incidents.filter((w) => w.from > a).sort((x, y) => x.from - y.from)[0];
+  return next ? `beginning before ${next.name}` : 'with no incident (after every incident and its 30 minutes)';
+}
+
+/**
+ * What a run's first lines say of its saturation: each overload episode (a storm with no incident
+ * to blame) and each incident's recovery; none for a run without service.capacity.
+ */
+export function saturationLines(m: Metrics, s: WrittenScenario): string[] {
+  if (m.stable === undefined || m.stable === null) return [];
+  const episodes = (m.overload_episodes ?? []).slice(0, LISTED).map((e) => `saturated ${span(e)} ${blame(s, e[0])}: the offered load with its retries exceeds ${workers(s)}`);
+  const more = (m.overload_episodes?.length ?? 0) > LISTED ? [`and ${(m.overload_episodes?.length ?? 0) - LISTED} more overload episodes (the JSON's overload_episodes lists them)`] : [];
+  return [...episodes, ...more, ...s.incidents.map((w) => `${w.name}: ${backlogText(m, s, w.name)}`)];
+}
+
+/**
+ * What an alert's missing reading for `incident` (not detected, no firing) must add when the
+ * service stormed all the same: that the incident's backlog outlived the load, else the run's
+ * first overload episode; null for a run that recovered and was stable (its first lines say
+ * how long the backlog took).
+ */
+export function saturatedNote(m: Metrics, s: WrittenScenario, incident: string): string | null {
+  if (m.recovered?.[incident] === false) return `yet saturated: ${backlogText(m, s, incident)}`;
+  const first = m.overload_episodes?.[0];
+  return first ? `yet saturated ${span(first)} (an overload episode)` : null;
+}
+
+/** `none` (an alert's missing reading), followed by the saturation note where there is one. */
+export function missingReading(none: string, m: Metrics, s: WrittenScenario, incident: string): string {
+  const note = saturatedNote(m, s, incident);
+  return note === null ? none : `${none}, ${note}`;
+}
+
+/** The run table's rows of the saturation (after the capacity metrics): the overload episodes and each incident's backlog. */
+export function saturationRows(runs: readonly ScenarioRun[]): AlertRow[] {
+  const measured = runs.filter((r) => r.metrics.stable !== undefined && r.metrics.stable !== null);
+  if (measured.length === 0) return [];
+  const incidents = [...new Set(measured.flatMap((r) => Object.keys(r.metrics.backlog_cleared_ms ?? {})))];
+  return [
+    ['Saturation (no worker free: exact, docs/capacity.md)'],
+    ['overload episodes (saturated, no incident to blame)', (r) => overloadText(r.metrics)],
+    ...incidents.map((name): AlertRow => [`backlog cleared after ${name}`, (r) => backlogCell(r.metrics, r.scenario, name)]),
+  ];
+}
+
+/**
+ * The CSV's saturation columns for runs or points of `metrics` (those with service.capacity):
+ * `stable`, `overload_episodes` and, per incident, `backlog_cleared_ms.INCIDENT` and
+ * `recovered.INCIDENT`, as `expect:` names them (docs/csv.md).
+ */
+export function saturationColumns(metrics: readonly Metrics[]): string[] {
+  const measured = metrics.filter((m) => m.stable !== undefined && m.stable !== null);
+  if (measured.length === 0) return [];
+  const incidents = [...new Set(measured.flatMap((m) => Object.keys(m.backlog_cleared_ms ?? {})))];
+  return ['stable', 'overload_episodes', ...incidents.flatMap((n) => [`backlog_cleared_ms.${n}`, `recovered.${n}`])];
+}
+
+/** A saturation column's cell: true or false, the episodes as JSON ([[start, end], ...], ms), a time in ms; empty where there is none. */
+export function saturationCell(m: Metrics, column: string): string | number {
+  const flag = (v: boolean | null | undefined) => (v === null || v === undefined ? '' : String(v));
+  if (column === 'stable') return flag(m.stable);
+  if (column === 'overload_episodes') return m.overload_episodes ? JSON.stringify(m.overload_episodes.map(([a, b]) => [round(a), round(b)])) : '';
+  const dot = column.indexOf('.');
+  const name = column.slice(dot + 1);
+  if (column.startsWith('recovered.')) return flag(m.recovered && Object.hasOwn(m.recovered, name) ? m.recovered[name] : null);
+  const v = m.backlog_cleared_ms && Object.hasOwn(m.backlog_cleared_ms, name) ? m.backlog_cleared_ms[name] : undefined;
+  return v === undefined ? '' : round(v);
+}
+
+/** 12 significant digits, as every CSV number. */
+const round = (x: number) => Number(x.toPrecision(12));
