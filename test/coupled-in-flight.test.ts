@@ -1,6 +1,7 @@
 /**
  * A coupled run's work in flight is bounded (engine/coupled/in-flight.ts): actions, requests at
- * the server, the client's pending timeouts.
+ * the server, the client's pending timeouts; and a backlog that outlasts the series' buckets is
+ * counted to the run's end, which then names the step that holds it (engine/series-tally.ts).
  */
 import { describe, expect, test } from 'vitest';
 import { detachedOutput } from '../src/engine/chunk-output.js';
@@ -8,7 +9,10 @@ import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
 import { TimedQueue } from '../src/engine/coupled/heap.js';
 import { IN_FLIGHT_LIMITS, IN_FLIGHT_OVERFLOW, type InFlightLimits } from '../src/engine/coupled/in-flight.js';
 import { chunkCount, chunkPlans } from '../src/engine/plan.js';
+import { SERIES_SHORT, SeriesTally } from '../src/engine/series-tally.js';
+import { simulateCoupled } from '../src/exec/coupled.js';
 import { arrivalTime, withPrimaries } from '../src/model/clock.js';
+import { MAX_SERIES_BUCKETS } from '../src/model/limits.js';
 import { chunkRng, streamRng } from '../src/random/rng.js';
 import { parseRunnable } from './helpers.js';
 
@@ -114,5 +118,55 @@ client: {timeout: 1h, retries: 1000, backoff: {base: 1ms, max: 1ms, jitter: none
     while (q.size > 0) { q.pop(); if (heard.has(q.topA)) popped.push(q.topA); }
     expect(popped).toEqual([...heard].sort((x, y) => x - y));
     expect(q.room).toBeLessThanOrEqual(1024);
+  });
+});
+
+describe('a series a queue\'s backlog outlasts', () => {
+  test('the run goes on to its end, then names the step that holds its last event', () => {
+    const t = new SeriesTally(1, true);
+    t.begin(0);
+    t.add(0, 99_999.5);
+    t.add(0, 150_000.5);
+    t.add(0, 120_000);
+    expect(t.rows().length).toBeGreaterThan(0);
+    expect(() => t.checkReach()).toThrow(`${SERIES_SHORT} minute 2.5, in bucket 150,000 of a series of 1 ms buckets, past the 100,000 a series may hold: a step of 2ms or more holds the whole run`);
+    // At an exact multiple the bucket of that step is past the last one: one ms more.
+    const exact = new SeriesTally(1, true);
+    exact.add(0, 200_000);
+    expect(() => exact.checkReach()).toThrow(/a step of 3ms or more/);
+    // From a second on, whole seconds.
+    const long = new SeriesTally(1000, true);
+    long.add(0, 1e8 + 1);
+    expect(() => long.checkReach()).toThrow(/a step of 2s or more/);
+  });
+
+  test('without it (the chunk engine) an event past the buckets stops the run at once', () => {
+    const t = new SeriesTally(1);
+    expect(() => t.add(0, 150_000)).toThrow(/the series ran past its buckets: an event at 150000 ms/);
+  });
+
+  test('capacity-storm.yaml: the step checked before the run (34 ms) falls short of its backlog, and the step the run names holds it', () => {
+    const s = parseRunnable(`load: {rate_per_s: 50, duration: 30m}
+service: {latency: {median: 300ms, sigma: 0.6}, capacity: {workers: 26}}
+client: {timeout: 1s, retries: 3}
+incidents:
+  - {name: pause, from: 10m, to: 630s, service: {capacity: {workers: 0}}}
+`);
+    let message = '';
+    try {
+      simulateCoupled(s, '1', 34);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(new RegExp(`^${SERIES_SHORT} minute 98\\.\\d, .* a step of (\\d+)ms or more holds the whole run$`));
+    const step = Number(/a step of (\d+)ms/.exec(message)?.[1]);
+    // The last event at minute 98.x needs more than 98 * 60,000 / 100,000 = 58.8 ms.
+    expect(step).toBeGreaterThan(58);
+    const { state } = simulateCoupled(s, '1', step);
+    const series = state.series();
+    expect(series?.buckets).toBeLessThanOrEqual(MAX_SERIES_BUCKETS);
+    expect((series?.buckets ?? 0) * step).toBeGreaterThan(98 * 60_000);
+    // One ms less does not hold it.
+    expect(() => simulateCoupled(s, '1', step - 1)).toThrow(SERIES_SHORT);
   });
 });

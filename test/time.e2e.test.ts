@@ -2,7 +2,7 @@
  * docs/model.md's "Time" through the binary: `run --series` in JSON and CSV, byte-identical
  * across threads and across shards merged, alerts in `check`, and the errors of bad time keys.
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cli, removeScratch, scratch } from './helpers.js';
@@ -71,6 +71,24 @@ describe('run --series', () => {
     const fine = cli(['run', s, '--series', '1ms']);
     expect(fine.status).toBe(2);
     expect(fine.stderr).toMatch(/Give --series a step of at least/);
+  });
+
+  it('a queue whose backlog outlasts the step checked before the run: the run names the step that holds it, and that step runs', () => {
+    const storm = 'scenarios/capacity-storm.yaml';
+    const before = cli(['run', storm, '--series', '1ms']);
+    expect(before.status).toBe(2);
+    const checked = /a step of at least (\d+ms)/.exec(before.stderr)?.[1] ?? '';
+    expect(checked).toBe('34ms'); // its calls end by minute 56.6; its backlog drains at minute 98.6
+    const out = join(scratch(), 'r.json');
+    const short = cli(['run', storm, '--series', checked, '--format', 'json', '--out', out]);
+    expect(short.status).toBe(2);
+    expect(existsSync(out)).toBe(false);
+    expect(short.stderr).toMatch(/the run's last event came at minute 98\.\d, .* a step of \d+ms or more holds the whole run/);
+    expect(short.stdout).toBe('');
+    const named = /a step of (\d+ms) or more/.exec(short.stderr)?.[1] ?? '';
+    const run = cli(['run', storm, '--series', named, '--format', 'json', '--out', out]);
+    expect(run.status, run.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(out, 'utf8')).results[0].series.step_ms).toBe(Number.parseInt(named, 10));
   });
 });
 

@@ -5,13 +5,17 @@
  * bug.
  */
 import { IN_FLIGHT_OVERFLOW } from '../engine/coupled/in-flight.js';
-import { SERIES_OVERFLOW } from '../engine/series-tally.js';
+import { SERIES_OVERFLOW, SERIES_SHORT } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
 
 /** The one-paragraph message of such a failure, or undefined for any other error. */
 export function inputFailure(e: unknown): string | undefined {
   if (e instanceof RangeError && /allocation|Array buffer|Invalid (typed )?array length|Invalid string length/i.test(e.message)) {
     return `the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see docs/security-and-limits.md.`;
+  }
+  if (e instanceof Error && e.message.startsWith(SERIES_SHORT)) {
+    // A coupled run went on to its end: its queue served a backlog past the series' buckets.
+    return `${printable(e.message)}. A coupled run's queue goes on serving its backlog after the last call, which the step checked before the run cannot foresee; the run is the same whatever the step, so give --series that step (alerts are judged on it), or simulate fewer actions.`;
   }
   if (e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) {
     // An event later than any bound known before the run (a latency's tail is unbounded).

@@ -12,6 +12,11 @@ import { NUM_SERIES, type SeriesCounts } from '../model/series.js';
  * A prefix, not a class, because an error from a worker thread keeps only its message.
  */
 export const SERIES_OVERFLOW = 'the series ran past its buckets:';
+/** How that message begins when the run went on to its end first (`SeriesTally`'s `toTheEnd`): the step that holds the whole run follows. */
+export const SERIES_SHORT = `${SERIES_OVERFLOW} the run's last event came at`;
+
+/** A step in ms as --series takes it: whole ms below a second, whole seconds from one. */
+const stepText = (ms: number): string => (ms < 1000 ? `${ms}ms` : `${ms / 1000}s`);
 
 export class SeriesTally {
   /** Bucket index of row 0: the bucket of the chunk's start. */
@@ -20,8 +25,17 @@ export class SeriesTally {
   used = 0;
   private counts = new Int32Array(64 * NUM_SERIES);
   private offset = 0;
+  /** With `toTheEnd`: the latest run time (ms) of an event past the buckets, -1 while there is none. */
+  private beyond = -1;
 
-  constructor(readonly step: number) {}
+  /**
+   * `toTheEnd` (the coupled engine, whose one tally spans the run): an event past the buckets
+   * is not counted but remembered, the run goes on, and `checkReach` at its end refuses it with
+   * the step that holds its last event. A coupled run's queue may serve its backlog long after
+   * the last call, which no bound known before the run foresees; the run is the same whatever
+   * the step, so that step then holds it. Without it an event past the buckets stops the run.
+   */
+  constructor(readonly step: number, private readonly toTheEnd = false) {}
 
   /** A new chunk, starting at run time `offset` (ms). */
   begin(offset: number): void {
@@ -34,8 +48,16 @@ export class SeriesTally {
   /** One event of count `m` at chunk time `t` (ms from the chunk's start). */
   add(m: number, t: number, n = 1): void {
     const row = Math.floor((this.offset + t) / this.step) - this.base;
-    if (row >= this.used) this.reach(row);
+    if (row >= this.used && !this.reach(row, t)) return;
     this.counts[row * NUM_SERIES + m]! += n;
+  }
+
+  /** Throws when an event fell past the buckets (with `toTheEnd`, once the run is over), naming the step that holds the run's last event. */
+  checkReach(): void {
+    if (this.beyond < 0) return;
+    const exact = this.beyond / MAX_SERIES_BUCKETS;
+    const least = exact < 1000 ? Math.floor(exact) + 1 : (Math.floor(exact / 1000) + 1) * 1000;
+    throw new Error(`${SERIES_SHORT} minute ${(this.beyond / 60_000).toFixed(1)}, in bucket ${Math.floor(this.beyond / this.step).toLocaleString('en-US')} of a series of ${this.step} ms buckets, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold: a step of ${stepText(least)} or more holds the whole run`);
   }
 
   /** The rows used, as a view (valid until the next `begin`). */
@@ -43,8 +65,13 @@ export class SeriesTally {
     return this.counts.subarray(0, this.used * NUM_SERIES);
   }
 
-  private reach(row: number): void {
+  /** Makes room for `row` (an event at chunk time `t`); false when it lies past the buckets and the run goes on (`toTheEnd`). */
+  private reach(row: number, t: number): boolean {
     if (this.base + row >= MAX_SERIES_BUCKETS) {
+      if (this.toTheEnd) {
+        this.beyond = Math.max(this.beyond, this.offset + t);
+        return false;
+      }
       throw new Error(`${SERIES_OVERFLOW} an event at ${this.step * (this.base + row)} ms of the run is in bucket ${this.base + row}, past the ${MAX_SERIES_BUCKETS} a series of ${this.step} ms buckets may hold`);
     }
     if ((row + 1) * NUM_SERIES > this.counts.length) {
@@ -53,6 +80,7 @@ export class SeriesTally {
       this.counts = grown;
     }
     this.used = row + 1;
+    return true;
   }
 }
 

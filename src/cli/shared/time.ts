@@ -17,7 +17,9 @@ type Locate = (path: readonly (string | number)[]) => Origin;
 
 /**
  * Refuses a step that could need more buckets than a series may hold: the scenario's arrivals
- * and the longest an action's calls can go on after its arrival, over the step.
+ * and the longest an action's calls can go on after its arrival, over the step. A queue
+ * (`service.capacity`) may serve its backlog for longer, which only the run can tell: a coupled
+ * run that outlasts its series names the step that holds it (series-tally.ts).
  */
 export function checkSeriesLength(step: number, scenario: WrittenScenario, source: string): void {
   const reach = arrivalSpan(scenario) + longestDelay(scenario);
@@ -26,8 +28,10 @@ export function checkSeriesLength(step: number, scenario: WrittenScenario, sourc
     // Rounded up to a whole second (to a whole ms below one).
     const exact = reach / MAX_SERIES_BUCKETS;
     const least = exact < 1000 ? Math.ceil(exact) : Math.ceil(exact / 1000) * 1000;
+    const backlog = scenario.service.capacity !== null
+      ? '; its queue may go on serving a backlog after the last call, and a run that outlasts its series then names the step that holds it' : '';
     throw new InputError({ source }, '', `could need up to ${Math.ceil(most).toLocaleString('en-US')} buckets for this scenario (its arrivals and the longest its retries, re-plans and replays can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
-      `Give --series a step of at least ${formatDuration(least)}, or simulate fewer actions.`);
+      `Give --series a step of at least ${formatDuration(least)}, or simulate fewer actions${backlog}.`);
   }
 }
 
