@@ -9,8 +9,6 @@ import { coupledMetrics } from '../results/capacity.js';
 import { escapeHtml } from './html.js';
 import { metricText } from './metric-text.js';
 import { labelWithIncidents } from './table.js';
-import { saturationLines } from './saturation-text.js';
-import type { WrittenScenario } from '../model/types.js';
 
 /** The metrics of the headline table, each shown as its registry title and the run table's text. */
 const HEADLINE: readonly MetricPath[] = [
@@ -43,10 +41,4 @@ table.headline td:first-child { color: #57606a; }`;
 /** The headline table as HTML. */
 export function headlineTable(m: Metrics): string {
   return `<table class="headline">${headline(m).map(([k, v]) => `<tr><td>${escapeHtml(k)}</td><td>${escapeHtml(v)}</td></tr>`).join('')}</table>`;
-}
-
-/** A coupled run's saturation in words, leading the page (saturation-text.ts): '' for any other run. */
-export function saturationParagraph(m: Metrics, s: WrittenScenario): string {
-  const lines = saturationLines(m, s);
-  return lines.length === 0 ? '' : `<p class="saturation"><strong>${m.stable === false ? 'Overloaded' : 'Saturation'}:</strong> ${lines.map(escapeHtml).join('<br>')}</p>\n`;
 }

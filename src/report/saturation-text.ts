@@ -9,6 +9,7 @@ import type { WrittenScenario } from '../model/types.js';
 import { INCIDENT_REACH_MS } from '../engine/coupled/saturation.js';
 import type { AlertRow } from './alert-rows.js';
 import { duration } from './format.js';
+import { escapeHtml } from './html.js';
 import type { ScenarioRun } from './types.js';
 
 /** Episodes listed by name before "and N more". */
@@ -72,6 +73,12 @@ export function saturationLines(m: Metrics, s: WrittenScenario): string[] {
   const episodes = (m.overload_episodes ?? []).slice(0, LISTED).map((e) => `saturated ${span(e)} ${blame(s, e[0])}: the offered load with its retries exceeds ${workers(s)}`);
   const more = (m.overload_episodes?.length ?? 0) > LISTED ? [`and ${(m.overload_episodes?.length ?? 0) - LISTED} more overload episodes (the JSON's overload_episodes lists them)`] : [];
   return [...episodes, ...more, ...s.incidents.map((w) => `${w.name}: ${backlogText(m, s, w.name)}`)];
+}
+
+/** A coupled run's saturation in words as a paragraph of HTML, leading the report's page and the lab's totals: '' for any other run. */
+export function saturationParagraph(m: Metrics, s: WrittenScenario): string {
+  const lines = saturationLines(m, s);
+  return lines.length === 0 ? '' : `<p class="saturation"><strong>${m.stable === false ? 'Overloaded' : 'Saturation'}:</strong> ${lines.map(escapeHtml).join('<br>')}</p>\n`;
 }
 
 /**
