@@ -15,11 +15,15 @@ import { fileURLToPath } from 'node:url';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 4_000_000);
+// A coupled case is measured without the RNG floor (case.js's `rate`: its draws cannot be counted).
+// BENCH_ONLY=coupled (a part of the names) measures only the cases it names.
 const CASES = [
   { name: 'lab defaults, scope none', yaml: '' },
   { name: 'lab defaults, scope intent', yaml: 'idempotency: {scope: intent}' },
   { name: 'mission 2 (slow downstream)', yaml: 'service: {latency: {median: 1200ms}}\nclient: {timeout: 600ms}\nidempotency: {scope: call}', scale: 0.25 },
-];
+  { name: 'coupled: lab defaults on 26 workers (69%)', yaml: 'service: {capacity: {workers: 26}}', mode: 'rate', scale: 0.1 },
+  { name: 'coupled: capacity-storm.yaml (a pause, a storm)', yaml: 'actions: 90000\nservice: {capacity: {workers: 26}}\nclient: {timeout: 1s, retries: 3}\nincidents:\n  - {name: pause, from: 10m, to: 630s, service: {capacity: {workers: 0}}}', mode: 'rate', scale: 0.0225 },
+].filter((c) => c.name.includes(process.env.BENCH_ONLY ?? ''));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const [before, after = fileURLToPath(new URL('..', import.meta.url))] = process.argv.slice(2).map((p) => resolve(p));
@@ -30,7 +34,7 @@ if (!before) {
 
 async function rate(root, c) {
   const actions = Math.round(ACTIONS * (c.scale ?? 1));
-  const { stdout } = await promisify(execFile)(process.execPath, [resolve(root, 'bench/case.js'), 'warm', JSON.stringify([c.yaml, 3, actions])], { encoding: 'utf8' });
+  const { stdout } = await promisify(execFile)(process.execPath, [resolve(root, 'bench/case.js'), c.mode ?? 'warm', JSON.stringify([c.yaml, 3, actions])], { encoding: 'utf8' });
   return JSON.parse(stdout).rate;
 }
 
