@@ -75,7 +75,7 @@ try {
     console.log(`  first run after the page opens (cold worker): ${first.page} ms (engine ${first.engine} ms)`);
   }
   if (screenshots) {
-    await screenshot(browser, 1480, 1500, 'lab-wide.png');
+    await screenshot(browser, 1480, 2200, 'lab-wide.png');
     await screenshot(browser, 420, 1500, 'lab-narrow.png');
   }
 } finally {

@@ -8,7 +8,8 @@ import { loadLatencyData } from '../model/latency.js';
 import type { HistogramBucket } from '../model/latency/histogram-data.js';
 import type { HistogramSpec } from '../model/latency/histogram.js';
 import { runAlerts, seriesStepOf } from '../results/alerts.js';
-import { gridStepFor, runPlans, simulate } from '../exec/simulate.js';
+import { gridStepFor, runPlans, simulate, type RunResult as SimulatedRun } from '../exec/simulate.js';
+import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { traceActions } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { formatInputError, InputError } from '../scenario/errors.js';
@@ -20,11 +21,13 @@ import { seedOption } from '../scenario/seed.js';
 import { roundNoise } from '../report/json.js';
 import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
 import { timelineSvg } from '../report/timeline-svg.js';
+import { saturationParagraph } from '../report/saturation-text.js';
 import { num } from '../report/format.js';
 import type { LabError, Loaded, RunRequest, RunResult, ScenarioInput } from './protocol.js';
 import { scenarioYaml } from './scenario-yaml.js';
 import { histogramKey, uncarried } from './histogram-files.js';
 import { latencyDataWarnings } from '../ingest/data-warnings.js';
+import { chartStep, cliMetrics, coarser, timeView } from './time-view.js';
 
 /** The seed the CLI would use: `--seed` as given (checked as the CLI checks it). */
 function checkedSeed(seed: string): string {
@@ -79,6 +82,20 @@ function keyStoreNote({ load, idempotency }: Scenario): string {
   return `Steady state at load.rate_per_s ${num(load.rate_per_s)}/s with idempotency.retention ${formatDuration(idempotency.retention)} and ${num(idempotency.record_bytes)} bytes a record: keys = keys per action × rate × retention.`;
 }
 
+/**
+ * The run, its series counted in the page's buckets (`chartStep`); should a coupled run's backlog
+ * outlast them, in the CLI's (or none, where the CLI counts none).
+ */
+function simulated(scenario: Scenario, seed: string, cliStep: number | null): SimulatedRun {
+  const step = chartStep(scenario, cliStep);
+  try {
+    return simulate(scenario, seed, step);
+  } catch (e) {
+    if (!(e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) || step === cliStep) throw e;
+    return simulate(scenario, seed, cliStep);
+  }
+}
+
 /** One run of the page: the CLI's numbers for the same file, overrides and seed. */
 export function labRun(req: RunRequest): RunResult {
   const started = performance.now();
@@ -86,15 +103,20 @@ export function labRun(req: RunRequest): RunResult {
   const parsed = parseScenario(req.text, req.source, req.overrides);
   const scenario = withData(parsed, req);
   checkArrivals(scenario, seed, parsed.locate);
-  // Alerts are judged on the run's series, as `check` judges them (1-minute buckets).
-  const { metrics, series } = simulate(scenario, seed, seriesStepOf(scenario, undefined));
-  const alerts = series ? runAlerts(scenario, series) : undefined;
+  // Alerts are judged on the CLI's series, as `check` judges them (1-minute buckets): the page's summed (time-view.ts).
+  const cliStep = seriesStepOf(scenario, undefined);
+  const run = simulated(scenario, seed, cliStep);
+  const cliSeries = run.series && cliStep !== null ? coarser(run.series, cliStep) : null;
+  const metrics = cliMetrics(run, cliSeries);
+  const alerts = cliSeries ? runAlerts(scenario, cliSeries) : undefined;
   const sample = timelineSample(scenario, seed);
   const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
   return {
     kind: 'result', id: req.id,
     metrics: JSON.parse(JSON.stringify(metrics, roundNoise)) as Record<string, unknown>,
     timeline: timelineSvg(sample.rows, scenario.client.timeout, caption),
+    saturation: saturationParagraph(metrics, run.scenario),
+    time: run.series ? timeView(run.scenario, run.series, alerts, metrics) : null,
     stories: sample.rows.map((r) => r.story),
     sampleNote: sampleNote(sample),
     keyStoreNote: keyStoreNote(scenario),

@@ -7,13 +7,15 @@
 import { paramAt } from '../model/shape.js';
 import type { Param } from '../model/params.js';
 import { DURATION_PATTERN, formatDuration, parseDuration } from '../scenario/duration.js';
+import { parseKeyPath } from '../scenario/overrides.js';
 import { duration } from '../report/format.js';
 import type { WrittenScenario } from '../model/types.js';
+import { INCIDENT, INCIDENT_KEYS, incidentOffer } from './time-knobs.js';
 
 /**
  * A knob's control: a text field (numbers and durations as written), a list of choices, or a
- * checkbox; `switch` is the checkbox of a section that may be left out (`service.capacity`),
- * whose knobs show only while it is on.
+ * checkbox; `switch` is the checkbox of a section that may be left out (`service.capacity`) or
+ * of a list's first item (`incidents[0]`), whose knobs show only while it is on.
  */
 export type KnobKind = 'probability' | 'count' | 'count_or_unbounded' | 'number' | 'duration' | 'optional_duration' | 'choice' | 'flag' | 'switch' | 'seed';
 
@@ -30,6 +32,8 @@ export interface KnobSpec {
   /** Bounds of a number, as the shape gives them. */
   min?: number;
   max?: number;
+  /** What a blank text means, for a key that may be left out (an incident's `latency_multiplier`: as outside the window). */
+  blank?: string;
 }
 
 export interface KnobGroup {
@@ -63,19 +67,24 @@ export const KNOB_GROUPS: readonly KnobGroup[] = [
       ...['', '.workers', '.queue', '.order', '.drop_expired', '.retry_after'].map((k) => `service.capacity${k}`),
     ],
   },
+  {
+    name: 'incidents', title: 'a window of the run in which the service pauses, loses workers or slows down',
+    keys: [INCIDENT, INCIDENT_KEYS.from, INCIDENT_KEYS.to, INCIDENT_KEYS.workers, INCIDENT_KEYS.multiplier],
+  },
   { name: 'network', title: 'the network between agent and tool', keys: ['network.request_loss', 'network.reply_loss'] },
   { name: 'agent', title: 'the model deciding what to do after a failed call', keys: ['agent.replan_probability', 'agent.verify_before_replan'] },
   { name: 'runtime', title: 'the durable agent runtime', keys: ['runtime.crash_probability', 'runtime.max_replays', 'runtime.resume_delay.min', 'runtime.resume_delay.max'] },
   { name: 'workload', title: 'twins: distinct requests with the same business identity', keys: ['workload.twin_probability'] },
+  { name: 'load', title: 'the arrivals', keys: ['load.rate_per_s', 'load.duration'] },
   { name: 'run', title: 'the run: --actions and --seed', keys: ['actions', 'seed'] },
 ];
 
 /** Every knob's key path, in page order. */
 export const KNOB_KEYS: readonly string[] = KNOB_GROUPS.flatMap((g) => g.keys);
 
-/** The switch (a section that may be left out) whose knobs include `key`, if any: `service.capacity` for `service.capacity.workers`. */
+/** The switch (a section that may be left out, a list's first item) whose knobs include `key`, if any: `service.capacity` for `service.capacity.workers`. */
 export function switchOf(key: string): string | undefined {
-  return KNOB_KEYS.find((k) => key.startsWith(`${k}.`) && paramAt(k)?.kind === 'optional');
+  return KNOB_KEYS.find((k) => key.startsWith(`${k}.`) && knobSpec(k)?.kind === 'switch');
 }
 
 /** The knobs of the section a switch turns on, in page order. */
@@ -92,9 +101,15 @@ export function knobSpec(key: string): KnobSpec | undefined {
   return param && specOf(key, param);
 }
 
+/** What a blank incident key means. */
+const AS_OUTSIDE = 'blank: as outside the window';
+
 function specOf(key: string, p: Param): KnobSpec | undefined {
   const label = key.includes('.') ? key.slice(key.indexOf('.') + 1) : key;
   switch (p.kind) {
+    case 'override': { const spec = specOf(key, p.of); return spec && { ...spec, blank: AS_OUTSIDE }; }
+    // A list's first item, switched on and off (`incidents[0]`).
+    case 'list': return key.endsWith('[0]') ? { key, label: key, kind: 'switch', meaning: `the first of the ${p.meaning}` } : undefined;
     case 'probability': return { key, label, kind: 'probability', meaning: p.meaning, min: 0, max: 1 };
     case 'count': return { key, label, kind: 'count', meaning: p.meaning, min: p.min, ...(p.max === undefined ? {} : { max: p.max }) };
     case 'count_or_unbounded': return { key, label, kind: 'count_or_unbounded', meaning: p.meaning, min: p.min, max: p.max };
@@ -114,7 +129,8 @@ export function knobText(kind: KnobKind, value: unknown): string {
   if (value === undefined) return '';
   if (kind === 'duration' || kind === 'optional_duration') return value === null ? 'none' : formatDuration(value as number);
   if (kind === 'count_or_unbounded' && value === null) return 'unbounded';
-  return String(value);
+  // A key an incident leaves out (null: as outside the window).
+  return value === null ? '' : String(value);
 }
 
 /**
@@ -122,11 +138,13 @@ export function knobText(kind: KnobKind, value: unknown): string {
  * (the text a file would resolve to). `service.capacity.workers` has none (a file must write it):
  * the count that keeps the workers about 80% busy at the scenario's load, for a lognormal latency
  * (mean = median · e^(σ²/2)), which makes a storm a pause away; '' for another latency form.
+ * An incident's keys have no default either: the window `incidentOffer` gives (time-knobs.ts).
  */
 export function switchedOffText(key: string, written: WrittenScenario): string {
   const param = paramAt(key);
   const spec = knobSpec(key);
   if (!param || !spec) return '';
+  if (switchOf(key) === INCIDENT) return incidentOffer(written)[key] ?? '';
   if ('default' in param && param.default !== undefined) return knobText(spec.kind, param.default);
   if (param.kind === 'optional_duration') return 'none';
   const latency = written.service.latency;
@@ -135,10 +153,10 @@ export function switchedOffText(key: string, written: WrittenScenario): string {
   return String(Math.max(1, Math.ceil(busy / 0.8)));
 }
 
-/** The value at a dotted key path of a plain object. */
+/** The value at a key path (`a.b`, `incidents[0].from`) of a plain object. */
 export function valueAtKey(root: unknown, key: string): unknown {
   let node = root;
-  for (const part of key.split('.')) node = typeof node === 'object' && node !== null ? (node as Record<string, unknown>)[part] : undefined;
+  for (const part of parseKeyPath(key) ?? [key]) node = typeof node === 'object' && node !== null ? (node as Record<string | number, unknown>)[part] : undefined;
   return node;
 }
 
@@ -150,6 +168,7 @@ const NONE_WORDS: Readonly<Record<string, string>> = { 'service.capacity.retry_a
 /** A knob's value in its unit, for the output beside it ('' when the text says nothing more). */
 export function unitText(kind: KnobKind, text: string, key = ''): string {
   const t = text.trim();
+  if (t === '' && key !== '' && knobSpec(key)?.blank !== undefined) return 'as outside the window';
   if ((kind === 'duration' || kind === 'optional_duration') && DURATION.test(t)) return `= ${duration(parseDuration(t))}`;
   if (kind === 'optional_duration' && t === 'none') return NONE_WORDS[key] ?? 'no limit';
   if (kind === 'count_or_unbounded' && t === 'unbounded') return 'no limit';

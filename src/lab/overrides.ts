@@ -7,7 +7,10 @@
 import { DEFAULT_SCENARIO, type WrittenLatency, type WrittenScenario } from '../model/types.js';
 import type { Override } from '../scenario/parse.js';
 import { formatDuration } from '../scenario/duration.js';
+import { formatPath } from '../scenario/document.js';
+import { parseKeyPath } from '../scenario/overrides.js';
 import { KNOB_KEYS, LATENCY_KEYS, knobSpec, knobText, switchedKeys, switchedOffText, switchOf, valueAtKey } from './knobs.js';
+import { actionsText, byDuration, INCIDENT, INCIDENT_KEYS, incidentChange, incidentName } from './time-knobs.js';
 import { paramAt } from '../model/shape.js';
 import { required } from '../model/params.js';
 
@@ -51,9 +54,11 @@ export function knobState(written: WrittenScenario, seed: string): KnobState {
     const spec = knobSpec(key);
     if (!spec || LATENCY_KNOBS.has(key) || key === 'seed') continue;
     const section = switchOf(key);
-    // A section left out (none): its knobs show what switching it on would give.
-    texts[key] = section !== undefined && valueAtKey(written, section) === null ? switchedOffText(key, written) : knobText(spec.kind, valueAtKey(written, key));
+    // A section left out (none, or a list without its item): its knobs show what switching it on would give.
+    texts[key] = section !== undefined && valueAtKey(written, section) == null ? switchedOffText(key, written) : knobText(spec.kind, valueAtKey(written, key));
   }
+  // With load.duration, the arrivals it brings (the page shows the count simulated once it has run).
+  texts['actions'] = actionsText(written);
   return { texts, latency: latency.form };
 }
 
@@ -63,7 +68,7 @@ export function shownKnobs({ base, start }: { base: WrittenScenario; start: Writ
   return { state: knobState(start, seed), written };
 }
 
-const setOf = (key: string, text: string): Override => ({ path: key.split('.'), text, option: `--set ${key}=${text}` });
+const setOf = (key: string, text: string): Override => ({ path: parseKeyPath(key) ?? [key], text, option: `--set ${key}=${text}` });
 
 /** The latency's overrides: per key where the file writes the same form, else the whole distribution. */
 function latencyOverrides(state: KnobState, base: KnobState): Override[] {
@@ -80,13 +85,17 @@ const isOn = (state: KnobState, key: string) => state.texts[key] === 'true';
 /**
  * A switch's overrides: `none` when switched off; when switched on, its knobs that differ from
  * what the page offered, and those a file must write (workers), or else its first knob (a key
- * set inside a section left out opens it with its defaults).
+ * set inside a section left out opens it with its defaults). A list's first item (an incident)
+ * is the list: off is `incidents=none`, on writes its name and every knob that is not blank,
+ * since what the page offered is no default.
  */
 function switchOverrides(key: string, state: KnobState, base: KnobState): Override[] {
   const on = isOn(state, key);
   if (on === isOn(base, key)) return [];
-  if (!on) return [setOf(key, 'none')];
+  const item = key === INCIDENT;
+  if (!on) return [setOf(item ? 'incidents' : key, 'none')];
   const keys = switchedKeys(key);
+  if (item) return [setOf(`${key}.name`, incidentName(state.texts)), ...keys.filter((k) => (state.texts[k] ?? '').trim() !== '').map((k) => setOf(k, state.texts[k] ?? ''))];
   const mustWrite = (k: string) => { const param = paramAt(k); return param !== undefined && required(param); };
   const given = keys.filter((k) => state.texts[k] !== base.texts[k] || mustWrite(k));
   return (given.length > 0 ? given : keys.slice(0, 1)).map((k) => setOf(k, state.texts[k] ?? ''));
@@ -107,8 +116,9 @@ export function knobOverrides(state: KnobState, base: KnobState): Override[] {
     const text = state.texts[key];
     if (text !== undefined && text !== base.texts[key]) sets.push(setOf(key, text));
   }
+  // With load.duration the actions knob shows the count it brings: no --actions (the CLI refuses both).
   const actions = state.texts['actions'];
-  if (actions !== undefined && actions !== base.texts['actions']) sets.push({ path: ['actions'], text: actions, option: `--actions ${actions}` });
+  if (actions !== undefined && actions !== base.texts['actions'] && !byDuration(state.texts)) sets.push({ path: ['actions'], text: actions, option: `--actions ${actions}` });
   return sets;
 }
 
@@ -120,5 +130,15 @@ export function overrideArgs(o: Override): string[] {
 
 /** Whether an override sets a knob's key (else it is one of the lab's own --set that no knob shows, kept as it is). */
 export function isKnobPath(o: Override): boolean {
-  return o.path.every((p) => typeof p === 'string') && KNOB_KEYS.includes(o.path.join('.'));
+  return KNOB_KEYS.includes(formatPath(o.path));
+}
+
+/**
+ * Knob texts a switch sets as a person turns it on: an incident the file does not have becomes
+ * a pause when the service has workers now, else a slowdown (`incidentChange`); {} otherwise.
+ */
+export function switchedOnTexts(key: string, state: KnobState, base: KnobState): Record<string, string> {
+  if (key !== INCIDENT || isOn(base, key)) return {};
+  const change = incidentChange(isOn(state, 'service.capacity'));
+  return { [INCIDENT_KEYS.workers]: change.workers, [INCIDENT_KEYS.multiplier]: change.multiplier };
 }

@@ -53,6 +53,10 @@ figure dd { margin: 0; font-variant-numeric: tabular-nums; }
 table.metrics td { padding: 2px 16px 2px 0; font-variant-numeric: tabular-nums; border-bottom: 1px solid var(--bg-alt); }
 table.metrics td:first-child { color: var(--dim); }
 #command { margin: 4px 0; }
+p.saturation { border: 1px solid #cf222e; border-left-width: 4px; background: #fff5f5; padding: 6px 12px; border-radius: 6px; font-size: 13.5px; margin: 0 0 12px; }
+#time-charts svg { flex: 1 1 380px; max-width: 560px; height: auto; }
+#series-json { max-height: 320px; overflow: auto; }
+.knob input[readonly] { background: var(--bg-alt); color: var(--dim); }
 .timeline-wrap { overflow-x: auto; }
 .timeline-wrap svg { max-width: none; }
 .sr-star { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }

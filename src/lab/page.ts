@@ -7,6 +7,7 @@ import { ALL_METRIC_PATHS, METRIC_PATHS } from '../results/metric-paths.js';
 import { METRICS } from '../results/metric-registry.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
 import { storyPanel, STORY_STYLE } from '../report/story-panel.js';
+import { TIME_STYLE } from '../report/time-section.js';
 import { capitalised } from '../report/metric-text.js';
 import type { LabConfig, LabMission } from './config.js';
 import { labLoad } from './engine.js';
@@ -14,15 +15,16 @@ import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, switchOf, unitText, writtenLatency
 import { shownKnobs, type KnobState } from './overrides.js';
 import { LAB_STYLE } from './page-style.js';
 import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel, metricName } from './metric-text.js';
+import { actionsNote, byDuration } from './time-knobs.js';
 
 /** The element id of a knob's control (and, with a prefix, of its parts). */
 export const knobId = (key: string, part = 'k') => `${part}-${key.replace(/[^\w]/g, '-')}`;
 
-/** A knob's control, showing `text` (the starting scenario's value) before the page's script runs. */
-function control(spec: KnobSpec, text: string): string {
+/** A knob's control, showing `text` (the starting scenario's value) before the page's script runs; `readOnly`: the actions of a run that load.duration sets. */
+function control(spec: KnobSpec, text: string, readOnly = false): string {
   const id = knobId(spec.key);
   const described = `aria-describedby="${knobId(spec.key, 'd')} ${knobId(spec.key, 'e')}"`;
-  const common = `id="${id}" data-key="${escapeHtml(spec.key)}" data-kind="${spec.kind}" ${described}`;
+  const common = `id="${id}" data-key="${escapeHtml(spec.key)}" data-kind="${spec.kind}" ${described}${readOnly ? ' readonly' : ''}`;
   if (spec.kind === 'choice') return `<select ${common}>${(spec.values ?? []).map((v) => `<option${v === text ? ' selected' : ''}>${escapeHtml(v)}</option>`).join('')}</select>`;
   if (spec.kind === 'flag' || spec.kind === 'switch') return `<input type="checkbox" ${common}${text === 'true' ? ' checked' : ''}>`;
   return `<input type="text" ${common} value="${escapeHtml(text)}" autocomplete="off" spellcheck="false"${spec.kind === 'duration' || spec.kind === 'seed' || spec.kind === 'optional_duration' ? '' : ' inputmode="decimal"'}>`;
@@ -43,13 +45,18 @@ function range(spec: KnobSpec): string {
   }
 }
 
+/** The words beside the actions knob, which load.duration may set (time-knobs.ts). */
+const ACTIONS_MEANING = 'with load.duration, the count it brings (the CLI refuses both)';
+
 function knobHtml(spec: KnobSpec, state: KnobState): string {
-  const help = [spec.meaning, range(spec)].filter((t) => t !== '').join('; ');
+  const help = [spec.meaning, spec.key === 'actions' ? ACTIONS_MEANING : '', range(spec), spec.blank ?? ''].filter((t) => t !== '').join('; ');
   const text = state.texts[spec.key] ?? '';
   const section = switchOf(spec.key);
   const shown = section === undefined || state.texts[section] === 'true';
+  const byLoad = spec.key === 'actions' && byDuration(state.texts);
+  const unit = spec.key === 'actions' ? actionsNote(byLoad, false) : unitText(spec.kind, text, spec.key);
   return `<div class="knob knob-${spec.kind}" data-knob="${escapeHtml(spec.key)}"${section === undefined ? '' : ` data-switch="${escapeHtml(section)}"`}${shown ? '' : ' hidden'}>
-<label for="${knobId(spec.key)}">${escapeHtml(spec.label)}</label><output id="${knobId(spec.key, 'o')}" for="${knobId(spec.key)}">${escapeHtml(unitText(spec.kind, text, spec.key))}</output>${control(spec, text)}
+<label for="${knobId(spec.key)}">${escapeHtml(spec.label)}</label><output id="${knobId(spec.key, 'o')}" for="${knobId(spec.key)}">${escapeHtml(unit)}</output>${control(spec, text, byLoad)}
 <small id="${knobId(spec.key, 'd')}">${escapeHtml(help)}</small>
 <p class="knob-error" id="${knobId(spec.key, 'e')}" hidden></p>
 </div>`;
@@ -96,12 +103,18 @@ function resultsHtml(): string {
   return `<section class="headline" aria-label="Headline metrics">
 ${HEADLINE_METRICS.map((p) => `<div class="card"><div class="label">${escapeHtml(metricLabel(p))}</div>${metricCell(p)}</div>`).join('\n')}
 </section>
+<div id="saturation"></div>
 <div class="figures">
 <figure class="breakdown"><figcaption>${escapeHtml(capitalised(metricName('duplicates_per_1000')))}, by source</figcaption><div class="bars"><div id="breakdown"></div>
 <dl>${BREAKDOWN_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl></div></figure>
 <figure class="keystore"><figcaption>Key store memory</figcaption><dl>${KEY_STORE_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl><p class="note" id="keystore-note"></p></figure>
 </div>
 <div id="warnings" class="warnings" hidden></div>
+<h2>Over time</h2>
+<p class="note" id="time-note"></p>
+<div class="series-charts" id="time-charts"></div>
+<div id="time-alerts"></div>
+<details id="series-details"><summary>The run's series as JSON, as <code>idem-sim run --series <span id="series-step"></span> --json</code> writes it (<code>results[0].series</code>)</summary><pre id="series-json"></pre></details>
 <h2>Action timeline</h2>
 <p class="note" id="sample-note"></p>
 <p class="note">Each row is an action and each bar an attempt, coloured by what the client saw (the legend under the timeline says which colour means what). Hover over, click or tab to a row for its story in words; a click or Enter keeps it while you scroll, Escape lets it go.</p>
@@ -137,7 +150,7 @@ export function labPage(config: LabConfig, scripts: LabScripts): string {
   for (const [name, text] of Object.entries(scripts)) if (/<\/script|<!--/i.test(text)) throw new Error(`the lab's ${name} script holds "</script" or "<!--"`);
   // The knobs show the starting scenario's values from the first paint, not blanks and first choices until the engine starts.
   const shown = shownKnobs(labLoad(config.start), config.start.seed);
-  const body = `<style>${STORY_STYLE}${LAB_STYLE}</style>
+  const body = `<style>${STORY_STYLE}${TIME_STYLE}${LAB_STYLE}</style>
 <header><h1>idem-sim lab</h1>
 <p class="note">The guide's lab, with idem-sim ${escapeHtml(config.version)}'s full model: change a knob and the scenario runs again in the page, offline. Start with no key, watch the pink dots (duplicate executions) appear, then load mission one.</p>${toolNote(config.start)}</header>
 <section class="missions" aria-labelledby="missions-title"><h2 id="missions-title">Missions</h2>

@@ -2,6 +2,7 @@
 import type { WrittenScenario } from '../model/types.js';
 import type { Override } from '../scenario/parse.js';
 import type { CarriedBuckets } from './histogram-files.js';
+import type { TimeView } from './time-view.js';
 
 /** What the page runs: a scenario file's text with overrides on top, as `idem-sim run FILE --set ... --seed S` would. */
 export interface ScenarioInput {
@@ -72,6 +73,10 @@ export interface RunResult {
   /** The action timeline (the report's SVG) and each row's story. */
   timeline: string;
   stories: string[];
+  /** A coupled run's saturation in words (the report's paragraph: a storm with no incident, an incident not recovered from), '' for any other run. */
+  saturation: string;
+  /** The run over time: its series in the page's buckets and the charts of some of its counts (null: a run whose series outlasted them and the CLI counts none). */
+  time: TimeView | null;
   /** What the timeline's rows are, in words. */
   sampleNote: string;
   /** What the key-store figure is made of, in words (rate, retention, record size). */

@@ -5,8 +5,10 @@
  */
 import type { LabError } from '../protocol.js';
 import type { Override } from '../../scenario/parse.js';
+import { formatPath } from '../../scenario/document.js';
 import { KNOB_KEYS, LATENCY_KEYS, knobSpec, unitText, writtenLatencyText, type KnobKind } from '../knobs.js';
 import type { KnobState, LatencyForm } from '../overrides.js';
+import { actionsNote, byDuration } from '../time-knobs.js';
 
 /** Typing pauses this long before a text knob runs the scenario again (Enter runs it at once). */
 const TYPING_PAUSE_MS = 350;
@@ -18,7 +20,8 @@ export class KnobsView {
   private readonly latencySelect: HTMLSelectElement;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(root: HTMLElement, private readonly changed: () => void) {
+  /** `switchedOn`: the knob texts a switch sets as a person turns it on (overrides.ts switchedOnTexts). */
+  constructor(root: HTMLElement, private readonly changed: () => void, private readonly switchedOn: (key: string) => Record<string, string> = () => ({})) {
     for (const el of root.querySelectorAll<Control>('[data-key]')) this.controls.set(el.dataset['key'] ?? '', el);
     this.latencySelect = root.querySelector('#latency-form') as HTMLSelectElement;
     root.addEventListener('input', (e) => this.onInput(e));
@@ -30,6 +33,7 @@ export class KnobsView {
     const el = e.target as Control;
     if (!(el instanceof HTMLInputElement) || el.type !== 'text') return;
     this.showUnit(el);
+    this.showActionsSource();
     clearTimeout(this.timer);
     this.timer = setTimeout(() => this.changed(), TYPING_PAUSE_MS);
   }
@@ -37,8 +41,12 @@ export class KnobsView {
   private onChange(e: Event): void {
     const el = e.target as Control;
     if (el === this.latencySelect) this.showLatencyForm(this.latencySelect.value as LatencyForm);
-    if (el instanceof HTMLInputElement && el.dataset['kind'] === 'switch') this.showSwitched();
+    if (el instanceof HTMLInputElement && el.dataset['kind'] === 'switch') {
+      if (el.checked) this.setTexts(this.switchedOn(el.dataset['key'] ?? ''));
+      this.showSwitched();
+    }
     if (el instanceof HTMLInputElement && el.type === 'text') this.showUnit(el);
+    this.showActionsSource();
     clearTimeout(this.timer);
     this.changed();
   }
@@ -62,7 +70,33 @@ export class KnobsView {
 
   private showUnit(el: HTMLInputElement): void {
     const out = el.parentElement?.querySelector('output');
-    if (out) out.textContent = unitText(el.dataset['kind'] as KnobKind, el.value, el.dataset['key']);
+    if (out && el.dataset['key'] !== 'actions') out.textContent = unitText(el.dataset['kind'] as KnobKind, el.value, el.dataset['key']);
+  }
+
+  /** Sets some text knobs (a switch's offer), their units with them. */
+  private setTexts(texts: Readonly<Record<string, string>>): void {
+    for (const [key, text] of Object.entries(texts)) {
+      const el = this.controls.get(key);
+      if (el instanceof HTMLInputElement && el.type === 'text') { el.value = text; this.showUnit(el); }
+    }
+  }
+
+  /** The actions knob: a number to type, or, while load.duration sets the run's length, the count it brings (read only). */
+  private showActionsSource(simulated = false): void {
+    const el = this.controls.get('actions');
+    if (!(el instanceof HTMLInputElement)) return;
+    const duration = byDuration(this.read().texts);
+    el.readOnly = duration;
+    const out = el.parentElement?.querySelector('output');
+    if (out) out.textContent = actionsNote(duration, simulated);
+  }
+
+  /** After a run: the actions knob shows the primaries simulated where load.duration set their count. */
+  showSimulated(primaries: number): void {
+    const el = this.controls.get('actions');
+    if (!(el instanceof HTMLInputElement) || !byDuration(this.read().texts)) return;
+    el.value = String(primaries);
+    this.showActionsSource(true);
   }
 
   /** Shows the knobs of each section that is switched on (service.capacity, a retry budget, a breaker), hides the others'. */
@@ -94,6 +128,7 @@ export class KnobsView {
     this.latencySelect.value = state.latency;
     this.showLatencyForm(state.latency);
     this.showSwitched();
+    this.showActionsSource();
     this.clearErrors();
   }
 
@@ -131,7 +166,7 @@ function knobOf(error: LabError, overrides: readonly Override[], form: LatencyFo
   if (KNOB_KEYS.includes(error.keyPath)) return error.keyPath;
   const blamed = overrides.find((o) => o.option === error.source);
   if (!blamed) return undefined;
-  const key = blamed.path.join('.');
+  const key = formatPath(blamed.path);
   if (key === 'service.latency') return form === 'written' ? undefined : LATENCY_KEYS[form][0];
   return KNOB_KEYS.includes(key) ? key : undefined;
 }

@@ -8,7 +8,7 @@ import type { LabConfig, LabMission, LabScenario } from '../config.js';
 import { num } from '../../report/format.js';
 import { DEFAULT_SEED } from '../../scenario/seed.js';
 import { runArgs, runCommandLine } from '../command.js';
-import { isKnobPath, knobOverrides, knobState, shownKnobs, type KnobState } from '../overrides.js';
+import { isKnobPath, knobOverrides, knobState, shownKnobs, switchedOnTexts, type KnobState } from '../overrides.js';
 import type { LabError, LabReply } from '../protocol.js';
 import { Cancelled, EngineClient } from './engine-client.js';
 import { KnobsView } from './knobs-view.js';
@@ -44,7 +44,7 @@ class Lab {
   constructor(private readonly config: LabConfig) {
     this.scenario = config.start;
     this.engine = new EngineClient($('lab-engine').textContent ?? '');
-    this.knobs = new KnobsView($('knobs'), () => void this.run());
+    this.knobs = new KnobsView($('knobs'), () => void this.run(), (key) => (this.base ? switchedOnTexts(key, this.knobs.read(), this.base) : {}));
     this.results = new ResultsView(storyPanel($('story'), $('timeline')));
     this.missions = new MissionsView(config.missions, (m) => void this.load(m.scenario, m));
     $('load-start').addEventListener('click', () => void this.load(config.start));
@@ -90,6 +90,7 @@ class Lab {
     this.knobs.clearErrors();
     $('error').hidden = true;
     this.results.render(reply);
+    this.knobs.showSimulated(reply.metrics['primary_actions'] as number);
     this.missions.update(reply.goals);
     showStatus(`${num(reply.metrics['primary_actions'] as number)} actions simulated in ${num(reply.elapsedMs)} ms.`);
     // From the knob's change to the results on the page: the engine, the messages and the drawing.

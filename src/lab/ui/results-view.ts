@@ -4,9 +4,12 @@
  * key-store figure, warnings, the timeline and its story panel, and the download.
  */
 import type { Metrics } from '../../results/metrics.js';
+import { formatDuration } from '../../scenario/duration.js';
 import { breakdownSvg } from '../breakdown.js';
 import { metricText, metricValue } from '../metric-text.js';
 import type { RunResult } from '../protocol.js';
+import { listedSeriesJson } from '../series-json.js';
+import type { TimeView } from '../time-view.js';
 import type { StoryPanel } from './story.js';
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
@@ -16,9 +19,11 @@ const ZERO_IS_GOOD: ReadonlySet<string> = new Set(['duplicates_per_1000', 'lost_
 
 export class ResultsView {
   private download: string | undefined;
+  private time: TimeView | null = null;
 
   constructor(private readonly story: StoryPanel) {
     $('download').addEventListener('click', () => this.save());
+    $('series-details').addEventListener('toggle', () => this.writeSeries());
   }
 
   render(r: RunResult): void {
@@ -40,17 +45,36 @@ export class ResultsView {
       if (path !== 'status') el.textContent = metricText(metrics, path);
     }
     $('metrics-json').textContent = JSON.stringify(r.metrics, null, 2);
+    $('saturation').innerHTML = r.saturation;
     $('breakdown').innerHTML = breakdownSvg(metrics);
     $('keystore-note').textContent = r.keyStoreNote;
     const warnings = $('warnings');
     warnings.hidden = r.warnings.length === 0;
     warnings.replaceChildren(...r.warnings.map((w) => Object.assign(document.createElement('p'), { textContent: `warning: ${w}` })));
+    this.renderTime(r.time);
     $('sample-note').textContent = r.sampleNote;
     this.story.reset(r.stories);
     $('timeline').innerHTML = r.timeline;
     if (this.download) URL.revokeObjectURL(this.download);
     this.download = URL.createObjectURL(new Blob([r.yaml], { type: 'application/yaml' }));
     $('status').dataset['elapsedMs'] = String(r.elapsedMs);
+  }
+
+  /** The run over time: its charts and what they show. */
+  private renderTime(time: TimeView | null): void {
+    this.time = time;
+    $('time-note').textContent = time?.note ?? 'The run outlasted the buckets the page counts its series in, so it has no chart here: idem-sim run --series with a longer step counts it.';
+    $('time-charts').innerHTML = time ? time.charts.join('\n') : '';
+    $('time-alerts').innerHTML = time?.alerts ?? '';
+    $('series-step').textContent = time ? formatDuration(time.step) : 'STEP';
+    this.writeSeries();
+  }
+
+  /** The series as JSON, written only while its details are open (thousands of buckets make a megabyte). */
+  private writeSeries(): void {
+    const open = ($('series-details') as HTMLDetailsElement).open;
+    const t = this.time;
+    $('series-json').textContent = open && t ? JSON.stringify(listedSeriesJson(t.series, t.loadEnd, t.listed), null, 2) : '';
   }
 
   /** The scenario as a file, saved by the browser. */
