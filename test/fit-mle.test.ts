@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { goodness, MAX_FIT_BINS } from '../src/ingest/censored-fit.js';
 import { binsOf } from '../src/ingest/fit-buckets.js';
+import { logLikelihood } from '../src/ingest/lognormal-mix.js';
 import { fitReport, fitText } from '../src/ingest/fit-text.js';
-import { advice, fits } from '../src/ingest/fit.js';
+import { advice, fits, mixtureChosen } from '../src/ingest/fit.js';
 import type { Observations } from '../src/ingest/observations.js';
 import { chiSquareAbove, phi } from '../src/ingest/stats.js';
 import { compileLatency } from '../src/model/latency.js';
@@ -164,5 +165,98 @@ describe('durations', () => {
     // The same standard errors as for the buckets, with none of their loss: 1%.
     expect(Math.abs(f.lognormal.median / 180 - 1)).toBeLessThan(0.01);
     expect(Math.abs(f.lognormal.sigma / 0.5 - 1)).toBeLessThan(0.01);
+  });
+});
+
+/**
+ * The counts a lognormal expects in BOUNDS_S at n observations, each rounded to a whole
+ * observation: no sampling error, so a fit at the right values leaves a chi-square of about 0
+ * (the roundings' (0.5)^2 / expected at most), and the fit's own parameters are the truth.
+ */
+function expected(median: number, sigma: number, n: number, bounds: readonly number[] = BOUNDS_S): Observations {
+  const buckets = bounds.map((le) => ({ le, count: Math.round(n * phi(Math.log(le * 1000 / median) / sigma)) }));
+  return { kind: 'histogram', values: histogramValues(buckets, n, 1000), found: { buckets, total: n, unit: 's', unitFrom: 'as given', name: 'x', labels: new Map() } };
+}
+
+describe('a fit is judged at its own values, and printed rounded', () => {
+  it('keeps a true lognormal of 10 million observations whose median does not print exactly', () => {
+    // 184.6 ms prints as 185 ms, 0.22% off: at n = 1e7 that costs about n (0.0022 / 0.5)^2 = 190
+    // of chi-square, which rejected the truth when the figures were computed from the printed values.
+    const f = fits(expected(184.6, 0.5, 10_000_000));
+    if ('problem' in f.lognormal || 'problem' in f.mixture) throw new Error('no fit');
+    expect(f.lognormal.median).toBe(185);
+    expect(f.lognormal.sigma).toBe(0.5);
+    expect(f.lognormal.goodness.chiSquare).toBeLessThan(0.1);
+    expect(f.lognormal.goodness.p).toBeGreaterThan(0.99);
+    // The mixture nests the lognormal: never less likely, and here no likelier than the roundings of the counts allow.
+    expect(f.mixture.ratio.statistic).toBeGreaterThanOrEqual(0);
+    expect(f.mixture.ratio.statistic).toBeLessThan(0.1);
+    expect(f.chosen).toBe('lognormal');
+    const text = fitText(fitReport(expected(184.6, 0.5, 10_000_000), 'exact'), 'lognormal');
+    expect(text).toMatch(/^latency: \{median: 185ms, sigma: 0\.5\}$/m);
+    expect(text).toMatch(/# The lognormal of greatest likelihood: chi-square 0\.0\d+ on 10 degrees of freedom, p = 1: it fits the buckets within their sampling error; the advice reads it:/);
+    expect(text).toMatch(/the lognormal is enough/);
+  });
+
+  it('chooses the mixture only where what it prints says the lognormal does not fit', () => {
+    for (const [median, sigma, n] of [[1845, 0.5, 10_000_000], [184.5, 0.5, 1_000_000], [180, 0.3, 100_000]] as const) {
+      const f = fits(expected(median, sigma, n));
+      if ('problem' in f.lognormal || 'problem' in f.mixture) throw new Error('no fit');
+      expect(f.chosen, `${median} ${sigma} ${n}`).toBe('lognormal');
+      expect(f.mixture.ratio.statistic).toBeGreaterThanOrEqual(0);
+    }
+    // The bimodal draws below: the ratio rejects the lognormal, and the text says that is why.
+    const sorted = draws({ dist: 'mixture', components: [{ weight: 0.8, dist: 'lognormal', median: 100, sigma: 0.3 }, { weight: 0.2, dist: 'lognormal', median: 800, sigma: 0.4 }] });
+    const f = fits(histogramOf(sorted));
+    if ('problem' in f.mixture) throw new Error(f.mixture.problem);
+    expect(f.mixture.ratio.p).toBeLessThan(0.01);
+    expect(fitText(fitReport(histogramOf(sorted), 'bimodal'), 'mixture')).toMatch(/\(p < 0\.0001 on 3 degrees of freedom\): the lognormal does not fit; the advice reads the mixture/);
+  });
+});
+
+describe('the choice of the mixture', () => {
+  it('is the ratio\'s rejection of the lognormal, or else the lognormal\'s chi-square rejecting it where the mixture\'s does not', () => {
+    const judged = (p: number | undefined) => ({ chiSquare: 0, df: p === undefined ? 0 : 5, groups: 8, p });
+    const lognormal = (p: number | undefined) => ({ median: 1, sigma: 1, fitted: [], goodness: judged(p) });
+    const mixture = (ratioP: number, p: number | undefined) => ({ components: [], fitted: [], goodness: judged(p), ratio: { statistic: 1, p: ratioP } });
+    expect(mixtureChosen(lognormal(0.5), mixture(0.001, 0.5))).toBe('ratio');
+    expect(mixtureChosen(lognormal(0.001), mixture(0.2, 0.5))).toBe('chi-square');
+    // Both rejected, or the mixture too few buckets to judge, and the ratio not: the lognormal stays.
+    expect(mixtureChosen(lognormal(0.001), mixture(0.2, 0.001))).toBeUndefined();
+    expect(mixtureChosen(lognormal(0.001), mixture(0.2, undefined))).toBeUndefined();
+    expect(mixtureChosen(lognormal(0.5), mixture(0.2, 0.9))).toBeUndefined();
+  });
+});
+
+describe('a lognormal on two buckets', () => {
+  const bounds = [0.1, 0.3, 0.5, 1, 2, 5];
+  const histogram = (counts: readonly number[]): Observations => {
+    let sum = 0;
+    const buckets = bounds.map((le, i) => ({ le, count: (sum += counts[i] ?? 0) }));
+    const total = sum + (counts[bounds.length] ?? 0);
+    return { kind: 'histogram', values: histogramValues(buckets, total, 1000), found: { buckets, total, unit: 's', unitFrom: 'as given', name: 'x', labels: new Map() } };
+  };
+
+  it('apart has one of greatest likelihood: a finite sigma, better than its neighbours', () => {
+    // (0.3 s, 0.5 s] and (1 s, 2 s], with (0.5 s, 1 s] empty between them: a lognormal that puts
+    // mass in both puts some between them, so neither a narrow one nor a wide one is best.
+    const o = histogram([0, 0, 60, 0, 40, 0, 0]);
+    const f = fits(o);
+    if ('problem' in f.lognormal) throw new Error(f.lognormal.problem);
+    const { mu, sigma } = f.lognormal.fitted[0] as { mu: number; sigma: number };
+    expect(sigma).toBeGreaterThan(0.1);
+    expect(sigma).toBeLessThan(2);
+    expect(Math.exp(mu)).toBeGreaterThan(300);
+    expect(Math.exp(mu)).toBeLessThan(2000);
+    const bins = binsOf(o).bins;
+    const ll = (m: number, s: number) => logLikelihood([{ weight: 1, mu: m, sigma: s }], bins);
+    for (const [dm, ds] of [[0.01, 0], [-0.01, 0], [0, 0.01], [0, -0.01]] as const) expect(ll(mu + dm, sigma + ds)).toBeLessThan(ll(mu, sigma));
+  });
+
+  it('side by side, or both open-ended, or one bucket alone, has none', () => {
+    expect(fits(histogram([0, 0, 60, 40, 0, 0, 0])).lognormal).toEqual({ problem: expect.stringMatching(/in two adjacent buckets, where ever narrower lognormals fit ever better/) });
+    expect(fits(histogram([0, 0, 100, 0, 0, 0, 0])).lognormal).toEqual({ problem: expect.stringMatching(/in one bucket, where ever narrower lognormals fit ever better/) });
+    // From 0 ms to 0.1 s and above 5 s: ever wider lognormals give both their share and the buckets between them nothing.
+    expect(fits(histogram([60, 0, 0, 0, 0, 0, 40])).lognormal).toEqual({ problem: expect.stringMatching(/ever wider lognormals fit ever better/) });
   });
 });

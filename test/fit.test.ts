@@ -63,7 +63,9 @@ describe('the fits', () => {
     // them exactly has its median at sqrt(500 * 1000) = 707 ms and ln 2 / sigma = 2 z(8/13), z(8/13) = 0.29338.
     const f = fits(VECTOR);
     expect(f.zero).toBe(6 / 19);
-    expect(f.lognormal).toEqual({ median: 707, sigma: +(Math.LN2 / (2 * 0.293381)).toFixed(3), goodness: expect.objectContaining({ p: undefined }) });
+    expect(f.lognormal).toEqual({ median: 707, sigma: +(Math.LN2 / (2 * 0.293381)).toFixed(3), fitted: [expect.any(Object)], goodness: expect.objectContaining({ p: undefined }) });
+    // The values fitted, before printing: the search stops within about 1e-6 of them.
+    expect(f.lognormal).toMatchObject({ fitted: [{ weight: 1, mu: expect.closeTo(Math.log(Math.sqrt(500 * 1000)), 5), sigma: expect.closeTo(Math.LN2 / (2 * 0.293381), 5) }] });
     expect(f.mixture).toEqual({ problem: 'its five parameters need observations in five buckets or more (3 hold some)' });
     const two = histogramOf('{dist: histogram, buckets: [{le: 0, count: 6}, {le: 0.5, count: 11}, {le: 1, count: 11}], total: 11}');
     expect(fits(two).lognormal).toEqual({ problem: expect.stringMatching(/lie in one bucket, where ever narrower lognormals fit ever better/) });
@@ -74,14 +76,18 @@ describe('the advice', () => {
   it('is the fit\'s p99 and, for each timeout, the share of attempts over it by the fit and by the data\'s reading (at most the +Inf share beyond the highest bound)', () => {
     const a = advice(VECTOR, fits(VECTOR), [250, 500, 1000, 2000]);
     expect(a.from).toBe('lognormal');
-    // Above 0 ms, lognormal(707 ms, 1.18): its p50 is the 0.5 - 6/19 = 0.184 share of the 13/19 above 0 ms, 0.269 of them.
-    expect(a.p50.ms).toBeCloseTo(707 * Math.exp(1.181 * -0.6158), -1);
+    // Above 0 ms, lognormal(707 ms, 1.18) at the values fitted, not those printed: its p50 is the
+    // 0.5 - 6/19 = 0.184 share of the 13/19 above 0 ms, 0.269 of them.
+    const [median, sigma] = [Math.sqrt(500 * 1000), Math.LN2 / (2 * 0.29338123212119344)]; // z(8/13) by scipy's norm.ppf
+    expect(a.p50.ms).toBeCloseTo(median * Math.exp(sigma * -0.6158), -1);
     expect(a.p99).toEqual({ ms: expect.any(Number), placed: false });
     expect(a.dataP99).toEqual({ ms: 1000, placed: false });
-    const fitted = (t: number) => (13 / 19) * phi(-Math.log(t / 707) / 1.181);
-    expect(a.timeouts.map((t) => [t.ms, +t.share.toFixed(6), +t.data.share.toFixed(6), t.data.atMost])).toEqual([
-      [250, +fitted(250).toFixed(6), +(1 - 8.5 / 19).toFixed(6), false], [500, +fitted(500).toFixed(6), +(8 / 19).toFixed(6), false],
-      [1000, +fitted(1000).toFixed(6), +(5 / 19).toFixed(6), true], [2000, +fitted(2000).toFixed(6), +(5 / 19).toFixed(6), true],
+    const fitted = (t: number) => (13 / 19) * phi(-Math.log(t / median) / sigma);
+    // The search stops within about 1e-6 of the values fitted: the shares agree to 5 decimals.
+    const near = (x: number) => expect.closeTo(x, 5);
+    expect(a.timeouts.map((t) => [t.ms, t.share, t.data.share, t.data.atMost])).toEqual([
+      [250, near(fitted(250)), near(1 - 8.5 / 19), false], [500, near(fitted(500)), near(8 / 19), false],
+      [1000, near(fitted(1000)), near(5 / 19), true], [2000, near(fitted(2000)), near(5 / 19), true],
     ]);
     // Without asking: round values near the p99, two below and three at or above, and the p99 itself.
     const draws = lognormalDraws();

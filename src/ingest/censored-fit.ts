@@ -66,11 +66,25 @@ const objective = (bins: Bins, n: number) => (components: readonly Component[]):
 const SEARCH = { fTol: 1e-12 };
 
 /**
- * The lognormal of greatest likelihood for the bins, or undefined where it has none: the bins
- * must hold observations in three or more (in one or two, ever narrower lognormals fit ever better).
+ * Why the bins have no lognormal of greatest likelihood, or undefined where they have one. Held
+ * in one bin, or in two side by side, ever narrower lognormals about the bound between them fit
+ * ever better; held in the first bin (from 0 ms) and the last (above every bound) alone, ever
+ * wider ones, which leave the bins between with nothing. Two bins with an empty one between them
+ * have a best lognormal: one that reaches both puts mass between them, as a narrow one puts
+ * none in one of them.
  */
+export function noLognormalMle(bins: Bins): 'one' | 'adjacent' | 'open-ended' | undefined {
+  const holding = bins.count.map((n, i) => (n > 0 ? i : -1)).filter((i) => i >= 0);
+  if (holding.length === 1) return 'one';
+  if (holding.length !== 2) return undefined;
+  const [a, b] = holding as [number, number];
+  if (b === a + 1) return 'adjacent';
+  return bins.lo[a] === -Infinity && bins.hi[b] === Infinity ? 'open-ended' : undefined;
+}
+
+/** The lognormal of greatest likelihood for the bins, or undefined where it has none (noLognormalMle). */
 export function lognormalMle(bins: Bins): { mu: number; sigma: number } | undefined {
-  if (bins.count.filter((c) => c > 0).length < 3) return undefined;
+  if (binsTotal(bins) <= 0 || noLognormalMle(bins) !== undefined) return undefined;
   const used = held(bins);
   const start = moments(bins);
   const f = objective(used, binsTotal(used));
@@ -100,7 +114,11 @@ function bestSplit(bins: Bins): { mu: number; sigma: number; n: number }[] {
   return best;
 }
 
-/** Where the two components' search starts: the bins split in two, and three splits of the single lognormal (even; a slow tenth; a fast tenth). */
+/**
+ * Where the two components' search starts: the bins split in two, three splits of the single
+ * lognormal (even; a slow tenth; a fast tenth), and the single lognormal itself (two equal halves
+ * of it, so that the search never ends less likely than the lognormal the mixture nests).
+ */
 function mixtureStarts(bins: Bins, one: { mu: number; sigma: number }): number[][] {
   const [a, b] = bestSplit(bins) as [{ mu: number; sigma: number; n: number }, { mu: number; sigma: number; n: number }];
   const { mu, sigma: s } = one;
@@ -109,12 +127,13 @@ function mixtureStarts(bins: Bins, one: { mu: number; sigma: number }): number[]
     [0, mu - s / 2, Math.log(s / 2), mu + s / 2, Math.log(s / 2)],
     [Math.log(9), mu - 0.1 * s, Math.log(0.8 * s), mu + 1.5 * s, Math.log(s / 2)],
     [-Math.log(9), mu - 1.5 * s, Math.log(s / 2), mu + 0.1 * s, Math.log(0.8 * s)],
+    [0, mu, Math.log(s), mu, Math.log(s)],
   ].map((x) => x.map((v, i) => (i === 0 ? Math.max(-LOGIT, Math.min(LOGIT, v)) : i % 2 === 1 ? v : Math.max(LN_SIGMA[0], Math.min(LN_SIGMA[1], v)))));
 }
 
 /**
  * The mixture of two lognormals of greatest likelihood for the bins (the faster component first),
- * searched from each of mixtureStarts, or undefined where the bins hold observations in fewer
+ * searched from each of mixtureStarts (the likeliest end kept; of equals, the first), or undefined where the bins hold observations in fewer
  * than five (as many as its parameters).
  */
 export function mixtureMle(bins: Bins, one: { mu: number; sigma: number }): Component[] | undefined {

@@ -8,7 +8,7 @@ import type { Goodness } from './censored-fit.js';
 import { percent } from './data-warnings.js';
 import { histogramValue, round3, type HistogramValue } from './fit-buckets.js';
 import { FIT_FORMS, type FitForm } from './fit-forms.js';
-import { advice, fits, REJECTED_AT, rejected, type Advice, type Fits, type MixtureFit, type Quantile } from './fit.js';
+import { advice, fits, mixtureChosen, REJECTED_AT, rejected, type Advice, type Fits, type MixtureFit, type Quantile } from './fit.js';
 import type { Observations } from './observations.js';
 
 /** A duration as a scenario writes it, to three significant digits: 412ms, 1.23s, 0.25ms. */
@@ -41,8 +41,9 @@ export function latencyValue(r: FitReport, form: FitForm): Record<string, unknow
       : { dist: 'mixture', components: mixture.components.map((c) => ({ weight: c.weight, median: durationText(c.median), sigma: c.sigma })) };
   }
   if ('problem' in lognormal) return lognormal;
+  const { mu, sigma } = lognormal.fitted[0] as { mu: number; sigma: number };
   return form === 'lognormal' ? { median: durationText(lognormal.median), sigma: lognormal.sigma }
-    : { p50: durationText(lognormal.median), p99: durationText(lognormal.median * Math.exp(Z99 * lognormal.sigma)) };
+    : { p50: durationText(Math.exp(mu)), p99: durationText(Math.exp(mu + Z99 * sigma)) };
 }
 
 function histogramLines(h: HistogramValue): string[] {
@@ -64,11 +65,20 @@ export function goodnessText(g: Goodness, parameters: number): string {
   return `chi-square ${round3(g.chiSquare)} on ${g.df} degrees of freedom, ${pText(g.p)}: ${verdict}`;
 }
 
+/** Why the advice reads the fit it reads, in the words of the figures printed beside it (fit.ts mixtureChosen). */
+function verdict(r: FitReport, m: MixtureFit): string {
+  const { lognormal } = r.fits;
+  const why = 'problem' in lognormal ? undefined : mixtureChosen(lognormal, m);
+  if (why === 'ratio') return 'the lognormal does not fit; the advice reads the mixture';
+  if (why === 'chi-square') return "the mixture is not significantly likelier, but the lognormal's chi-square rejects it and the mixture's does not; the advice reads the mixture";
+  if ('problem' in lognormal || !rejected(lognormal.goodness)) return 'the lognormal is enough';
+  return "the mixture is not significantly likelier, nor does its chi-square judge it a fit; the advice reads the lognormal";
+}
+
 /** The mixture's lines after its goodness: the likelihood ratio against the lognormal, and a component the buckets do not place. */
 function mixtureNotes(r: FitReport, m: MixtureFit): string[] {
   const { statistic, p } = m.ratio;
-  const verdict = r.fits.chosen === 'mixture' ? 'the lognormal does not fit; the advice reads the mixture' : 'the lognormal is enough';
-  const notes = [`# Against the lognormal, its likelihood ratio is ${round3(Math.max(0, statistic))} (${pText(p)} on 3 degrees of freedom): ${verdict}.`];
+  const notes = [`# Against the lognormal, its likelihood ratio is ${round3(statistic)} (${pText(p)} on 3 degrees of freedom): ${verdict(r, m)}.`];
   const top = r.advice.top, beyond = m.components.filter((c) => c.median > top);
   if (beyond.length > 0) {
     notes.push(`# Its component of median ${durationText((beyond[0] as { median: number }).median)} lies above the highest bound, ${durationText(top)}: the buckets say only that its observations are longer than ${durationText(top)}.`);

@@ -7,24 +7,30 @@
  * histogram_quantile for a histogram, the durations themselves).
  */
 import { MAX_DURATION_MS, MAX_SIGMA } from '../model/limits.js';
-import { durationsMle, goodness, lognormalMle, mixtureMle, type Goodness } from './censored-fit.js';
+import { durationsMle, goodness, lognormalMle, mixtureMle, noLognormalMle, type Goodness } from './censored-fit.js';
 import { binsOf, round3, type Binned } from './fit-buckets.js';
 import { fittedQuantile, fittedShareAbove, logLikelihood, type Component, type Fitted } from './lognormal-mix.js';
 import { beyondEveryBound, highestBound, quantileOf, shareAbove, type Observations } from './observations.js';
 import { chiSquareAbove } from './stats.js';
 
-/** A lognormal as printed: its median in ms (3 significant digits) and sigma (3 decimals), and its goodness with those values. */
-export interface LognormalFit { readonly median: number; readonly sigma: number; readonly goodness: Goodness }
+/**
+ * A lognormal: its median in ms (3 significant digits) and sigma (3 decimals) as printed, the
+ * values fitted (`fitted`: its goodness, the likelihood ratio, the choice and the advice are
+ * computed with them, never with the rounded ones), and its goodness.
+ */
+export interface LognormalFit { readonly median: number; readonly sigma: number; readonly fitted: readonly Component[]; readonly goodness: Goodness }
 
 /**
- * A mixture of two lognormals as printed (weights to 3 significant digits), the faster first, its
- * goodness with those values, and the likelihood ratio against the lognormal: 2 (ln L(mixture) -
- * ln L(lognormal)) on the same buckets, and its p-value read on chi-square with 3 degrees of
- * freedom (the parameters the mixture adds; an approximation, as one lognormal is the edge of the
- * mixtures, not inside them).
+ * A mixture of two lognormals as printed (weights to 3 significant digits), the faster first, the
+ * values fitted, its goodness at them, and the likelihood ratio against the lognormal: 2 (ln
+ * L(mixture) - ln L(lognormal)) on the same buckets at the fitted values (never negative: the
+ * mixture nests the lognormal), and its p-value read on chi-square with 3 degrees of freedom (the
+ * parameters the mixture adds; an approximation, as one lognormal is the edge of the mixtures, not
+ * inside them).
  */
 export interface MixtureFit {
   readonly components: readonly { readonly weight: number; readonly median: number; readonly sigma: number }[];
+  readonly fitted: readonly Component[];
   readonly goodness: Goodness;
   readonly ratio: { readonly statistic: number; readonly p: number };
 }
@@ -34,9 +40,7 @@ export const REJECTED_AT = 0.01;
 export const rejected = (g: Goodness): boolean => g.p !== undefined && g.p < REJECTED_AT;
 
 /**
- * Everything fitted: the share at 0 ms, the lognormal, the mixture, and the one chosen: the
- * mixture only where the lognormal does not fit, by its chi-square or by the likelihood ratio
- * (either's p-value under REJECTED_AT), and the mixture is the likelier.
+ * Everything fitted: the share at 0 ms, the lognormal, the mixture, and the one chosen (mixtureChosen).
  */
 export interface Fits {
   /** The share of observations at exactly 0 ms, which a lognormal cannot take: the fits describe the others. */
@@ -49,49 +53,60 @@ export interface Fits {
 
 /** A median and sigma as printed. */
 const printed = (mu: number, sigma: number) => ({ median: Math.min(MAX_DURATION_MS, round3(Math.exp(mu))), sigma: Math.min(MAX_SIGMA, +sigma.toFixed(3)) });
-/** Components as printed, back to mu and sigma. */
-const asComponents = (cs: readonly { weight: number; median: number; sigma: number }[]): Component[] => {
-  const sum = cs.reduce((s, c) => s + c.weight, 0);
-  return cs.map((c) => ({ weight: c.weight / sum, mu: Math.log(c.median), sigma: c.sigma }));
-};
 
 /** The observations above 0 ms, or why no lognormal fits them. */
 function noLognormal(o: Observations, b: Binned): string | undefined {
   if (b.zeros >= b.total) return 'every observation is 0 ms, where a lognormal has no mass';
   if (o.kind === 'durations') return 'the durations above 0 ms take a single value: they have no spread a lognormal could take';
-  const held = b.bins.count.filter((c) => c > 0).length;
-  return `the observations above 0 ms lie in ${held === 1 ? 'one bucket' : 'two buckets'}, where ever narrower lognormals fit ever better: a spread needs three`;
+  const why = noLognormalMle(b.bins);
+  if (why === 'open-ended') return 'the observations above 0 ms lie in the first bucket and above the highest bound alone, where ever wider lognormals fit ever better: a spread needs a bucket between them';
+  return `the observations above 0 ms lie in ${why === 'one' ? 'one bucket' : 'two adjacent buckets'}, where ever narrower lognormals fit ever better: a spread needs a third bucket, or two apart`;
 }
 
 function fitLognormal(o: Observations, b: Binned): LognormalFit | { problem: string } {
   const mle = o.kind === 'durations' ? durationsMle(o.sorted.subarray(b.zeros)) : lognormalMle(b.bins);
   if (mle === undefined) return { problem: noLognormal(o, b) as string };
-  const p = printed(mle.mu, mle.sigma);
-  return { ...p, goodness: goodness(asComponents([{ weight: 1, ...p }]), b.bins, 2) };
+  const fitted = [{ weight: 1, mu: mle.mu, sigma: mle.sigma }];
+  return { ...printed(mle.mu, mle.sigma), fitted, goodness: goodness(fitted, b.bins, 2) };
 }
 
 function fitMixture(b: Binned, one: LognormalFit | { problem: string }): MixtureFit | { problem: string } {
   if ('problem' in one) return one;
-  const found = mixtureMle(b.bins, { mu: Math.log(one.median), sigma: Math.max(one.sigma, 1e-3) });
+  const single = one.fitted[0] as Component;
+  const found = mixtureMle(b.bins, single);
   if (found === undefined) return { problem: `its five parameters need observations in five buckets or more (${b.bins.count.filter((c) => c > 0).length} hold some)` };
-  const components = found.map((c) => ({ weight: round3(c.weight), ...printed(c.mu, c.sigma) }));
-  const statistic = 2 * (logLikelihood(asComponents(components), b.bins) - logLikelihood(asComponents([{ weight: 1, ...one }]), b.bins));
-  return { components, goodness: goodness(asComponents(components), b.bins, 5), ratio: { statistic, p: chiSquareAbove(statistic, 3) } };
+  // The search starts from the lognormal; on buckets merged for it (MAX_FIT_BINS) it may still end
+  // a little less likely on all of them: the lognormal itself, as two equal halves, is then the mixture.
+  const lnOne = logLikelihood(one.fitted, b.bins);
+  const fitted = logLikelihood(found, b.bins) >= lnOne ? found : [{ ...single, weight: 0.5 }, { ...single, weight: 0.5 }];
+  const statistic = 2 * (logLikelihood(fitted, b.bins) - lnOne);
+  const components = fitted.map((c) => ({ weight: round3(c.weight), ...printed(c.mu, c.sigma) }));
+  return { components, fitted, goodness: goodness(fitted, b.bins, 5), ratio: { statistic, p: chiSquareAbove(statistic, 3) } };
+}
+
+/**
+ * Why the mixture is chosen over the lognormal, or undefined where it is not: the likelihood
+ * ratio rejects the lognormal (`ratio`), or else the lognormal's chi-square rejects it and the
+ * mixture's judges it a fit (`chi-square`). Where both are rejected and the ratio is not, the
+ * mixture is no better a description, and the lognormal stays.
+ */
+export function mixtureChosen(lognormal: LognormalFit, mixture: MixtureFit): 'ratio' | 'chi-square' | undefined {
+  if (mixture.ratio.p < REJECTED_AT) return 'ratio';
+  return rejected(lognormal.goodness) && mixture.goodness.p !== undefined && !rejected(mixture.goodness) ? 'chi-square' : undefined;
 }
 
 export function fits(o: Observations): Fits {
   const binned = binsOf(o);
   const lognormal = fitLognormal(o, binned);
   const mixture = fitMixture(binned, lognormal);
-  const better = !('problem' in lognormal) && !('problem' in mixture) && mixture.ratio.statistic > 0
-    && (rejected(lognormal.goodness) || mixture.ratio.p < REJECTED_AT);
+  const better = !('problem' in lognormal) && !('problem' in mixture) && mixtureChosen(lognormal, mixture) !== undefined;
   return { zero: binned.zeros / binned.total, binned, lognormal, mixture, chosen: 'problem' in lognormal ? undefined : better ? 'mixture' : 'lognormal' };
 }
 
-/** The chosen fit as a distribution (with the zeros), or undefined where none fits. */
+/** The chosen fit as a distribution (with the zeros) at its fitted values, or undefined where none fits. */
 export function chosenFit(f: Fits): Fitted | undefined {
-  if (f.chosen === 'mixture' && !('problem' in f.mixture)) return { zero: f.zero, components: asComponents(f.mixture.components) };
-  if (f.chosen === 'lognormal' && !('problem' in f.lognormal)) return { zero: f.zero, components: asComponents([{ weight: 1, ...f.lognormal }]) };
+  if (f.chosen === 'mixture' && !('problem' in f.mixture)) return { zero: f.zero, components: f.mixture.fitted };
+  if (f.chosen === 'lognormal' && !('problem' in f.lognormal)) return { zero: f.zero, components: f.lognormal.fitted };
   return undefined;
 }
 
