@@ -3,13 +3,16 @@
  * `/metrics` page. Read as untrusted: http and https only; credentials in the URL sent as Basic
  * authentication and never printed; redirects followed only on the same host, never to an
  * address that carries credentials; one deadline for the whole exchange; a size limit checked
- * before and while reading; an answer never echoed beyond a short printable clip. Every text
- * about a URL or the exchange passes through `redacted` before it is printed.
+ * before and while reading; an answer never echoed beyond a short printable clip. Every part of
+ * a message that is not its own words (a URL, what the server or the HTTP client said, a name or
+ * label of the answer) passes through `redacted` before it is printed; the words themselves do
+ * not, so a secret that is also one of them ("http") leaves them whole.
  */
 import { Interrupted } from '../exec/interrupted.js';
 import { formatDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped, printable } from '../scenario/printable.js';
+import { maskedPair, secretQueryValues } from '../stores/redact.js';
 
 /** The largest answer read: 16 MiB, a /metrics page of thousands of series many times over. */
 export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
@@ -42,15 +45,18 @@ export interface HttpTarget {
 const SCHEME = /^([a-z][a-z0-9+.-]*):\/\//i;
 /** Anything URL-shaped with userinfo: a scheme, `://`, and all up to the last '@' before a space. */
 const USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)\S*@/gi;
+/** A query's `key=value`, after its `?` or `&`. */
+const QUERY_PAIR = /([?&])([^=&#\s]+=[^&#\s]*)/g;
 
 /**
- * Text about a URL or an HTTP exchange, as it may be printed: fit's own messages, a server's
- * answers and the HTTP client's errors (Node's fetch quotes the URL it was given, credentials and
- * all), each read as text that may hold credentials. The userinfo of anything URL-shaped becomes
- * `****`, and so does each of `secrets` (those of the URL given: `urlSecrets`) wherever it stands.
+ * Text about a URL or an HTTP exchange, as it may be printed: a URL, a server's answers and the
+ * HTTP client's errors (Node's fetch quotes the URL it was given, credentials and all), each read
+ * as text that may hold credentials. The userinfo of anything URL-shaped becomes `****`, so does
+ * the value of a query's key that looks like a secret (store URLs' rule: `maskedPair`), and so
+ * does each of `secrets` (those of the URL given: `urlSecrets`) wherever it stands.
  */
 export function redacted(text: string, secrets: readonly string[] = []): string {
-  let out = text.replace(USERINFO, '$1****@');
+  let out = text.replace(USERINFO, '$1****@').replace(QUERY_PAIR, (_, sep: string, pair: string) => `${sep}${maskedPair(pair)}`);
   for (const s of [...secrets].sort((a, b) => b.length - a.length)) if (s.length >= MIN_SCRUBBED) out = out.split(s).join('****');
   return out;
 }
@@ -59,61 +65,64 @@ const decoded = (text: string): string => { try { return decodeURIComponent(text
 
 /**
  * What a URL given holds that no message may show: its userinfo, user name and password as
- * written and decoded, and the Basic credential made of them. Where the text does not parse,
- * whatever precedes its last '@' is taken as userinfo (a password may hold a '/').
+ * written and decoded, the Basic credential made of them, and the values of its query's keys
+ * that look like secrets (`?token=...`). Where the text does not parse, whatever precedes its
+ * last '@' is taken as userinfo (a password may hold a '/').
  */
 export function urlSecrets(text: string): string[] {
   const rest = text.trim().replace(SCHEME, '');
   let parsed: URL | undefined;
   try { parsed = new URL(text); } catch { /* described roughly */ }
   const authority = parsed ? rest.split(/[/?#]/)[0] ?? '' : rest;
+  const query = parsed ? secretQueryValues(parsed.search).flatMap((v) => [v, decoded(v.replace(/\+/g, ' '))]) : [];
   const at = authority.lastIndexOf('@');
-  if (at < 0) return [];
+  if (at < 0) return [...new Set(query)].filter((s) => s.length >= MIN_SCRUBBED);
   const userinfo = authority.slice(0, at);
   const colon = userinfo.indexOf(':');
   const user = colon < 0 ? userinfo : userinfo.slice(0, colon);
   const password = colon < 0 ? '' : userinfo.slice(colon + 1);
-  const found = new Set([userinfo, user, password, decoded(user), decoded(password), parsed?.username ?? '', parsed?.password ?? '']);
+  const found = new Set([userinfo, user, password, decoded(user), decoded(password), parsed?.username ?? '', parsed?.password ?? '', ...query]);
   found.add(Buffer.from(`${decoded(user)}:${decoded(password)}`).toString('base64'));
   return [...found].filter((s) => s.length >= MIN_SCRUBBED);
 }
 
-/** The URL as messages show it: scheme, host and path, never its credentials or query. */
-export const shownUrl = (u: URL, secrets: readonly string[] = []): string => clipped(printable(redacted(`${u.protocol}//${u.host}${u.pathname}`, secrets)), 120);
+/**
+ * The URL as messages show it: scheme, host and path, never its credentials or query; redacted
+ * but for an http or https scheme (a word of the message when it is one: a user named "http"
+ * leaves it whole; another scheme, as a server's redirect may give, is what it said).
+ */
+export function shownUrl(u: URL, secrets: readonly string[] = []): string {
+  const scheme = u.protocol === 'http:' || u.protocol === 'https:' ? u.protocol : redacted(u.protocol, secrets);
+  return clipped(printable(`${scheme}//${redacted(`${u.host}${u.pathname}`, secrets)}`), 120);
+}
 
-/** A URL that does not parse, as messages show it: its scheme and host where they read (`"http://****@host:99999"`), else nothing of it. */
-function roughly(text: string): string {
+/** A URL that does not parse, as messages show it: its scheme and host where they read (`"http://****@host:99999"`, redacted as shownUrl does), else nothing of it. */
+function roughly(text: string, secrets: readonly string[]): string {
   const scheme = SCHEME.exec(text.trim());
   const rest = text.trim().slice(scheme?.[0].length ?? 0);
   const at = rest.lastIndexOf('@');
   const host = (at >= 0 ? rest.slice(at + 1) : rest).split(/[/?#]/)[0] ?? '';
   if (!scheme || !/^(?:[\w.%-]+|\[[0-9a-f:.]*\]?)(?::\d*)?$/i.test(host)) return 'the address given';
-  return `"${scheme[1]}://${at >= 0 ? '****@' : ''}${host}"`;
+  const shownScheme = /^https?$/i.test(scheme[1] as string) ? scheme[1] : redacted(scheme[1] as string, secrets);
+  return `"${shownScheme}://${at >= 0 ? '****@' : ''}${redacted(host, secrets)}"`;
 }
 
-/** An InputError about a URL, its every part redacted. */
-function refusal(source: string, problem: string, fix: string, secrets: readonly string[]): InputError {
-  return new InputError({ source: redacted(source, secrets) }, '', redacted(problem, secrets), redacted(fix, secrets));
-}
-
-/** An error met while reading a URL's answer (which quotes the server's text), redacted; any other error as it is. */
-export function redactedError(e: unknown, secrets: readonly string[]): unknown {
-  if (!(e instanceof InputError)) return e;
-  const origin = e.origin && { ...e.origin, source: redacted(e.origin.source, secrets) };
-  return new InputError(origin, redacted(e.keyPath, secrets), redacted(e.problem, secrets), redacted(e.fix, secrets));
+/** An InputError about a URL: fit's own words, with every part they echo already redacted (shownUrl, quoted, roughly). */
+function refusal(source: string, problem: string, fix: string): InputError {
+  return new InputError({ source }, '', problem, fix);
 }
 
 /** A URL an option gave: http or https, credentials moved to a header. */
 export function parseUrl(text: string, flag: string): HttpTarget & { readonly secrets: readonly string[] } {
   const secrets = urlSecrets(text);
   const refuse = (problem: string, fix = `Give an http:// or https:// address, such as ${flag} http://127.0.0.1:9090.`): never => {
-    throw refusal(flag, problem, fix, secrets);
+    throw refusal(flag, problem, fix);
   };
   let url: URL;
-  try { url = new URL(text); } catch { return refuse(`${roughly(text)} is not a URL`); }
+  try { url = new URL(text); } catch { return refuse(`${roughly(text, secrets)} is not a URL`); }
   // `user:password@host` parses as the scheme "user" with the path "password@host": never echo it.
   if (!text.includes('://') && text.includes('@')) return refuse('is not a URL: it has no http:// or https://');
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse(`${clipped(printable(url.protocol), 20)} is not http or https`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return refuse(`${clipped(printable(redacted(url.protocol, secrets)), 20)} is not http or https`);
   if (url.username === '' && url.password === '') return { url, secrets };
   const [user, password] = [url.username, url.password].map((part) => { try { return decodeURIComponent(part); } catch { return undefined; } });
   if (user === undefined || password === undefined) {
@@ -152,7 +161,7 @@ export const clip = (text: string): string => clipped(printable(text.replace(/\s
 export async function httpGet(target: HttpTarget, req: HttpRequest): Promise<string> {
   const origin = target.url.origin;
   const secrets = target.secrets ?? [];
-  const refuse = (problem: string, fix: string): never => { throw refusal(`${req.flag} ${shownUrl(target.url, secrets)}`, problem, fix, secrets); };
+  const refuse = (problem: string, fix: string): never => { throw refusal(`${req.flag} ${shownUrl(target.url, secrets)}`, problem, fix); };
   // Redacted before it is clipped, so that no part of a secret is left at a clip's edge.
   const quoted = (text: string): string => clip(redacted(text, secrets));
   const deadline = AbortSignal.timeout(req.timeoutMs);
@@ -189,7 +198,7 @@ export async function httpGet(target: HttpTarget, req: HttpRequest): Promise<str
 /** Where a redirect leads: on the same scheme, host and port, without credentials of its own, at most MAX_REDIRECTS times. */
 function nextHop(location: string, from: URL, origin: string, hops: number, refuse: (problem: string, fix: string) => never, secrets: readonly string[]): URL {
   let next: URL;
-  try { next = new URL(location, from); } catch { return refuse(`redirects to ${roughly(location)}, which is not a URL`, 'Give the final address yourself.'); }
+  try { next = new URL(location, from); } catch { return refuse(`redirects to ${roughly(location, secrets)}, which is not a URL`, 'Give the final address yourself.'); }
   if (next.origin !== origin) refuse(`redirects to another host or scheme (${shownUrl(next, secrets)})`, 'Give the address it redirects to yourself, if you trust it: idem-sim follows redirects only on the host it was given.');
   if (next.username !== '' || next.password !== '') {
     refuse(`redirects to an address with credentials in it (${shownUrl(next, secrets)})`, 'Give the final address yourself, with your own credentials if it needs them: idem-sim sends only the credentials of the address it was given.');

@@ -18,7 +18,7 @@ import { checkedValues, type Source } from '../ingest/source.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { MAX_DATA_BYTES, readUserFile } from './files.js';
-import { httpGet, parseUrl, redactedError, shownUrl } from './fit-http.js';
+import { httpGet, parseUrl, redacted, shownUrl } from './fit-http.js';
 import { writeInto } from './fit-into.js';
 import { warn, type Io } from './io.js';
 import type { Given } from './settings/given.js';
@@ -77,13 +77,13 @@ export function fitSettings(file: string | undefined, opts: FitOptions): FitSett
   };
 }
 
-const own = (source: string, how: Source['how'] = (k) => `with --${k}`): Source => ({ source, keyPath: '', showNames: true, how });
+const own = (source: string, redact?: (text: string) => string): Source => ({ source, keyPath: '', showNames: true, how: (k) => `with --${k}`, ...(redact ? { redact } : {}) });
 
-/** What was read, for the output's first line. */
-function described(o: Observations, where: string): string {
+/** What was read, for the output's first line: the series' name and labels as `redact` shows them (an answer over HTTP may quote the credentials sent). */
+function described(o: Observations, where: string, redact: (text: string) => string = (t) => t): string {
   const n = countOf(o).toLocaleString('en-US', { maximumFractionDigits: 2 });
   if (o.kind === 'durations') return clipped(printable(`${n} ${o.name} in ${where}`), 300);
-  const name = `${o.found.name}${o.found.labels.size > 0 ? labelsText(o.found.labels) : ''}`;
+  const name = redact(`${o.found.name}${o.found.labels.size > 0 ? labelsText(o.found.labels) : ''}`);
   return clipped(printable(`${n} observations of ${name || 'the histogram'} from ${where} (le in ${unitName(o.found.unit)}: ${o.found.unitFrom})`), 300);
 }
 
@@ -130,34 +130,33 @@ function prometheusError(text: string): string | undefined {
   }
 }
 
-/** The observations of the live sources: a query's vector of buckets, or a /metrics page's histogram. */
-async function liveObservations(s: FitSettings, signal: AbortSignal): Promise<{ o: Observations; where: string }> {
+/**
+ * The observations of the live sources: a query's vector of buckets, or a /metrics page's
+ * histogram; and how a text of the answer is shown (an answer may quote the credentials the URL
+ * sent: its names and labels are redacted wherever a message or the output shows them).
+ */
+async function liveObservations(s: FitSettings, signal: AbortSignal): Promise<{ o: Observations; where: string; redact: (text: string) => string }> {
   const timeoutMs = s.timeout?.value ?? DEFAULT_FIT_TIMEOUT_MS;
   if (s.source.kind === 'prometheus') {
     const base = parseUrl(s.source.url, '--prometheus');
+    const redact = (t: string): string => redacted(t, base.secrets);
     const url = new URL('api/v1/query', base.url.href.endsWith('/') ? base.url : `${base.url.href}/`);
     url.searchParams.set('query', s.source.query);
     const text = await httpGet({ ...base, url }, { flag: '--prometheus', timeoutMs, signal, accept: 'application/json', errorText: prometheusError });
-    const shown = `--prometheus ${shownUrl(url, base.secrets)}`;
-    const o = answerRead(base.secrets, (): Observations => {
-      let answer: unknown;
-      try { answer = JSON.parse(text); } catch { throw new InputError({ source: shown }, '', 'did not answer JSON', 'Give the address of a Prometheus server, such as http://127.0.0.1:9090.'); }
-      const found = queryHistogram(answer, own(shown), s.unit?.value);
-      return { kind: 'histogram', found, values: checkedValues(own(shown), found) };
-    });
-    return { o, where: `the query ${clipped(printable(s.source.query), 120)} at ${shownUrl(base.url, base.secrets)}` };
+    const src = own(`--prometheus ${shownUrl(url, base.secrets)}`, redact);
+    let answer: unknown;
+    try { answer = JSON.parse(text); } catch { throw new InputError({ source: src.source }, '', 'did not answer JSON', 'Give the address of a Prometheus server, such as http://127.0.0.1:9090.'); }
+    const found = queryHistogram(answer, src, s.unit?.value);
+    const o: Observations = { kind: 'histogram', found, values: checkedValues(src, found) };
+    return { o, where: `the query ${clipped(printable(redact(s.source.query)), 120)} at ${shownUrl(base.url, base.secrets)}`, redact };
   }
   if (s.source.kind !== 'metrics') throw new Error('a file is no live source');
   const target = parseUrl(s.source.url, '--metrics');
+  const redact = (t: string): string => redacted(t, target.secrets);
   const text = await httpGet(target, { flag: '--metrics', timeoutMs, signal, accept: 'text/plain;version=0.0.4;q=0.9,*/*;q=0.1' });
   const metric = s.metric === undefined ? undefined : parseSelector(s.metric, { source: '--metric' }, '');
-  const histogram = answerRead(target.secrets, () => histogramOfText(text, own(`--metrics ${shownUrl(target.url, target.secrets)}`), 'prometheus', metric, s.unit?.value));
-  return { o: { kind: 'histogram', ...histogram }, where: shownUrl(target.url, target.secrets) };
-}
-
-/** What a server answered, read: its errors quote the answer, which may hold the URL's credentials, so they are redacted. */
-function answerRead<T>(secrets: readonly string[], read: () => T): T {
-  try { return read(); } catch (e) { throw redactedError(e, secrets); }
+  const histogram = histogramOfText(text, own(`--metrics ${shownUrl(target.url, target.secrets)}`, redact), 'prometheus', metric, s.unit?.value);
+  return { o: { kind: 'histogram', ...histogram }, where: shownUrl(target.url, target.secrets), redact };
 }
 
 export async function fitCommand(s: FitSettings, io: Io, signal: AbortSignal): Promise<number> {
@@ -166,8 +165,8 @@ export async function fitCommand(s: FitSettings, io: Io, signal: AbortSignal): P
   const clientTimeouts = s.clientTimeouts?.value;
   return withOutput(io, s.out, inputs, (out) => withOutput(io, s.into, inputs, async (into) => {
     noEffect(s, io);
-    const { o, where } = s.source.kind === 'file' ? { o: fileObservations(s.source.path, s, io), where: s.source.path } : await liveObservations(s, signal);
-    const report = fitReport(o, described(o, where), clientTimeouts);
+    const { o, where, redact } = s.source.kind === 'file' ? { o: fileObservations(s.source.path, s, io), where: s.source.path, redact: undefined } : await liveObservations(s, signal);
+    const report = fitReport(o, described(o, where, redact), clientTimeouts);
     const value = latencyValue(report, form);
     if ('problem' in value) throw new InputError({ source: `--form ${form}` }, '', `has no value for these data: ${value.problem}`, 'Choose --form histogram, which describes any latency.');
     const text = fitText(report, form);

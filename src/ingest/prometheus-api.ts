@@ -5,11 +5,10 @@
  */
 import type { HistogramBucket, HistogramUnit } from '../model/latency/histogram-data.js';
 import { MAX_HISTOGRAM_BUCKETS } from '../model/limits.js';
-import { clipped, printable } from '../scenario/printable.js';
 import { expositionNumber } from './exposition.js';
 import { isObject, listOf, type Json } from './otlp-json.js';
 import { labelsText } from './selector.js';
-import { refuse, unitOfName, type FoundHistogram, type Source } from './source.js';
+import { echoed, refuse, unitOfName, type FoundHistogram, type Source } from './source.js';
 
 const QUERY_FIX = 'Ask for the buckets of one histogram, summed by le over a time range: --query \'sum by (le) (increase(http_request_duration_seconds_bucket[1d]))\'.';
 
@@ -24,12 +23,12 @@ function labelsOf(metric: unknown): Map<string, string> {
 function vectorOf(answer: unknown, src: Source): readonly Json[] {
   if (!isObject(answer) || typeof answer['status'] !== 'string') refuse(src, undefined, 'did not answer as Prometheus\'s HTTP API does (no status)', 'Give the address of a Prometheus server (or one that speaks its API), such as --prometheus http://127.0.0.1:9090.');
   if (answer['status'] !== 'success') {
-    const said = typeof answer['error'] === 'string' ? `: ${clipped(printable(answer['error']), 200)}` : '';
+    const said = typeof answer['error'] === 'string' ? `: ${echoed(src, answer['error'], 200)}` : '';
     refuse(src, undefined, `refused the query${said}`, QUERY_FIX);
   }
   const data = isObject(answer['data']) ? answer['data'] : {};
   if (data['resultType'] !== 'vector') {
-    refuse(src, undefined, `answered a ${typeof data['resultType'] === 'string' ? clipped(printable(data['resultType']), 20) : 'result'} rather than a vector`, `An instant query of buckets answers a vector (a range selector such as [1d] needs a function around it, as increase). ${QUERY_FIX}`);
+    refuse(src, undefined, `answered a ${typeof data['resultType'] === 'string' ? echoed(src, data['resultType'], 20) : 'result'} rather than a vector`, `An instant query of buckets answers a vector (a range selector such as [1d] needs a function around it, as increase). ${QUERY_FIX}`);
   }
   return listOf(data['result']).filter(isObject);
 }
@@ -43,7 +42,7 @@ export function queryHistogram(answer: unknown, src: Source, unit: HistogramUnit
   const groups = [...new Set(read.map((s) => labelsText(s.labels, ['le'])))];
   if (read.some((s) => !s.labels.has('le'))) refuse(src, undefined, 'answered samples without an le label: they are not a histogram\'s buckets', QUERY_FIX);
   if (groups.length > 1) {
-    refuse(src, undefined, `answered the buckets of ${groups.length} series (${groups.slice(0, 4).map((g) => clipped(printable(g), 80)).join(', ')}${groups.length > 4 ? ', ...' : ''})`,
+    refuse(src, undefined, `answered the buckets of ${groups.length} series (${groups.slice(0, 4).map((g) => echoed(src, g, 80)).join(', ')}${groups.length > 4 ? ', ...' : ''})`,
       'Sum them into one with sum by (le) (...), or choose one series with its labels in the query.');
   }
   let total: number | null = null;

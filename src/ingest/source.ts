@@ -20,7 +20,16 @@ export interface Source {
   readonly showNames: boolean;
   /** How the user gives a setting, for a fix: `with metric: in the scenario`, `with --metric`. */
   readonly how: (key: 'metric' | 'unit' | 'format') => string;
+  /**
+   * What a text read from the input becomes before a message shows it: for an answer over HTTP,
+   * which may quote the credentials it was sent, their redaction (cli/fit-http.ts). Applied to the
+   * texts alone (echoed), never to a message's own words.
+   */
+  readonly redact?: (text: string) => string;
 }
+
+/** A text read from the input (or a name the user gave) as a message shows it: redacted where the source says, printable, clipped to `max`. */
+export const echoed = (src: Source, text: string, max: number): string => clipped(printable(src.redact ? src.redact(text) : text), max);
 
 /** Refuses the input at a line of it (or as a whole). */
 export function refuse(src: Source, line: number | undefined, problem: string, fix: string): never {
@@ -32,8 +41,8 @@ export function refuse(src: Source, line: number | undefined, problem: string, f
  * only when the input is the user's own (showNames; printable), else "its histogram".
  */
 export function histogramName(src: Source, found: string, asked: string | undefined): string {
-  if (asked !== undefined) return clipped(printable(asked), 80);
-  return src.showNames ? clipped(printable(found), 80) : 'its histogram';
+  if (asked !== undefined) return echoed(src, asked, 80);
+  return src.showNames ? echoed(src, found, 80) : 'its histogram';
 }
 
 /** The example selector of an error's fix: with the histogram's name where it may be shown, else NAME. */
@@ -44,7 +53,7 @@ export const selectorExample = (src: Source, found: string, asked: string | unde
 export function namesText(src: Source, names: readonly string[], noun: string): string {
   const n = `${names.length} ${noun}${names.length === 1 ? '' : 's'}`;
   if (!src.showNames) return n;
-  const shown = names.slice(0, 8).map((x) => clipped(printable(x), 80));
+  const shown = names.slice(0, 8).map((x) => echoed(src, x, 80));
   return `${n}: ${shown.join(', ')}${names.length > shown.length ? `, and ${names.length - shown.length} more` : ''}`;
 }
 

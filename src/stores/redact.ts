@@ -4,7 +4,8 @@
  * `****`; a URL that does not parse as a store URL is shown only as its scheme and host
  * (`redis://****@host` when it had userinfo), or as `(the URL given)` when even those cannot
  * be found. Every secret seen is also remembered, so that a driver's message that quotes one
- * is scrubbed before it is shown (`hideSecrets`).
+ * is scrubbed before it is shown (`hideSecrets`). The query's rule (`maskedPair`,
+ * `secretQueryValues`) is also the one `fit` shows its URLs and their answers by (cli/fit-http.ts).
  */
 import { SCHEME_KINDS } from './registry.js';
 
@@ -41,7 +42,7 @@ export function redactUrl(text: string): string {
     const colon = userinfo.indexOf(':');
     if (colon >= 0) shown = `${userinfo.slice(0, colon)}:****${authority.slice(at)}`;
   }
-  const q = query === '' ? '' : `?${query.slice(1).split('&').map(maskPair).join('&')}`;
+  const q = query === '' ? '' : `?${query.slice(1).split('&').map(maskedPair).join('&')}`;
   const f = fragment === '' || fragment === '#' ? fragment : '#****';
   return `${scheme}${shown}${path}${q}${f}`;
 }
@@ -70,11 +71,16 @@ export function secretsOf(text: string): string[] {
   const at = parts.authority.lastIndexOf('@');
   const userinfo = at >= 0 ? parts.authority.slice(0, at) : '';
   if (userinfo.includes(':')) add(userinfo.slice(userinfo.indexOf(':') + 1));
-  for (const pair of parts.query.slice(1).split('&')) {
-    const eq = pair.indexOf('=');
-    if (eq > 0 && isSecretKey(decodeKey(pair.slice(0, eq)))) add(pair.slice(eq + 1));
-  }
+  for (const value of secretQueryValues(parts.query)) add(value);
   return found;
+}
+
+/** The values, as written, of a query's (`?a=1&token=x`) keys that look like secrets. */
+export function secretQueryValues(query: string): string[] {
+  return query.replace(/^\?/, '').split('&').flatMap((pair) => {
+    const eq = pair.indexOf('=');
+    return eq > 0 && isSecretKey(decodeKey(pair.slice(0, eq))) ? [pair.slice(eq + 1)] : [];
+  });
 }
 
 interface UrlParts { scheme: string; authority: string; path: string; query: string; fragment: string }
@@ -109,7 +115,8 @@ function storeUrlParts(text: string): UrlParts | null {
   };
 }
 
-function maskPair(pair: string): string {
+/** One `key=value` of a query as shown: the value `****` where the key looks like a secret. */
+export function maskedPair(pair: string): string {
   const eq = pair.indexOf('=');
   if (eq < 0) return pair;
   return isSecretKey(decodeKey(pair.slice(0, eq))) ? `${pair.slice(0, eq)}=****` : pair;
