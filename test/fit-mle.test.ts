@@ -124,6 +124,11 @@ describe('a histogram of many buckets', () => {
     expect(Math.abs(lognormal.median / 180 - 1)).toBeLessThan(0.01);
     expect(Math.abs(lognormal.sigma / 0.5 - 1)).toBeLessThan(0.01);
   });
+
+  it('has its bound in the limits table of docs/security-and-limits.md', () => {
+    const limits = readFileSync(join(import.meta.dirname, '../docs/security-and-limits.md'), 'utf8');
+    expect(limits).toMatch(new RegExp(`^\\| \`fit\`: the buckets a fit's likelihood reads \\| ${MAX_FIT_BINS} groups \\(\`MAX_FIT_BINS\`\\)`, 'm'));
+  });
 });
 
 describe('a bimodal histogram', () => {
