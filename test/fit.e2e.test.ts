@@ -1,10 +1,12 @@
 /**
  * `fit` and the histogram form through the binary: --help's examples that need no server, a
  * /metrics page served here, --into a scenario that then runs, a scenario whose latency is a
- * histogram file (its +Inf warning, shards merged byte for byte, a sweep), and refusals.
+ * histogram file (its +Inf warning, shards merged byte for byte, a sweep), and refusals; and, as
+ * the hostile corpus holds its cases but has no server, a credentialed URL through a server's
+ * redirects and echoes, held to the corpus's rules.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -95,5 +97,79 @@ describe('a scenario whose latency is a histogram file', () => {
     expect(r.status, r.stderr).toBe(0);
     const unknown = (JSON.parse(r.stdout) as { points: { metrics: { unknown_outcomes_per_1000: { value: number } } }[] }).points.map((p) => p.metrics.unknown_outcomes_per_1000.value);
     expect(unknown[0]).toBeLessThan(unknown[2] as number);
+  });
+});
+
+/** The text the hostile corpus's data carry, which no output may show: here the URL's password and token. */
+const CANARY = 'SECRET_CANARY';
+
+/** The binary run on `args` in `cwd` while this process serves, to its end. */
+function runAsync(args: string[], cwd: string): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((done) => {
+    const child = spawn(process.execPath, [BIN, ...args], { cwd, env: { ...process.env, NO_COLOR: '1' } });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => { stdout += String(d); });
+    child.stderr.on('data', (d: Buffer) => { stderr += String(d); });
+    child.on('close', (status) => done({ status, stdout, stderr }));
+  });
+}
+
+describe('fit against a hostile server, as the hostile corpus holds its cases', () => {
+  it('shows no credential of a URL through redirects, echoes and answers: refused in one paragraph, or read with them redacted', async () => {
+    const password = `pw-${CANARY}`;
+    const creds = `alice:${password}`;
+    const page = '# TYPE h histogram\nh_bucket{le="0.1"} 10\nh_bucket{le="0.5"} 90\nh_bucket{le="1"} 99\nh_bucket{le="+Inf"} 100\n';
+    const server = createServer((req, res) => {
+      const port = (server.address() as AddressInfo).port;
+      const sent = Buffer.from((req.headers.authorization ?? '').replace('Basic ', ''), 'base64').toString();
+      const to = (location: string) => res.writeHead(302, { location }).end();
+      switch (new URL(req.url ?? '/', 'http://x').pathname) {
+        case '/same': return to(`http://${creds}@127.0.0.1:${port}/metrics`);
+        case '/netpath': return to(`//${creds}@127.0.0.1:${port}/metrics`);
+        case '/encoded': return to(`http://alice:pw-%53ECRET_CANARY@127.0.0.1:${port}/metrics`);
+        case '/chain': return to('/same');
+        case '/other': return to(`http://bob:${CANARY}@localhost:${port}/metrics`);
+        case '/bad-port': return to(`http://${creds}@127.0.0.1:99999/metrics`);
+        case '/bad-bracket': return to(`http://${creds}@[::1/metrics`);
+        case '/echo': return res.writeHead(500).end(`no ${req.url} for ${sent} (${req.headers.authorization ?? ''})`);
+        case '/labels': return res.end(page.replace(/\{le=/g, `{who="${sent}",url="http://${sent}@h/",le=`));
+        default: return res.end(page);
+      }
+    });
+    await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+    const base = `127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const cwd = mkdtempSync(join(tmpdir(), 'idem-sim-fit-hostile-'));
+    const refused: [string, RegExp][] = [
+      [`http://${creds}@${base}/same`, /redirects to an address with credentials in it/],
+      [`http://${base}/same`, /redirects to an address with credentials in it/],
+      [`http://${creds}@${base}/netpath`, /redirects to an address with credentials in it/],
+      [`http://${creds}@${base}/encoded`, /redirects to an address with credentials in it/],
+      [`http://${creds}@${base}/chain`, /redirects to an address with credentials in it/],
+      [`http://${creds}@${base}/other`, /redirects to another host or scheme \(http:\/\/localhost:\d+\/metrics\)/],
+      [`http://${creds}@${base}/bad-port`, /redirects to "http:\/\/\*\*\*\*@127\.0\.0\.1:99999", which is not a URL/],
+      [`http://${creds}@${base}/bad-bracket`, /redirects to "http:\/\/\*\*\*\*@\[::1", which is not a URL/],
+      [`http://${creds}@${base}/echo?token=tok-${CANARY}`, /answered HTTP 500: no \/echo\?token=\*\*\*\* for \*\*\*\* \(Basic \*\*\*\*\)/],
+      [`http://${creds}@127.0.0.1:99999/metrics`, /"http:\/\/\*\*\*\*@127\.0\.0\.1:99999" is not a URL/],
+    ];
+    try {
+      for (const [url, problem] of refused) {
+        const r = await runAsync(['fit', '--metrics', url], cwd);
+        expect(r.status, `${url}\n${r.stderr}`).toBe(2);
+        expect(r.stderr).toMatch(/^idem-sim: error: --metrics/);
+        expect(r.stderr).toMatch(problem);
+        expect(r.stderr.trimEnd()).not.toMatch(/\n/); // one paragraph, no stack trace
+        expect(r.stdout).toBe('');
+        expect(r.stderr + r.stdout).not.toContain(CANARY);
+      }
+      const read = await runAsync(['fit', '--metrics', `http://${creds}@${base}/labels`], cwd);
+      expect(read.status, read.stderr).toBe(0);
+      expect(read.stdout.split('\n')[0]).toMatch(/^# idem-sim fit: 100 observations of h\{url="http:\/\/\*\*\*\*@h\/",who="\*\*\*\*"\} from http:\/\/127\.0\.0\.1:\d+\/labels /);
+      expect(read.stderr + read.stdout).not.toContain(CANARY);
+      expect(readdirSync(cwd)).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((done) => server.close(done));
+    }
   });
 });
