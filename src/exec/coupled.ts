@@ -6,6 +6,7 @@
  * Browser-safe (the lab runs it); coupled-run.ts is the command line's, with progress and signals.
  */
 import { CoupledSimulator } from '../engine/coupled/coupled.js';
+import type { SaturationTally } from '../engine/coupled/saturation.js';
 import { chunkCount, chunkPlans, type ChunkPlan } from '../engine/plan.js';
 import { arrivalTime, withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
@@ -13,8 +14,11 @@ import { chunkRng, streamRng } from '../random/rng.js';
 import { RunState } from '../results/metrics.js';
 import { gridCellsFor, gridStepFor } from './simulate.js';
 
-/** A coupled run's pieces: its simulator, the sums it fills, and its chunk plans (`fastPath: false`: every group through the general steps, for tests). */
-export function prepareCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true) {
+/**
+ * A coupled run's pieces: its simulator, the sums it fills, and its chunk plans (`fastPath: false`:
+ * every group through the general steps, for tests; `saturationTally`: the saturated time by bucket, the lab's).
+ */
+export function prepareCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true, saturationTally?: SaturationTally) {
   const scenario = withPrimaries(written, seed);
   const plans = (): Generator<ChunkPlan> => chunkPlans(seed, scenario.actions, scenario.load.rate_per_s, 0, chunkCount(scenario.actions), arrivalTime(scenario));
   let lastArrival = 0;
@@ -24,13 +28,14 @@ export function prepareCoupled(written: Scenario, seed: string, seriesStep: numb
   const sim = new CoupledSimulator({
     scenario, rng: streamRng(seed, 'coupled'), gridStep, seriesStep,
     loadEnd: scenario.load.duration ?? lastArrival, fastPath, emit: (out) => state.addChunk(out),
+    ...(saturationTally === undefined ? {} : { saturationTally }),
   });
   return { scenario, state, sim, plans, gridStep };
 }
 
 /** The run on this thread at once (tests, the lab's worker, `simulate`). */
-export function simulateCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true): { scenario: Scenario; state: RunState } {
-  const { scenario, state, sim, plans } = prepareCoupled(written, seed, seriesStep, fastPath);
+export function simulateCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true, saturationTally?: SaturationTally): { scenario: Scenario; state: RunState } {
+  const { scenario, state, sim, plans } = prepareCoupled(written, seed, seriesStep, fastPath, saturationTally);
   for (const plan of plans()) {
     sim.feed(plan, chunkRng(seed, plan.index));
     sim.simulate(false);

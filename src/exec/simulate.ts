@@ -1,6 +1,7 @@
 /** One run of a scenario on this thread: chunks simulated in order and summed. */
 import { isCoupled } from '../model/capacity.js';
 import { simulateCoupled } from './coupled.js';
+import type { SaturationTally } from '../engine/coupled/saturation.js';
 import { arrivalTime, meanRatePerS, withPrimaries } from '../model/clock.js';
 import { ChunkSimulator } from '../engine/engine.js';
 import { RunState, type Metrics } from '../results/metrics.js';
@@ -50,11 +51,12 @@ export function runPlans(scenario: WrittenScenario, seed: string, from = 0, to?:
 /**
  * Simulates the scenario's primary actions (`actions`, or those arriving in `load.duration`)
  * from `seed` on this thread, counting series in buckets of `seriesStep` ms if given. Same
- * inputs, same numbers (exec/runner.ts gives the same on any number of threads).
+ * inputs, same numbers (exec/runner.ts gives the same on any number of threads). A coupled run
+ * also counts its saturated time by bucket in `saturationTally` when given (the lab's chart).
  */
-export function simulate(written: Scenario, seed: string, seriesStep: number | null = null): RunResult {
+export function simulate(written: Scenario, seed: string, seriesStep: number | null = null, saturationTally?: SaturationTally): RunResult {
   if (isCoupled(written)) {
-    const run = simulateCoupled(written, seed, seriesStep);
+    const run = simulateCoupled(written, seed, seriesStep, true, saturationTally);
     return { scenario: run.scenario, seed, metrics: run.state.finish(run.scenario), series: run.state.series(), state: run.state };
   }
   const scenario = withPrimaries(written, seed);

@@ -24,6 +24,7 @@ import type { Scenario } from '../../model/types.js';
 import type { Rng } from '../../random/rng.js';
 import { uniform } from '../../random/uniform.js';
 import type { InFlightLimits } from './in-flight.js';
+import type { SaturationTally } from './saturation.js';
 import { CLIENT, CoupledServer, EV_FREE, EV_REPLY, EV_SEND } from './server.js';
 
 export interface CoupledSpec {
@@ -42,6 +43,8 @@ export interface CoupledSpec {
   emit: (out: ChunkOutput) => void;
   /** What the run may hold in flight at once; in-flight.ts's by default (tests give smaller ones). */
   limits?: InFlightLimits;
+  /** Where the saturated time is also counted per bucket (the lab's chart, saturation.ts); none by default. */
+  saturationTally?: SaturationTally;
 }
 
 /** Failed outcomes for the breaker: a timeout, a 5xx, a 503 (of a down store or shed); every other reply succeeds. */
@@ -63,6 +66,7 @@ export class CoupledSimulator extends CoupledServer {
   constructor(private readonly spec: CoupledSpec) {
     super(spec.scenario, spec.hooks, spec.seriesStep, spec.loadEnd);
     if (spec.limits !== undefined) this.limits = spec.limits;
+    if (spec.saturationTally !== undefined) this.saturation.tally = spec.saturationTally;
     this.rng = spec.rng;
     this.clock = clockOf(spec.scenario);
     this.series?.begin(0);

@@ -5,7 +5,9 @@
  * saturated time inside the load `[0, T)`, for each incident the end of the episode holding its
  * `to`, and every episode of which at least a minute lies outside every incident's
  * `[from, to + 30m)`. A free instant of zero length (a worker freed and taken again at one time)
- * does not end an episode: an episode that ends is held open until time moves on.
+ * does not end an episode: an episode that ends is held open until time moves on. Given a
+ * SaturationTally (the lab's chart over time; none by default), each episode's time is also
+ * counted in buckets as it closes: one null test per episode, nothing per event.
  */
 import type { Scenario } from '../../model/types.js';
 
@@ -26,7 +28,29 @@ export const INCIDENT_REACH_MS = 30 * 60_000;
 /** How much of an episode must lie outside every incident for it to be an overload. */
 export const OVERLOAD_MS = 60_000;
 
+/** Saturated time per bucket of `step` ms from 0 (the lab's chart): every episode's, the drain after the load's end included. */
+export class SaturationTally {
+  /** Saturated ms in bucket `b` = `[b·step, (b+1)·step)`. */
+  readonly ms: number[] = [];
+  constructor(readonly step: number) {
+    if (!(step > 0)) throw new Error(`a saturation tally needs a step above 0 ms, not ${step}`);
+  }
+
+  /** The episode `[a, b)`, split at the buckets' edges. */
+  add(a: number, b: number): void {
+    const step = this.step;
+    for (let k = Math.floor(a / step), from = a; from < b; k++) {
+      const to = Math.min(b, (k + 1) * step);
+      while (this.ms.length <= k) this.ms.push(0);
+      this.ms[k] = (this.ms[k] as number) + to - from;
+      from = to;
+    }
+  }
+}
+
 export class SaturationTracker {
+  /** Where each episode's time is also counted by bucket (the lab's chart); none by default. */
+  tally: SaturationTally | null = null;
   /** Whether the service is saturated now, and since when (the open episode's start). */
   saturated = false;
   private start = 0;
@@ -83,6 +107,7 @@ export class SaturationTracker {
   private close(a: number, b: number): void {
     const T = this.loadEnd;
     if (a < T) this.saturatedMs += Math.min(b, T) - a;
+    if (this.tally !== null) this.tally.add(a, b);
     const tos = this.tos;
     while (this.nextTo < tos.length && (tos[this.nextTo] as { to: number }).to < b) {
       const { to, index } = tos[this.nextTo++] as { to: number; index: number };
