@@ -242,7 +242,7 @@ describe('sweep parts', () => {
       [(p) => { p['points'][0].state.primaries = 100; }, 'points[0].state.primaries: is not the scenario\'s actions', 1],
       [(p) => { p['points'][0].params = {}; }, 'points[0].params.client.retries: is missing', 1],
       [(p) => { p['sweep'].points = 1e9; }, 'sweep.points: expected a whole number from 1 to 50000', 1],
-      [(p) => { p['sweep'].metric = 'constructor'; }, 'sweep.metric: is not a metric idem-sim knows', 1],
+      [(p) => { p['sweep'].metric = 'constructor'; }, 'sweep.metric: is not a reading idem-sim knows', 1],
       // Labelled with another point's value (a swap of labels keeps every digest and fingerprint).
       [(p) => { p['points'][0].params['client.retries'] = 1; }, 'points[0].params: holds a value of client.retries that is not its scenario\'s', 1],
       [(p) => { p['sweep'].paths = ['client.retries\u001b[2J']; p['sweep'].log_paths = []; }, 'sweep.paths: holds a key path idem-sim would not write', 1],

@@ -125,7 +125,9 @@ describe('a sweep part\'s replay arguments', () => {
     ['a --vary of a key not varied', (x) => [...x.slice(0, 3), '--vary', 'client.timeout=1s,2s', ...x.slice(3)], /gives a --vary of a key the sweep does not vary/],
     ['another seed', (x) => x.map((v, i) => (x[i - 1] === '--seed' ? '2' : v)), /gives a --seed that is not the sweep's/],
     ['another metric', (x) => x.map((v, i) => (x[i - 1] === '--metric' ? 'duplicates_per_1000' : v)), /gives a --metric that is not the sweep's/],
-    ['a --series, which a sweep does not take', (x) => [...x, '--series', '1m'], /holds an argument that is not an option a shard's replay line carries/],
+    ['a --series the part was not written with', (x) => [...x, '--series', '1m'], /gives a --series that is not the step the part was written with/],
+    ['a --find the part was not written with', (x) => [...x, '--find', 'stable==true'], /gives a --find that is not the sweep's/],
+    ['an option a shard\'s line never carries', (x) => [...x, '--max-points', '5'], /holds an argument that is not an option a shard's replay line carries/],
   ];
   for (const [what, edit, message] of cases) {
     it(`refuses ${what}`, async () => { await expect(command(['merge', ...write(edit)], io())).rejects.toThrow(message); });

@@ -24,7 +24,7 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { what: 'one key changed (latency as percentiles, fitted), as JSON', line: "idem-sim run {scenarios}/belgavi-refunds.yaml --set 'service.latency={p50: 450ms, p99: 3s}' --json" },
   ],
   sweep: [
-    { what: 'the client timeout from 100ms to 10s, nine log-spaced values', line: 'idem-sim sweep {scenarios}/mission-2-slow-downstream.yaml --vary client.timeout=log:100ms..10s:9' },
+    { what: 'the fewest workers whose backlog clears within 60 s of the pause (a storm before it, or no recovery, never counts)', line: "idem-sim sweep {scenarios}/capacity-storm.yaml --vary service.capacity.workers=120..200:9 --find 'backlog_cleared_ms.pause<=60s'" },
     { what: 'a grid of two keys, as CSV for a spreadsheet', line: 'idem-sim sweep {scenarios}/mission-3-crash-replays.yaml --vary idempotency.retention=5m,30m,1h --vary runtime.crash_probability=0.01,0.05 --format csv --out sweep.csv' },
     { what: 'one key as a page of charts', line: 'idem-sim sweep {scenarios}/mission-3-crash-replays.yaml --vary idempotency.retention=5m,10m,20m,30m,1h --format html --out sweep.html' },
   ],

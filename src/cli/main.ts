@@ -18,8 +18,8 @@ import { declareAlerts } from './alerts-declare.js';
 import { declareFit } from './fit-declare.js';
 import { declareCheck } from './check-declare.js';
 import { declareExplain } from './explain-declare.js';
-import { nonNegativeInteger, positiveInteger, positiveNumber, retentionOption, seriesStepOption, sweepMetricOption } from './options.js';
-import { collect, parsedOption } from './settings/given.js';
+import { findOption, nonNegativeInteger, positiveInteger, positiveNumber, retentionOption, seriesStepOption, sweepMetricOption } from './options.js';
+import { collect, parsedOption, repeatedOption } from './settings/given.js';
 import { FORMAT_OPTION } from './settings/output.js';
 import { SCENARIO_OPTIONS } from './settings/scenario.js';
 import { SIMULATION_OPTIONS, simulationOptions } from './settings/simulation.js';
@@ -123,8 +123,10 @@ function declareSweep(cmd: Command, { io, signal, setCode }: Context): void {
     .addOption(withChoices(FORMAT_OPTION.sweep(formatList(SWEEP_FORMATS, SWEEP_FORMAT_INFO)), sweepFormats))
     .option('--json', 'the same as --format json')
     .option('--svg', 'write the charts as one standalone SVG (see docs/charts.md)')
-    .addOption(withChoices(parsedOption('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000)', sweepMetricOption),
+    .addOption(withChoices(parsedOption('--metric <name>', 'metric of the heat map when two keys vary (default duplicates_per_1000); also backlog_cleared_ms.INCIDENT, recovered.INCIDENT, stable or alerts.NAME.READING, as expect: names them', sweepMetricOption),
       async () => (await import('../results/metric-paths.js')).SWEEP_METRIC_PATHS))
+    .addOption(repeatedOption('--find <condition>', "mark the points meeting READING OP VALUE, such as 'backlog_cleared_ms.pause<=60s', and name the least value of the first key that does; repeat: all must hold", findOption))
+    .addOption(parsedOption('--series <step>', 'judge the alerts on buckets of STEP, such as 5s (default 1m)', seriesStepOption))
     .option('--out <file>', 'write the report to a file instead of stdout')
     .addOption(parsedOption('--max-points <n>', `largest grid to run (default ${DEFAULT_MAX_POINTS})`, (text) => positiveInteger('--max-points', text)))
     .action(async (file: string, opts: SweepOptions) => {

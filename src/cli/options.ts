@@ -8,6 +8,10 @@ import { didYouMean } from '../scenario/suggest.js';
 import { warn } from './io.js';
 import { MAX_SHARDS } from '../shards/limits.js';
 import { SWEEP_METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
+import { isAlertPath } from '../results/alert-paths.js';
+import { isSaturationPath } from '../results/saturation.js';
+import { parseFind, type FindCondition } from '../sweeps/find.js';
+import type { SweepMetric } from '../sweeps/metric.js';
 import { seriesOption } from '../scenario/series-option.js';
 
 /** A sensible value of each whole-number option, for error messages. */
@@ -98,10 +102,16 @@ export function oneOf(flag: string, text: string, allowed: readonly string[]): s
 /** `--series STEP` (scenario/series-option.ts, which the shards' replay lines also read): a step in ms. */
 export const seriesStepOption = (text: string): number => seriesOption(text) as number; // undefined only for no text
 
-/** `sweep --metric NAME` (and a scenario's sweep.metric): a metric the sweep can chart. */
-export function sweepMetricOption(text: string): MetricPath {
-  return oneOf('--metric', text, SWEEP_METRIC_PATHS) as MetricPath; // oneOf checked it
+/**
+ * `sweep --metric NAME` (and a scenario's sweep.metric): a reading the sweep can chart, a metric
+ * or, named as `expect:` names them, a saturation or alert reading (sweeps/metric.ts).
+ */
+export function sweepMetricOption(text: string): SweepMetric {
+  return isSaturationPath(text) || isAlertPath(text) ? text : oneOf('--metric', text, SWEEP_METRIC_PATHS) as MetricPath; // oneOf checked it
 }
+
+/** `sweep --find CONDITION`: a condition every point is judged by (sweeps/find.ts). */
+export const findOption = (text: string): FindCondition => parseFind(text);
 
 /** `--max-actions N`: a whole number of at most MAX_ACTIONS. */
 export function maxActionsOption(text: string): number {

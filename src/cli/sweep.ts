@@ -2,12 +2,14 @@
 import { runScenario, type RunOutcome, type RunRequest } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
-import type { MetricPath } from '../results/metric-paths.js';
 import { shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { DEFAULT_MAX_POINTS, gridPoints, gridSize, MAX_POINTS, type GridPoint } from '../sweeps/grid.js';
-import { checkCapacityMetric, checkLabels, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
+import { checkLabels, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
+import { checkSweepMetric, type SweepMetric } from '../sweeps/metric.js';
+import { MAX_FIND, type FindCondition } from '../sweeps/find.js';
+import { isAlertPath } from '../results/alert-paths.js';
 import { toolVersion, type Io } from './io.js';
 import { sweepMetricOption } from './options.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from '../shards/partial.js';
@@ -37,9 +39,13 @@ import {
 export interface SweepOptions extends ScenarioOptions, SimulationOptions, LargeRunOptions, OutputOptions {
   /** Each --vary PATH=VALUES as given: the sweep's planner reads them with the file's sweep.vary (sweeps/plan.ts). */
   vary?: string[];
-  metric?: Given<MetricPath>;
+  metric?: Given<SweepMetric>;
   format?: Given<SweepFormat>;
   maxPoints?: Given<number>;
+  /** Each --find CONDITION (sweeps/find.ts). */
+  find?: Given<FindCondition>[];
+  /** --series STEP: the alerts' buckets (ms). */
+  series?: Given<number>;
 }
 
 /** What `sweep` is asked, one typed piece for each stage: read, plan the grid, simulate, write. */
@@ -50,14 +56,16 @@ export interface SweepSettings {
   output: OutputSettings<Given<SweepFormat>>;
   vary: readonly string[];
   /** --metric (without it, the file's sweep.metric, else duplicates_per_1000). */
-  metric: Given<MetricPath> | undefined;
+  metric: Given<SweepMetric> | undefined;
   maxPoints: Given<number> | undefined;
+  find: readonly Given<FindCondition>[];
+  series: Given<number> | undefined;
 }
 
 export function sweepSettings(opts: SweepOptions): SweepSettings {
   return {
     scenario: scenarioSettings(opts), simulation: simulationSettings(opts), large: largeRunSettings(opts), output: outputSettings(opts),
-    vary: opts.vary ?? [], metric: opts.metric, maxPoints: opts.maxPoints,
+    vary: opts.vary ?? [], metric: opts.metric, maxPoints: opts.maxPoints, find: opts.find ?? [], series: opts.series,
   };
 }
 
@@ -71,7 +79,11 @@ interface SweepPlan {
   seed: string | undefined;
   /** The scenario as the file and --set give it, before any point's values. */
   base: LoadedScenario;
-  metric: MetricPath;
+  metric: SweepMetric;
+  find: FindCondition[];
+  /** --series' step (ms): the alerts' buckets; undefined for the default. And its text as given. */
+  seriesStep: number | undefined;
+  seriesText: string | undefined;
   axes: SweepAxis[];
   size: number;
   precision: PrecisionTarget | undefined;
@@ -87,6 +99,7 @@ export async function sweepCommand(file: string, s: SweepSettings, io: Io, signa
     sweepFormat(s.output);
     overridesOf(s.scenario);
     if (isAgentText(readUserFile(file, 'the scenario file'), file)) {
+      refuseForAgent(s);
       const { agentSweepCommand } = await import('./agent-sweep.js');
       await agentSweepCommand(file, s, io, out, () => maxPoints(s.maxPoints), signal);
       return 0;
@@ -96,20 +109,26 @@ export async function sweepCommand(file: string, s: SweepSettings, io: Io, signa
     const seed = runSeed(plan.seed, plan.base.seed);
     // The lab values the points run on, noted after the report (docs/scenarios.md, "The lab's values").
     const notes: string[] = [];
+    const alertNote = bucketsNote(plan);
+    if (alertNote) notes.push(alertNote);
     const threads = threadSetting(s.simulation.threads, io)(checkPoints(file, plan, points, seed, notes));
     const part = plan.shard ? new SweepPartText(plan.shard, plan.to - plan.from) : undefined;
     const results = await simulatePoints(file, plan, points, { seed, threads, part }, io, signal);
     // The --vary options as given: the file's own sweep.vary comes with the file.
     const replay = new ReplayLine('sweep', [file], s.scenario).each('--vary', s.vary).overrides(s.scenario).option('--seed', seed)
-      .given('--metric', s.metric).precision(s.large.precision);
+      .given('--metric', s.metric).each('--find', s.find.map((f) => f.text)).given('--series', s.series).precision(s.large.precision);
+    const find = plan.find.length > 0 ? { find: plan.find } : {};
     const paths = plan.axes.map((a) => a.path);
     const logPaths = plan.axes.filter((a) => a.log).map((a) => a.path);
     out.write(part
       ? part.text({
         idem_sim_partial: PARTIAL_FORMAT, kind: 'sweep', version: toolVersion(), shard: plan.shard, replay_args: replay.args,
-        sweep: { scenario: file, fingerprint: scenarioFingerprint(plan.base.scenario), paths, points: plan.size, seed, metric: plan.metric, log_paths: logPaths },
+        sweep: {
+          scenario: file, fingerprint: scenarioFingerprint(plan.base.scenario), paths, points: plan.size, seed, metric: plan.metric, log_paths: logPaths,
+          ...(plan.find.length > 0 ? { find: plan.find.map((f) => f.text) } : {}), ...(plan.seriesStep !== undefined ? { series_step: plan.seriesStep } : {}),
+        },
       })
-      : await renderSweep({ scenario: file, paths, seed, version: toolVersion(), replay: replay.text(), points: results, logPaths }, plan.format, plan.metric, out.style()));
+      : await renderSweep({ scenario: file, paths, seed, version: toolVersion(), replay: replay.text(), points: results, logPaths, ...find }, plan.format, plan.metric, out.style()));
     sayNotes(io, notes);
     return 0;
   });
@@ -132,7 +151,10 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
   const base = read(file);
   const metric = s.metric?.value ?? sweepMetricOption(base.sweep?.metric ?? 'duplicates_per_1000');
   const axes = readAxes(file, base.sweep?.vary ?? [], s.vary, () => maxPoints(s.maxPoints));
-  checkCapacityMetric(metric, file, base.scenario, axes.map((a) => a.path));
+  const varied = axes.map((a) => a.path);
+  checkSweepMetric(metric, { origin: { source: file }, keyPath: 'sweep.metric' }, base.scenario, varied);
+  const find = findConditions(s.find, base.scenario, varied);
+  const seriesStep = s.series?.value;
   const size = gridSize(axes);
   const precision = precisionTarget(s.large.precision, s.scenario.actions);
   const shard = s.large.shard?.value;
@@ -140,7 +162,36 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision', 'Shard a sweep of fixed --actions, or run --precision on one machine.');
   }
   const [from, to] = shard ? shardRange(size, shard) : [0, size];
-  return { read, format, seed, base, metric, axes, size, precision, shard, from, to };
+  return { read, format, seed, base, metric, find, seriesStep, seriesText: s.series?.text, axes, size, precision, shard, from, to };
+}
+
+/** The --find conditions, each naming a reading the points can have (at most MAX_FIND of them). */
+function findConditions(given: readonly Given<FindCondition>[], scenario: LoadedScenario['scenario'], varied: readonly string[]): FindCondition[] {
+  if (given.length > MAX_FIND) {
+    throw new InputError({ source: '--find' }, '', `is given ${given.length} times, more than the ${MAX_FIND} conditions a sweep takes`, 'Find with fewer conditions at a time.');
+  }
+  return given.map((g) => {
+    const c = g.value;
+    checkSweepMetric(c.path, { origin: { source: `--find ${g.text}` }, keyPath: '' }, scenario, varied);
+    return c;
+  });
+}
+
+/** What an alert's reading asked for without --series is read on: one-minute buckets. */
+function bucketsNote(plan: SweepPlan): string | undefined {
+  if (plan.seriesStep !== undefined) return undefined;
+  const asked = [plan.metric, ...plan.find.map((f) => f.path)].find((p) => isAlertPath(p));
+  return asked === undefined ? undefined
+    : `${asked} is judged on 1-minute buckets (an alert's for: counts whole buckets, so times read in steps of about a minute); --series 5s judges it on 5-second buckets, and backlog_cleared_ms.INCIDENT is exact from the workers (docs/sweeps.md, "Recovery").`;
+}
+
+/** --find and --series are a scenario's sweep's (an agent's tools keep no alerts at its points, and no saturation reading is the agent's). */
+function refuseForAgent(s: SweepSettings): void {
+  const [find] = s.find;
+  if (find === undefined && s.series === undefined) return;
+  const flag = find !== undefined ? `--find ${find.text}` : `--series ${s.series?.text ?? ''}`;
+  throw new InputError({ source: flag }, '', 'applies to a scenario\'s sweep, and this is an agent file',
+    'Sweep the tool\'s own scenario file with it (idem-sim sweep TOOL.yaml --vary ...), or drop it.');
 }
 
 /**
@@ -165,7 +216,7 @@ function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[]
     if ((readings / (k + 1)) * gridSize(axes) > MAX_ALERT_READINGS) throw tooManyReadings(file, gridSize(axes), scenario);
     try {
       refuseSplit({ scenario, ...(precision ? { precision } : {}) }, locate);
-      checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}) });
+      checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(plan.seriesStep !== undefined ? { seriesStep: plan.seriesStep } : {}) }, plan.seriesText);
     } catch (e) {
       // What these refuse depends on the point's values: say which point.
       if (!(e instanceof InputError)) throw e;
@@ -189,7 +240,7 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
   function* jobs() {
     for (const pt of points) {
       const { scenario } = plan.read(file, pointOverrides(axes, pt));
-      yield { pt, request: { scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}) } };
+      yield { pt, request: { scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(plan.seriesStep !== undefined ? { seriesStep: plan.seriesStep } : {}) } };
     }
   }
   const take = ({ pt, request: { scenario } }: { pt: GridPoint; request: RunRequest }, outcome: RunOutcome) => {

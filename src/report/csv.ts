@@ -11,6 +11,7 @@ import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
 import { alertColumns, alertValue } from './sweep-alerts.js';
 import { saturationCell, saturationColumns } from './saturation-text.js';
+import { found } from './sweep-find.js';
 import type { SweepReport } from './sweep.js';
 
 /** One column of the CSV. */
@@ -131,6 +132,7 @@ export function renderCsv(r: SweepReport): string {
   const saturation = saturationColumns(r.points.map((pt) => pt.metrics));
   // A coupled point reports its counters' rates (an estimate, always there), a point that is not none.
   const coupled = r.points.some((pt) => coupledMetrics(pt.metrics));
+  const find = r.find?.length ? r.find : undefined;
   const rows = r.points.map((pt) => [
     ...r.paths.map((p) => paramCell(p, pt.params[p])),
     ...csvMetricPaths(coupled).flatMap((p) => {
@@ -141,11 +143,13 @@ export function renderCsv(r: SweepReport): string {
     }),
     ...saturation.map((c) => saturationCell(pt.metrics, c)),
     ...alerts.map((a) => alertValue(pt, a.path) ?? ''),
+    ...(find ? [String(found(pt, find))] : []),
     r.seed, r.version,
   ]);
   const columns = csvColumns(r.paths, coupled).map((c) => c.name);
-  // The saturation's and an alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell).
-  columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...saturation, ...alerts.map((a) => a.path));
+  // The saturation's and an alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell);
+  // then, with --find, whether the point meets its conditions (report/sweep-find.ts).
+  columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...saturation, ...alerts.map((a) => a.path), ...(find ? ['found'] : []));
   return csvText(rows, columns);
 }
 

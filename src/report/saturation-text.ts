@@ -5,6 +5,7 @@
  * run table, the HTML report and the sweep's cells. Pure.
  */
 import type { Metrics } from '../results/metrics.js';
+import type { RecoveryStatus } from '../results/saturation.js';
 import type { WrittenScenario } from '../model/types.js';
 import { INCIDENT_REACH_MS } from '../engine/coupled/saturation.js';
 import type { AlertRow } from './alert-rows.js';
@@ -114,22 +115,36 @@ export function saturationRows(runs: readonly ScenarioRun[]): AlertRow[] {
 /**
  * The CSV's saturation columns for runs or points of `metrics` (those with service.capacity):
  * `stable`, `overload_episodes` and, per incident, `backlog_cleared_ms.INCIDENT` and
- * `recovered.INCIDENT`, as `expect:` names them (docs/csv.md).
+ * `recovered.INCIDENT`, as `expect:` names them, and `recovery.INCIDENT`, the status word
+ * (docs/csv.md).
  */
 export function saturationColumns(metrics: readonly Metrics[]): string[] {
   const measured = metrics.filter((m) => m.stable !== undefined && m.stable !== null);
   if (measured.length === 0) return [];
   const incidents = [...new Set(measured.flatMap((m) => Object.keys(m.backlog_cleared_ms ?? {})))];
-  return ['stable', 'overload_episodes', ...incidents.flatMap((n) => [`backlog_cleared_ms.${n}`, `recovered.${n}`])];
+  return ['stable', 'overload_episodes', ...incidents.flatMap((n) => [`backlog_cleared_ms.${n}`, `recovered.${n}`, `recovery.${n}`])];
 }
 
-/** A saturation column's cell: true or false, the episodes as JSON ([[start, end], ...], ms), a time in ms; empty where there is none. */
+/** What `recovery.INCIDENT` says of a run or point without that reading: never empty, so that no filter reads it as recovered. */
+export const NO_RECOVERY = { capacity: 'no_capacity', incident: 'no_incident' } as const;
+
+/** An incident's recovery status (results/saturation.ts), or why the run has none. */
+export function recoveryWord(m: Metrics, incident: string): RecoveryStatus | (typeof NO_RECOVERY)[keyof typeof NO_RECOVERY] {
+  if (m.recovery === undefined || m.recovery === null) return NO_RECOVERY.capacity;
+  return Object.hasOwn(m.recovery, incident) ? m.recovery[incident] as RecoveryStatus : NO_RECOVERY.incident;
+}
+
+/**
+ * A saturation column's cell: true or false, the episodes as JSON ([[start, end], ...], ms), a
+ * time in ms (empty where there is none), or the recovery's status word (never empty).
+ */
 export function saturationCell(m: Metrics, column: string): string | number {
   const flag = (v: boolean | null | undefined) => (v === null || v === undefined ? '' : String(v));
   if (column === 'stable') return flag(m.stable);
   if (column === 'overload_episodes') return m.overload_episodes ? JSON.stringify(m.overload_episodes.map(([a, b]) => [round(a), round(b)])) : '';
   const dot = column.indexOf('.');
   const name = column.slice(dot + 1);
+  if (column.startsWith('recovery.')) return recoveryWord(m, name);
   if (column.startsWith('recovered.')) return flag(m.recovered && Object.hasOwn(m.recovered, name) ? m.recovered[name] : null);
   const v = m.backlog_cleared_ms && Object.hasOwn(m.backlog_cleared_ms, name) ? m.backlog_cleared_ms[name] : undefined;
   return v === undefined ? '' : round(v);

@@ -3,12 +3,13 @@
  * per headline metric for one key, heat maps for two. The frontier is in sweep-frontier.ts.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { isDurationMetric, readMetric, type MetricPath } from '../results/metric-paths.js';
-import { metricShort, metricTitle } from '../results/metric-registry.js';
-import { capitalised } from './metric-text.js';
+import { isAlertPath } from '../results/alert-paths.js';
+import { isSaturationPath } from '../results/saturation.js';
+import type { SweepMetric } from '../sweeps/metric.js';
 import { textWidth } from './charts.js';
 import { duration, num } from './format.js';
 import { label, position, thinLabels, type ParamAxis } from './sweep-axes.js';
+import { compactCell, isDurationSweepReading, readingShort, readingTitle, readPoint } from './sweep-readings.js';
 import { sweepMetrics, type SweepReport } from './sweep.js';
 import { axisTicks } from './sweep-variation.js';
 
@@ -16,7 +17,7 @@ import { axisTicks } from './sweep-variation.js';
 export type ViewSpec = Extract<TopLevelSpec, { layer: unknown }>;
 
 export interface ChartMetric {
-  path: MetricPath;
+  path: SweepMetric;
   /** Chart title. */
   title: string;
   /** Axis or legend title: the table's column heading. */
@@ -31,9 +32,15 @@ export const DETAIL_LIMITS = { lineDots: 100, frontierWhiskers: 200 };
 export const ACCENT = '#d1495b';
 export const MUTED = '#8c959f';
 
-/** The table's headline metrics, then `metric` if it is not among them; titles and headings from the metric registry. */
-export function chartMetrics(metric: MetricPath): ChartMetric[] {
-  return sweepMetrics(metric).map((path) => ({ path, heading: metricShort(path), title: capitalised(metricTitle(path)), duration: isDurationMetric(path) }));
+/** A reading's chart: its title, heading and unit (from the metric registry for a metric). */
+export const chartMetric = (path: SweepMetric): ChartMetric => ({ path, heading: readingShort(path), title: readingTitle(path), duration: isDurationSweepReading(path) });
+
+/**
+ * The table's headline metrics, then `metric` if it is not among them. An incident's backlog is
+ * not among them: its chart marks the points that did not recover (sweep-recovery-chart.ts).
+ */
+export function chartMetrics(metric: SweepMetric): ChartMetric[] {
+  return sweepMetrics(metric).filter((path) => !(isSaturationPath(path) && path.startsWith('backlog_cleared_ms.'))).map(chartMetric);
 }
 
 /** Axis and legend labels through the formatters charts.ts registers. */
@@ -61,7 +68,7 @@ function categories(axis: ParamAxis, field: 'x' | 'y', step: number) {
 }
 
 /** Line charts: size in px, and the space kept at each end of a continuous x axis. */
-const LINE = { width: 300, height: 160, padding: 10 };
+export const LINE = { width: 300, height: 160, padding: 10 };
 
 /** Up to this many values, a continuous key's axis has a tick at each (see docs/charts.md). */
 export const TICK_EVERY_VALUE = 12;
@@ -105,10 +112,10 @@ function continuous(axis: ParamAxis) {
  */
 export function lineChart(r: SweepReport, axis: ParamAxis, m: ChartMetric, name: string): ViewSpec {
   const rows = r.points.map((pt) => {
-    const v = readMetric(pt.metrics, m.path);
+    const v = readPoint(pt, m.path);
     return { x: position(axis, pt.params[axis.path] ?? null), value: v.value, lo: v.ci95?.[0] ?? null, hi: v.ci95?.[1] ?? null };
   }).filter((row) => row.value !== null);
-  const x = axis.numeric ? continuous(axis) : categories(axis, 'x', LINE.width / axis.values.length);
+  const x = xOf(axis);
   const y = { field: 'value', type: 'quantitative', title: m.heading, axis: formatOf(m.duration) } as const;
   const ci = { x, y: { ...y, field: 'lo' }, y2: { field: 'hi' } } as const;
   const hasCi = rows.some((row) => row.lo !== null && row.hi !== row.lo);
@@ -122,6 +129,9 @@ export function lineChart(r: SweepReport, axis: ParamAxis, m: ChartMetric, name:
     : [...(hasCi ? [{ name: `${name}_ci`, mark: { type: 'rule', color: ACCENT, opacity: 0.6 }, encoding: ci } as const] : []), dots];
   return { title: m.title, description: `${m.title} against ${axis.path}`, width: LINE.width, height: LINE.height, data: { values: rows }, layer };
 }
+
+/** The x encoding of a line chart over the one varied key: continuous for numbers, else a category per value. */
+export const xOf = (axis: ParamAxis) => (axis.numeric ? continuous(axis) : categories(axis, 'x', LINE.width / axis.values.length));
 
 /** Cells wide enough for their value as text: one row of up to 16 columns, 30 rows. */
 const TEXT_LIMIT = { columns: 16, rows: 30 };
@@ -139,7 +149,9 @@ export const RAMPS = {
  * large enough.
  */
 export function heatMap(r: SweepReport, [xa, ya]: [ParamAxis, ParamAxis], m: ChartMetric, ramp: keyof typeof RAMPS, name: string, fromZero = true): ViewSpec {
-  const values = r.points.map((pt) => readMetric(pt.metrics, m.path).value);
+  const values = r.points.map((pt) => readPoint(pt, m.path).value);
+  // A saturation's or an alert's reading says its words (not recovered, stormed before, missed) where a number would mislead.
+  const words = isSaturationPath(m.path) || isAlertPath(m.path);
   const known = values.filter((v): v is number => v !== null);
   const least = known.length ? Math.min(...known) : 0;
   const lo = fromZero ? Math.min(0, least) : least;
@@ -149,7 +161,7 @@ export function heatMap(r: SweepReport, [xa, ya]: [ParamAxis, ParamAxis], m: Cha
     const v = values[k] ?? null;
     return {
       x: label(xa, pt.params[xa.path] ?? null), y: label(ya, pt.params[ya.path] ?? null), value: v,
-      text: v === null ? '–' : m.duration ? duration(v) : num(v),
+      text: words ? compactCell(pt, m.path) : v === null ? '–' : m.duration ? duration(v) : num(v),
       dark: v !== null && (v - lo) / (top - lo) > 0.55, // the darker half of the ramp: white text
     };
   });

@@ -3,16 +3,19 @@
  * every point); `sweep --svg`: the main chart as one standalone SVG. See docs/charts.md.
  */
 import type { TopLevelSpec } from 'vega-lite';
-import { readMetric, type MetricPath } from '../results/metric-paths.js';
+import type { SweepMetric } from '../sweeps/metric.js';
 import { renderSvg, textWidth } from './charts.js';
 import { num } from './format.js';
 import { escapeHtml, htmlPage } from './html.js';
 import { printable } from '../scenario/printable.js';
 import { label, paramAxes, type ParamAxis } from './sweep-axes.js';
-import { chartMetrics, DETAIL_LIMITS, heatMap, lineChart, RAMPS, type ChartMetric, type ViewSpec } from './sweep-charts.js';
+import { chartMetric, chartMetrics, DETAIL_LIMITS, heatMap, lineChart, RAMPS, type ChartMetric, type ViewSpec } from './sweep-charts.js';
+import { answerLines, found } from './sweep-find.js';
+import { pointCell, readPoint } from './sweep-readings.js';
+import { recoverySection } from './sweep-recovery-chart.js';
 import { frontierChart, frontierLeftOut, frontierOf } from './sweep-frontier.js';
 import { variation } from './sweep-variation.js';
-import { cell, type SweepReport } from './sweep.js';
+import { backlogColumns, type SweepReport } from './sweep.js';
 
 /** A section of charts; `left` says which charts were left out (a metric that does not vary) and their values. */
 interface ChartSection { heading: string; note: string; views: ViewSpec[]; left: string[] }
@@ -22,7 +25,7 @@ function drawVarying(r: SweepReport, metrics: readonly ChartMetric[], draw: (m: 
   const views: ViewSpec[] = [];
   const left: string[] = [];
   for (const m of metrics) {
-    const v = variation(r.points.map((pt) => readMetric(pt.metrics, m.path).value), m.duration);
+    const v = variation(r.points.map((pt) => readPoint(pt, m.path).value), m.duration);
     if (v?.varies) views.push(draw(m));
     else left.push(`${m.title}: ${v ? `${v.text} at every point` : 'no value at any point'}`);
   }
@@ -30,7 +33,7 @@ function drawVarying(r: SweepReport, metrics: readonly ChartMetric[], draw: (m: 
 }
 
 /** The charts of the varied keys: a line chart per metric for one, heat maps for two, none for more. */
-export function keyCharts(r: SweepReport, metric: MetricPath): ChartSection | null {
+export function keyCharts(r: SweepReport, metric: SweepMetric): ChartSection | null {
   const axes = paramAxes(r);
   const metrics = chartMetrics(metric);
   const [first, second] = axes;
@@ -43,9 +46,10 @@ export function keyCharts(r: SweepReport, metric: MetricPath): ChartSection | nu
     };
   }
   if (axes.length === 2 && first && second) {
-    const byPath = (p: MetricPath) => metrics.find((m) => m.path === p) as ChartMetric;
+    const byPath = (p: SweepMetric) => metrics.find((m) => m.path === p) as ChartMetric;
     const maps: [ChartMetric, keyof typeof RAMPS, string, boolean][] = [[byPath('duplicates_per_1000'), 'reds', 'heat_dup', true], [byPath('key_store_mb'), 'blues', 'heat_mb', true]];
-    if (metric !== 'duplicates_per_1000' && metric !== 'key_store_mb') maps.push([byPath(metric), 'purples', 'heat_metric', false]);
+    // An incident's backlog has a heat map of its own, in the recovery's section.
+    if (metric !== 'duplicates_per_1000' && metric !== 'key_store_mb' && !metric.startsWith('backlog_cleared_ms.')) maps.push([chartMetric(metric), 'purples', 'heat_metric', false]);
     const drawn = drawVarying(r, maps.map(([m]) => m), (m) => {
       const [, ramp, name, fromZero] = maps.find(([n]) => n === m) as (typeof maps)[number];
       return heatMap(r, [first, second], m, ramp, name, fromZero);
@@ -65,17 +69,21 @@ export function leftOutNote(left: readonly string[]): string {
 }
 
 /** The spec of `--svg`: the line charts in two columns (one key), the heat maps side by side (two), or the frontier (more). */
-export function sweepSvgSpec(r: SweepReport, metric: MetricPath): TopLevelSpec {
-  const section = keyCharts(r, metric);
+export function sweepSvgSpec(r: SweepReport, metric: SweepMetric): TopLevelSpec {
+  const keys = keyCharts(r, metric);
+  const recovery = recoverySection(r);
+  const section = keys && recovery ? { ...keys, views: [...keys.views, ...recovery.views] } : keys;
   const left = section?.left.length ? wrapWords(`not drawn, as they do not vary: ${section.left.join('; ')}`) : [];
-  const subtitle = [...wrapCommand(`${r.replay} --svg`), ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : []), ...left];
+  const found = r.find?.length ? answerLines(r, r.find).flatMap((line) => wrapWords(`found: ${line}`)) : [];
+  const subtitle = [...wrapCommand(`${r.replay} --svg`), ...found, ...(r.paths.length === 1 ? ['bands and whiskers: 95% confidence intervals'] : []), ...left];
   const title = { text: `idem-sim sweep ${printable(r.scenario ?? '')}`.trimEnd(), subtitle, offset: 14 };
   if (!section || section.views.length === 0) {
     // Without a key chart that varies, duplicates and memory do not both vary: no frontier either.
     const why = frontierLeftOut(r);
     return { title, vconcat: [why ? noteView(wrapWords(why)) : frontierChart(r, paramAxes(r))] }; // the frontier keeps its own title
   }
-  const resolve = { scale: { x: 'independent', y: 'independent', color: 'independent' } } as const;
+  // A recovery chart's marks have colour and shape: resolved alike, their legends merge into one.
+  const resolve = { scale: { x: 'independent', y: 'independent', color: 'independent', ...(recovery ? { shape: 'independent' as const } : {}) } } as const;
   return r.paths.length === 1
     ? { title, concat: section.views, columns: 2, spacing: 24, resolve }
     : { title, hconcat: section.views, spacing: 24, resolve };
@@ -125,12 +133,13 @@ export function wrapCommand(command: string, px = COMMAND_WIDTH): string[] {
   return lines.map((line, i) => (i < lines.length - 1 ? `${line} \\` : line));
 }
 
-export async function renderSweepSvg(r: SweepReport, metric: MetricPath): Promise<string> {
+export async function renderSweepSvg(r: SweepReport, metric: SweepMetric): Promise<string> {
   return `${await renderSvg(sweepSvgSpec(r, metric))}\n`;
 }
 
-export async function renderSweepHtml(r: SweepReport, metric: MetricPath): Promise<string> {
+export async function renderSweepHtml(r: SweepReport, metric: SweepMetric): Promise<string> {
   const section = keyCharts(r, metric);
+  const recovery = recoverySection(r);
   const figures = async (views: ViewSpec[]) => {
     const svgs: string[] = [];
     for (const v of views) svgs.push(`<figure>${await renderSvg(v)}</figure>`); // one at a time: vega is single-threaded anyway
@@ -143,6 +152,7 @@ export async function renderSweepHtml(r: SweepReport, metric: MetricPath): Promi
     ...(section ? [`<h2>${escapeHtml(section.heading)}</h2>`] : []),
     ...(section?.views.length ? [note(section.note), await figures(section.views)] : []),
     ...(section?.left.length ? [note(leftOutNote(section.left), 'note left-out')] : []),
+    ...(recovery ? [`<h2>${escapeHtml(recovery.heading)}</h2>`, note(recovery.note), await figures(recovery.views)] : []),
     '<h2>Key-store memory against duplicates</h2>',
     ...(frontierWhy
       ? [note(frontierWhy, 'note left-out')]
@@ -151,7 +161,7 @@ export async function renderSweepHtml(r: SweepReport, metric: MetricPath): Promi
     dataTable(r, metric),
     `<footer>idem-sim ${escapeHtml(r.version)}; seed ${escapeHtml(r.seed)}. The same command, seed and version give this page byte for byte.</footer>`,
   ];
-  return htmlPage(`idem-sim sweep ${r.scenario ?? ''}`.trimEnd(), body.join('\n'));
+  return htmlPage(`idem-sim sweep ${printable(r.scenario ?? '')}`.trimEnd(), body.join('\n'));
 }
 
 const FRONTIER_NOTE = 'A dot per point of the sweep. The red points are the frontier: no other point has both less key-store memory and fewer '
@@ -168,15 +178,16 @@ function header(r: SweepReport): string {
   const hi = Math.max(...actions);
   const unreached = r.points.filter((p) => p.precision && !p.precision.reached).length;
   const facts: [string, string][] = [
-    ['scenario', `<code>${escapeHtml(r.scenario ?? 'the lab defaults')}</code>`],
+    ['scenario', `<code>${escapeHtml(printable(r.scenario ?? 'the lab defaults'))}</code>`],
     ['varied', axes.map(describeAxis).join('<br>')],
+    ...(r.find?.length ? [['found', answerLines(r, r.find).map(escapeHtml).join('<br>')] as [string, string]] : []),
     ['points', num(r.points.length)],
     ['actions per point', `${lo === hi ? num(lo) : `${num(lo)} to ${num(hi)} (until --precision was reached)`}${unreached ? `; ${unreached} points stopped at --max-actions before it` : ''}`],
     ['seed', `${escapeHtml(r.seed)} (every point: common random numbers)`],
     ['idem-sim', escapeHtml(r.version)],
   ];
   return [
-    `<h1>Sweep of ${escapeHtml(r.scenario ?? 'the lab defaults')}</h1>`,
+    `<h1>Sweep of ${escapeHtml(printable(r.scenario ?? 'the lab defaults'))}</h1>`,
     `<dl class="facts">${facts.map(([k, v]) => `<dt>${k}</dt><dd>${v}</dd>`).join('')}</dl>`,
     '<p>Reproduce this page:</p>',
     `<pre><code>${escapeHtml(`${r.replay} --format html`)}</code></pre>`,
@@ -190,19 +201,22 @@ function describeAxis(a: ParamAxis): string {
 }
 
 /** Every point: its settings, the headline metrics as the table shows them, and whether it is on the frontier. */
-function dataTable(r: SweepReport, metric: MetricPath): string {
+function dataTable(r: SweepReport, metric: SweepMetric): string {
   const axes = paramAxes(r);
-  const metrics = chartMetrics(metric);
+  // Each incident's backlog, with its recovery's words, where the points have one (sweep.ts backlogColumns).
+  const metrics = [...chartMetrics(metric), ...backlogColumns(r).map(chartMetric)];
   const front = frontierOf(r);
   const breakable = (text: string) => escapeHtml(text).replace(/[./]/g, '$&<wbr>'); // headings wrap after a dot or slash: a narrower table
-  const head = [...axes.map((a) => `<th class="param">${breakable(a.path)}</th>`), ...metrics.map((m) => `<th>${breakable(m.heading)}</th>`), '<th>frontier</th>'];
+  const find = r.find?.length ? r.find : undefined;
+  const head = [...axes.map((a) => `<th class="param">${breakable(a.path)}</th>`), ...metrics.map((m) => `<th>${breakable(m.heading)}</th>`), '<th>frontier</th>', ...(find ? ['<th>found</th>'] : [])];
   const all = r.points.length <= TABLE_LIMIT;
   const rows = r.points.flatMap((pt, k) => {
     if (!all && !front[k]) return [];
     const cells = [
       ...axes.map((a) => `<td class="param">${escapeHtml(label(a, pt.params[a.path] ?? null))}</td>`),
-      ...metrics.map((m) => `<td>${escapeHtml(cell(pt.metrics, m.path))}</td>`),
+      ...metrics.map((m) => `<td>${escapeHtml(pointCell(pt, m.path))}</td>`),
       `<td>${front[k] ? 'yes' : ''}</td>`,
+      ...(find ? [`<td>${found(pt, find) ? 'yes' : 'no'}</td>`] : []),
     ];
     return [`<tr${front[k] ? ' class="front"' : ''}>${cells.join('')}</tr>`];
   });

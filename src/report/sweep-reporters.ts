@@ -4,7 +4,7 @@
  * (its name, its words in `--help`, the option that asks for it if `--format` does not) and one here.
  */
 import type { ChalkInstance } from 'chalk';
-import type { MetricPath } from '../results/metric-paths.js';
+import type { SweepMetric } from '../sweeps/metric.js';
 import { renderCsv } from './csv.js';
 import { renderSweepJson, renderSweepTable, type SweepReport } from './sweep.js';
 import type { SweepFormat } from './formats.js';
@@ -13,7 +13,7 @@ export { SWEEP_FORMATS, type SweepFormat } from './formats.js';
 
 export interface SweepReporter {
   /** The whole report; `metric` is the one a heat map or chart shows, `style` colours a terminal's text. */
-  render(report: SweepReport, metric: MetricPath, style: ChalkInstance): string | Promise<string>;
+  render(report: SweepReport, metric: SweepMetric, style: ChalkInstance): string | Promise<string>;
 }
 
 const charts = () => import('./sweep-html.js'); // loads vega only for charts
@@ -28,6 +28,6 @@ export const SWEEP_REPORTERS: Readonly<Record<SweepFormat, SweepReporter>> = {
 };
 
 /** The sweep's report in `format`. */
-export async function renderSweep(report: SweepReport, format: SweepFormat, metric: MetricPath, style: ChalkInstance): Promise<string> {
+export async function renderSweep(report: SweepReport, format: SweepFormat, metric: SweepMetric, style: ChalkInstance): Promise<string> {
   return SWEEP_REPORTERS[format].render(report, metric, style);
 }

@@ -5,13 +5,16 @@ import { alertCell, alertColumns } from './sweep-alerts.js';
 import { contractVersion } from '../model/capacity.js';
 import type { ChalkInstance } from 'chalk';
 import { readMetric, type MetricPath } from '../results/metric-paths.js';
-import { metricShort } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
+import type { FindCondition } from '../sweeps/find.js';
+import type { SweepMetric } from '../sweeps/metric.js';
 import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
 import { drawRows } from './sweep-table.js';
 import type { PrecisionInfo } from './types.js';
 import { describeReading, duration } from './format.js';
+import { answerLines, findAnswers, found } from './sweep-find.js';
+import { pointCell, readingShort, readPoint } from './sweep-readings.js';
 
 export interface SweepPointResult {
   /** Varied key path -> the value it took, as resolved (durations in ms). */
@@ -31,15 +34,20 @@ export interface SweepReport {
   points: SweepPointResult[];
   /** Varied keys whose values come from a log range (`log:100ms..10s:9`): charts draw them on a log axis. */
   logPaths?: string[];
+  /** `--find`'s conditions (sweeps/find.ts): each report marks the points that meet them all and answers with the least value of the first key. */
+  find?: readonly FindCondition[];
 }
 
 /** 12 significant digits: no float noise in spreadsheets. */
 const round = (x: number) => Number(x.toPrecision(12));
 
 export function renderSweepJson(r: SweepReport): string {
+  const find = r.find?.length ? r.find : undefined;
   return `${JSON.stringify({
     tool: 'idem-sim', version: r.version, model: contractVersion(r.points.some((p) => coupledMetrics(p.metrics))), time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
-    vary: r.paths, points: r.points,
+    vary: r.paths,
+    ...(find ? { find: { conditions: find.map((c) => c.text), key: r.paths[0], answers: findAnswers(r, find) } } : {}),
+    points: find ? r.points.map((pt) => ({ ...pt, found: found(pt, find) })) : r.points,
   }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
 }
 
@@ -52,7 +60,14 @@ export const SUMMARY: readonly MetricPath[] = [
 const CAPACITY_SUMMARY: readonly MetricPath[] = ['shed_per_1000', 'queue_wait_ms.p95', 'utilisation'];
 
 /** The metrics of a sweep's table and charts: SUMMARY, then `metric` if it is not among them. */
-export const sweepMetrics = (metric: MetricPath): readonly MetricPath[] => (SUMMARY.includes(metric) ? SUMMARY : [...SUMMARY, metric]);
+export const sweepMetrics = (metric: SweepMetric): readonly SweepMetric[] => ((SUMMARY as readonly SweepMetric[]).includes(metric) ? SUMMARY : [...SUMMARY, metric]);
+
+/** Each incident's backlog, a column of the table where some point has the saturation readings (a point that stormed before the incident or did not recover says so). */
+export function backlogColumns(r: SweepReport): SweepMetric[] {
+  const incidents = new Set<string>();
+  for (const pt of r.points) for (const name of Object.keys(pt.metrics.recovery ?? {})) incidents.add(name);
+  return [...incidents].map((name): SweepMetric => `backlog_cleared_ms.${name}`);
+}
 
 /** A metric as the table shows it: value ± CI half-width, or – for none. */
 export function cell(m: Metrics, path: MetricPath): string {
@@ -64,20 +79,26 @@ export function cell(m: Metrics, path: MetricPath): string {
 export const show = (v: string | number | boolean | null, path: string) =>
   v === null ? 'none' : typeof v === 'number' && isDurationKey(path) ? duration(v) : printable(String(v));
 
-export function renderSweepTable(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
-  const footer = chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`);
+export function renderSweepTable(r: SweepReport, metric: SweepMetric, chalk: ChalkInstance): string {
+  const answer = r.find?.length ? `${answerLines(r, r.find).map((line) => `found: ${line}`).join('\n')}\n` : '';
+  const footer = `${answer}${chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`)}`;
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
   const coupled = r.points.some((p) => coupledMetrics(p.metrics));
-  const columns = [...sweepMetrics(metric), ...(coupled ? CAPACITY_SUMMARY.filter((m) => !sweepMetrics(metric).includes(m)) : [])];
+  const shown = sweepMetrics(metric);
+  const columns = [...shown, ...[...(coupled ? CAPACITY_SUMMARY : []), ...backlogColumns(r)].filter((m) => !shown.includes(m))];
   const alerts = alertColumns(r.points);
-  const table = drawRows([...r.paths, ...columns.map(metricShort), ...alerts.map((a) => a.heading)].map((h) => chalk.bold(h)),
-    r.points.map((pt) => [...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map((m) => cell(pt.metrics, m)), ...alerts.map((a) => alertCell(pt, a.path))]),
-    [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const), ...alerts.map(() => 'right' as const)]);
+  const find = r.find?.length ? r.find : undefined;
+  const table = drawRows([...r.paths, ...columns.map(readingShort), ...alerts.map((a) => a.heading), ...(find ? ['found'] : [])].map((h) => chalk.bold(h)),
+    r.points.map((pt) => [
+      ...r.paths.map((p) => show(pt.params[p] ?? null, p)), ...columns.map((m) => pointCell(pt, m)), ...alerts.map((a) => alertCell(pt, a.path)),
+      ...(find ? [found(pt, find) ? 'yes' : 'no'] : []),
+    ]),
+    [...r.paths.map(() => 'left' as const), ...columns.map(() => 'right' as const), ...alerts.map(() => 'right' as const), ...(find ? ['left' as const] : [])]);
   return `${table}\n${footer}\n`;
 }
 
 /** Rows: the first key's values; columns: the second's; cells: the metric, coloured low to high on a terminal. */
-function heatMap(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): string {
+function heatMap(r: SweepReport, metric: SweepMetric, chalk: ChalkInstance): string {
   const [rowPath, colPath] = r.paths as [string, string];
   const rows = [...new Set(r.points.map((p) => JSON.stringify(p.params[rowPath] ?? null)))];
   const cols = [...new Set(r.points.map((p) => JSON.stringify(p.params[colPath] ?? null)))];
@@ -85,7 +106,7 @@ function heatMap(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): stri
   let lo = Infinity;
   let hi = -Infinity;
   for (const p of r.points) {
-    const v = readMetric(p.metrics, metric).value;
+    const v = readPoint(p, metric).value;
     if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
   }
   // The first point of each cell, found once (a search of every point per cell was quadratic).
@@ -103,7 +124,7 @@ function heatMap(r: SweepReport, metric: MetricPath, chalk: ChalkInstance): stri
     rows.map((row) => [show(JSON.parse(row) as string | number, rowPath), ...cols.map((col) => {
       const pt = at.get(`${row}\u0000${col}`);
       if (!pt) return '';
-      return paint(readMetric(pt.metrics, metric).value, cell(pt.metrics, metric));
+      return paint(readPoint(pt, metric).value, pointCell(pt, metric));
     })]),
     ['left', ...cols.map(() => 'right' as const)]);
   return `${chalk.bold(metric)}\n${table}`;

@@ -6,6 +6,7 @@
  * numbers of one name, so they have their paths here, as alerts' readings do (alert-paths.ts).
  */
 import type { SaturationOutput } from '../engine/chunk-output.js';
+import { OVERLOAD_MS } from '../engine/coupled/saturation.js';
 import { namePattern } from '../model/params.js';
 import { offeredUtilisation } from '../model/offered.js';
 import type { WrittenScenario } from '../model/types.js';
@@ -27,15 +28,33 @@ export interface SaturationReadings {
   overload_episodes: [number, number][] | null;
   /** No overload episode. */
   stable: boolean | null;
+  /** Per incident: its recovery in one word (RECOVERY_STATUSES), the one a filter can read safely. */
+  recovery: Record<string, RecoveryStatus> | null;
+}
+
+/**
+ * An incident's recovery in one word, so that no filter takes a storm for health:
+ * `stormed_before` when an overload episode began a minute or more before the incident's `from`
+ * (the service was storming by itself: the backlog is not the incident's to judge by), else
+ * `not_recovered` (`recovered: false`), `at_load_end` (`recovered: null`: the window reaches the
+ * load's end) or `recovered`.
+ */
+export const RECOVERY_STATUSES = ['recovered', 'not_recovered', 'stormed_before', 'at_load_end'] as const;
+export type RecoveryStatus = (typeof RECOVERY_STATUSES)[number];
+
+/** The status of an incident beginning at `from`, given its `recovered` and the run's overload episodes. */
+export function recoveryStatus(from: number, recovered: boolean | null, overload: readonly (readonly [number, number])[]): RecoveryStatus {
+  if (overload.some(([a]) => a <= from - OVERLOAD_MS)) return 'stormed_before';
+  return recovered === false ? 'not_recovered' : recovered === null ? 'at_load_end' : 'recovered';
 }
 
 /** The readings that are no metric of the registry (not one number of a fixed name). */
-export const SATURATION_FIELDS = ['backlog_cleared_ms', 'recovered', 'overload_episodes', 'stable'] as const;
+export const SATURATION_FIELDS = ['backlog_cleared_ms', 'recovered', 'overload_episodes', 'stable', 'recovery'] as const;
 export type SaturationField = (typeof SATURATION_FIELDS)[number];
 
 const NONE: Omit<SaturationReadings, 'load_end_ms'> = {
   saturated_share: null, offered_utilisation: null, peak_offered_utilisation: null,
-  backlog_cleared_ms: null, recovered: null, overload_episodes: null, stable: null,
+  backlog_cleared_ms: null, recovered: null, overload_episodes: null, stable: null, recovery: null,
 };
 
 /**
@@ -50,15 +69,17 @@ export function saturationReadings(s: WrittenScenario, data: SaturationOutput | 
   if (data !== undefined && data.clearedMs.length !== names.length) data = undefined; // not this scenario's (a part checked alone)
   const cleared = data?.clearedMs ?? names.map(() => 0);
   const overload = data?.overload ?? [];
+  const recovered = s.incidents.map((w, i) => (w.to >= loadMs ? null : data?.pastLoad[i] !== true));
   return {
     load_end_ms: loadMs,
     saturated_share: data !== undefined && loadMs > 0 ? data.saturatedMs / loadMs : null,
     offered_utilisation: offered?.offered_utilisation ?? null,
     peak_offered_utilisation: offered?.peak_offered_utilisation ?? null,
     backlog_cleared_ms: Object.fromEntries(names.map((n, i) => [n, cleared[i] as number])),
-    recovered: Object.fromEntries(s.incidents.map((w, i) => [w.name, w.to >= loadMs ? null : data?.pastLoad[i] !== true])),
+    recovered: Object.fromEntries(s.incidents.map((w, i) => [w.name, recovered[i] as boolean | null])),
     overload_episodes: overload.map(([a, b]) => [a, b]),
     stable: overload.length === 0,
+    recovery: Object.fromEntries(s.incidents.map((w, i) => [w.name, recoveryStatus(w.from, recovered[i] as boolean | null, overload)])),
   };
 }
 

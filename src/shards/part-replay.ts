@@ -5,7 +5,7 @@
  * what the part says of itself (its seed, series step, varied keys and metric). A part resealed
  * with `replay_args: ["rm", "-rf", "/"]` printed `replay: rm -rf /`; it is refused.
  */
-import { METRIC_PATHS } from '../results/metric-paths.js';
+import { isSweepMetric } from '../sweeps/metric.js';
 import { InputError } from '../scenario/errors.js';
 import { parseKeyPath, parseOverrides } from '../scenario/overrides.js';
 import type { PartChecker } from './part-check.js';
@@ -15,9 +15,9 @@ import { seriesOption } from '../scenario/series-option.js';
 /** The options a shard's replay line may carry, in the order run.ts and sweep.ts write them (a shard takes no --precision). */
 export const SHARD_REPLAY_OPTIONS = {
   run: ['--set', '--actions', '--seed', '--series'],
-  sweep: ['--vary', '--set', '--actions', '--seed', '--metric'],
+  sweep: ['--vary', '--set', '--actions', '--seed', '--metric', '--find', '--series'],
 } as const;
-const REPEATED: readonly string[] = ['--vary', '--set'];
+const REPEATED: readonly string[] = ['--vary', '--set', '--find'];
 
 /** A replay line read back: its inputs, and each option's values in order. */
 export interface ReplayRead { inputs: string[]; values: (name: string) => string[] }
@@ -71,22 +71,29 @@ export function checkRunReplay(c: PartChecker, { inputs, values }: ReplayRead, r
   runs.forEach((r, i) => { if (r.name !== names[i]) c.fail(`runs[${i}].name`, 'is not the name run gives its file'); });
   const seeds = [...new Set(runs.map((r) => r.seed))];
   if (!same(values('--seed'), seeds.length === 1 ? seeds : [])) c.fail('replay_args', 'gives a --seed that is not the runs\' seed');
-  const series = values('--series');
-  let step: number | null = null;
-  try {
-    step = series.length === 0 ? null : seriesOption(series[0]) ?? null;
-  } catch (e) {
-    if (!(e instanceof InputError)) throw e;
-  }
-  if (series.length > 1 || step !== seriesStep) c.fail('replay_args', 'gives a --series that is not the step the part was written with');
+  if (seriesStepIn(values('--series')) !== seriesStep) c.fail('replay_args', 'gives a --series that is not the step the part was written with');
 }
 
-/** A sweep's part: its input is the sweep's scenario file; --seed its seed; --vary keys it varies; --metric its metric. */
-export function checkSweepReplay(c: PartChecker, { inputs, values }: ReplayRead, sweep: { scenario: string | null; paths: readonly string[]; seed: string; metric: string }): void {
+/** The step a replay line's --series gives (null for none; NaN for more than one, or one idem-sim would not take). */
+function seriesStepIn(series: readonly string[]): number | null {
+  if (series.length > 1) return NaN;
+  try {
+    return series.length === 0 ? null : seriesOption(series[0]) ?? null;
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    return NaN;
+  }
+}
+
+/** A sweep's part: its input is the sweep's scenario file; --seed its seed; --vary keys it varies; --metric its metric; --find and --series its own. */
+export function checkSweepReplay(c: PartChecker, { inputs, values }: ReplayRead,
+  sweep: { scenario: string | null; paths: readonly string[]; seed: string; metric: string; find?: readonly string[]; series_step?: number }): void {
   if (!same(inputs, sweep.scenario === null ? [] : [asInput(sweep.scenario)])) c.fail('replay_args', 'does not name the sweep\'s scenario file');
   if (!same(values('--seed'), [sweep.seed])) c.fail('replay_args', 'gives a --seed that is not the sweep\'s');
   const metric = values('--metric');
-  if (metric.length > 0 && (!same(metric, [sweep.metric]) || !(METRIC_PATHS as readonly string[]).includes(sweep.metric))) c.fail('replay_args', 'gives a --metric that is not the sweep\'s');
+  if (metric.length > 0 && (!same(metric, [sweep.metric]) || !isSweepMetric(sweep.metric))) c.fail('replay_args', 'gives a --metric that is not the sweep\'s');
+  if (!same(values('--find'), sweep.find ?? [])) c.fail('replay_args', 'gives a --find that is not the sweep\'s');
+  if (seriesStepIn(values('--series')) !== (sweep.series_step ?? null)) c.fail('replay_args', 'gives a --series that is not the step the part was written with');
   for (const v of values('--vary')) {
     const eq = v.indexOf('=');
     const path = eq > 0 ? v.slice(0, eq).trim() : '';

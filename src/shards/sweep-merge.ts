@@ -1,6 +1,9 @@
 /** Merging the parts of a sharded sweep: each checked whole, its points gathered into the sweep the unsharded one reports. */
 import type { ChalkInstance } from 'chalk';
-import { METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
+import { isSweepMetric, type SweepMetric } from '../sweeps/metric.js';
+import { MAX_FIND, parseFind, type FindCondition } from '../sweeps/find.js';
+import { MAX_DURATION_MS } from '../model/limits.js';
+import { InputError } from '../scenario/errors.js';
 import { RunState } from '../results/metrics.js';
 import { shardRange } from '../engine/plan.js';
 import { primaryCount } from '../model/clock.js';
@@ -25,7 +28,11 @@ interface SweepHead {
   version: string;
   count: number;
   replayArgs: string[];
-  sweep: { scenario: string | null; fingerprint: string; paths: string[]; points: number; seed: string; metric: MetricPath; log_paths: string[] };
+  sweep: {
+    scenario: string | null; fingerprint: string; paths: string[]; points: number; seed: string; metric: SweepMetric; log_paths: string[];
+    /** `--find`'s conditions as given, and `--series`' step (ms), when the sweep had them. */
+    find?: string[]; series_step?: number;
+  };
 }
 
 const SWEEP_KEYS = ['scenario', 'fingerprint', 'paths', 'points', 'seed', 'metric'] as const;
@@ -69,25 +76,29 @@ export class SweepMerger {
   }
 
   private sweep(c: PartChecker, v: unknown): SweepHead['sweep'] {
-    const o = c.object(v, 'sweep', [...SWEEP_KEYS, 'log_paths']);
+    const o = c.object(v, 'sweep', [...SWEEP_KEYS, 'log_paths'], ['find', 'series_step']);
     const paths = c.strings(o['paths'], 'sweep.paths', 1_000);
     if (paths.length === 0) c.fail('sweep.paths', 'is empty');
     if (paths.some((p) => !PRINTABLE_TEXT.test(p) || parseKeyPath(p) === undefined || forbiddenPart(p) !== undefined)) c.fail('sweep.paths', 'holds a key path idem-sim would not write');
     if (new Set(paths).size !== paths.length) c.fail('sweep.paths', 'names a key twice');
     const logPaths = c.strings(o['log_paths'], 'sweep.log_paths', paths.length);
     if (logPaths.some((p) => !paths.includes(p))) c.fail('sweep.log_paths', 'names a key that is not varied');
-    const metric = c.string(o['metric'], 'sweep.metric', 64);
-    if (!(METRIC_PATHS as readonly string[]).includes(metric)) c.fail('sweep.metric', 'is not a metric idem-sim knows');
+    const metric = c.string(o['metric'], 'sweep.metric', 256);
+    if (!isSweepMetric(metric)) c.fail('sweep.metric', 'is not a reading idem-sim knows');
+    const find = o['find'] === undefined ? undefined : c.strings(o['find'], 'sweep.find', MAX_FIND);
+    if (find !== undefined) findOf(c, find);
+    const step = o['series_step'] === undefined ? undefined : c.number(o['series_step'], 'sweep.series_step', 1, MAX_DURATION_MS);
     const seed = c.string(o['seed'], 'sweep.seed', 200, SEED_TEXT);
     if (seed === '') c.fail('sweep.seed', 'is empty');
     return {
       scenario: o['scenario'] === null ? null : c.string(o['scenario'], 'sweep.scenario'),
       fingerprint: c.string(o['fingerprint'], 'sweep.fingerprint', 129, FINGERPRINT),
-      paths, points: c.int(o['points'], 'sweep.points', 1, MAX_POINTS), seed, metric: metric as MetricPath, log_paths: logPaths,
+      paths, points: c.int(o['points'], 'sweep.points', 1, MAX_POINTS), seed, metric, log_paths: logPaths,
+      ...(find !== undefined ? { find } : {}), ...(step !== undefined ? { series_step: step } : {}),
     };
   }
 
-  private point(c: PartChecker, field: string, v: unknown, index: number, { paths, seed, points }: { paths: readonly string[]; seed: string; points: number }): SweepPointResult {
+  private point(c: PartChecker, field: string, v: unknown, index: number, { paths, seed, points, series_step }: SweepHead['sweep']): SweepPointResult {
     const o = c.object(v, field, ['index', 'params', 'scenario', 'fingerprint', 'grid_step', 'state']);
     if (c.int(o['index'], `${field}.index`) !== index) c.fail(`${field}.index`, `is not ${index}, the point this shard holds there`);
     const params = c.object(o['params'], `${field}.params`, paths);
@@ -108,8 +119,8 @@ export class SweepMerger {
       if (own !== undefined && own !== params[p]) c.fail(`${field}.params`, `holds a value of ${p} that is not its scenario's`);
     }
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
-    // A sweep counts a point's series only for its alerts (it takes no --series).
-    const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, undefined), isCoupled(scenario));
+    // A sweep counts a point's series only for its alerts, on --series' step when it was given.
+    const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, series_step), isCoupled(scenario));
     // With load.duration the point's primaries are the Poisson count its seed draws (model/clock.ts).
     if (state.primaries !== primaryCount(scenario, seed)) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
     const sums = new RunState(step, 0, state.series?.step ?? null);
@@ -124,7 +135,19 @@ export class SweepMerger {
     const s = head.sweep;
     return renderSweep({
       scenario: s.scenario, paths: s.paths, seed: s.seed, version: head.version, replay: head.replayArgs.map(shellQuote).join(' '),
-      points: this.points as SweepPointResult[], logPaths: s.log_paths,
+      points: this.points as SweepPointResult[], logPaths: s.log_paths, ...(s.find ? { find: findOf(new PartChecker(head.file), s.find) } : {}),
     }, format, s.metric, chalk);
   }
+}
+
+/** A part's --find conditions read again (a condition idem-sim would not take is a damaged part). */
+function findOf(c: PartChecker, texts: readonly string[]): FindCondition[] {
+  return texts.map((text) => {
+    try {
+      return parseFind(text);
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      return c.fail('sweep.find', 'holds a condition idem-sim would not take');
+    }
+  });
 }

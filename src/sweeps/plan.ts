@@ -2,8 +2,6 @@
  * A sweep's plan: its axes read from the scenario's `sweep.vary` and --vary, and each point's
  * overrides and labels. Pure: the command (cli/sweep.ts) reads the files and runs the points.
  */
-import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
-import { metricDef, type MetricPath } from '../results/metric-registry.js';
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { parseKeyPath } from '../scenario/overrides.js';
@@ -140,14 +138,4 @@ function checkWholeRange(a: AxisSpec, values: readonly string[], key: string): v
   const fits = [...Array(Math.min(span, 50)).keys()].map((k) => k + 2).filter((n) => span % (n - 1) === 0).sort((x, y) => Math.abs(x - Number(m[3])) - Math.abs(y - Number(m[3])))[0] ?? 2;
   throw new InputError({ source: a.option }, '', `${a.path} takes whole numbers, but ${m[0]?.trim()} makes ${m[3]} points ${(span / (Number(m[3]) - 1)).toPrecision(3)} apart (:N is how many points, ends included)`,
     `Give a count that lands on whole numbers, such as ${from}..${to}:${fits}, or list the values (${from},${Math.round((from + to) / 2)},${to}).`);
-}
-
-/**
- * A coupled run's reading (`only: capacity`) charted by a sweep whose points cannot be coupled:
- * refused, as `expect:` refuses it (its value would be missing at every point).
- */
-export function checkCapacityMetric(metric: MetricPath, file: string, scenario: WrittenScenario, varied: readonly string[]): void {
-  if (metricDef(metric)?.only !== 'capacity' || isCoupled(scenario) || varied.some((p) => COUPLING_KEYS.some((k) => p === k || p.startsWith(`${k}.`)))) return;
-  throw new InputError({ source: file }, 'sweep.metric', `${metric} is reported only by scenarios with ${COUPLING_KEYS.join(', ')} set (docs/model.md, "Capacity"), and neither this scenario nor the keys the sweep varies set one`,
-    `Chart another metric, set one of those keys (for example --set service.capacity.workers=20), or vary one (--vary service.capacity.workers=10..40:4).`);
 }
