@@ -3,7 +3,9 @@
  * (scenarios/capacity-storm.yaml's, for 4 minutes, with no incident) the incident switch adds a
  * 30-second pause, the time charts shade it and the storm outlives it to the load's end, with the
  * numbers of `idem-sim run --json` for the command the page shows; the guards of
- * capacity-guards.yaml bring the service back within a minute. The actions knob shows the count
+ * capacity-guards.yaml bring the service back within a minute. The first chart, the share of each
+ * bucket with every worker busy, stays at 100% from the pause past the load's end (the backlog
+ * draining), and falls within a minute of it with the guards. The actions knob shows the count
  * load.duration brought, not an `actions` the run does not use.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -40,6 +42,30 @@ async function setKnob(page: Page, key: string, text: string): Promise<string> {
   if ((await knob.getAttribute('type')) === 'checkbox') await knob.setChecked(text === 'true');
   else { await knob.fill(text); await knob.press('Enter'); }
   return settled(page, n + 1);
+}
+
+/** The saturation chart as drawn: its plot's top (100%), x at a run time (ms), and its line's steps `[x0, x1, y]`. */
+async function saturationDrawn(page: Page): Promise<{ top: number; x: (ms: number) => number; steps: [number, number, number][]; width: number }> {
+  const chart = page.locator('#time-charts svg[data-reading="saturated_share"]');
+  const shade = chart.locator('g.incident[data-incident="pause"] rect');
+  const num = async (l: ReturnType<Page['locator']>, a: string) => Number(await l.getAttribute(a));
+  const [top, x80, width, xEnd] = [await num(shade, 'y'), await num(shade, 'x'), await num(shade, 'width'), await num(chart.locator('g.after-load rect'), 'x')];
+  const x = (ms: number) => x80 + ((ms - 80_000) / (240_000 - 80_000)) * (xEnd - x80);
+  const steps: [number, number, number][] = [];
+  let at = 0, y = 0;
+  for (const [, op, v] of ((await chart.locator('path.line').getAttribute('d')) ?? '').matchAll(/([MHV])([\d.]+(?: [\d.]+)?)/g)) {
+    if (op === 'M') [at, y] = (v as string).split(' ').map(Number) as [number, number];
+    else if (op === 'V') y = Number(v);
+    else { steps.push([at, Number(v), y]); at = Number(v); }
+  }
+  return { top, x, steps, width };
+}
+
+/** Whether every step of the line over [from, to) ms is at 100%, or every one below it. */
+function saturatedOver(d: Awaited<ReturnType<typeof saturationDrawn>>, from: number, to: number): boolean[] {
+  const over = d.steps.filter(([x0, x1]) => x1 > d.x(from) + 0.5 && x0 < d.x(to) - 0.5).map(([, , y]) => y === d.top);
+  expect(over.length).toBeGreaterThan(0);
+  return over;
 }
 
 const commandArgs = async (page: Page) => (JSON.parse((await page.locator('#command').getAttribute('data-args')) ?? '[]') as string[]).slice(1);
@@ -115,6 +141,13 @@ describe(`the lab over time in headless Chromium (${CHROMIUM}), offline`, () => 
     expect(rate(storm, 'timeouts', 170_000, 240_000)).toBeGreaterThan(200);
     expect(rate(storm, 'succeeded', 170_000, 240_000)).toBe(0);
     expect(await tab.locator('#saturation p.saturation').textContent()).toContain('pause: did not recover before the load ended');
+    // The saturation chart, first: every worker busy from the pause on, past the load's end (the backlog draining, in the grey).
+    expect(await tab.locator('#time-charts svg.series-chart').first().getAttribute('data-reading')).toBe('saturated_share');
+    const stormed = await saturationDrawn(tab);
+    expect(stormed.width).toBeGreaterThanOrEqual(4);
+    expect(saturatedOver(stormed, 0, 60_000).every((s) => !s)).toBe(true);
+    expect(saturatedOver(stormed, 80_000, 244_000).every(Boolean)).toBe(true);
+    expect(stormed.steps.at(-1)?.[1]).toBeGreaterThan(stormed.x(244_000));
     await expectCliNumbers(tab);
 
     // The guards of capacity-guards.yaml: the service is back within a minute of the pause.
@@ -126,6 +159,10 @@ describe(`the lab over time in headless Chromium (${CHROMIUM}), offline`, () => 
     expect(rate(guarded, 'timeouts', 170_000, 240_000)).toBeLessThan(10);
     expect(rate(guarded, 'succeeded', 170_000, 240_000)).toBeGreaterThan(40);
     expect(await tab.locator('#saturation p.saturation').textContent()).toMatch(/pause: backlog cleared [\d.]+ s after it ended$/);
+    // Saturated through the pause, free again within a minute of its end to the load's end.
+    const guardedDrawn = await saturationDrawn(tab);
+    expect(saturatedOver(guardedDrawn, 80_000, 110_000).every(Boolean)).toBe(true);
+    expect(saturatedOver(guardedDrawn, 170_000, 240_000).every((s) => !s)).toBe(true);
     expect(await tab.locator('tr[data-only="capacity"]:visible [data-metric="saturated_share"]').count()).toBe(1);
 
     expect(blocked).toEqual([]);

@@ -154,7 +154,7 @@ alerts: [{name: timeouts, metric: timeouts, above: 5, for: 1m}]
     const page = labRun(request(STORM, parseOverrides({ set: ['incidents[0].name=pause', 'incidents[0].from=80s', 'incidents[0].to=110s', 'incidents[0].service.capacity.workers=0'] })));
     const time = page.time;
     if (!time) throw new Error('no time view');
-    expect(time.charts.map((svg) => /data-series="(\w+)"/.exec(svg)?.[1])).toEqual(['arrivals', 'attempts', 'timeouts', 'succeeded', 'duplicates']);
+    expect(time.charts.map((svg) => /data-(?:series|reading)="(\w+)"/.exec(svg)?.[1])).toEqual(['saturated_share', 'arrivals', 'attempts', 'timeouts', 'succeeded', 'duplicates']);
     expect(TIME_COUNTS.slice(0, 4)).toEqual(['arrivals', 'attempts', 'timeouts', 'succeeded']);
     for (const svg of time.charts) expect(svg).toContain('<g class="incident" data-incident="pause" data-from-ms="80000" data-to-ms="110000">');
     expect(time.note).toContain('Shaded: pause from 1 min 20 s to 1 min 50 s (every worker paused (0 workers)).');
@@ -167,6 +167,15 @@ alerts: [{name: timeouts, metric: timeouts, above: 5, for: 1m}]
     // The saturation readings say it in words, as the report's page does.
     expect(page.saturation).toContain('<strong>Saturation:</strong> pause: did not recover before the load ended (backlog cleared ');
     expect((page.metrics['recovered'] as Record<string, boolean>)['pause']).toBe(false);
+    // Drawn first: every worker busy in every bucket from the pause's start to the load's end and after it, while the backlog drains;
+    // its buckets in the load sum to saturated_share × T.
+    const saturated = time.saturatedMs ?? [];
+    for (let b = 80_000 / 2000; b < 240_000 / 2000; b++) expect(saturated[b]).toBe(2000);
+    expect(saturated[240_000 / 2000]).toBeGreaterThan(0);
+    const inLoad = saturated.slice(0, 240_000 / 2000).reduce((a, b) => a + b, 0);
+    expect(inLoad / 240_000).toBeCloseTo(page.metrics['saturated_share'] as number, 6);
+    expect(time.charts[0]).toContain('<g class="incident" data-incident="pause"');
+    expect(time.note).toContain('The first is the share of each bucket with every worker busy');
     const json = listedSeriesJson(time.series, time.loadEnd, time.listed);
     expect(json.step_ms).toBe(2000);
     expect(json.buckets[0]).toMatchObject({ start_ms: 0, load_ms: 2000 });

@@ -10,7 +10,7 @@ import { NUM_SERIES, SER, type SeriesCounts, type SeriesName } from '../src/mode
 import type { TracedAction } from '../src/engine/trace.js';
 import { DEFAULT_SCENARIO } from '../src/model/shape.js';
 import type { WrittenScenario } from '../src/model/types.js';
-import { columns, firingMarks, PLOT, seriesChart, seriesCharts, type SeriesChartInput } from '../src/report/series-chart.js';
+import { columns, firingMarks, MIN_INCIDENT_PX, PLOT, plotTop, seriesChart, seriesCharts, type SeriesChartInput } from '../src/report/series-chart.js';
 import { runTime, timeTicks, valueAxis } from '../src/report/time-axes.js';
 import { nearestActions, numberedInRun } from '../src/report/time-focus.js';
 import { timeSection } from '../src/report/time-section.js';
@@ -69,6 +69,23 @@ describe('the series charts', () => {
     }
   });
 
+  it('draws a 20-second pause on a 168-minute axis at least MIN_INCIDENT_PX wide, its label above the plot where no curve reaches', () => {
+    const counts = new Float64Array(168 * NUM_SERIES).fill(0);
+    for (let b = 0; b < 168; b++) counts[b * NUM_SERIES + SER.attempts] = 60_000; // 1000/s: the line at the plot's top
+    const pause = { name: 'pause', from: 10 * MIN, to: 10 * MIN + 20_000 };
+    for (const alerts of [[], [{ ...ALERT, metric: 'attempts' as SeriesName, firings: [], firing_count: 0 }]]) {
+      const svg = seriesChart({ series: { step: MIN, buckets: 168, counts }, incidents: [pause], alerts, loadEnd: 120 * MIN }, 'attempts');
+      const group = /<g class="incident" data-incident="pause"[^]*?<\/g>/.exec(svg)?.[0] ?? '';
+      const top = plotTop(alerts.length, true);
+      expect(attr(group, /<rect[^>]*>/, 'width')).toBeGreaterThanOrEqual(MIN_INCIDENT_PX);
+      expect(attr(group, /<rect[^>]*>/, 'y')).toBe(top);
+      expect(attr(group, /<text[^>]*>/, 'y')).toBeLessThan(top - 2); // above the plot, under any alert's row
+      expect(attr(group, /<text[^>]*>/, 'y')).toBeGreaterThan(top - 18);
+      // The line at 1000/s runs along the plot's top, under the label.
+      expect(Math.min(...[.../<path class="line" d="([^"]+)"/.exec(svg)?.[1]?.matchAll(/ ([\d.]+)/g) ?? []].map((m) => Number(m[1])))).toBe(top);
+    }
+  });
+
   it('marks the firing on the chart of the alert\'s metric only, from its start to its end, and draws the threshold', () => {
     const s = series();
     // Above 5/s from bucket 3: fires at the end of bucket 3 (4 min), clears at the end of bucket 6 (7 min).
@@ -78,10 +95,10 @@ describe('the series charts', () => {
     expect(attr(svg, band, 'x')).toBeCloseTo(xAt(4 * MIN), 0);
     expect(attr(svg, band, 'width')).toBeCloseTo(xAt(7 * MIN) - xAt(4 * MIN), 0);
     expect(svg).toMatch(/<title>alert c409 fired: 4 min to 7 min<\/title>/);
-    // The axis tops at 10/s (the 409s' peak), so 5/s is half-way up the plot.
+    // The axis tops at 10/s (the 409s' peak), so 5/s is half-way up the plot (under the alert's row and the incident's label).
     const line = /<line class="threshold" data-threshold="c409"[^>]*>/;
-    expect(attr(svg, line, 'y1')).toBeCloseTo(PLOT.top + PLOT.height / 2, 1);
-    expect(attr(svg, line, 'y2')).toBeCloseTo(PLOT.top + PLOT.height / 2, 1);
+    expect(attr(svg, line, 'y1')).toBeCloseTo(plotTop(1, true) + PLOT.height / 2, 1);
+    expect(attr(svg, line, 'y2')).toBeCloseTo(plotTop(1, true) + PLOT.height / 2, 1);
     expect(svg).toContain('c409: above 5/s for 1 min');
     const other = seriesChart(input(), 'attempts');
     expect(other).not.toContain('data-alert=');
@@ -92,8 +109,10 @@ describe('the series charts', () => {
     const svg = seriesChart(input(), 'conflicts_409');
     const d = /<path class="line" d="([^"]+)"/.exec(svg)?.[1] ?? '';
     const ys = [...d.matchAll(/V([\d.]+)/g)].map((m) => Number(m[1]));
-    expect(ys).toEqual([PLOT.top, PLOT.top + PLOT.height]); // up at 3 min, down at 6 min
-    expect(d.startsWith(`M${PLOT.left} ${PLOT.top + PLOT.height}`)).toBe(true);
+    const top = plotTop(1, true); // under the alert's row and the incident's label
+    expect(plotTop(1, false)).toBe(PLOT.top);
+    expect(ys).toEqual([top, top + PLOT.height]); // up at 3 min, down at 6 min
+    expect(d.startsWith(`M${PLOT.left} ${top + PLOT.height}`)).toBe(true);
   });
 
   it('gives each alert of a chart a row of its own above the plot, named, in the order they are listed', () => {

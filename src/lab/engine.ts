@@ -10,6 +10,8 @@ import type { HistogramSpec } from '../model/latency/histogram.js';
 import { runAlerts, seriesStepOf } from '../results/alerts.js';
 import { gridStepFor, runPlans, simulate, type RunResult as SimulatedRun } from '../exec/simulate.js';
 import { SERIES_OVERFLOW } from '../engine/series-tally.js';
+import { SaturationTally } from '../engine/coupled/saturation.js';
+import { isCoupled } from '../model/capacity.js';
 import { traceActions } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { formatInputError, InputError } from '../scenario/errors.js';
@@ -82,17 +84,23 @@ function keyStoreNote({ load, idempotency }: Scenario): string {
   return `Steady state at load.rate_per_s ${num(load.rate_per_s)}/s with idempotency.retention ${formatDuration(idempotency.retention)} and ${num(idempotency.record_bytes)} bytes a record: keys = keys per action × rate × retention.`;
 }
 
+/** A run with workers also counts its saturated time in the series' buckets (the chart of saturated_share over time). */
+function tallied(scenario: Scenario, seed: string, step: number | null): { run: SimulatedRun; saturatedMs: readonly number[] | null } {
+  const tally = step !== null && isCoupled(scenario) && scenario.service.capacity !== null ? new SaturationTally(step) : undefined;
+  return { run: simulate(scenario, seed, step, tally), saturatedMs: tally?.ms ?? null };
+}
+
 /**
  * The run, its series counted in the page's buckets (`chartStep`); should a coupled run's backlog
  * outlast them, in the CLI's (or none, where the CLI counts none).
  */
-function simulated(scenario: Scenario, seed: string, cliStep: number | null): SimulatedRun {
+function simulated(scenario: Scenario, seed: string, cliStep: number | null): ReturnType<typeof tallied> {
   const step = chartStep(scenario, cliStep);
   try {
-    return simulate(scenario, seed, step);
+    return tallied(scenario, seed, step);
   } catch (e) {
     if (!(e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) || step === cliStep) throw e;
-    return simulate(scenario, seed, cliStep);
+    return tallied(scenario, seed, cliStep);
   }
 }
 
@@ -105,7 +113,7 @@ export function labRun(req: RunRequest): RunResult {
   checkArrivals(scenario, seed, parsed.locate);
   // Alerts are judged on the CLI's series, as `check` judges them (1-minute buckets): the page's summed (time-view.ts).
   const cliStep = seriesStepOf(scenario, undefined);
-  const run = simulated(scenario, seed, cliStep);
+  const { run, saturatedMs } = simulated(scenario, seed, cliStep);
   const cliSeries = run.series && cliStep !== null ? coarser(run.series, cliStep) : null;
   const metrics = cliMetrics(run, cliSeries);
   const alerts = cliSeries ? runAlerts(scenario, cliSeries) : undefined;
@@ -116,7 +124,7 @@ export function labRun(req: RunRequest): RunResult {
     metrics: JSON.parse(JSON.stringify(metrics, roundNoise)) as Record<string, unknown>,
     timeline: timelineSvg(sample.rows, scenario.client.timeout, caption),
     saturation: saturationParagraph(metrics, run.scenario),
-    time: run.series ? timeView(run.scenario, run.series, alerts, metrics) : null,
+    time: run.series ? timeView(run.scenario, run.series, alerts, metrics, saturatedMs) : null,
     stories: sample.rows.map((r) => r.story),
     sampleNote: sampleNote(sample),
     keyStoreNote: keyStoreNote(scenario),

@@ -15,6 +15,7 @@ import { listedSeries } from '../results/capacity.js';
 import { longestDelay, type RunResult } from '../exec/simulate.js';
 import { duration } from '../report/format.js';
 import { nonEmptyCounts, seriesChart, type SeriesChartInput } from '../report/series-chart.js';
+import { saturationChart } from '../report/saturation-chart.js';
 import { alertTable, chartAlerts, incidentChanges } from '../report/time-section.js';
 import { runTime } from '../report/time-axes.js';
 
@@ -81,10 +82,16 @@ export interface TimeView {
   loadEnd: number;
   /** The counts the run lists (a coupled run's own only for it), as the CLI's JSON does. */
   listed: readonly SeriesName[];
+  /** With workers: the saturated ms of each bucket of `step` (drawn first), past the series' end too while the backlog drains; else null. */
+  saturatedMs: readonly number[] | null;
 }
 
-/** The page's view of the run over time, from its series, the alerts judged on the CLI's and the run's metrics. */
-export function timeView(scenario: WrittenScenario, series: SeriesCounts, alerts: readonly AlertResult[] | undefined, metrics: Metrics): TimeView {
+/**
+ * The page's view of the run over time, from its series, the alerts judged on the CLI's and the
+ * run's metrics; with workers, first the saturated share of each bucket (`saturatedMs`, the
+ * engine's SaturationTally in the series' buckets), the drain after the load's end included.
+ */
+export function timeView(scenario: WrittenScenario, series: SeriesCounts, alerts: readonly AlertResult[] | undefined, metrics: Metrics, saturatedMs: readonly number[] | null = null): TimeView {
   const loadEnd = arrivalSpan(scenario);
   const input: SeriesChartInput = {
     series, loadEnd,
@@ -94,14 +101,16 @@ export function timeView(scenario: WrittenScenario, series: SeriesCounts, alerts
   const shown = new Set(nonEmptyCounts(series));
   const listed = TIME_COUNTS.filter((n) => listedSeries(scenario).includes(n));
   const zero = listed.filter((n) => !shown.has(n));
-  const note = timeNote(scenario, series, loadEnd) + (zero.length > 0 ? ` At 0 the whole run, so not drawn: ${zero.join(', ')}.` : '');
+  const note = timeNote(scenario, series, loadEnd, saturatedMs !== null) + (zero.length > 0 ? ` At 0 the whole run, so not drawn: ${zero.join(', ')}.` : '');
   const charts = listed.filter((n) => shown.has(n)).map((n) => seriesChart(input, n));
+  if (saturatedMs !== null) charts.unshift(saturationChart(input, saturatedMs));
   const table = alerts ? alertTable(scenario, alerts, metrics) : '';
-  return { step: series.step, charts, alerts: table, note, series, loadEnd, listed: listedSeries(scenario) };
+  return { step: series.step, charts, alerts: table, note, series, loadEnd, listed: listedSeries(scenario), saturatedMs };
 }
 
-function timeNote(scenario: WrittenScenario, series: SeriesCounts, loadEnd: number): string {
+function timeNote(scenario: WrittenScenario, series: SeriesCounts, loadEnd: number, saturation: boolean): string {
   const words = [`Each chart is one count of the run's series per second, in buckets of ${duration(series.step)} (every event in the bucket holding its time), over the run's time in minutes.`];
+  if (saturation) words.push('The first is the share of each bucket with every worker busy, timed exactly at each worker\'s start and end: 100% is a backlog waiting (or a pause); it stays there after the load ends until the queue has drained.');
   if (scenario.incidents.length > 0) {
     words.push(`Shaded: ${scenario.incidents.map((w) => `${w.name} from ${runTime(w.from)} to ${runTime(w.to)} (${incidentChanges(w)})`).join('; ')}.`);
   }

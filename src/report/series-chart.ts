@@ -54,10 +54,10 @@ export interface SeriesChartInput {
   at?: number;
 }
 
-/** Width, margins, plot height (px); the plot's top is T with up to two alerts on the chart, lower with more. */
+/** Width, margins, plot height (px); the plot's top is T with one row above it (an alert's, or the incidents' labels), lower with more (plotTop). */
 const W = 560, L = 52, R = 16, T = 58, B = 34, PH = 142;
 const PW = W - L - R;
-/** Where the plot sits in a chart with at most two alerts (px): x = left + t / (run's span) · width, y = top + height − v / (axis top) · height. */
+/** Where the plot sits in a chart with at most one row above it (px): x = left + t / (run's span) · width, y = top + height − v / (axis top) · height. */
 export const PLOT = { left: L, top: T, width: PW, height: PH } as const;
 const LINE = '#0969da', ENVELOPE = '#b6d4f5', ACCENT = '#d1495b', SHADE = '#fbefd5', SHADE_EDGE = '#b7791f', SHADE_TEXT = '#7a4f00';
 const GRID = '#eaeef2', DIM = '#57606a';
@@ -82,23 +82,28 @@ export function seriesCharts(input: SeriesChartInput): { name: SeriesName; svg: 
 }
 
 /** A column of the drawing: buckets [first, last] (one unless the series has more buckets than pixels), their rates. */
-interface Column { start: number; end: number; min: number; max: number; mean: number }
+export interface Column { start: number; end: number; min: number; max: number; mean: number }
 
 /** The count's rates per second, one column per bucket, or per run of buckets when there are more than `most`. */
 export function columns(s: SeriesCounts, name: SeriesName, most = PW): Column[] {
-  const per = Math.max(1, Math.ceil(s.buckets / most));
   const perSecond = 1000 / s.step;
+  return valueColumns(s.buckets, s.step, (b) => (s.counts[b * NUM_SERIES + SER[name]] as number) * perSecond, most);
+}
+
+/** Columns of `buckets` values of `step` ms (`value(b)`), one per bucket, or per run of buckets when there are more than `most`. */
+export function valueColumns(buckets: number, step: number, value: (b: number) => number, most = PW): Column[] {
+  const per = Math.max(1, Math.ceil(buckets / most));
   const out: Column[] = [];
-  for (let first = 0; first < s.buckets; first += per) {
-    const last = Math.min(s.buckets, first + per);
+  for (let first = 0; first < buckets; first += per) {
+    const last = Math.min(buckets, first + per);
     let min = Infinity, max = -Infinity, sum = 0;
     for (let b = first; b < last; b++) {
-      const v = (s.counts[b * NUM_SERIES + SER[name]] as number) * perSecond;
+      const v = value(b);
       min = Math.min(min, v);
       max = Math.max(max, v);
       sum += v;
     }
-    out.push({ start: first * s.step, end: last * s.step, min, max, mean: sum / (last - first) });
+    out.push({ start: first * step, end: last * step, min, max, mean: sum / (last - first) });
   }
   return out;
 }
@@ -116,17 +121,20 @@ interface Frame {
 /** Alert k's row above the plot (18 px from HEADER down): its name, and under it a strip of its firings. */
 const HEADER = 38, ROW = 18;
 const rowTop = (k: number) => HEADER + ROW * k;
+/** The plot's top (px) under a row per alert, and the incidents' labels' row under them. */
+export const plotTop = (alerts: number, incidents: boolean) => Math.max(T, rowTop(alerts + (incidents ? 1 : 0)) + 2);
 
-function frame(input: SeriesChartInput, cols: readonly Column[], alerts: readonly ChartAlert[]): Frame {
+function frame(input: SeriesChartInput, plot: ChartPlot, alerts: readonly ChartAlert[]): Frame {
   const { series } = input;
-  const xMax = Math.max(series.buckets * series.step, ...input.incidents.map((w) => w.to), input.at ?? 0, 1);
-  const top = Math.max(...cols.map((c) => c.max), ...alerts.map((a) => a.above * 1.1), 0);
-  const { top: yMax, ticks: yTicks } = valueAxis(top);
-  const plotTop = Math.max(T, rowTop(alerts.length) + 2); // below the alerts' rows
+  const cols = plot.cols;
+  const xMax = Math.max(series.buckets * series.step, cols.at(-1)?.end ?? 0, ...input.incidents.map((w) => w.to), input.at ?? 0, 1);
+  const highest = Math.max(...cols.map((c) => c.max), ...alerts.map((a) => a.above * 1.1), 0);
+  const { top: yMax, ticks: yTicks } = valueAxis(plot.yTop ?? highest);
+  const top = plotTop(alerts.length, input.incidents.length > 0);
   return {
-    xMax, yTicks, top: plotTop, height: plotTop + PH + B,
+    xMax, yTicks, top, height: top + PH + B,
     x: (ms) => L + (Math.min(Math.max(ms, 0), xMax) / xMax) * PW,
-    y: (v) => plotTop + PH - (Math.min(Math.max(v, 0), yMax) / yMax) * PH,
+    y: (v) => top + PH - (Math.min(Math.max(v, 0), yMax) / yMax) * PH,
   };
 }
 
@@ -145,14 +153,27 @@ function axes(fr: Frame): string {
   return `<g class="axes" aria-hidden="true">${parts.join('')}</g>`;
 }
 
+/** The narrowest an incident's shading is drawn (px): a 20-second pause on a 3-hour axis still shows. */
+export const MIN_INCIDENT_PX = 4;
+
+/**
+ * The incident windows shaded, at least MIN_INCIDENT_PX wide, each labelled in a row of its own
+ * above the plot (no curve crosses it; a label that would run into the one before moves right)
+ * with its left edge drawn up to it.
+ */
 function incidentsSvg(incidents: readonly ChartIncident[], fr: Frame): string {
-  return incidents.map((w, k) => {
-    const x0 = fr.x(w.from), x1 = fr.x(w.to);
-    const label = `<text x="${f(x0 + 3)}" y="${fr.top + 11 + 12 * (k % 3)}" fill="${SHADE_TEXT}"${HALO}>${escapeHtml(w.name)}</text>`;
+  const labelY = fr.top - 6;
+  let free = L;
+  return incidents.map((w) => {
+    const x0 = fr.x(w.from), x1 = fr.x(w.to), width = Math.max(MIN_INCIDENT_PX, x1 - x0);
+    const chars = w.name.length * 6.2;
+    const lx = Math.min(Math.max(x0, free), L + PW - chars);
+    free = lx + chars + 8;
+    const label = `<text x="${f(lx + 3)}" y="${labelY}" fill="${SHADE_TEXT}"${HALO}>${escapeHtml(w.name)}</text>`;
     return `<g class="incident" data-incident="${escapeHtml(w.name)}" data-from-ms="${w.from}" data-to-ms="${w.to}">`
       + `<title>incident ${escapeHtml(w.name)}: ${escapeHtml(runTime(w.from))} to ${escapeHtml(runTime(w.to))}</title>`
-      + `<rect x="${f(x0)}" y="${fr.top}" width="${f(Math.max(1, x1 - x0))}" height="${PH}" fill="${SHADE}"/>`
-      + `<path d="M${f(x0)} ${fr.top}v${PH}M${f(x1)} ${fr.top}v${PH}" stroke="${SHADE_EDGE}" stroke-dasharray="3 3"/>${label}</g>`;
+      + `<rect x="${f(x0)}" y="${fr.top}" width="${f(width)}" height="${PH}" fill="${SHADE}"/>`
+      + `<path d="M${f(x0)} ${labelY - 9}V${fr.top + PH}M${f(x0 + width)} ${fr.top}v${PH}" stroke="${SHADE_EDGE}" stroke-dasharray="3 3"/>${label}</g>`;
   }).join('');
 }
 
@@ -205,10 +226,12 @@ function lineSvg(cols: readonly Column[], fr: Frame): string {
 }
 
 /** Words for the chart's <desc>: what it shows, its peak, what is shaded and what the alerts did. */
-function description(input: SeriesChartInput, name: SeriesName, cols: readonly Column[], alerts: readonly ChartAlert[]): string {
+function description(input: SeriesChartInput, plot: ChartPlot, alerts: readonly ChartAlert[]): string {
+  const cols = plot.cols;
   const peak = cols.reduce((best, c) => (c.max > best.max ? c : best), cols[0] as Column);
-  const merged = cols.length < input.series.buckets ? ` Each point is the mean of ${Math.ceil(input.series.buckets / cols.length)} buckets, with their lowest to highest as a light band.` : '';
-  const words = [`${SERIES_LABELS[name]} (${name}) per second, in buckets of ${duration(input.series.step)}, over ${runTime(cols.at(-1)?.end ?? 0)} of the run; highest ${num(peak.max)}/s in the bucket ${merged ? 'at about' : 'from'} ${runTime(peak.start)}.${merged}`];
+  const buckets = Math.round((cols.at(-1)?.end ?? 0) / input.series.step);
+  const merged = cols.length < buckets ? ` Each point is the mean of ${Math.ceil(buckets / cols.length)} buckets, with their lowest to highest as a light band.` : '';
+  const words = [`${plot.what}, in buckets of ${duration(input.series.step)}, over ${runTime(cols.at(-1)?.end ?? 0)} of the run; highest ${plot.value(peak.max)} in the bucket ${merged ? 'at about' : 'from'} ${runTime(peak.start)}.${merged}`];
   if (input.incidents.length > 0) words.push(`Shaded and labelled: ${input.incidents.map((w) => `incident ${w.name} from ${runTime(w.from)} to ${runTime(w.to)}`).join('; ')}.`);
   for (const a of alerts) {
     const shown = a.firings.slice(0, 5).map(([s, e]) => `${runTime(s)} to ${runTime(e)}`).join(', ');
@@ -235,23 +258,42 @@ function atSvg(at: number | undefined, fr: Frame): string {
   return `<g class="at" data-at-ms="${at}"><path d="M${x} ${fr.top}v${PH}" stroke="#1b1f24" stroke-dasharray="1 2"/><text x="${f(fr.x(at) + 3)}" y="${fr.top + PH - 4}">timeline</text></g>`;
 }
 
+/** What one chart draws over the run's time: its columns and its words (`what` and `value` in its <desc>: "Attempts sent (attempts) per second", "12/s"). */
+export interface ChartPlot {
+  /** The attribute naming it on its <svg> (`data-series`, the test contract) and its value; its elements' ids' stem. */
+  attr: string; key: string; id: string;
+  /** Its heading, the line under it, its <title>. */
+  label: string; subtitle: string; title: string;
+  what: string; value: (v: number) => string;
+  cols: readonly Column[];
+  /** The value axis' top when fixed (a share's 100%); else the highest value's. */
+  yTop?: number;
+}
+
 /** The chart of one count. */
 export function seriesChart(input: SeriesChartInput, name: SeriesName): string {
-  const cols = columns(input.series, name);
-  const alerts = input.alerts.filter((a) => a.metric === name);
-  const fr = frame(input, cols, alerts);
-  const id = `series-${name}`;
-  const title = `${SERIES_LABELS[name]} per second over the run`;
-  return `<svg xmlns="http://www.w3.org/2000/svg" class="series-chart" data-series="${name}" role="img" aria-labelledby="${id}-title ${id}-desc" width="${W}" height="${fr.height}" viewBox="0 0 ${W} ${fr.height}" font-family="${FONT_STACK}" font-size="11">
-<title id="${id}-title">${escapeHtml(title)}</title>
-<desc id="${id}-desc">${escapeHtml(description(input, name, cols, alerts))}</desc>
+  return plotChart(input, {
+    attr: 'data-series', key: name, id: `series-${name}`,
+    label: SERIES_LABELS[name], subtitle: `${name}, count per second in ${duration(input.series.step)} buckets`, title: `${SERIES_LABELS[name]} per second over the run`,
+    what: `${SERIES_LABELS[name]} (${name}) per second`, value: (v) => `${num(v)}/s`,
+    cols: columns(input.series, name),
+  }, input.alerts.filter((a) => a.metric === name));
+}
+
+/** A chart of `plot` over the run: the incident windows, the load's end, the alerts given (on its values) and the --at line. */
+export function plotChart(input: SeriesChartInput, plot: ChartPlot, alerts: readonly ChartAlert[] = []): string {
+  const fr = frame(input, plot, alerts);
+  const id = plot.id;
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="series-chart" ${plot.attr}="${escapeHtml(plot.key)}" role="img" aria-labelledby="${id}-title ${id}-desc" width="${W}" height="${fr.height}" viewBox="0 0 ${W} ${fr.height}" font-family="${FONT_STACK}" font-size="11">
+<title id="${id}-title">${escapeHtml(plot.title)}</title>
+<desc id="${id}-desc">${escapeHtml(description(input, plot, alerts))}</desc>
 <rect width="${W}" height="${fr.height}" fill="#fff"/>
-<text x="8" y="16" font-size="13" font-weight="600">${escapeHtml(SERIES_LABELS[name])}</text>
-<text x="8" y="31" fill="${DIM}">${escapeHtml(`${name}, count per second in ${duration(input.series.step)} buckets`)}</text>
+<text x="8" y="16" font-size="13" font-weight="600">${escapeHtml(plot.label)}</text>
+<text x="8" y="31" fill="${DIM}">${escapeHtml(plot.subtitle)}</text>
 ${incidentsSvg(input.incidents, fr)}
 ${afterLoadSvg(input.loadEnd, fr)}
 ${axes(fr)}
-${lineSvg(cols, fr)}
+${lineSvg(plot.cols, fr)}
 ${alerts.map((a, k) => alertSvg(a, k, fr)).join('')}
 ${atSvg(input.at, fr)}
 </svg>`;
