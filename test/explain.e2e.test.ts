@@ -22,7 +22,7 @@ describe('idem-sim explain', () => {
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     const row = (key: string) => r.stdout.split('\n').find((l) => l.startsWith(`│ ${key} `))?.split('│').slice(1, -1).map((c) => c.trim());
-    expect(r.stdout.split('\n')[0]).toBe('pay.yaml');
+    expect(r.stdout.split('\n')[0]).toBe('scenario pay.yaml');
     expect(row('idempotency.scope')).toEqual(['idempotency.scope', 'intent', 'pay.yaml:4']);
     expect(row('idempotency.retention')).toEqual(['idempotency.retention', '24h', 'preset stripe (pay.yaml:2)']);
     expect(row('client.timeout')).toEqual(['client.timeout', '3s', 'extends: base.yaml:3']);

@@ -127,7 +127,8 @@ describe('size of a simulated scenario', () => {
   it('with idempotency.scope none: warns that the store is empty (with run\'s reason), and 0 keys is exact, not a count that saw none', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-sim-size-'));
     const file = join(dir, 'no-key.yaml');
-    writeFileSync(file, 'load: {rate_per_s: 20}\nidempotency:\n  scope: none\n');
+    // The lab's chances written out: no note after the warning (docs/scenarios.md, "The lab's values").
+    writeFileSync(file, 'load: {rate_per_s: 20}\nidempotency:\n  scope: none\nnetwork: {reply_loss: 0.02}\nagent: {replan_probability: 0.6}\n');
     const r = cli(['size', file, '--actions', '2000']);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toBe(`idem-sim: warning: ${file}:3:3, key idempotency.scope: sizes an empty key store: idempotency.scope is none, so no key is claimed, stored or looked up. `

@@ -7,7 +7,7 @@
 import { isCoupled } from '../model/capacity.js';
 import { check } from '../scenario/expect.js';
 import { InputError } from '../scenario/errors.js';
-import { toolVersion, type Io } from './io.js';
+import { say, toolVersion, type Io } from './io.js';
 import { checkResult, renderCheckJson, type CheckResult } from '../report/check-json.js';
 import { renderJunit } from '../report/junit.js';
 import type { CheckedScenario, CheckError, CheckReport, CheckWarning } from '../report/types.js';
@@ -158,7 +158,7 @@ function readEach(files: readonly string[], read: ScenarioReader, readAgent: (fi
       }
     } catch (e) {
       if (!(e instanceof InputError) || e.origin?.source.startsWith('--')) throw e;
-      io.stderr.write(`idem-sim: error: ${e.message}\n`);
+      say(io, `error: ${e.message}`);
       errors.push(checkError(name, file, e));
     }
   }
@@ -184,13 +184,13 @@ function withExpectations(all: readonly Loaded[], errors: CheckError[], io: Io):
     // Nothing to check is an error of each file, so the JUnit file and --json still say so to CI.
     for (const l of all) {
       const e = new InputError({ source: l.file }, 'expect', 'has no expectations to check', 'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
-      io.stderr.write(`idem-sim: error: ${e.message}\n`);
+      say(io, `error: ${e.message}`);
       errors.push(checkError(l.name, l.file, e));
     }
     return { checkable: [], skipped: [] };
   }
   const skipped = [...new Set(all.filter((l) => !hasGoals(l)).map((l) => l.file))];
-  for (const file of skipped) io.stderr.write(`idem-sim: skipped ${file}: it has no expect: block\n`);
+  for (const file of skipped) say(io, `skipped ${file}: it has no expect: block`);
   return { checkable, skipped };
 }
 

@@ -1,6 +1,7 @@
 /** The process edge: streams, colour, version. Passed into commands so tests can capture them. */
 import { readFileSync } from 'node:fs';
 import { Chalk, type ChalkInstance } from 'chalk';
+import { printable } from '../scenario/printable.js';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean };
@@ -20,12 +21,21 @@ export function toolVersion(): string {
   return cachedVersion;
 }
 
+/**
+ * A line of standard error: `idem-sim: `, then `message` made printable (scenario/printable.ts),
+ * so that no name it quotes (a file's, a key's) can end the line, start one of its own (a
+ * workflow command, `::error ...`) or send a terminal a control sequence, whoever wrote it.
+ */
+export function say(io: { stderr: NodeJS.WritableStream }, message: string): void {
+  io.stderr.write(`idem-sim: ${printable(message)}\n`);
+}
+
 /** A warning on standard error: the run goes on, and its result does not depend on what is warned of. */
 export function warn(io: { stderr: NodeJS.WritableStream }, message: string): void {
-  io.stderr.write(`idem-sim: warning: ${message}\n`);
+  say(io, `warning: ${message}`);
 }
 
 /** A note on standard error: what the user may not know about the input (the lab values a scenario runs on without writing them). */
 export function note(io: { stderr: NodeJS.WritableStream }, message: string): void {
-  io.stderr.write(`idem-sim: note: ${message}\n`);
+  say(io, `note: ${message}`);
 }

@@ -9,6 +9,7 @@ import { keyStoreSize, type Estimate, type Metrics } from '../results/metrics.js
 import { COMFORTABLE, NEAR_CAPACITY, workersFor } from '../model/offered.js';
 import type { WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
+import { printable } from '../scenario/printable.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { readProbeFile } from './probe-file.js';
 import { CI_LEGEND, duration, estimateText, num } from '../report/format.js';
@@ -178,11 +179,12 @@ function workersLine(c: NonNullable<Simulated['capacity']>): string {
 }
 
 function sizeTable(r: SizeResult, simulated: Simulated | undefined, style: ChalkInstance): string {
-  const recordSource = r.record_bytes_source ?? '';
+  // The sources name files (the scenario, a probe's result) and what a probe's file says of its store: printed printable.
+  const recordSource = printable(r.record_bytes_source ?? '');
   // A simulated figure with its 95% interval, as run shows it; an assumed one as it is.
   const shown = (value: number, ci95: Interval | undefined, exact: string) => (ci95 ? estimateText({ value, ci95 }) : exact);
   return [
-    `keys per action   ${shown(r.keys_per_action, r.keys_per_action_ci95, r.keys_per_action.toFixed(4).replace(/\.?0+$/, ''))} (${r.keys_per_action_source})`,
+    `keys per action   ${shown(r.keys_per_action, r.keys_per_action_ci95, r.keys_per_action.toFixed(4).replace(/\.?0+$/, ''))} (${printable(r.keys_per_action_source)})`,
     `rate              ${num(r.rate_per_s)} actions/s`,
     `retention         ${duration(r.retention_ms)}`,
     `keys              ${shown(r.keys, r.keys_ci95, num(Math.round(r.keys)))}   = keys per action × rate × retention`,

@@ -6,6 +6,7 @@
 import { ALL_METRIC_PATHS, METRIC_PATHS } from '../results/metric-paths.js';
 import { METRICS } from '../results/metric-registry.js';
 import { escapeHtml, htmlPage } from '../report/html.js';
+import { printable } from '../scenario/printable.js';
 import { storyPanel, STORY_STYLE } from '../report/story-panel.js';
 import { TIME_STYLE } from '../report/time-section.js';
 import { capitalised } from '../report/metric-text.js';
@@ -142,7 +143,7 @@ export interface LabScripts {
 function toolNote(start: LabConfig['start']): string {
   const t = start.tool;
   if (!t) return '';
-  return `<p class="note" id="tool-note">Started from <strong>${escapeHtml(t.name)}</strong>, a tool of the agent ${escapeHtml(t.agent)} (<code>${escapeHtml(t.file)}</code>): its scenario as the agent runs it (the built-in defaults, the agent's defaults, the file it extends, its own keys and the agent's rate for it), every key written out, on its seed <code>${escapeHtml(start.seed)}</code>. Until a knob changes, its numbers are ${escapeHtml(t.name)}'s column of <code>${escapeHtml(t.agentCommand)}</code>. The command under "Reproduce" names this scenario <code>${escapeHtml(start.file ?? '')}</code>: the file "Download scenario.yaml" writes.</p>`;
+  return `<p class="note" id="tool-note">Started from <strong>${escapeHtml(t.name)}</strong>, a tool of the agent ${escapeHtml(t.agent)} (<code>${escapeHtml(printable(t.file))}</code>): its scenario as the agent runs it (the built-in defaults, the agent's defaults, the file it extends, its own keys and the agent's rate for it), every key written out, on its seed <code>${escapeHtml(start.seed)}</code>. Until a knob changes, its numbers are ${escapeHtml(t.name)}'s column of <code>${escapeHtml(t.agentCommand)}</code>. The command under "Reproduce" names this scenario <code>${escapeHtml(start.file ?? '')}</code>: the file "Download scenario.yaml" writes.</p>`;
 }
 
 /** The page. */

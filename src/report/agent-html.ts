@@ -15,6 +15,7 @@ import type { AgentRun } from './agent.js';
 import { agentRows, readOnlyNote } from './agent-table.js';
 import { CI_LEGEND, num } from './format.js';
 import { escapeHtml, htmlPage } from './html.js';
+import { printable } from '../scenario/printable.js';
 import { HEADLINE_STYLE, headlineTable } from './html-headline.js';
 import { resolvedScenario } from './json.js';
 
@@ -99,7 +100,7 @@ export function agentPage(p: AgentPage): string {
   const body = `<style>${STYLE}</style>
 <h1>idem-sim report: agent ${escapeHtml(a.name)}</h1>
 ${p.description ? `<p class="note">${escapeHtml(p.description)}</p>\n` : ''}<dl class="facts">
-<dt>file</dt><dd><code>${escapeHtml(a.file)}</code></dd>
+<dt>file</dt><dd><code>${escapeHtml(printable(a.file))}</code></dd>
 <dt>seed</dt><dd><code>${escapeHtml(a.seed)}</code> (each tool on its own stream, <code>${escapeHtml(a.seed)}/TOOL</code>)</dd>
 <dt>traffic</dt><dd>${escapeHtml(trafficText(a))}</dd>
 <dt>tools</dt><dd>${num(a.tools.length)}</dd>

@@ -46,7 +46,8 @@ export function sourceText(from: KeySource): string {
 export function renderExplainTable(report: ExplainReport, chalk: ChalkInstance): string {
   const parts = report.scenarios.map((s) => {
     const table = drawRows(['key', 'value', 'from'].map((h) => chalk.bold(h)), s.keys.map((k) => [k.key, k.text, sourceText(k.from)]), ['left', 'left', 'left']);
-    const title = report.agent !== undefined ? `tool ${printable(s.name)} of the agent ${printable(report.agent)}` : printable(report.file === null ? 'the built-in lab defaults' : clipped(report.file));
+    // A heading of words first: a file's name never begins the line (a file named `::error ...` would be a workflow command in a CI log).
+    const title = report.agent !== undefined ? `tool ${printable(s.name)} of the agent ${printable(report.agent)}` : report.file === null ? 'the built-in lab defaults' : `scenario ${printable(clipped(report.file))}`;
     const lab = s.labDefaults.length === 0 ? '' : `\n${chalk.dim(`lab values it runs on without writing them: ${s.labDefaults.map((d) => `${d.path} ${d.value}`).join(', ')} (write them to keep or change them)`)}`;
     return `${chalk.bold(title)}\n${table}${lab}\n`;
   });
