@@ -5,7 +5,7 @@
  */
 import type { AlertResult } from '../results/alerts.js';
 import { duration, num } from './format.js';
-import { missingReading } from './saturation-text.js';
+import { falseAlarmText, missingReading, recoveryReading } from './saturation-text.js';
 import type { ScenarioRun } from './types.js';
 
 /** A row: its label and each run's cell (undefined: the run has no such alert). */
@@ -18,10 +18,11 @@ const missing = '–';
  * A reading per incident of an alert (`none`: the words where it is null, with what the service's
  * saturation adds to them: saturation-text.ts), – where the run has no such alert, incident or reading.
  */
-function reading(r: ScenarioRun, readings: Readonly<Record<string, number | null>> | undefined, incident: string, none: string): string {
+function reading(r: ScenarioRun, readings: Readonly<Record<string, number | null>> | undefined, incident: string, none: string, recovery = false): string {
   if (!readings || !Object.hasOwn(readings, incident)) return missing;
   const d = readings[incident];
-  return d === null || d === undefined ? missingReading(none, r.metrics, r.scenario, incident) : duration(d);
+  if (d === null || d === undefined) return missingReading(none, r.metrics, r.scenario, incident);
+  return recovery ? recoveryReading(d, r.metrics, incident) : duration(d);
 }
 
 /** The section's rows, for the alerts of all `runs` in the order they first appear. */
@@ -41,9 +42,12 @@ export function alertRows(runs: readonly ScenarioRun[]): AlertRow[] {
     const recovery = runs.some((r) => find(r, name)?.recovery_ms);
     for (const incident of incidents) {
       rows.push([`  detection delay after ${incident}`, (r) => reading(r, find(r, name)?.detection_delay_ms, incident, 'not detected')]);
-      if (recovery) rows.push([`  recovery after ${incident} ended`, (r) => reading(r, find(r, name)?.recovery_ms, incident, 'no firing')]);
+      if (recovery) rows.push([`  recovery after ${incident} ended`, (r) => reading(r, find(r, name)?.recovery_ms, incident, 'no firing', true)]);
     }
-    rows.push(['  false alarms', (r) => { const a = find(r, name); return a ? num(a.false_alarms) : missing; }]);
+    rows.push(['  false alarms', (r) => {
+      const a = find(r, name);
+      return a ? falseAlarmText(a.false_alarms, a.firings, r.scenario.alerts.find((x) => x.name === name)?.grace ?? 0, r.metrics, r.scenario) : missing;
+    }]);
   }
   return rows;
 }

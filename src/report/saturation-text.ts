@@ -7,9 +7,9 @@
 import type { Metrics } from '../results/metrics.js';
 import type { RecoveryStatus } from '../results/saturation.js';
 import type { WrittenScenario } from '../model/types.js';
-import { INCIDENT_REACH_MS } from '../engine/coupled/saturation.js';
+import { INCIDENT_REACH_MS, OVERLOAD_MS } from '../engine/coupled/saturation.js';
 import type { AlertRow } from './alert-rows.js';
-import { duration } from './format.js';
+import { duration, num } from './format.js';
 import { escapeHtml } from './html.js';
 import type { ScenarioRun } from './types.js';
 
@@ -56,13 +56,36 @@ const workers = (s: WrittenScenario): string => {
   return `${n} worker${n === 1 ? '' : 's'}`;
 };
 
-/** Why an overload episode beginning at `a` is no incident's: none began it (it began before one, or long after), or it outlived the one that did by more than 30 minutes. */
-function blame(s: WrittenScenario, a: number): string {
-  if (s.incidents.length === 0) return 'with no incident';
-  const began = [...s.incidents].reverse().find((w) => w.from <= a && a < w.to + INCIDENT_REACH_MS);
-  if (began) return `outliving ${began.name} by more than 30 minutes`;
-  const next = s.incidents.filter((w) => w.from > a).sort((x, y) => x.from - y.from)[0];
-  return next ? `beginning before ${next.name}` : 'with no incident (after every incident and its 30 minutes)';
+/**
+ * Why an overload episode `[a, b]` is no incident's: the part of it outside every incident's
+ * reach (`[from, to + 30m)`), named: it began a minute or more before the first incident it
+ * meets, or it outlived the last one by more than 30 minutes, or it met none.
+ */
+export function blame(s: WrittenScenario, [a, b]: readonly [number, number]): string {
+  const met = s.incidents.filter((w) => w.from < b && a < w.to + INCIDENT_REACH_MS);
+  if (met.length === 0) return s.incidents.some((w) => w.from <= a) ? 'with no incident (after every incident before it and its 30 minutes)' : 'with no incident';
+  const first = met.reduce((x, y) => (y.from < x.from ? y : x));
+  if (first.from - a >= OVERLOAD_MS) return `beginning ${duration(first.from - a)} before the ${first.name}`;
+  const last = met.reduce((x, y) => (y.to > x.to ? y : x));
+  if (b > last.to + INCIDENT_REACH_MS) return `outliving the ${last.name} by more than 30 minutes`;
+  return 'a minute or more of it between incidents and their 30 minutes';
+}
+
+/**
+ * Whether the run shows that the offered load with its retries exceeds the workers over an
+ * overload episode `[a, b]`: the first attempts alone reach them (peak_offered_utilisation >= 1),
+ * retries or re-plans add load (more than 1 attempt an action), or the episode outlives the load.
+ * Else it is a busy period that chance brings at few workers and long service times.
+ */
+export function overloadShown(m: Metrics, [, b]: readonly [number, number]): boolean {
+  return (m.peak_offered_utilisation ?? 0) >= 1 || m.attempts_per_action.value > 1 || b > (m.load_end_ms ?? Infinity);
+}
+
+/** An overload episode in words: the fact, and why where the run shows it. */
+function episodeText(m: Metrics, s: WrittenScenario, e: readonly [number, number]): string {
+  if (overloadShown(m, e)) return `saturated ${span(e)} ${blame(s, e)}: the offered load with its retries exceeds ${workers(s)}`;
+  const offered = m.offered_utilisation === null || m.offered_utilisation === undefined ? '' : ` at ${(m.offered_utilisation * 100).toFixed(0)}% offered utilisation`;
+  return `every worker busy ${span(e)} ${blame(s, e)}: a busy period of ${duration(e[1] - e[0])}${offered}, with no retries adding load; with few workers and long service times such periods are normal: gate on backlog_cleared_ms or saturated_share rather than stable`;
 }
 
 /**
@@ -71,7 +94,7 @@ function blame(s: WrittenScenario, a: number): string {
  */
 export function saturationLines(m: Metrics, s: WrittenScenario): string[] {
   if (m.stable === undefined || m.stable === null) return [];
-  const episodes = (m.overload_episodes ?? []).slice(0, LISTED).map((e) => `saturated ${span(e)} ${blame(s, e[0])}: the offered load with its retries exceeds ${workers(s)}`);
+  const episodes = (m.overload_episodes ?? []).slice(0, LISTED).map((e) => episodeText(m, s, e));
   const more = (m.overload_episodes?.length ?? 0) > LISTED ? [`and ${(m.overload_episodes?.length ?? 0) - LISTED} more overload episodes (the JSON's overload_episodes lists them)`] : [];
   return [...episodes, ...more, ...s.incidents.map((w) => `${w.name}: ${backlogText(m, s, w.name)}`)];
 }
@@ -100,6 +123,25 @@ export function missingReading(none: string, m: Metrics, s: WrittenScenario, inc
   return note === null ? none : `${none}, ${note}`;
 }
 
+/**
+ * An alert's recovery after `incident` (a number) in words: the time, qualified where the
+ * incident's backlog outlived the load (the firing ended with the load, not with the storm).
+ */
+export function recoveryReading(ms: number, m: Metrics, incident: string): string {
+  return m.recovered?.[incident] === false ? `${duration(ms)} (the load ended; the backlog had not cleared)` : duration(ms);
+}
+
+/**
+ * An alert's false alarms in words: the count (the alerts' number, unchanged), with the overload
+ * episode a false alarm's firing overlaps, where one does: such a firing caught a real overload.
+ */
+export function falseAlarmText(count: number, firings: readonly (readonly [number, number])[], grace: number, m: Metrics, s: WrittenScenario): string {
+  if (count === 0) return num(count);
+  const owned = (start: number) => s.incidents.some((w) => w.from <= start && start < w.to + grace);
+  const overload = (m.overload_episodes ?? []).find(([a, b]) => firings.some(([f, g]) => !owned(f) && f < b && a < g));
+  return overload ? `${num(count)}, during the overload ${span(overload)}` : num(count);
+}
+
 /** The run table's rows of the saturation (after the capacity metrics): the overload episodes and each incident's backlog. */
 export function saturationRows(runs: readonly ScenarioRun[]): AlertRow[] {
   const measured = runs.filter((r) => r.metrics.stable !== undefined && r.metrics.stable !== null);
@@ -107,7 +149,7 @@ export function saturationRows(runs: readonly ScenarioRun[]): AlertRow[] {
   const incidents = [...new Set(measured.flatMap((r) => Object.keys(r.metrics.backlog_cleared_ms ?? {})))];
   return [
     ['Saturation (no worker free: exact, docs/capacity.md)'],
-    ['overload episodes (saturated, no incident to blame)', (r) => overloadText(r.metrics)],
+    ['overload episodes (saturated a minute or more outside every incident and its 30 minutes)', (r) => overloadText(r.metrics)],
     ...incidents.map((name): AlertRow => [`backlog cleared after ${name}`, (r) => backlogCell(r.metrics, r.scenario, name)]),
   ];
 }

@@ -9,7 +9,7 @@ import type { SeriesCounts } from '../model/series.js';
 import { listedSeries } from '../results/capacity.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { Metrics } from '../results/metrics.js';
-import { missingReading } from './saturation-text.js';
+import { falseAlarmText, missingReading, recoveryReading } from './saturation-text.js';
 import { duration, num } from './format.js';
 import { escapeHtml } from './html.js';
 import { nonEmptyCounts, seriesCharts, type ChartAlert, type SeriesChartInput } from './series-chart.js';
@@ -79,11 +79,12 @@ function legend(input: TimeSectionInput): string {
  * An alert's reading per incident (detection_delay_ms, or recovery_ms: `none` the words where it
  * is null, with what the service's saturation adds to them when `m` is a coupled run's).
  */
-function perIncident(readings: Readonly<Record<string, number | null>>, none: string, scenario: WrittenScenario, m?: Metrics): string {
+function perIncident(readings: Readonly<Record<string, number | null>>, none: string, scenario: WrittenScenario, m?: Metrics, recovery = false): string {
   const entries = Object.entries(readings);
   if (entries.length === 0) return 'no incidents';
   const missing = (name: string) => (m ? missingReading(none, m, scenario, name) : none);
-  return entries.map(([name, d]) => `${escapeHtml(name)}: ${escapeHtml(d === null ? missing(name) : duration(d))}`).join('<br>');
+  const found = (name: string, d: number) => (m && recovery ? recoveryReading(d, m, name) : duration(d));
+  return entries.map(([name, d]) => `${escapeHtml(name)}: ${escapeHtml(d === null ? missing(name) : found(name, d))}`).join('<br>');
 }
 
 function firingList(r: AlertResult): string {
@@ -100,8 +101,8 @@ export function alertTable(scenario: WrittenScenario, results: readonly AlertRes
   const rows = results.map((r) => {
     const spec = scenario.alerts.find((a) => a.name === r.name);
     const rule = spec ? `${spec.metric} above ${num(spec.above)}/s${spec.for > 0 ? ` for ${duration(spec.for)}` : ''}, grace ${duration(spec.grace)}` : '';
-    const recovered = recovery ? `<td>${perIncident(r.recovery_ms ?? {}, 'no firing', scenario, m)}</td>` : '';
-    return `<tr data-alert-row="${escapeHtml(r.name)}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(rule)}</td><td>${firingList(r)}</td><td>${perIncident(r.detection_delay_ms, 'not detected', scenario, m)}</td>${recovered}<td>${num(r.false_alarms)}</td></tr>`;
+    const recovered = recovery ? `<td>${perIncident(r.recovery_ms ?? {}, 'no firing', scenario, m, true)}</td>` : '';
+    return `<tr data-alert-row="${escapeHtml(r.name)}"><td>${escapeHtml(r.name)}</td><td>${escapeHtml(rule)}</td><td>${firingList(r)}</td><td>${perIncident(r.detection_delay_ms, 'not detected', scenario, m)}</td>${recovered}<td>${escapeHtml(m ? falseAlarmText(r.false_alarms, r.firings, spec?.grace ?? 0, m, scenario) : num(r.false_alarms))}</td></tr>`;
   });
   const recoveryWords = recovery ? '; its recovery is from the incident\'s end to the end of the last firing that belongs to it (0 if that ended first): how long the failure outlived its trigger' : '';
   return `<table class="data alerts"><caption class="note">Alerts evaluated on the series: a firing starts at the end of the bucket that completes the run above the threshold; its detection delay is from the incident's start${recoveryWords}; a firing that belongs to no incident (its start not within an incident window and its grace) is a false alarm.</caption>

@@ -1,6 +1,7 @@
 /** Settings of docs/model.md's "Capacity" that have no effect under the scenario's others, as warnings. */
 import type { WrittenScenario } from '../model/types.js';
 import { COMFORTABLE, NEAR_CAPACITY, offeredUtilisation, workersFor } from '../model/offered.js';
+import { MAX_WORKERS } from '../model/limits.js';
 import { formatPath } from './document.js';
 import { formatDuration } from './duration.js';
 import type { Origin } from './errors.js';
@@ -49,8 +50,10 @@ export function capacityWarnings(s: WrittenScenario, locate: Locate): ScenarioWa
 /**
  * A service near its capacity (docs/model.md, "Saturation"): the scenario's first attempts alone
  * keep NEAR_CAPACITY or more of the workers busy at its highest rate, so a slow spell or a few
- * retries tip it into a storm. The fix names the workers for COMFORTABLE. Null below, or where the
- * latency's mean needs a file not read yet (the run still reports the figure).
+ * retries tip it into a storm. The fix names the workers for COMFORTABLE (or says they are beyond
+ * MAX_WORKERS), which keep normal load from capacity, and the guards that stop a storm an incident
+ * starts, which workers do not. Null below, or where the latency's mean needs a file not read yet
+ * (the command warns once it is read: nearCapacityAfterData).
  */
 export function nearCapacity(s: WrittenScenario): { problem: string; fix: string } | null {
   const offered = offeredUtilisation(s);
@@ -58,10 +61,27 @@ export function nearCapacity(s: WrittenScenario): { problem: string; fix: string
   if (offered === null || workers === undefined || offered.peak_offered_utilisation < NEAR_CAPACITY) return null;
   const peak = offered.peak_offered_utilisation;
   const at = s.load.profile.length > 0 ? 'at the highest rate of load.profile' : 'at load.rate_per_s';
+  const needed = workersFor(s, peak);
+  const more = needed > MAX_WORKERS
+    ? `The workers for peak_offered_utilisation ${COMFORTABLE} would be more than ${MAX_WORKERS.toLocaleString('en-US')}, beyond the model's limit of workers: lower the rate or the service time`
+    : `Give it ${needed} workers (peak_offered_utilisation ${COMFORTABLE}), or lower the rate, to keep normal load away from capacity`;
   return {
     problem: `is near capacity: first attempts alone keep ${percent(peak)} of the ${workers} workers busy ${at} (peak_offered_utilisation ${peak.toFixed(2)}, warned of from ${NEAR_CAPACITY}), and retries, re-plans and replays come on top of that, so a short slowdown or pause can start a retry storm that outlives it`,
-    fix: `Give it ${workersFor(s, peak)} workers (peak_offered_utilisation ${COMFORTABLE}), or lower the rate; docs/capacity.md, "Near capacity".`,
+    fix: `${more}. More workers do not stop a storm that an incident starts; the guards do: a bounded queue (service.capacity.queue), service.capacity.drop_expired, a retry budget (client.retry_budget) or a breaker (client.breaker); docs/capacity.md, "Near capacity".`,
   };
+}
+
+/**
+ * The near-capacity warning of a scenario whose latency a file holds (empirical, a histogram
+ * file), given once the command has read the data (`loaded`): the written scenario could not
+ * have it. None where the written one could (capacityWarnings gave it).
+ */
+export function nearCapacityAfterData(written: WrittenScenario, loaded: WrittenScenario, locate?: Locate): ScenarioWarning[] {
+  if (offeredUtilisation(written) !== null) return [];
+  const near = nearCapacity(loaded);
+  if (near === null) return [];
+  const path = ['service', 'capacity', 'workers'];
+  return [{ ...(locate ? { origin: locate(path, true) } : {}), keyPath: formatPath(path), ...near }];
 }
 
 const percent = (x: number): string => `${(x * 100).toFixed(0)}%`;

@@ -8,6 +8,7 @@ import { LAB_DEFAULTS, labDefaultsInherited, labNote, type LabDefault } from '..
 import { note, warn, type Io } from '../io.js';
 import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
 import { latencyDataWarnings } from '../../ingest/data-warnings.js';
+import { nearCapacityAfterData } from '../../scenario/capacity-warnings.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
 
 /**
@@ -22,7 +23,8 @@ export function loadScenario(file: string | null, overrides: readonly Override[]
     return source !== undefined && parsed.bases?.includes(source) ? source : undefined;
   };
   const scenario = loadEmpiricalData(parsed.scenario, file ?? undefined, parsed.locate, access, writtenIn);
-  return { ...parsed, scenario, warnings: [...parsed.warnings, ...latencyDataWarnings(scenario.service.latency, ['service', 'latency'], parsed.locate)] };
+  const afterData = [...latencyDataWarnings(scenario.service.latency, ['service', 'latency'], parsed.locate), ...nearCapacityAfterData(parsed.scenario, scenario, parsed.locate)];
+  return { ...parsed, scenario, warnings: [...parsed.warnings, ...afterData] };
 }
 
 export type LoadedScenario = ReturnType<typeof loadScenario>;
