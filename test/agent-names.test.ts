@@ -52,7 +52,9 @@ describe('the agent\'s name from its file\'s name', () => {
 
   it('is rewritten to a name\'s form otherwise, and warned of with the name to write', () => {
     for (const [file, name] of [[ESCAPES, 'x__0_pwn_'], [WORKFLOW, 'a___error_file_README_md_line_1__forged_'], ['support.agent', 'support_agent'],
-      ['-rf', '_-rf'], ['constructor', 'constructor_agent'], ['__proto__', '__proto___agent'], ['', '_'], ['ü'.repeat(100), '_'.repeat(64)]] as const) {
+      ['-rf', '_-rf'], ['constructor', 'constructor_agent'], ['__proto__', '__proto___agent'], ['', '_'], ['ü'.repeat(100), 'u'.repeat(64)],
+      // An accent is left out (é decomposed is e and a combining mark), written precomposed or not; a letter of another script has no form to keep.
+      ['é', 'e'], ['café-crème', 'cafe-creme'], ['cafe\u0301', 'cafe'], ['Ærø Straße', '_r__Stra_e'], ['日本', '__']] as const) {
       const a = parseAgent(AGENT, `${file}.yaml`, file);
       expect(a.name, JSON.stringify(file)).toBe(name);
       expect(AGENT_NAME.pattern.test(a.name)).toBe(true);
@@ -93,6 +95,13 @@ describe('a hostile agent file name reaches no output as it is', () => {
       expect(r.stdout, args.join(' ')).not.toMatch(/^::error file=README\.md/m);
       expect(r.stdout, args.join(' ')).toContain('a___error_file_README_md_line_1__forged_');
     }
+  });
+
+  it('check --format github: the warning of the rewritten name is titled as such, at the agent: line, not as a setting with no effect', async () => {
+    const r = await cli(['check', agentFile('é', `${AGENT}expect:\n  agent.duplicates_per_day: ">= 0"\n`), '--format', 'github']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^::warning file=\S+é\.yaml,line=1,title=idem-sim check%3A a name rewritten::\S+é\.yaml:1:1, key agent\.name: is left out, so the agent is named after its file; the file's name, "é", is not a name [^\n]*, so the outputs call the agent e\./m);
+    expect(r.stdout).not.toContain('a setting with no effect');
   });
 
   it('sweep: the footer', async () => {

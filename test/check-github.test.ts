@@ -50,6 +50,12 @@ describe('workflow commands', () => {
     ].join('\n'));
   });
 
+  it('a warning of another kind than a setting with no effect has its own title: an agent\'s name rewritten from its file\'s', () => {
+    const renamed = { text: 'é.yaml:1:1, key agent.name: is left out, so the agent is named after its file. Give it a name.', source: 'é.yaml', line: 1, kind: 'name' as const };
+    expect(renderWorkflowCommands({ checked: [{ ...CHECKED, warnings: [renamed], verdicts: CHECKED.verdicts.slice(0, 1) }], errors: [], skipped: [] }, REPLAY))
+      .toBe('::warning file=é.yaml,line=1,title=idem-sim check%3A a name rewritten::é.yaml:1:1, key agent.name: is left out, so the agent is named after its file. Give it a name.\n');
+  });
+
   it('nothing to say: no output', () => {
     expect(renderWorkflowCommands({ checked: [{ ...CHECKED, warnings: [], verdicts: CHECKED.verdicts.slice(0, 1) }], errors: [], skipped: [] }, REPLAY)).toBe('');
   });

@@ -76,6 +76,15 @@ describe('the note of the lab values a scenario inherits', () => {
     expect((await cli(['size', written])).stderr).toBe('');
   });
 
+  it('check that fails (a file with no goals, an invalid file) ends with its errors: no note after them', async () => {
+    const none = await cli(['check', file('no-goals.yaml', 'actions: 300\n')]);
+    expect(none.status).toBe(2);
+    expect(none.stderr).toMatch(/^idem-sim: error: \S+no-goals\.yaml, key expect: has no expectations to check\. [^\n]*\n$/);
+    const invalid = await cli(['check', pay, file('invalid.yaml', 'client: {timeout: 2}\n')]);
+    expect(invalid.status).toBe(2);
+    expect(invalid.stderr).toMatch(/^idem-sim: error: \S+invalid\.yaml:1:19, key client\.timeout: [^\n]*\n$/);
+  });
+
   it('a command that fails says none: its error is the whole of stderr', async () => {
     // The first file read, the second refused; a point of the sweep refused after the first.
     for (const args of [['run', pay, file('bad.yaml', 'client: {timeout: 2}\n')], ['sweep', pay, '--vary', 'client.timeout=1s,0'], ['check', pay, '--set', 'runtime.max_replays=x']]) {

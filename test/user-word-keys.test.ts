@@ -77,6 +77,9 @@ describe('a cost in the unit constructor', () => {
     for (const unit of ['__proto__', 'toString']) {
       expect(refusal(() => parseAgent(AGENT.replace('unit: ticket', `unit: ${unit}`), 'agent.yaml', 'agent')).keyPath).toBe('tools[1].cost.duplicate.unit');
     }
+    // The form the error states is the pattern's: __proto__ is of lower-case letters and _, but does not begin with a letter.
+    expect(refusal(() => parseAgent(AGENT.replace('unit: ticket', 'unit: __proto__'), 'agent.yaml', 'agent')).message)
+      .toContain('got "__proto__", expected what is counted when the cost is not money, in the singular: lower-case letters, _ and -, beginning with a letter (so not __proto__), at most 32 (ticket, email)');
   });
 });
 

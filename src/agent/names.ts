@@ -29,14 +29,18 @@ export const AGENT_NAME = formOf(AGENT_SHAPE.params.agent.params.name, 'agent');
 const MAX_READ_CHARS = 1_024;
 
 /**
- * `name` in `form`, none of `taken`: each character outside letters, digits, _ and - written `_`,
- * a name that would begin with `-` given a `_` first, a key of the prototype given `_NOUN` after
- * it, then cut to the longest the form takes, then `_2`, `_3`... until it is free.
+ * `name` in `form`, none of `taken`: a letter's accents left out (é as e; the form's letters are
+ * ASCII's, so a letter of another script has no form to keep), each character outside letters,
+ * digits, _ and - written `_`, a name that would begin with `-` given a `_` first, a key of the
+ * prototype given `_NOUN` after it, then cut to the longest the form takes, then `_2`, `_3`...
+ * until it is free.
  */
 export function fitName(name: string, form: NameForm, taken: ReadonlySet<string> = new Set()): string {
   const valid = form.pattern;
   if (valid.test(name) && !taken.has(name)) return name;
-  let base = [...name.slice(0, MAX_READ_CHARS)].map((c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : '_')).join('');
+  // Decomposed (NFD), an accented letter is its base letter and a combining mark, which is dropped.
+  const bare = name.slice(0, MAX_READ_CHARS).normalize('NFD').replace(/\p{M}/gu, '');
+  let base = [...bare].map((c) => (/^[A-Za-z0-9_-]$/.test(c) ? c : '_')).join('');
   if (!/^[A-Za-z0-9_]/.test(base)) base = `_${base}`;
   if (FORBIDDEN_KEYS.includes(base)) base = `${base}_${form.noun}`;
   // One of taken.size + 1 distinct candidates is free.

@@ -156,7 +156,7 @@ function toolPath(o: Override, names: readonly string[]): Override {
 /** The agent named after its file, whose name is not a name: said, as what the outputs call it instead. */
 function renamedWarning(fileName: string, name: string, locate: Locate): ScenarioWarning {
   return {
-    origin: locate(['agent'], true), keyPath: 'agent.name',
+    origin: locate(['agent'], true), keyPath: 'agent.name', kind: 'name',
     problem: `is left out, so the agent is named after its file; the file's name, "${clipped(fileName, 80)}", is not ${NAME_FORM}, so the outputs call the agent ${name}`,
     fix: `Give the agent its name: \`agent: {name: ${name}}\`, or another name of that form.`,
   };

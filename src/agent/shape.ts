@@ -36,7 +36,7 @@ export const COST_EITHER = ['currency', 'unit'] as const;
 const COST = optional('what one costs: {amount, currency} for money, {amount, unit} otherwise', {
   amount: real(undefined, 0, MAX_COST, 'a number from 0 to 10^9 (the cost of one, in its currency or unit)'),
   currency: text('an ISO 4217 code of three capital letters (USD, EUR, JPY), for money', CURRENCY_PATTERN),
-  unit: text('what is counted when the cost is not money, in the singular: lower-case letters, _ and -, at most 32 (ticket, email)', UNIT_PATTERN),
+  unit: text('what is counted when the cost is not money, in the singular: lower-case letters, _ and -, beginning with a letter (so not __proto__), at most 32 (ticket, email)', UNIT_PATTERN),
 });
 
 /** The hints of MCP's ToolAnnotations, each with the value the specification gives a hint left out. */

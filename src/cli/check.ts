@@ -114,8 +114,10 @@ export async function checkCommand(files: string[], s: CheckSettings, io: Io, si
     const markdown = s.summary !== undefined || format === 'github' ? renderCheckSummary(report, footer) : undefined;
     if (s.summary !== undefined) summary.write(markdown as string);
     else if (markdown !== undefined) appendStepSummary(io, markdown);
-    sayNotes(io, notes);
-    return EXIT_STATUS[checkResult(report)];
+    const status = EXIT_STATUS[checkResult(report)];
+    // An invalid file (or none with goals) fails the command: its errors end what it says, with no note after them.
+    if (status !== EXIT_INVALID_SCENARIO) sayNotes(io, notes);
+    return status;
   }), '--summary'), '--junit');
 }
 
@@ -228,7 +230,8 @@ async function checkEach(
 function agentChecked(of: AgentEntry, file: string): CheckedScenario {
   const run = agentRun(of.agent, of.seed, of.runs, warningTexts(of.agent.warnings));
   return {
-    name: of.name, file, seed: of.seed, actions: of.runs.reduce((n, r) => n + r.metrics.actions, 0), warnings: run.warnings.map((text) => ({ text })), coupled: false,
+    // The agent's warnings as the run's (their texts), each with its place and kind.
+    name: of.name, file, seed: of.seed, actions: of.runs.reduce((n, r) => n + r.metrics.actions, 0), warnings: placed(of.agent.warnings), coupled: false,
     // A verdict names its reading as expect: does (agent.READING): the reports print it as they print a metric.
     verdicts: of.agent.expectations.map((e) => {
       const v = checkAgentExpectation(e, run.readings);
@@ -241,6 +244,7 @@ function agentChecked(of: AgentEntry, file: string): CheckedScenario {
 function placed(warnings: readonly ScenarioWarning[]): CheckWarning[] {
   return warningTexts(warnings).map((text, k) => {
     const origin = warnings[k]?.origin;
-    return { text, ...(origin ? { source: origin.source } : {}), ...(origin?.line !== undefined ? { line: origin.line } : {}) };
+    const kind = warnings[k]?.kind;
+    return { text, ...(origin ? { source: origin.source } : {}), ...(origin?.line !== undefined ? { line: origin.line } : {}), ...(kind ? { kind } : {}) };
   });
 }

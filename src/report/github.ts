@@ -3,11 +3,13 @@
  * each `::error file=F,line=L,title=T::MESSAGE` line of a step's output as an annotation, shown
  * on the pull request's diff at that line: one for each failing expectation at its `expect:`
  * line, one for each file that could not be checked, and a `::warning` for each setting with no
- * effect. Escaped as the runner unescapes (actions/toolkit's command.ts): in a message `%`, CR
- * and LF; in a property also `:` and `,`. Text from the input is made printable first, so
- * neither a file's name nor its content can end the line or start a command of its own.
+ * effect (and each other warning, titled by its kind). Escaped as the runner unescapes
+ * (actions/toolkit's command.ts): in a message `%`, CR and LF; in a property also `:` and `,`.
+ * Text from the input is made printable first, so neither a file's name nor its content can end
+ * the line or start a command of its own.
  */
 import type { Origin } from '../scenario/errors.js';
+import type { WarningKind } from '../scenario/warnings.js';
 import { printable } from '../scenario/printable.js';
 import type { CheckReport } from './types.js';
 import { verdictMessage } from './verdict-text.js';
@@ -19,6 +21,9 @@ export const escapeData = (text: string): string => text.replace(/%/g, '%25').re
 export const escapeProperty = (text: string): string => escapeData(text).replace(/:/g, '%3A').replace(/,/g, '%2C');
 
 type Level = 'error' | 'warning';
+
+/** A warning's title by its kind (scenario/warnings.ts; none: a setting with no effect). */
+const WARNING_TITLES: Readonly<Record<WarningKind | 'inert', string>> = { inert: 'a setting with no effect', name: 'a name rewritten' };
 
 /** Where an annotation goes: a file and line, when the place is a file (not an option such as --set). */
 interface Place { file?: string; line?: number }
@@ -47,7 +52,7 @@ export function renderWorkflowCommands(report: CheckReport, replay: string): str
       const e = v.expectation;
       lines.push(workflowCommand('error', placeOf(e.origin), `idem-sim check: ${e.metric} ${e.text}`, [`${c.name}: ${e.metric} ${verdictMessage(v)} (seed ${c.seed}, ${c.actions} actions)`, `replay: ${replay}`]));
     }
-    for (const w of c.warnings) lines.push(workflowCommand('warning', placeOf(w), 'idem-sim check: a setting with no effect', [w.text]));
+    for (const w of c.warnings) lines.push(workflowCommand('warning', placeOf(w), `idem-sim check: ${WARNING_TITLES[w.kind ?? 'inert']}`, [w.text]));
   }
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

@@ -4,6 +4,7 @@ import type { Metrics } from '../results/metrics.js';
 import type { SeriesCounts } from '../model/series.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { Verdict } from '../scenario/expect.js';
+import type { WarningKind } from '../scenario/warnings.js';
 
 /** How a `--precision` run ended. */
 export interface PrecisionInfo {
@@ -56,11 +57,12 @@ export interface CheckedScenario {
   coupled: boolean;
 }
 
-/** A setting with no effect: its one-paragraph text (printable), and the place it names when it names one. */
+/** A setting with no effect (or what `kind` says): its one-paragraph text (printable), and the place it names when it names one. */
 export interface CheckWarning {
   text: string;
   source?: string;
   line?: number;
+  kind?: WarningKind;
 }
 
 /**
