@@ -50,6 +50,19 @@ describe('a key of a feature the model lacks', () => {
     expect(refusal('idempotency: {replication_lag: 200ms}').fix).toMatch(/^idem-sim does not model multi-region store replication lag: /);
   });
 
+  it('named anywhere in the unknown path, not only by its first key: kafka.rebalance, store.replication_lag (store is no misplaced incidents[].store)', () => {
+    const kafka = refusal('', parseOverrides({ set: ['kafka.rebalance=1'] }));
+    expect(kafka.message).toMatch(/^--set kafka\.rebalance=1, key kafka: unknown key "kafka"\. idem-sim does not model Kafka consumer-group rebalances: /);
+    const store = refusal('', parseOverrides({ set: ['store.replication_lag=1s'] }));
+    expect(store.fix).toMatch(/^idem-sim does not model multi-region store replication lag: see docs\/model\.md#what-idem-sim-does-not-model\. /);
+    expect(store.fix).not.toMatch(/belongs under/);
+    // In a file, as deep as the keys below the unknown one go, lists included.
+    expect(refusal('kafka:\n  topics:\n    - {name: orders, consumer_group: {rebalance: eager}}\n').fix).toMatch(/^idem-sim does not model Kafka consumer-group rebalances: /);
+    expect(refusal('client: {race: {hedge_after: 50ms}}').fix).toMatch(/^idem-sim does not model hedged requests: /);
+    // Keys below that name no feature leave the hints as they were.
+    expect(refusal('store: {kind: redis}').fix).toMatch(/^`store` belongs under incidents\[\]/);
+  });
+
   it('instead of a misleading "did you mean": idempotency.transactions names transactional as the nearest thing modelled', () => {
     const e = refusal('idempotency: {transactions: true}');
     expect(e.fix).not.toMatch(/Did you mean/);

@@ -241,7 +241,7 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
     const key = String(params['additionalProperty']);
     const allowed = Object.keys((pick.parentSchema as { properties?: object }).properties ?? {}).filter((k) => k !== '$schema');
     return new InputError(locate([...path, key], true), formatPath([...path, key]), `unknown key "${key}"`,
-      unknownKeyHint(key, path, allowed) + `Keys allowed ${path.length ? `under ${formatPath(path)}` : 'at the top level'}: ${allowed.join(', ')}.`);
+      unknownKeyHint(key, path, allowed, valueAt(raw, [...path, key])) + `Keys allowed ${path.length ? `under ${formatPath(path)}` : 'at the top level'}: ${allowed.join(', ')}.`);
   }
   if (pick.keyword === 'required') {
     const key = String(params['missingProperty']);

@@ -78,13 +78,14 @@ function whereText(paths: readonly string[], under: string): string {
 }
 
 /**
- * The start of the fix for an unknown key `key` under `path`: that the model lacks the feature
- * when the key names one (`hedge`: unmodelled.ts), else where the key lives when it is a key of
- * another section, else the allowed key it most likely misspells; '' when none. Inside a latency
- * distribution a key of another form is a question of `dist`, not of place.
+ * The start of the fix for an unknown key `key` under `path`, whose value is `value`: that the
+ * model lacks the feature when the key, or a key below it, names one (`hedge`, `kafka.rebalance`:
+ * unmodelled.ts), else where the key lives when it is a key of another section, else the
+ * allowed key it most likely misspells; '' when none. Inside a latency distribution a key of
+ * another form is a question of `dist`, not of place.
  */
-export function unknownKeyHint(key: string, path: Path, allowed: readonly string[]): string {
-  const unmodelled = unmodelledHint(key);
+export function unknownKeyHint(key: string, path: Path, allowed: readonly string[], value?: unknown): string {
+  const unmodelled = unmodelledHint(key, value);
   if (unmodelled !== '') return unmodelled;
   const parent = formatPath(path).replace(/\[\d+\]/g, '[]');
   const kind = path.length === 0 ? undefined : paramAt(formatPath(path))?.kind;

@@ -75,9 +75,37 @@ export function unmodelledFeature(key: string): Unmodelled | undefined {
   return byKey.get(folded(key));
 }
 
-/** The start of the fix for an unknown key that names a feature the model lacks; '' for any other key. */
-export function unmodelledHint(key: string): string {
-  const u = unmodelledFeature(key);
+/** At most this many keys below an unknown one are looked up (a file's whole section could be unknown). */
+const MAX_KEYS_BELOW = 1_000;
+
+/** The keys of the mappings in `value` (an unknown key's value), a level at a time in the order written, at most MAX_KEYS_BELOW. */
+function keysBelow(value: unknown): string[] {
+  const keys: string[] = [];
+  let level: unknown[] = [value];
+  while (level.length > 0 && keys.length < MAX_KEYS_BELOW) {
+    const next: unknown[] = [];
+    for (const v of level) {
+      const children = Array.isArray(v) ? v.map((x): [string | undefined, unknown] => [undefined, x])
+        : typeof v === 'object' && v !== null ? Object.entries(v) : [];
+      for (const [k, x] of children) {
+        if (keys.length >= MAX_KEYS_BELOW) return keys;
+        if (k !== undefined) keys.push(k);
+        next.push(x);
+      }
+    }
+    level = next;
+  }
+  return keys;
+}
+
+/**
+ * The start of the fix for an unknown key that names a feature the model lacks, or whose value
+ * holds a key that does (`below`: `kafka: {rebalance: ...}`, `--set store.replication_lag=1s`):
+ * every key of the unknown path is a feature's name before it is a misplaced key or a typo; ''
+ * when none is.
+ */
+export function unmodelledHint(key: string, below?: unknown): string {
+  const u = [key, ...keysBelow(below)].map(unmodelledFeature).find((f) => f !== undefined);
   if (u === undefined) return '';
   const nearest = u.nearest === '' ? '' : ` The nearest it models: ${u.nearest}.`;
   return `idem-sim does not model ${u.feature}: see ${UNMODELLED_DOC}.${nearest} `;
