@@ -9,8 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { besideTest, rulesBeside, rulesDiffer, sha256 } from '../src/cli/alerts-rules.js';
 import { PendingOutput } from '../src/cli/outputs.js';
+import { yamlPath } from '../src/report/promtool-test.js';
 import { InputError } from '../src/scenario/errors.js';
 import { command } from './command-line.js';
 
@@ -110,6 +112,37 @@ describe('alerts --format promtool-test --out FILE writes the rules beside it', 
     const r = await alerts([join(d, 'child.yaml'), '--format', 'promtool-test', '--out', join(d, 't.test.yaml')]);
     expect(r.error).toMatch(/^--out .*t\.rules\.yaml: .*t\.rules\.yaml is the base scenario file .*t\.rules\.yaml \(extends: in .*child\.yaml\), one of this run's inputs, and would be overwritten\. /);
     expect(readdirSync(d).sort()).toEqual(['child.yaml', 's.yaml', 't.rules.yaml']);
+  });
+
+  it('in a directory whose path promtool would read as a pattern (*, ?, [, \\): refused, with or without --rules, and nothing written', async () => {
+    const d = folder();
+    const glob = join(d, 'gl[o]b*');
+    mkdirSync(glob);
+    const test = join(glob, 'a*[b]?.test.yaml');
+    const fix = `Write the test into a directory whose path holds none of them (the file's own name may: the rule file's name is escaped), or run idem-sim and promtool from inside that directory, with --out 'a*[b]?.test.yaml'; or name a rule file you keep by its absolute path (--rules /PATH/TO/RULES.yaml), which promtool reads as it is.`;
+    for (const rules of [[], ['--rules', 'kept.yaml']]) {
+      const r = await alerts([join(d, 's.yaml'), '--format', 'promtool-test', ...rules, '--out', test]);
+      expect(r.error).toBe(`--out ${test}: promtool finds the rule file a test names by joining the name to the test file's directory, ${glob}, and reading the whole as a pattern, and that directory holds *, ?, [ or \\, which the pattern reads as its own, not as the directory's: the test would find no rule file (promtool only warns, no file match pattern) and every alert it expects would be missing. ${fix}`);
+    }
+    expect(readdirSync(glob)).toEqual([]);
+    // A backslash is one of them; the file's own name may hold any (a[1] * is tested with promtool in alerts.services.test.ts).
+    mkdirSync(join(d, 'back\\slash'));
+    expect((await alerts([join(d, 's.yaml'), '--format', 'promtool-test', '--out', join(d, 'back\\slash', 't.yaml')])).error).toMatch(/^--out .*: promtool finds the rule file/);
+    expect(await alerts([join(d, 's.yaml'), '--format', 'promtool-test', '--out', join(d, 'a*[b]?.test.yaml')])).toMatchObject({ code: 0, stdout: '' });
+  });
+
+  it('names a rule file whose name holds a line break as it is: rule_files reads back as the file written, and the test holds no control character', async () => {
+    const d = folder();
+    const r = await alerts([join(d, 's.yaml'), '--format', 'promtool-test', '--out', join(d, 't.test.yaml\nx')]);
+    expect(r).toMatchObject({ code: 0, stdout: '' });
+    expect(r.stderr).toContain(`to ${join(d, 't.test.yaml\\u000ax.rules.yaml')}; promtool test rules $'${join(d, 't.test.yaml\\x0ax')}' runs them`);
+    expect(readdirSync(d).sort()).toEqual(['s.yaml', 't.test.yaml\nx', 't.test.yaml\nx.rules.yaml']);
+    const test = readFileSync(join(d, 't.test.yaml\nx'), 'utf8');
+    expect((parse(test) as { rule_files: string[] }).rule_files).toEqual(['t.test.yaml\nx.rules.yaml']);
+    expect(test).toContain('\nrule_files:\n  - "t.test.yaml\\nx.rules.yaml"\n');
+    expect(test).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u2028\u2029]/);
+    expect(yamlPath('a\u2028b\u001b"c')).toBe('"a\\u2028b\\u001b\\"c"');
+    expect(parse(yamlPath('a\u2028b\u202e\u0085\u001b"c\\'))).toBe('a\u2028b\u202e\u0085\u001b"c\\');
   });
 
   it('a test on standard output has no directory for its rules: refused without --rules, with the fix', async () => {

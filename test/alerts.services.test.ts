@@ -113,6 +113,18 @@ describe('promtool runs the exported rules on the simulated series', () => {
     expect(g.status).toBe(0);
   });
 
+  withPromtool('a test named with a line break reads its rule file by its name as written: promtool finds it, and passes', async () => {
+    // rule_files held the name made printable (t.test.yaml\u000ax.rules.yaml as text): promtool warned no file match pattern, then got:[].
+    const slowdown = join(ROOT, 'scenarios/incident-slowdown.yaml');
+    const test = join(dir, 't.test.yaml\nx');
+    await alerts([slowdown, '--format', 'promtool-test', '--out', test],
+      `idem-sim: wrote the rules the test reads beside it, to ${join(dir, 't.test.yaml\\u000ax.rules.yaml')}; promtool test rules $'${join(dir, 't.test.yaml\\x0ax')}' runs them (--rules FILE tests a rule file you keep instead)\n`);
+    const r = promtool('test', 'rules', test);
+    expect(r.output).not.toContain('no file match pattern');
+    expect(r.output).toContain('SUCCESS');
+    expect(r.status).toBe(0);
+  });
+
   withPromtool('without the compensation it fails: for: as the scenario writes it fires a bucket late', async () => {
     const { rules, test } = await exported(join(ROOT, 'scenarios/incident-slowdown.yaml'), 'late');
     const text = readFileSync(join(dir, rules), 'utf8');

@@ -11,6 +11,7 @@ import { existsSync, lstatSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join } from 'node:path';
 import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
+import { asInput } from '../scenario/names.js';
 import { shellQuote } from '../scenario/shell-quote.js';
 import { MAX_SCENARIO_BYTES, readUserFile } from './files.js';
 import { refuseOutputsAt } from './outputs.js';
@@ -41,10 +42,31 @@ export interface RulesBeside {
   previous: string | undefined;
 }
 
-/** Where the rules of the test `test` (--out as given, when a regular file) are written; refused on standard output, a device or a pipe, and over a file idem-sim did not write. */
+/** The characters Go's filepath.Match reads as a pattern's on Unix (`*`, `?`, `[`, `\`): promtool globs each entry of `rule_files`. */
+const GLOB_CHARS = /[*?[\\]/;
+
+/**
+ * A test (`test`, --out as given) that names its rule file relative to itself (`rules`), in a
+ * directory whose path holds a pattern's character: refused. promtool joins the entry to the
+ * test file's directory as given and globs the whole, so such a directory matches itself no
+ * more (the entry is escaped, but promtool adds the directory unescaped), the test finds no
+ * rules, and promtool only warns. An absolute entry is not joined, and a test on standard
+ * output is read from the current directory.
+ */
+function refuseGlobDirectory(test: string | undefined, rules: string): void {
+  if (test === undefined || isAbsolute(rules)) return;
+  const dir = dirname(test);
+  if (!GLOB_CHARS.test(dir)) return;
+  throw new InputError({ source: `--out ${test}` }, '',
+    `promtool finds the rule file a test names by joining the name to the test file's directory, ${dir}, and reading the whole as a pattern, and that directory holds *, ?, [ or \\, which the pattern reads as its own, not as the directory's: the test would find no rule file (promtool only warns, no file match pattern) and every alert it expects would be missing`,
+    `Write the test into a directory whose path holds none of them (the file's own name may: the rule file's name is escaped), or run idem-sim and promtool from inside that directory, with --out ${shellQuote(asInput(basename(test)))}; or name a rule file you keep by its absolute path (--rules /PATH/TO/RULES.yaml), which promtool reads as it is.`);
+}
+
+/** Where the rules of the test `test` (--out as given, when a regular file) are written; refused on standard output, a device or a pipe, in a directory promtool would read as a pattern, and over a file idem-sim did not write. */
 export function rulesBesideTest(test: string | undefined, out: string | undefined): RulesBeside {
   if (test === undefined) return refuseUnpaired(out);
   const name = rulesBeside(test);
+  refuseGlobDirectory(test, name);
   const path = besideTest(test, name);
   return { test, name, path, previous: previousRules(path, test) };
 }
@@ -86,6 +108,7 @@ export function besideNote({ test, path, previous }: RulesBeside, ours: string):
  * makes. `write`: the command line that writes them there.
  */
 export function keptRules(given: string, test: string | undefined, ours: string, write: string): string {
+  refuseGlobDirectory(test, given);
   const path = besideTest(test, given);
   const from = test === undefined ? 'the current directory (where a test on standard output is taken to be saved)' : "the test file's directory";
   const source = { source: `--rules ${given}` };

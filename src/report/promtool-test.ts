@@ -18,7 +18,7 @@
 import { firings } from '../results/alerts.js';
 import { NUM_SERIES, SER, type SeriesCounts } from '../model/series.js';
 import type { WrittenScenario } from '../model/types.js';
-import { printable } from '../scenario/printable.js';
+import { printable, UNPRINTABLE_CLASS } from '../scenario/printable.js';
 import { promDuration, seriesRead, yamlString, type PrometheusAlert } from './prometheus-rules.js';
 
 type Alert = WrittenScenario['alerts'][number];
@@ -40,6 +40,17 @@ export interface PromtoolTestSource {
  */
 export const globLiteral = (path: string): string => path.replace(/[*?[\\]/g, '\\$&');
 
+const UNPRINTABLE = new RegExp(`[${UNPRINTABLE_CLASS}]`, 'g');
+
+/**
+ * A path as a YAML double-quoted scalar that reads back as the path itself, for promtool to open:
+ * JSON's escapes (a line break as `\n`), and each other unprintable character as `\uXXXX`, which
+ * YAML reads alike. yamlString's printable text would name another file (`\u000a` as six
+ * characters), and the test would find none.
+ */
+export const yamlPath = (path: string): string =>
+  JSON.stringify(path).replace(UNPRINTABLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /** Entries of `alert_rule_test` a file holds: one per alert and bucket. */
 export const promtoolTestEntries = (alerts: number, series: SeriesCounts): number => alerts * series.buckets;
 
@@ -57,7 +68,7 @@ export function renderPromtoolTest(rulesFile: string, rules: readonly Prometheus
     `# The rule file's SHA-256 when this test was written: ${from.rulesSha256} (sha256sum shows whether it has changed since).`,
     `# replay: ${printable(from.replay)}`,
     'rule_files:',
-    `  - ${yamlString(globLiteral(rulesFile))}`,
+    `  - ${yamlPath(globLiteral(rulesFile))}`,
     `evaluation_interval: ${step}`,
     'tests:',
     `  - interval: ${promDuration(series.step / 2)}`,
