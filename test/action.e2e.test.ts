@@ -2,19 +2,20 @@
  * action.yml, as a repository with no Node project meets it: its steps run in order as GitHub's
  * runner runs them (test/action-runner.ts: the environment files and variables, `${{ }}`, `if:`,
  * and setup-node and the cache by their effect), in a workspace without package.json or
- * node_modules, from a copy of this repository as GitHub checks an action out: the files git
- * tracks (and those it would, not ignored), without dist/ or node_modules, taken once as the ref
- * both jobs name (edits made while the test runs are not in it). The first job installs
- * and builds idem-sim in the action's folder and saves it to the cache; a second job, on a fresh
- * checkout, restores it and builds nothing. Each asserts the gate's exit status, its `result`
- * output, its annotations and its step summary.
+ * node_modules, from the action as GitHub checks it out: the files of this repository's last
+ * commit (`git archive HEAD`, as a fresh clone has them: neither dist/ nor node_modules, nor an
+ * edit or a file not yet committed), taken once as the ref both jobs name. The workflow sets
+ * NODE_ENV=production, under which npm leaves out the development dependencies unless asked.
+ * The first job installs and builds idem-sim in the action's folder and saves it to the cache; a
+ * second job, on a fresh checkout, restores it and builds nothing. Each asserts the gate's exit
+ * status, its `result` output, its annotations and its step summary.
  *
  * npm ci is the action's own (its lock file); the test lets npm prefer the machine's cache
  * (npm_config_prefer_offline, as test/package.e2e.test.ts does), so the registry is asked only for
  * what that cache lacks, and nothing else reaches the network.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,7 +51,10 @@ let actionPath: string;
 let cold: ActionRun;
 let warm: ActionRun;
 let hostile: ActionRun;
+let optionLike: ActionRun;
 let workspaceBefore: string[];
+/** A file of the workspace that a glob finds, named as an option would be: check must read it as a file. */
+const OPTION_LIKE = '--out=pwned.yaml';
 
 /** Every file below `dir`, as sorted paths relative to it. */
 function filesUnder(dir: string): string[] {
@@ -58,14 +62,22 @@ function filesUnder(dir: string): string[] {
     .map((e) => relative(dir, join(e.parentPath, e.name))).sort();
 }
 
-/** The ref the workflow names: this repository's files as a commit of the work tree would hold them, copied once. */
+/** The ref the workflow names: this repository's last commit, as a clone checks it out, copied once. */
 function commit(to: string): void {
-  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
-  expect(listed.status, listed.stderr).toBe(0);
-  for (const file of listed.stdout.split('\0').filter((f) => f !== '' && existsSync(join(ROOT, f)))) {
-    mkdirSync(dirname(join(to, file)), { recursive: true });
-    copyFileSync(join(ROOT, file), join(to, file));
-  }
+  mkdirSync(to, { recursive: true });
+  const archive = spawnSync('git', ['archive', '--format=tar', 'HEAD'], { cwd: ROOT, maxBuffer: 1024 * 1024 * 1024 });
+  expect(archive.status, String(archive.stderr)).toBe(0);
+  const unpacked = spawnSync('tar', ['-x', '-C', to], { input: archive.stdout, encoding: 'utf8' });
+  expect(unpacked.status, unpacked.stderr).toBe(0);
+}
+
+/** The repository using the action: its scenarios, and a file at its top named as an option would be. */
+function repository(): void {
+  mkdirSync(join(workspace, 'scenarios'), { recursive: true });
+  mkdirSync(join(workspace, 'gates'));
+  writeFileSync(join(workspace, 'scenarios', 'pass.yaml'), PASS);
+  writeFileSync(join(workspace, 'gates', 'fail.yaml'), FAIL);
+  writeFileSync(join(workspace, OPTION_LIKE), PASS);
 }
 
 /** The action's folder as GitHub fills it for a job: the ref's files, without a build. */
@@ -85,6 +97,8 @@ function job(path: string): Job {
       GITHUB_WORKSPACE: workspace, GITHUB_ACTION_PATH: actionPath, GITHUB_ACTION: '__OWNER_idem-sim',
       GITHUB_ACTION_REPOSITORY: 'OWNER/idem-sim', GITHUB_ACTION_REF: 'v1',
       RUNNER_OS: 'Linux', RUNNER_ARCH: 'X64', RUNNER_TEMP: temp,
+      // The workflow's env: (a deploying repository's), which makes npm ci leave out devDependencies.
+      NODE_ENV: 'production',
       npm_config_prefer_offline: 'true', npm_config_update_notifier: 'false',
     },
   };
@@ -95,10 +109,7 @@ beforeAll(() => {
   runner = join(work, 'runner');
   workspace = join(runner, 'work', 'repo', 'repo');
   actionPath = join(runner, 'work', '_actions', 'OWNER', 'idem-sim', 'v1');
-  mkdirSync(join(workspace, 'scenarios'), { recursive: true });
-  mkdirSync(join(workspace, 'gates'));
-  writeFileSync(join(workspace, 'scenarios', 'pass.yaml'), PASS);
-  writeFileSync(join(workspace, 'gates', 'fail.yaml'), FAIL);
+  repository();
   workspaceBefore = filesUnder(workspace);
   // The runner's image has Node 18: the action must set up Node 20 (a stand-in that says so, and
   // fails whatever it is asked to run).
@@ -113,14 +124,13 @@ beforeAll(() => {
   cold = runAction(join(actionPath, 'action.yml'), job(`${old}:${SYSTEM_PATH}`), { files: 'scenarios/*.yaml' });
   // A later job: a fresh checkout of the action, Node already there, the cache kept.
   rmSync(runner, { recursive: true, force: true });
-  mkdirSync(join(workspace, 'scenarios'), { recursive: true });
-  mkdirSync(join(workspace, 'gates'));
-  writeFileSync(join(workspace, 'scenarios', 'pass.yaml'), PASS);
-  writeFileSync(join(workspace, 'gates', 'fail.yaml'), FAIL);
+  repository();
   checkOut(actionPath);
   warm = runAction(join(actionPath, 'action.yml'), job(withNode), { files: 'scenarios/pass.yaml gates/fail.yaml', args: '--seed 7' });
   // The same job uses the action again, with inputs that would run commands if they were script.
   hostile = runAction(join(actionPath, 'action.yml'), job(withNode), { files: 'scenarios/pass.yaml', args: '$(touch pwned) `touch pwned-too`' });
+  // And with a glob that finds the file named as an option.
+  optionLike = runAction(join(actionPath, 'action.yml'), job(withNode), { files: '*.yaml' });
 }, HANG_GUARD_MS);
 
 afterAll(() => {
@@ -174,6 +184,13 @@ describe('action.yml in a repository without idem-sim', () => {
     expect(hostile.outputs).toEqual({ result: 'error' });
     expect(hostile.steps.at(-1)?.stderr).toContain('$(touch: the scenario file does not exist');
     expect(readdirSync(workspace).filter((f) => f.startsWith('pwned'))).toEqual([]);
+  });
+
+  it('a file a glob finds is checked as a file even when its name reads as an option (after --): no --out, nothing written', () => {
+    expect(optionLike.status, log(optionLike)).toBe(0);
+    expect(optionLike.outputs).toEqual({ result: 'pass' });
+    expect(optionLike.steps.at(-1)?.stdout).toContain(`all 2 expectations pass\nseed 1; idem-sim ${VERSION}; replay: idem-sim check ./${OPTION_LIKE} --seed 1\n`);
+    expect(existsSync(join(workspace, 'pwned.yaml'))).toBe(false);
   });
 
   it('leaves the workspace as it was: no package.json, no node_modules, nothing written', () => {

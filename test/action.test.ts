@@ -35,6 +35,14 @@ describe('action.yml', () => {
     expect(ACTION.outputs['result']?.value).toBe('${{ steps.check.outputs.result }}');
   });
 
+  it('installs the development dependencies the build needs whatever NODE_ENV says, and checks the files after -- and the args', () => {
+    const install = ACTION.runs.steps.find((s) => s.run?.includes('npm ci'))?.run ?? '';
+    // NODE_ENV=production (a workflow's env) makes npm ci leave out tsc and esbuild.
+    expect(install).toMatch(/^npm ci --include=dev /m);
+    // A glob's file named like an option (--out=x.yaml) stays a file: after --, which commander reads as the end of the options.
+    expect(ACTION.runs.steps.at(-1)?.run).toContain('node "$IDEM_SIM" check --format github $IDEM_SIM_ARGS -- $IDEM_SIM_FILES || status=$?');
+  });
+
   it('uses only the actions the miniature runner simulates, each at a major version', () => {
     expect(ACTION.runs.steps.flatMap((s) => s.uses ?? [])).toEqual(['actions/setup-node@v4', 'actions/cache/restore@v4', 'actions/cache/save@v4']);
   });
