@@ -67,7 +67,7 @@ describe('an overload episode in words', () => {
 
   test('the table\'s row of overload episodes does not say no incident is to blame', () => {
     const run = { scenario: payments, metrics: metrics({ overload_episodes: [], backlog_cleared_ms: { pause: 5 }, recovered: { pause: true } }) } as unknown as ScenarioRun;
-    expect(saturationRows([run])[1]?.[0]).toBe('overload episodes (saturated a minute or more outside every incident and its 30 minutes)');
+    expect(saturationRows([run])[1]?.[0]).toBe('overload episodes (1 min+ saturated outside incidents)');
   });
 });
 

@@ -149,7 +149,7 @@ export function saturationRows(runs: readonly ScenarioRun[]): AlertRow[] {
   const incidents = [...new Set(measured.flatMap((r) => Object.keys(r.metrics.backlog_cleared_ms ?? {})))];
   return [
     ['Saturation (no worker free: exact, docs/capacity.md)'],
-    ['overload episodes (saturated a minute or more outside every incident and its 30 minutes)', (r) => overloadText(r.metrics)],
+    ['overload episodes (1 min+ saturated outside incidents)', (r) => overloadText(r.metrics)],
     ...incidents.map((name): AlertRow => [`backlog cleared after ${name}`, (r) => backlogCell(r.metrics, r.scenario, name)]),
   ];
 }
