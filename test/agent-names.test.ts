@@ -15,7 +15,7 @@ import { labSettings, startScenario } from '../src/cli/lab.js';
 import { warningTexts } from '../src/cli/shared/load.js';
 import { parseScenario } from '../src/scenario/parse.js';
 import { hasUnprintable } from '../src/scenario/printable.js';
-import { command } from './command-line.js';
+import { captured } from './command-line.js';
 
 const AGENT = 'agent: {calls_per_s: 10}\ndefaults: {actions: 2000}\ntools:\n  - {name: a, share: 0.5}\n  - {name: b, share: 0.5}\n';
 const ESCAPES = 'x\u001b]0;pwn\u0007';
@@ -32,16 +32,7 @@ function agentFile(name: string, text = AGENT): string {
   return file;
 }
 
-/** `idem-sim ARGS...` in this process: its status and what it wrote. */
-async function cli(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const status = await command(args, { stdout, stderr, env: {} });
-  return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+const cli = captured;
 
 describe('the agent\'s name from its file\'s name', () => {
   it('is the file\'s name when that is a name, without a word', () => {

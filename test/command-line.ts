@@ -22,3 +22,14 @@ export function optionsOf<T>(name: string, args: readonly string[]): T {
   sub.parseOptions([...args]);
   return sub.opts() as T;
 }
+
+/** Runs `idem-sim ARGS...` in this process with no environment: its exit status and all it wrote to each stream. */
+export async function captured(args: readonly string[]): Promise<{ status: number; stdout: string; stderr: string }> {
+  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  stdout.on('data', (c: Buffer) => out.push(c));
+  stderr.on('data', (c: Buffer) => err.push(c));
+  const status = await command(args, { stdout, stderr, env: {} });
+  return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
+}

@@ -14,7 +14,7 @@ import { labSettings, startScenario } from '../src/cli/lab.js';
 import { labPage } from '../src/lab/page.js';
 import { renderExplainTable } from '../src/report/explain.js';
 import { Chalk } from 'chalk';
-import { command } from './command-line.js';
+import { captured } from './command-line.js';
 
 const ESCAPES = 'x\u001b]0;pwn\u0007';
 const WORKFLOW = 'm\n::error file=README.md,line=1::forged\n';
@@ -34,16 +34,7 @@ function file(name: string, text: string): string {
   return path;
 }
 
-/** `idem-sim ARGS...` in this process: its status and what it wrote. */
-async function cli(args: string[]): Promise<{ status: number; stdout: string; stderr: string }> {
-  const [stdout, stderr] = [new PassThrough(), new PassThrough()];
-  const out: Buffer[] = [];
-  const err: Buffer[] = [];
-  stdout.on('data', (c: Buffer) => out.push(c));
-  stderr.on('data', (c: Buffer) => err.push(c));
-  const status = await command(args, { stdout, stderr, env: {} });
-  return { status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8') };
-}
+const cli = captured;
 
 /** What `write` wrote to a standard error. */
 function stderrOf(write: (io: { stderr: NodeJS.WritableStream }) => void): string {
