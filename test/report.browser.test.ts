@@ -15,7 +15,7 @@ import { gridStepFor } from '../src/exec/simulate.js';
 import { traceChunk } from '../src/engine/trace.js';
 import { sampleRows } from '../src/report/timeline-rows.js';
 import { loadScenario } from '../src/cli/shared/load.js';
-import { cli, ROOT } from './helpers.js';
+import { cli, ROOT, withoutNotes } from './helpers.js';
 import { CHROMIUM } from './setup/browser.js';
 import { openOffline } from './offline-page.js';
 
@@ -36,7 +36,7 @@ describe(`the HTML report in headless Chromium (${CHROMIUM})`, () => {
 
   beforeAll(async () => {
     const r = cli(['report', SCENARIO, '--seed', '7', '--threads', '1', '--out', page]);
-    expect(r.stderr).toBe('');
+    expect(withoutNotes(r.stderr)).toBe('');
     expect(r.status).toBe(0);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
