@@ -1,7 +1,7 @@
 /**
  * A coupled run's work in flight is bounded (engine/coupled/in-flight.ts): actions, requests at
  * the server, the client's pending timeouts; and a backlog that outlasts the series' buckets is
- * counted to the run's end, which then names the step that holds it (engine/series-tally.ts).
+ * counted to the run's end in twice the step, as often as it takes (engine/series-tally.ts).
  */
 import { describe, expect, test } from 'vitest';
 import { detachedOutput } from '../src/engine/chunk-output.js';
@@ -9,10 +9,11 @@ import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
 import { TimedQueue } from '../src/engine/coupled/heap.js';
 import { IN_FLIGHT_LIMITS, IN_FLIGHT_OVERFLOW, type InFlightLimits } from '../src/engine/coupled/in-flight.js';
 import { chunkCount, chunkPlans } from '../src/engine/plan.js';
-import { SERIES_SHORT, SeriesTally } from '../src/engine/series-tally.js';
+import { SeriesSum, SeriesTally } from '../src/engine/series-tally.js';
 import { simulateCoupled } from '../src/exec/coupled.js';
 import { arrivalTime, withPrimaries } from '../src/model/clock.js';
 import { MAX_SERIES_BUCKETS } from '../src/model/limits.js';
+import { NUM_SERIES, SER } from '../src/model/series.js';
 import { chunkRng, streamRng } from '../src/random/rng.js';
 import { parseRunnable } from './helpers.js';
 
@@ -122,22 +123,29 @@ client: {timeout: 1h, retries: 1000, backoff: {base: 1ms, max: 1ms, jitter: none
 });
 
 describe('a series a queue\'s backlog outlasts', () => {
-  test('the run goes on to its end, then names the step that holds its last event', () => {
+  /** The tally's counts of `m` by bucket, where there are any. */
+  const counted = (t: SeriesTally, m = 0): Record<number, number> => {
+    const rows = t.rows();
+    const out: Record<number, number> = {};
+    for (let r = 0; r < rows.length / NUM_SERIES; r++) if (rows[r * NUM_SERIES + m]) out[t.base + r] = rows[r * NUM_SERIES + m] as number;
+    return out;
+  };
+
+  test('the tally doubles its step, summing the rows so far two by two, and goes on', () => {
     const t = new SeriesTally(1, true);
     t.begin(0);
-    t.add(0, 99_999.5);
-    t.add(0, 150_000.5);
+    t.add(0, 99_999.5); // bucket 99,999: the last of 1 ms
+    t.add(0, 3.2, 2);
+    expect(t.step).toBe(1);
+    t.add(0, 150_000.5); // past the buckets: 2 ms holds it, in bucket 75,000
     t.add(0, 120_000);
-    expect(t.rows().length).toBeGreaterThan(0);
-    expect(() => t.checkReach()).toThrow(`${SERIES_SHORT} minute 2.5, in bucket 150,000 of a series of 1 ms buckets, past the 100,000 a series may hold: a step of 2ms or more holds the whole run`);
-    // At an exact multiple the bucket of that step is past the last one: one ms more.
-    const exact = new SeriesTally(1, true);
-    exact.add(0, 200_000);
-    expect(() => exact.checkReach()).toThrow(/a step of 3ms or more/);
-    // From a second on, whole seconds.
-    const long = new SeriesTally(1000, true);
-    long.add(0, 1e8 + 1);
-    expect(() => long.checkReach()).toThrow(/a step of 2s or more/);
+    expect(t.step).toBe(2);
+    expect(counted(t)).toEqual({ 1: 2, 49_999: 1, 60_000: 1, 75_000: 1 });
+    // As often as it takes: 450,000 ms is bucket 112,500 of 4 ms and 56,250 of 8 ms.
+    t.add(0, 450_000);
+    expect(t.step).toBe(8);
+    expect(counted(t)).toEqual({ 0: 2, 12_499: 1, 15_000: 1, 18_750: 1, 56_250: 1 });
+    expect(t.rows().length).toBe(56_251 * NUM_SERIES);
   });
 
   test('without it (the chunk engine) an event past the buckets stops the run at once', () => {
@@ -145,28 +153,36 @@ describe('a series a queue\'s backlog outlasts', () => {
     expect(() => t.add(0, 150_000)).toThrow(/the series ran past its buckets: an event at 150000 ms/);
   });
 
-  test('capacity-storm.yaml: the step checked before the run (34 ms) falls short of its backlog, and the step the run names holds it', () => {
+  test('a sum takes the longer step of the rows added to it, its own rows summed into it', () => {
+    const sum = new SeriesSum(5);
+    const row = (b: number, n: number) => { const r = new Float64Array(NUM_SERIES); r[SER.timeouts] = n; return { b, r }; };
+    const a = row(3, 7);
+    sum.add(a.b, a.r);
+    const b = row(1, 4);
+    sum.add(b.b, b.r, 20); // bucket 1 of 20 ms: [20, 40), which holds bucket 3 of 5 ms ([15, 20) does not: bucket 0)
+    const got = sum.result();
+    expect(got.step).toBe(20);
+    expect([...got.counts].filter((x) => x !== 0)).toEqual([7, 4]);
+    expect(got.counts[0 * NUM_SERIES + SER.timeouts]).toBe(7);
+    expect(got.counts[1 * NUM_SERIES + SER.timeouts]).toBe(4);
+    expect(() => sum.add(0, new Float64Array(NUM_SERIES), 30)).toThrow(/cannot be added/);
+  });
+
+  test('capacity-storm.yaml: the step checked before the run (34 ms) falls short of its backlog; the run gives what twice the step gives', () => {
     const s = parseRunnable(`load: {rate_per_s: 50, duration: 30m}
 service: {latency: {median: 300ms, sigma: 0.6}, capacity: {workers: 26}}
 client: {timeout: 1s, retries: 3}
 incidents:
   - {name: pause, from: 10m, to: 630s, service: {capacity: {workers: 0}}}
 `);
-    let message = '';
-    try {
-      simulateCoupled(s, '1', 34);
-    } catch (e) {
-      message = (e as Error).message;
-    }
-    expect(message).toMatch(new RegExp(`^${SERIES_SHORT} minute 98\\.\\d, .* a step of (\\d+)ms or more holds the whole run$`));
-    const step = Number(/a step of (\d+)ms/.exec(message)?.[1]);
-    // The last event at minute 98.x needs more than 98 * 60,000 / 100,000 = 58.8 ms.
-    expect(step).toBeGreaterThan(58);
-    const { state } = simulateCoupled(s, '1', step);
-    const series = state.series();
+    const asked = simulateCoupled(s, '1', 34).state;
+    const series = asked.series();
+    // The last event at minute 98.x is bucket 174,000 or so of 34 ms, bucket 87,000 of 68 ms.
+    expect(series?.step).toBe(68);
     expect(series?.buckets).toBeLessThanOrEqual(MAX_SERIES_BUCKETS);
-    expect((series?.buckets ?? 0) * step).toBeGreaterThan(98 * 60_000);
-    // One ms less does not hold it.
-    expect(() => simulateCoupled(s, '1', step - 1)).toThrow(SERIES_SHORT);
+    expect((series?.buckets ?? 0) * 68).toBeGreaterThan(98 * 60_000);
+    const twice = simulateCoupled(s, '1', 68).state;
+    expect(twice.series()).toEqual(series);
+    expect(asked.finish(s)).toEqual(twice.finish(s));
   });
 });

@@ -19,7 +19,7 @@ import { scenarioReader, type LoadedScenario } from './shared/load.js';
 import { withOutput, type ReportOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting } from './shared/simulate.js';
-import { checkTimeRun } from './shared/time.js';
+import { checkTimeRun, warnCoarsened } from './shared/time.js';
 import { Given } from './settings/given.js';
 import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
@@ -198,7 +198,9 @@ async function testText(job: TestJob, rulesFile: string, rulesSha256: string, io
   const scenario = loaded.scenario;
   // Without --series, the scenario's alerts ask for the step (results/alerts.ts, seriesStepOf), and the checks say so.
   checkTimeRun({ scenario, seed, locate: loaded.locate, ...(s.series ? { seriesStep: step } : {}) }, s.series?.text);
-  const outcome = await simulate(io, name, { scenario, seed, threads: job.threads(scenario.actions), seriesStep: step }, signal);
+  const request = { scenario, seed, threads: job.threads(scenario.actions), seriesStep: step };
+  const outcome = await simulate(io, name, request, signal);
+  warnCoarsened(io, name, request, outcome);
   const series = outcome.state.series();
   if (series === null) throw new Error('a run with a series step counted no series');
   const entries = promtoolTestEntries(rules.length, series);

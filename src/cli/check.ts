@@ -18,7 +18,7 @@ import type { ScenarioWarning } from '../scenario/parse.js';
 import type { Given } from './settings/given.js';
 import { appendStepSummary } from './step-summary.js';
 import { renderVerdicts } from '../report/verdicts.js';
-import { checkTimeRun } from './shared/time.js';
+import { checkTimeRun, warnCoarsened } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
 import { sayNotes, scenarioReader, warningTexts, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { columnNames } from '../scenario/names.js';
@@ -209,7 +209,9 @@ async function checkEach(
   for (const l of checkable) {
     const seed = l.agent ? l.seed as string : runSeed(seedGiven, l.seed);
     checkTimeRun({ scenario: l.scenario, seed, locate: l.locate });
-    const outcome = await simulate(io, l.name, { scenario: l.scenario, seed, threads: threads(commandActions) }, signal);
+    const request = { scenario: l.scenario, seed, threads: threads(commandActions) };
+    const outcome = await simulate(io, l.name, request, signal);
+    warnCoarsened(io, l.name, request, outcome);
     const metrics = outcome.state.finish(l.scenario);
     const { alerts } = timeResults(l.scenario, outcome.state, false);
     if (l.expectations.length > 0) {

@@ -31,7 +31,7 @@ import { agentReportPage } from './report-agent.js';
 import { terminalDefault, withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting } from './shared/simulate.js';
-import { checkSeriesLength } from './shared/time.js';
+import { checkSeriesLength, warnCoarsened } from './shared/time.js';
 import type { Given } from './settings/given.js';
 import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
@@ -209,7 +209,9 @@ export async function reportCommand(file: string | undefined, s: ReportSettings,
     const plan = reportPlan(s, loaded, seed);
     const name = picked ? `${picked.agent.name}.${picked.tool.name}` : scenarioName(file ?? null);
     const step = plan.seriesStep;
-    const outcome = await simulate(io, name, { scenario, seed, threads, ...(step !== undefined ? { seriesStep: step } : {}) }, signal);
+    const request = { scenario, seed, threads, ...(step !== undefined ? { seriesStep: step } : {}) };
+    const outcome = await simulate(io, name, request, signal);
+    warnCoarsened(io, name, request, outcome);
     const { sample, scope } = timelineSample(withPrimaries(scenario, seed), seed, outcome.gridStep, plan);
     const replay = new ReplayLine('report', inputs, s.scenario).overrides(s.scenario).option('--tool', picked?.tool.name).option('--seed', picked ? picked.agentSeed : seed).given('--rows', s.rows)
       .given('--series', s.series).option('--at', s.at).text();

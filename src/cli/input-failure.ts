@@ -5,7 +5,7 @@
  * bug.
  */
 import { IN_FLIGHT_OVERFLOW } from '../engine/coupled/in-flight.js';
-import { SERIES_OVERFLOW, SERIES_SHORT } from '../engine/series-tally.js';
+import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
 
 /** The one-paragraph message of such a failure, or undefined for any other error. */
@@ -13,13 +13,9 @@ export function inputFailure(e: unknown): string | undefined {
   if (e instanceof RangeError && /allocation|Array buffer|Invalid (typed )?array length|Invalid string length/i.test(e.message)) {
     return `the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see docs/security-and-limits.md.`;
   }
-  if (e instanceof Error && e.message.startsWith(SERIES_SHORT)) {
-    // A coupled run went on to its end: its queue served a backlog past the series' buckets.
-    return `${printable(e.message)}. A coupled run's queue goes on serving its backlog after the last call, which the step checked before the run cannot foresee; the run is the same whatever the step, so give --series that step (alerts are judged on it), or simulate fewer actions.`;
-  }
   if (e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) {
     // An event later than any bound known before the run (a latency's tail is unbounded).
-    return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after, or a queue's backlog still being served long after the load). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
+    return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
   }
   if (e instanceof Error && e.message.startsWith(IN_FLIGHT_OVERFLOW)) {
     return `${printable(e.message)}. Work piles up faster than the workers take it (a storm whose queue never drains, and whose retries add to it): bound service.capacity.queue (requests past it are shed), add a guard (drop_expired, a retry budget, a breaker), lower client.retries, or simulate fewer actions (a smaller actions or a shorter load.duration); see docs/security-and-limits.md.`;

@@ -17,7 +17,7 @@ import { precisionInfo, progressOfMany, runSeed, simulate, simulationWork, threa
 import type { RunOutcome, RunRequest } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
-import { checkTimeRun } from './shared/time.js';
+import { checkTimeRun, warnCoarsened } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
 import { agentReader, agentRun, toolRunName, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
 import type { AgentRun } from '../report/agent.js';
@@ -142,7 +142,8 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
   const runs: SimulatedRun[] = [];
   // The part format (its fingerprint's SHA-256 loads node:crypto) only for a shard (issue 22, start-up).
   const parts = shard ? await import('../shards/partial.js') : undefined;
-  const take = ({ name, file, warnings, request: { scenario, seed } }: { name: string; file: string | null; warnings: readonly ScenarioWarning[]; request: RunRequest }, outcome: RunOutcome) => {
+  const take = ({ name, file, warnings, request }: { name: string; file: string | null; warnings: readonly ScenarioWarning[]; request: RunRequest }, outcome: RunOutcome) => {
+    const { scenario, seed } = warnCoarsened(io, name, request, outcome);
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
     // long run's grid into base64 took tens of ms at the end of every run.
     runs.push({

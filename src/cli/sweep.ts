@@ -17,7 +17,7 @@ import { progressBar } from './progress.js';
 import { SweepPartText } from '../shards/sweep-part.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from '../sweeps/readings.js';
 import { writtenScenario } from '../report/json.js';
-import { checkTimeRun } from './shared/time.js';
+import { checkTimeRun, warnCoarsened } from './shared/time.js';
 import { alertsOnly, timeResults } from '../results/time-results.js';
 import type { SweepPointResult } from '../report/sweep.js';
 import { renderSweep, type SweepFormat } from '../report/sweep-reporters.js';
@@ -243,8 +243,10 @@ async function simulatePoints(file: string, plan: SweepPlan, points: readonly Gr
       yield { pt, request: { scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(plan.seriesStep !== undefined ? { seriesStep: plan.seriesStep } : {}) } };
     }
   }
-  const take = ({ pt, request: { scenario } }: { pt: GridPoint; request: RunRequest }, outcome: RunOutcome) => {
+  const take = ({ pt, request }: { pt: GridPoint; request: RunRequest }, outcome: RunOutcome) => {
+    const { scenario } = request;
     bar.update(pt.index - from + 1, to - from);
+    warnCoarsened(io, `the point ${axes.map((a, i) => `${a.path}=${pt.values[i]}`).join(', ')}`, request, outcome);
     const written = writtenScenario(scenario);
     const params = pointParams(axes, pt, written);
     // What grows with the points stays small: a point's sums (its grid alone can be hundreds

@@ -32,8 +32,8 @@ export interface ChunkOutput extends GridCells {
   attemptsUnknown: number;
   callLatency: BinsData;
   actionLatency: BinsData;
-  /** The chunk's series (series-tally.ts): rows of counts from bucket `base`; null when the run counts none. */
-  series: { base: number; rows: Int32Array } | null;
+  /** The chunk's series (series-tally.ts): rows of counts from bucket `base` of `step` ms buckets; null when the run counts none. */
+  series: { base: number; rows: Int32Array; step: number } | null;
   /** What only a coupled run (engine/coupled/, docs/model.md "Capacity") measures; null in every other. */
   capacity: CapacityOutput | null;
 }
@@ -66,7 +66,7 @@ export interface SaturationOutput extends SaturationData {
 export function detachedOutput(out: ChunkOutput): ChunkOutput {
   return {
     ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice(),
-    series: out.series && { base: out.series.base, rows: out.series.rows.slice() },
+    series: out.series && { ...out.series, rows: out.series.rows.slice() },
     capacity: out.capacity && { ...out.capacity, queueWait: { ...out.capacity.queueWait, counts: out.capacity.queueWait.counts.slice() } },
   };
 }
@@ -131,7 +131,7 @@ export class ChunkTotals {
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
       ...this.rows.gridCells(plan.offset, gridStep),
-      series: series && { base: series.base, rows: series.rows() },
+      series: series && { base: series.base, rows: series.rows(), step: series.step },
       capacity: null,
     };
   }

@@ -4,7 +4,7 @@
  * rows used are cleared, so a fine step costs nothing where no event falls.
  */
 import { MAX_SERIES_BUCKETS } from '../model/limits.js';
-import { NUM_SERIES, type SeriesCounts } from '../model/series.js';
+import { NUM_SERIES, summedRows, type SeriesCounts } from '../model/series.js';
 
 /**
  * How the message of a series that ran past its buckets begins: the event's time could not be
@@ -12,11 +12,6 @@ import { NUM_SERIES, type SeriesCounts } from '../model/series.js';
  * A prefix, not a class, because an error from a worker thread keeps only its message.
  */
 export const SERIES_OVERFLOW = 'the series ran past its buckets:';
-/** How that message begins when the run went on to its end first (`SeriesTally`'s `toTheEnd`): the step that holds the whole run follows. */
-export const SERIES_SHORT = `${SERIES_OVERFLOW} the run's last event came at`;
-
-/** A step in ms as --series takes it: whole ms below a second, whole seconds from one. */
-const stepText = (ms: number): string => (ms < 1000 ? `${ms}ms` : `${ms / 1000}s`);
 
 export class SeriesTally {
   /** Bucket index of row 0: the bucket of the chunk's start. */
@@ -25,39 +20,35 @@ export class SeriesTally {
   used = 0;
   private counts = new Int32Array(64 * NUM_SERIES);
   private offset = 0;
-  /** With `toTheEnd`: the latest run time (ms) of an event past the buckets, -1 while there is none. */
-  private beyond = -1;
 
   /**
-   * `toTheEnd` (the coupled engine, whose one tally spans the run): an event past the buckets
-   * is not counted but remembered, the run goes on, and `checkReach` at its end refuses it with
-   * the step that holds its last event. A coupled run's queue may serve its backlog long after
-   * the last call, which no bound known before the run foresees; the run is the same whatever
-   * the step, so that step then holds it. Without it an event past the buckets stops the run.
+   * `coarsens` (the coupled engine, whose one tally spans the run): an event past the buckets
+   * doubles the step, the rows counted so far summed two by two, as often as it takes, and the
+   * run goes on. A coupled run's queue may serve its backlog long after the last call, which no
+   * bound known before the run foresees; the run is the same whatever the step, so its series
+   * are then those of a run asked for the longer step (the command says so: cli/shared/time.ts).
+   * Without it an event past the buckets stops the run.
    */
-  constructor(readonly step: number, private readonly toTheEnd = false) {}
+  constructor(private stepMs: number, private readonly coarsens = false) {}
+
+  /** The step in ms: the one asked for, or a longer one when the tally coarsened. */
+  get step(): number {
+    return this.stepMs;
+  }
 
   /** A new chunk, starting at run time `offset` (ms). */
   begin(offset: number): void {
     this.counts.fill(0, 0, this.used * NUM_SERIES);
     this.used = 0;
     this.offset = offset;
-    this.base = Math.floor(offset / this.step);
+    this.base = Math.floor(offset / this.stepMs);
   }
 
   /** One event of count `m` at chunk time `t` (ms from the chunk's start). */
   add(m: number, t: number, n = 1): void {
-    const row = Math.floor((this.offset + t) / this.step) - this.base;
-    if (row >= this.used && !this.reach(row, t)) return;
+    let row = Math.floor((this.offset + t) / this.stepMs) - this.base;
+    if (row >= this.used) row = this.reach(row, t);
     this.counts[row * NUM_SERIES + m]! += n;
-  }
-
-  /** Throws when an event fell past the buckets (with `toTheEnd`, once the run is over), naming the step that holds the run's last event. */
-  checkReach(): void {
-    if (this.beyond < 0) return;
-    const exact = this.beyond / MAX_SERIES_BUCKETS;
-    const least = exact < 1000 ? Math.floor(exact) + 1 : (Math.floor(exact / 1000) + 1) * 1000;
-    throw new Error(`${SERIES_SHORT} minute ${(this.beyond / 60_000).toFixed(1)}, in bucket ${Math.floor(this.beyond / this.step).toLocaleString('en-US')} of a series of ${this.step} ms buckets, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold: a step of ${stepText(least)} or more holds the whole run`);
   }
 
   /** The rows used, as a view (valid until the next `begin`). */
@@ -65,34 +56,53 @@ export class SeriesTally {
     return this.counts.subarray(0, this.used * NUM_SERIES);
   }
 
-  /** Makes room for `row` (an event at chunk time `t`); false when it lies past the buckets and the run goes on (`toTheEnd`). */
-  private reach(row: number, t: number): boolean {
-    if (this.base + row >= MAX_SERIES_BUCKETS) {
-      if (this.toTheEnd) {
-        this.beyond = Math.max(this.beyond, this.offset + t);
-        return false;
+  /** Makes room for `row` (an event at chunk time `t`), coarsening first where it lies past the buckets; the event's row then. */
+  private reach(row: number, t: number): number {
+    while (this.base + row >= MAX_SERIES_BUCKETS) {
+      if (!this.coarsens) {
+        throw new Error(`${SERIES_OVERFLOW} an event at ${this.stepMs * (this.base + row)} ms of the run is in bucket ${this.base + row}, past the ${MAX_SERIES_BUCKETS} a series of ${this.stepMs} ms buckets may hold`);
       }
-      throw new Error(`${SERIES_OVERFLOW} an event at ${this.step * (this.base + row)} ms of the run is in bucket ${this.base + row}, past the ${MAX_SERIES_BUCKETS} a series of ${this.step} ms buckets may hold`);
+      this.coarsen();
+      row = Math.floor((this.offset + t) / this.stepMs) - this.base;
     }
+    if (row < this.used) return row;
     if ((row + 1) * NUM_SERIES > this.counts.length) {
       const grown = new Int32Array(Math.max(this.counts.length * 2, (row + 1) * NUM_SERIES));
       grown.set(this.counts.subarray(0, this.used * NUM_SERIES));
       this.counts = grown;
     }
     this.used = row + 1;
-    return true;
+    return row;
+  }
+
+  /** Doubles the step: the rows so far summed two by two (model/series.ts). */
+  private coarsen(): void {
+    const last = this.base + this.used - 1;
+    const summed = summedRows(this.rows(), this.base, 2, (n) => new Int32Array(Math.max(n, this.counts.length)));
+    this.stepMs *= 2;
+    this.used = this.used === 0 ? 0 : Math.floor(last / 2) - summed.base + 1;
+    this.base = summed.base;
+    this.counts = summed.rows;
   }
 }
 
-/** A run's series: the chunks' rows added at their buckets. */
+/**
+ * A run's series: the chunks' rows added at their buckets. Rows counted at a longer step (a
+ * coupled run's tally that coarsened) make the sum take that step, its rows so far summed into it.
+ */
 export class SeriesSum {
   private counts = new Float64Array(0);
   buckets = 0;
 
-  constructor(readonly step: number) {}
+  constructor(private stepMs: number) {}
 
-  /** Adds rows of counts whose first row is bucket `base`. */
-  add(base: number, rows: ArrayLike<number>): void {
+  get step(): number {
+    return this.stepMs;
+  }
+
+  /** Adds rows of counts whose first row is bucket `base`, counted at `step` ms (the sum's own unless said). */
+  add(base: number, rows: ArrayLike<number>, step = this.stepMs): void {
+    if (step !== this.stepMs) ({ base, rows } = this.atStep(base, rows, step));
     const n = rows.length / NUM_SERIES;
     if (base + n > MAX_SERIES_BUCKETS) throw new Error(`${SERIES_OVERFLOW} ${base + n} buckets, more than the ${MAX_SERIES_BUCKETS} a series may hold`);
     const need = (base + n) * NUM_SERIES;
@@ -107,6 +117,19 @@ export class SeriesSum {
     for (let b = base + n - 1; b >= this.buckets; b--) {
       if (this.rowHasEvents(b)) { this.buckets = b + 1; break; }
     }
+  }
+
+  /** Rows counted at `step` and the sum brought to the longer of it and the sum's step (one a multiple of the other: each tally only doubles its step). */
+  private atStep(base: number, rows: ArrayLike<number>, step: number): { base: number; rows: ArrayLike<number> } {
+    const to = Math.max(step, this.stepMs);
+    if (to % step !== 0 || to % this.stepMs !== 0) throw new Error(`a series of ${step} ms buckets cannot be added to one of ${this.stepMs} ms`);
+    if (to > this.stepMs) {
+      const own = summedRows(this.counts.subarray(0, this.buckets * NUM_SERIES), 0, to / this.stepMs, (n) => new Float64Array(n));
+      this.counts = own.rows;
+      this.buckets = own.rows.length / NUM_SERIES;
+      this.stepMs = to;
+    }
+    return to > step ? summedRows(rows, base, to / step, (n) => new Float64Array(n)) : { base, rows };
   }
 
   private rowHasEvents(b: number): boolean {

@@ -84,24 +84,36 @@ function keyStoreNote({ load, idempotency }: Scenario): string {
   return `Steady state at load.rate_per_s ${num(load.rate_per_s)}/s with idempotency.retention ${formatDuration(idempotency.retention)} and ${num(idempotency.record_bytes)} bytes a record: keys = keys per action × rate × retention.`;
 }
 
-/** A run with workers also counts its saturated time in the series' buckets (the chart of saturated_share over time). */
+/**
+ * A run with workers also counts its saturated time in the series' buckets (the chart of
+ * saturated_share over time), summed into the series' longer step where its backlog outlasted
+ * the buckets of `step` (engine/series-tally.ts).
+ */
 function tallied(scenario: Scenario, seed: string, step: number | null): { run: SimulatedRun; saturatedMs: readonly number[] | null } {
   const tally = step !== null && isCoupled(scenario) && scenario.service.capacity !== null ? new SaturationTally(step) : undefined;
-  return { run: simulate(scenario, seed, step, tally), saturatedMs: tally?.ms ?? null };
+  const run = simulate(scenario, seed, step, tally);
+  if (!tally) return { run, saturatedMs: null };
+  const k = (run.series?.step ?? tally.step) / tally.step;
+  const saturatedMs = k === 1 ? tally.ms : Array.from({ length: Math.ceil(tally.ms.length / k) }, (_, b) => tally.ms.slice(b * k, (b + 1) * k).reduce((a, x) => a + x, 0));
+  return { run, saturatedMs };
 }
 
 /**
- * The run, its series counted in the page's buckets (`chartStep`); should a coupled run's backlog
- * outlast them, in the CLI's (or none, where the CLI counts none).
+ * The run, its series counted in the page's buckets (`chartStep`); should a run's last event
+ * fall past them (a latency's tail), or a coupled run's backlog make its series' step one the
+ * CLI's cannot be summed from, in the CLI's (or none, where the CLI counts none).
  */
 function simulated(scenario: Scenario, seed: string, cliStep: number | null): ReturnType<typeof tallied> {
   const step = chartStep(scenario, cliStep);
+  let first: ReturnType<typeof tallied>;
   try {
-    return tallied(scenario, seed, step);
+    first = tallied(scenario, seed, step);
   } catch (e) {
     if (!(e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) || step === cliStep) throw e;
     return tallied(scenario, seed, cliStep);
   }
+  const got = first.run.series?.step;
+  return got === undefined || cliStep === null || cliStep % got === 0 || got % cliStep === 0 ? first : tallied(scenario, seed, cliStep);
 }
 
 /** One run of the page: the CLI's numbers for the same file, overrides and seed. */
@@ -114,7 +126,7 @@ export function labRun(req: RunRequest): RunResult {
   // Alerts are judged on the CLI's series, as `check` judges them (1-minute buckets): the page's summed (time-view.ts).
   const cliStep = seriesStepOf(scenario, undefined);
   const { run, saturatedMs } = simulated(scenario, seed, cliStep);
-  const cliSeries = run.series && cliStep !== null ? coarser(run.series, cliStep) : null;
+  const cliSeries = run.series && cliStep !== null ? coarser(run.series, Math.max(cliStep, run.series.step)) : null;
   const metrics = cliMetrics(run, cliSeries);
   const alerts = cliSeries ? runAlerts(scenario, cliSeries) : undefined;
   const sample = timelineSample(scenario, seed);

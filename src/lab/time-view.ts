@@ -7,7 +7,7 @@
  */
 import { arrivalSpan } from '../model/clock.js';
 import { MAX_SERIES_BUCKETS } from '../model/limits.js';
-import { NUM_SERIES, type SeriesCounts, type SeriesName } from '../model/series.js';
+import { NUM_SERIES, summedRows, type SeriesCounts, type SeriesName } from '../model/series.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { AlertResult } from '../results/alerts.js';
 import type { Metrics, RunState } from '../results/metrics.js';
@@ -42,13 +42,8 @@ export function chartStep(s: WrittenScenario, cliStep: number | null): number {
 export function coarser(series: SeriesCounts, step: number): SeriesCounts {
   const k = step / series.step;
   if (!Number.isInteger(k) || k < 1) throw new Error(`a series of ${series.step} ms buckets cannot be summed into ${step} ms buckets`);
-  const buckets = series.buckets === 0 ? 0 : Math.floor((series.buckets - 1) / k) + 1;
-  const counts = new Float64Array(buckets * NUM_SERIES);
-  for (let b = 0; b < series.buckets; b++) {
-    const at = Math.floor(b / k) * NUM_SERIES;
-    for (let m = 0; m < NUM_SERIES; m++) counts[at + m]! += series.counts[b * NUM_SERIES + m] as number;
-  }
-  return { step, buckets, counts };
+  const { rows } = summedRows(series.counts, 0, k, (n) => new Float64Array(n));
+  return { step, buckets: rows.length / NUM_SERIES, counts: rows };
 }
 
 /**

@@ -112,3 +112,19 @@ export function seriesTotalFromSums(
     default: return t.sum[C[of]] as number;
   }
 }
+
+/**
+ * Rows of counts from bucket `base` (step Δ) summed into buckets `k` times as long (step kΔ):
+ * bucket b's counts go to bucket ⌊b/k⌋, whose span holds b's, so the sums are exact. Returns the
+ * first bucket of the longer rows and the rows, made by `make(length)` (zeroed).
+ */
+export function summedRows<T extends Int32Array | Float64Array>(rows: ArrayLike<number>, base: number, k: number, make: (length: number) => T): { base: number; rows: T } {
+  const n = rows.length / NUM_SERIES;
+  const first = Math.floor(base / k);
+  const out = make(n === 0 ? 0 : (Math.floor((base + n - 1) / k) - first + 1) * NUM_SERIES);
+  for (let r = 0; r < n; r++) {
+    const at = (Math.floor((base + r) / k) - first) * NUM_SERIES;
+    for (let m = 0; m < NUM_SERIES; m++) out[at + m]! += rows[r * NUM_SERIES + m] as number;
+  }
+  return { base: first, rows: out };
+}

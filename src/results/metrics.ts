@@ -140,7 +140,7 @@ export class RunState extends CounterTally {
   addChunk(c: ChunkOutput): void {
     this.addTotals(c);
     this.grid.addCells(c.cells, c.cellsLow, c.cellsHigh);
-    if (c.series) this.seriesSum?.add(c.series.base, c.series.rows);
+    if (c.series) this.seriesSum?.add(c.series.base, c.series.rows, c.series.step);
     if (c.capacity) this.addCapacity(c.capacity);
   }
 
@@ -148,7 +148,7 @@ export class RunState extends CounterTally {
   addData(d: RunStateData): void {
     this.addTotals(d);
     this.grid.addData(d.grid);
-    if (d.series) this.seriesSum?.add(0, decodeCounts(d.series.counts));
+    if (d.series) this.seriesSum?.add(0, decodeCounts(d.series.counts), d.series.step);
     if (d.capacity) this.addCapacity(d.capacity);
   }
 

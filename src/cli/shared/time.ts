@@ -10,7 +10,8 @@ import { longestDelay } from '../../exec/simulate.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { formatDuration } from '../../scenario/duration.js';
 import { InputError, type Origin } from '../../scenario/errors.js';
-import type { RunRequest } from '../../exec/runner.js';
+import type { RunOutcome, RunRequest } from '../../exec/runner.js';
+import { warn, type Io } from '../io.js';
 
 /** Where a key path of the scenario was written (ParsedScenario's locate). */
 type Locate = (path: readonly (string | number)[]) => Origin;
@@ -19,7 +20,8 @@ type Locate = (path: readonly (string | number)[]) => Origin;
  * Refuses a step that could need more buckets than a series may hold: the scenario's arrivals
  * and the longest an action's calls can go on after its arrival, over the step. A queue
  * (`service.capacity`) may serve its backlog for longer, which only the run can tell: a coupled
- * run that outlasts its series names the step that holds it (series-tally.ts).
+ * run that outlasts its series counts them in a longer step (series-tally.ts), and
+ * `warnCoarsened` says so.
  */
 export function checkSeriesLength(step: number, scenario: WrittenScenario, source: string): void {
   const reach = arrivalSpan(scenario) + longestDelay(scenario);
@@ -29,10 +31,26 @@ export function checkSeriesLength(step: number, scenario: WrittenScenario, sourc
     const exact = reach / MAX_SERIES_BUCKETS;
     const least = exact < 1000 ? Math.ceil(exact) : Math.ceil(exact / 1000) * 1000;
     const backlog = scenario.service.capacity !== null
-      ? '; its queue may go on serving a backlog after the last call, and a run that outlasts its series then names the step that holds it' : '';
+      ? '; its queue may go on serving a backlog after the last call, and a run that outlasts its series then counts them in a longer step' : '';
     throw new InputError({ source }, '', `could need up to ${Math.ceil(most).toLocaleString('en-US')} buckets for this scenario (its arrivals and the longest its retries, re-plans and replays can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
       `Give --series a step of at least ${formatDuration(least)}, or simulate fewer actions${backlog}.`);
   }
+}
+
+/**
+ * Warns when a coupled run's queue served its backlog past the buckets of the step asked for:
+ * the engine then counted the series in a longer step (twice the step, as often as it took:
+ * series-tally.ts), which its numbers over time and its alerts are judged on. The run is the same
+ * whatever the step, so they are what that step gives. Returns the request.
+ */
+export function warnCoarsened<R extends Pick<RunRequest, 'scenario' | 'seriesStep'>>(io: Io, name: string, req: R, outcome: RunOutcome): R {
+  const asked = seriesStepOf(req.scenario, req.seriesStep);
+  const series = outcome.state.series();
+  if (asked === null || series === null || series.step === asked) return req;
+  const until = (series.buckets * series.step / 60_000).toFixed(1);
+  const source = req.seriesStep !== undefined ? `--series ${formatDuration(asked)}` : 'the alerts\' 1-minute buckets';
+  warn(io, `${name}: the queue served its backlog until minute ${until}, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} buckets of ${formatDuration(asked)} a series may hold (${source}), so the series were counted in buckets of ${formatDuration(series.step)}, and the readings over time and the alerts are those of --series ${formatDuration(series.step)} (the run is the same whatever the step). Give --series ${formatDuration(series.step)} to ask for that step, or simulate fewer actions.`);
+  return req;
 }
 
 /**

@@ -31,7 +31,7 @@ export class CoupledState extends GroupModel {
   constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
     super(compile(scenario), hooks);
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
-    if (seriesStep !== null) this.series = new SeriesTally(seriesStep, true); // a backlog past the buckets: the run goes on, and flush names the step that holds it
+    if (seriesStep !== null) this.series = new SeriesTally(seriesStep, true); // a backlog past the buckets: the step doubles and the run goes on
     this.budget = scenario.client.retry_budget ? new RetryBudget(scenario.client.retry_budget) : null;
     this.breaker = scenario.client.breaker ? new Breaker(scenario.client.breaker) : null;
     this.budgeted = this.budget !== null;
