@@ -1,7 +1,8 @@
 /**
  * What a completion script completes, read from the commander program itself: the commands and
  * options commander's help shows, their values' choices and their arguments. The scripts of
- * each shell (completion-bash.ts, -zsh.ts, -fish.ts) are written from this alone.
+ * each shell (completion-bash.ts, -zsh.ts, -fish.ts) are written from this alone, and so is
+ * docs/command-line.md (report/command-line-doc.ts, by `npm run generate`).
  */
 import type { Command, Help } from 'commander';
 import { choicesOf } from './choices.js';
@@ -15,6 +16,8 @@ export type Completion =
   | { kind: 'command' }; // a subcommand's name (`help COMMAND`)
 
 export interface OptionSpec {
+  /** As the help writes it: `--set <path=value>`, `-h, --help`. */
+  readonly flags: string;
   /** `--format`; undefined for a short-only flag. */
   readonly long: string | undefined;
   /** `-h`, if it has one. */
@@ -31,12 +34,15 @@ export interface OptionSpec {
 
 export interface ArgumentSpec {
   readonly name: string;
+  readonly description: string;
   readonly variadic: boolean;
   readonly value: Completion;
 }
 
 export interface CommandSpec {
   readonly name: string;
+  /** `idem-sim run [options] [scenario...]`. */
+  readonly usage: string;
   readonly description: string;
   readonly options: readonly OptionSpec[];
   readonly arguments: readonly ArgumentSpec[];
@@ -46,6 +52,8 @@ export interface CommandSpec {
 export interface CompletionSpec {
   readonly program: string;
   readonly version: string;
+  readonly usage: string;
+  readonly description: string;
   readonly options: readonly OptionSpec[];
   readonly commands: readonly CommandSpec[];
 }
@@ -58,15 +66,15 @@ async function optionSpec(help: Help, option: Command['options'][number]): Promi
   const value: Completion = !takesValue ? { kind: 'none' } : choices ? { kind: 'choices', values: choices }
     : valueName === 'file' ? { kind: 'file' } : valueName === 'scenario' ? { kind: 'scenario' } : { kind: 'none' };
   // A custom parser is what collects a repeated option (--set, --vary); the others keep their last value.
-  return { long: option.long, short: option.short, description: help.optionDescription(option), takesValue, valueName, value, repeatable: option.parseArg !== undefined };
+  return { flags: option.flags, long: option.long, short: option.short, description: help.optionDescription(option), takesValue, valueName, value, repeatable: option.parseArg !== undefined };
 }
 
 /** A command's arguments: their choices if fixed, subcommand names for `help`'s, any file for a `[file]`, scenario files otherwise. */
-async function argumentSpecs(cmd: Command, isHelp: boolean): Promise<ArgumentSpec[]> {
+async function argumentSpecs(help: Help, cmd: Command, isHelp: boolean): Promise<ArgumentSpec[]> {
   return Promise.all(cmd.registeredArguments.map(async (arg): Promise<ArgumentSpec> => {
     const choices = await choicesOf(arg);
     const value: Completion = choices ? { kind: 'choices', values: choices } : isHelp ? { kind: 'command' } : arg.name() === 'file' ? { kind: 'file' } : { kind: 'scenario' };
-    return { name: arg.name(), variadic: arg.variadic, value };
+    return { name: arg.name(), description: help.argumentDescription(arg), variadic: arg.variadic, value };
   }));
 }
 
@@ -76,11 +84,14 @@ export async function completionSpec(program: Command): Promise<CompletionSpec> 
   const optionsOf = (cmd: Command) => Promise.all(help.visibleOptions(cmd).map((o) => optionSpec(help, o)));
   const commands = await Promise.all(help.visibleCommands(program).map(async (cmd): Promise<CommandSpec> => ({
     name: cmd.name(),
+    // commander's own `help` command has no parent, so its usage lacks the program's name.
+    usage: cmd.parent ? help.commandUsage(cmd) : `${program.name()} ${help.commandUsage(cmd)}`,
     description: help.subcommandDescription(cmd),
     options: await optionsOf(cmd),
-    arguments: await argumentSpecs(cmd, cmd.name() === 'help' && !program.commands.includes(cmd)),
+    arguments: await argumentSpecs(help, cmd, cmd.name() === 'help' && !program.commands.includes(cmd)),
   })));
-  return { program: program.name(), version: program.version() ?? '', options: await optionsOf(program), commands };
+  const own = { program: program.name(), version: program.version() ?? '', usage: help.commandUsage(program), description: help.commandDescription(program) };
+  return { ...own, options: await optionsOf(program), commands };
 }
 
 /** An option's spellings, short first (`-h`, `--help`). */
