@@ -110,7 +110,7 @@ describe('idem-sim check AGENT', () => {
   });
 });
 
-describe('README', () => {
+describe('docs/agents.md (the README links it)', () => {
   /** A table's cells by row label and column heading. */
   const cells = (rows: readonly string[]): Map<string, string> => {
     const split = (line: string) => line.split('│').slice(1, -1).map((c) => c.trim());
@@ -119,15 +119,15 @@ describe('README', () => {
   };
 
   it('shows cells of the real agent table (its columns trimmed) and the figures after the fix', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block = /\$ npx idem-sim run scenarios\/agents\/support-agent\.yaml\n([\s\S]*?)```/.exec(readme)?.[1] ?? '';
+    const page = readFileSync(join(ROOT, 'docs/agents.md'), 'utf8');
+    const block = /\$ npx idem-sim run scenarios\/agents\/support-agent\.yaml\n([\s\S]*?)```/.exec(page)?.[1] ?? '';
     const shown = cells(block.split('\n').filter((l) => l.startsWith('│')));
     const agentTable = (out: string) => cells(out.slice(out.indexOf('\nAgent ')).split('\n').filter((l) => l.startsWith('│')));
     const real = agentTable(cli(['run', SUPPORT]).stdout);
     expect(shown.size).toBeGreaterThan(10);
     for (const [key, cell] of shown) expect(real.get(key), key).toBe(cell);
     const fixed = agentTable(cli(['run', SUPPORT, '--set', 'tools.create_ticket.idempotency.scope=intent', '--set', 'tools.add_crm_note.idempotency.scope=intent']).stdout);
-    expect(readme).toContain(`takes the tickets to ${fixed.get('cost per day (ticket)|agent support-agent')} a day`);
-    expect(readme).toContain(`meets a duplicate to\n${fixed.get('chance a conversation (4 calls) meets a duplicate|agent support-agent')}.`);
+    expect(page).toContain(`takes the tickets to ${fixed.get('cost per day (ticket)|agent support-agent')} a day`);
+    expect(page).toContain(`meets a duplicate to\n${fixed.get('chance a conversation (4 calls) meets a duplicate|agent support-agent')}.`);
   });
 });

@@ -80,6 +80,13 @@ describe('links in README.md and docs/', () => {
     expect(broken.map((n) => `${n.where}: docs/${n.file}#${n.anchor}`)).toEqual([]);
   });
 
+  it('the README is a front door: at most 350 lines, its detail in docs/ and every limit in the page it links', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const lines = readme.split('\n').length - 1;
+    expect(lines, `README.md has ${lines} lines: move the detail into a page of docs/ and link it`).toBeLessThanOrEqual(350);
+    expect(linkTargets(readme)).toContain('docs/security-and-limits.md');
+  });
+
   it('the README links every document in docs/', () => {
     const readme = linkTargets(readFileSync(join(ROOT, 'README.md'), 'utf8')).map((t) => t.split('#')[0]);
     const docs = readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`);
