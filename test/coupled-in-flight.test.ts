@@ -6,15 +6,16 @@
 import { describe, expect, test } from 'vitest';
 import { detachedOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
+import { drive } from '../src/engine/coupled/drive.js';
 import { TimedQueue } from '../src/engine/coupled/heap.js';
 import { IN_FLIGHT_LIMITS, IN_FLIGHT_OVERFLOW, type InFlightLimits } from '../src/engine/coupled/in-flight.js';
-import { chunkCount, chunkPlans } from '../src/engine/plan.js';
+import { runPlans } from '../src/engine/plan.js';
 import { SeriesSum, SeriesTally } from '../src/engine/series-tally.js';
 import { simulateCoupled } from '../src/exec/coupled.js';
-import { arrivalTime, withPrimaries } from '../src/model/clock.js';
+import { withPrimaries } from '../src/model/clock.js';
 import { MAX_SERIES_BUCKETS } from '../src/model/limits.js';
 import { NUM_SERIES, SER } from '../src/model/series.js';
-import { chunkRng, streamRng } from '../src/random/rng.js';
+import { streamRng } from '../src/random/rng.js';
 import { parseRunnable } from './helpers.js';
 
 /** What the tests read of a simulator's structures (private to the engine). */
@@ -32,12 +33,7 @@ function runUnder(yaml: string, limits: InFlightLimits, seed = '1'): { inside: I
   const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), gridStep: 1e9, seriesStep: null, loadEnd: Infinity, limits, emit: (o) => detachedOutput(o) });
   let error: Error | undefined;
   try {
-    for (const plan of chunkPlans(seed, s.actions, s.load.rate_per_s, 0, chunkCount(s.actions), arrivalTime(s))) {
-      sim.feed(plan, chunkRng(seed, plan.index));
-      sim.simulate(false);
-    }
-    sim.simulate(true);
-    sim.flush();
+    drive(sim, seed, runPlans(s, seed));
   } catch (e) {
     error = e as Error;
   }

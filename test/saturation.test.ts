@@ -6,11 +6,11 @@
 import { describe, expect, test } from 'vitest';
 import { detachedOutput, type ChunkOutput, type SaturationOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
+import { drive } from '../src/engine/coupled/drive.js';
 import { SaturationTracker } from '../src/engine/coupled/saturation.js';
 import { NO_HOOKS, type EngineHooks } from '../src/engine/hooks.js';
-import { chunkCount, chunkPlans } from '../src/engine/plan.js';
-import { arrivalTime } from '../src/model/clock.js';
-import { chunkRng, streamRng } from '../src/random/rng.js';
+import { runPlans } from '../src/engine/plan.js';
+import { streamRng } from '../src/random/rng.js';
 import { coupledRun } from './coupled-helpers.js';
 import { parseRunnable } from './helpers.js';
 
@@ -69,12 +69,7 @@ function heard(yaml: string, seed = '3'): { saturation: SaturationOutput; arriva
   const hooks: EngineHooks = Object.assign(Object.create(NO_HOOKS) as EngineHooks, { onGroup: (x: number) => { arrivals.push(x); } });
   const out: ChunkOutput[] = [];
   const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), gridStep: 1e9, seriesStep: null, loadEnd: s.load.duration ?? Infinity, hooks, emit: (o) => out.push(detachedOutput(o)) });
-  for (const plan of chunkPlans(seed, s.actions, s.load.rate_per_s, 0, chunkCount(s.actions), arrivalTime(s))) {
-    sim.feed(plan, chunkRng(seed, plan.index));
-    sim.simulate(false);
-  }
-  sim.simulate(true);
-  sim.flush();
+  drive(sim, seed, runPlans(s, seed));
   return { saturation: out.at(-1)!.capacity!.saturation!, arrivals };
 }
 

@@ -7,11 +7,11 @@
 import { describe, expect, it } from 'vitest';
 import { detachedOutput, type ChunkOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
-import { chunkCount, chunkPlans, planChunks, type ChunkPlan } from '../src/engine/plan.js';
+import { drive } from '../src/engine/coupled/drive.js';
+import { chunkCount, planChunks, runPlans, type ChunkPlan } from '../src/engine/plan.js';
 import { traceActions, traceChunk, type TracedAction } from '../src/engine/trace.js';
 import { traceCoupled } from '../src/engine/trace-coupled.js';
 import { gridStepFor } from '../src/exec/simulate.js';
-import { arrivalTime } from '../src/model/clock.js';
 import { C } from '../src/model/counters.js';
 import type { Scenario } from '../src/model/types.js';
 import { chunkRng, streamRng } from '../src/random/rng.js';
@@ -57,13 +57,7 @@ function untraced(scenario: Scenario, plan: ChunkPlan): ChunkOutput[] {
   const sim = new CoupledSimulator({
     scenario, rng: streamRng(SEED, 'coupled'), gridStep: gridStepFor(scenario), seriesStep: null, loadEnd: Infinity, emit: (o) => out.push(detachedOutput(o)),
   });
-  const end = Math.min(plan.index + 2, chunkCount(scenario.actions));
-  for (const p of chunkPlans(SEED, scenario.actions, scenario.load.rate_per_s, 0, end, arrivalTime(scenario))) {
-    sim.feed(p, chunkRng(SEED, p.index));
-    sim.simulate(false);
-  }
-  sim.simulate(true);
-  sim.flush();
+  drive(sim, SEED, runPlans(scenario, SEED, 0, Math.min(plan.index + 2, chunkCount(scenario.actions))));
   return out;
 }
 

@@ -7,7 +7,7 @@ import { stringify } from 'yaml';
 import { ALERT_STEP_MS } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Metrics } from '../results/metrics.js';
-import { runPlans } from '../exec/simulate.js';
+import { runPlans } from '../engine/plan.js';
 import { traceActions } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';

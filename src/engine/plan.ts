@@ -10,7 +10,8 @@
 import { standardExponential } from '../random/exponential.js';
 import { gamma } from '../random/gamma.js';
 import { streamRng } from '../random/rng.js';
-import { Clock, type ArrivalTime } from '../model/clock.js';
+import { arrivalTime, Clock, withPrimaries, type ArrivalTime } from '../model/clock.js';
+import type { WrittenScenario } from '../model/types.js';
 
 /** Primary actions per chunk. Part of the results' identity: changing it changes the numbers. */
 export const CHUNK_ACTIONS = 16_384;
@@ -78,4 +79,14 @@ function spanTotal(seed: string, actions: number): number {
 /** The same as a list (for small runs and tests). */
 export function planChunks(seed: string, actions: number, ratePerS: number, from = 0, to = chunkCount(actions), time = STEADY): ChunkPlan[] {
   return [...chunkPlans(seed, actions, ratePerS, from, to, time)];
+}
+
+/**
+ * Chunks [from, to) of the run of `scenario` from `seed`: its primaries (`withPrimaries`: the
+ * drawn count with load.duration) placed in time by its clock. What the run plans with, and
+ * every tracer of a run's chunk (the report's timeline, the lab's) with it.
+ */
+export function runPlans(scenario: WrittenScenario, seed: string, from = 0, to?: number): Generator<ChunkPlan> {
+  const bound = withPrimaries(scenario, seed);
+  return chunkPlans(seed, bound.actions, bound.load.rate_per_s, from, to, arrivalTime(bound));
 }

@@ -15,11 +15,12 @@
 import { CONFLICT_409, ERR_5XX, FROM_STORE, HANDLER, NO_REPLY, OK, SHED_503, STORE_503 } from './attempt.js';
 import { detachedOutput, type ChunkOutput } from './chunk-output.js';
 import { CoupledSimulator, type CoupledSpec } from './coupled/coupled.js';
+import { drive } from './coupled/drive.js';
 import type { EngineHooks } from './hooks.js';
-import { chunkCount, chunkPlans, CHUNK_ACTIONS, type ChunkPlan } from './plan.js';
-import { arrivalTime, withPrimaries } from '../model/clock.js';
+import { chunkCount, CHUNK_ACTIONS, runPlans, type ChunkPlan } from './plan.js';
+import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
-import { chunkRng, streamRng } from '../random/rng.js';
+import { streamRng } from '../random/rng.js';
 import type { AttemptOutcome, CallKind, TracedAction, TracedAttempt, TracedCall } from './trace.js';
 import { KINDS, keyText, markDuplicates, STATUS } from './trace-keys.js';
 
@@ -248,13 +249,7 @@ export function traceCoupled(scenario: Scenario, gridStep: number, seed: string,
     scenario: bound, rng: streamRng(seed, 'coupled'), gridStep, seriesStep: null, loadEnd: bound.load.duration ?? Infinity,
     emit: (out) => outputs.push(detachedOutput(out)),
   }, tracer);
-  const end = Math.min(plan.index + 2, chunkCount(bound.actions));
-  for (const p of chunkPlans(seed, bound.actions, bound.load.rate_per_s, 0, end, arrivalTime(bound))) {
-    sim.feed(p, chunkRng(seed, p.index));
-    sim.simulate(false);
-  }
-  sim.simulate(true);
-  sim.flush();
+  drive(sim, seed, runPlans(bound, seed, 0, Math.min(plan.index + 2, chunkCount(bound.actions))));
   markDuplicates(tracer.traced);
   return { actions: tracer.traced, outputs };
 }

@@ -2,8 +2,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Scenario } from '../model/types.js';
 import type { RunState } from '../results/metrics.js';
+import { driving } from '../engine/coupled/drive.js';
 import { prepareCoupled } from './coupled.js';
-import { chunkRng } from '../random/rng.js';
 import { Interrupted } from './interrupted.js';
 
 /** The run, yielding to the event loop between chunks (progress, signals). */
@@ -14,16 +14,13 @@ export async function runCoupled(
   const { scenario, state, sim, plans, gridStep } = prepareCoupled(written, seed, seriesStep);
   let done = 0;
   let chunks = 0;
-  for (const plan of plans()) {
-    if (signal?.aborted) throw new Interrupted();
-    sim.feed(plan, chunkRng(seed, plan.index));
-    sim.simulate(false);
+  if (signal?.aborted) throw new Interrupted();
+  for (const plan of driving(sim, seed, plans())) {
     done += plan.actions;
     chunks++;
     onProgress?.(done, scenario.actions);
     await yieldToEventLoop();
+    if (signal?.aborted) throw new Interrupted();
   }
-  sim.simulate(true);
-  sim.flush();
   return { state, gridStep, chunks };
 }

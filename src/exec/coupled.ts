@@ -6,11 +6,12 @@
  * Browser-safe (the lab runs it); coupled-run.ts is the command line's, with progress and signals.
  */
 import { CoupledSimulator } from '../engine/coupled/coupled.js';
+import { drive } from '../engine/coupled/drive.js';
 import type { SaturationTally } from '../engine/coupled/saturation.js';
-import { chunkCount, chunkPlans, type ChunkPlan } from '../engine/plan.js';
-import { arrivalTime, withPrimaries } from '../model/clock.js';
+import { runPlans, type ChunkPlan } from '../engine/plan.js';
+import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
-import { chunkRng, streamRng } from '../random/rng.js';
+import { streamRng } from '../random/rng.js';
 import { RunState } from '../results/metrics.js';
 import { gridCellsFor, gridStepFor } from './simulate.js';
 
@@ -20,7 +21,7 @@ import { gridCellsFor, gridStepFor } from './simulate.js';
  */
 export function prepareCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true, saturationTally?: SaturationTally) {
   const scenario = withPrimaries(written, seed);
-  const plans = (): Generator<ChunkPlan> => chunkPlans(seed, scenario.actions, scenario.load.rate_per_s, 0, chunkCount(scenario.actions), arrivalTime(scenario));
+  const plans = (): Generator<ChunkPlan> => runPlans(scenario, seed);
   let lastArrival = 0;
   for (const plan of plans()) lastArrival = plan.offset + plan.span;
   const gridStep = gridStepFor(scenario);
@@ -36,11 +37,6 @@ export function prepareCoupled(written: Scenario, seed: string, seriesStep: numb
 /** The run on this thread at once (tests, the lab's worker, `simulate`). */
 export function simulateCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true, saturationTally?: SaturationTally): { scenario: Scenario; state: RunState } {
   const { scenario, state, sim, plans } = prepareCoupled(written, seed, seriesStep, fastPath, saturationTally);
-  for (const plan of plans()) {
-    sim.feed(plan, chunkRng(seed, plan.index));
-    sim.simulate(false);
-  }
-  sim.simulate(true);
-  sim.flush();
+  drive(sim, seed, plans());
   return { scenario, state };
 }

@@ -2,11 +2,11 @@
 import { isCoupled } from '../model/capacity.js';
 import { simulateCoupled } from './coupled.js';
 import type { SaturationTally } from '../engine/coupled/saturation.js';
-import { arrivalTime, meanRatePerS, withPrimaries } from '../model/clock.js';
+import { meanRatePerS, withPrimaries } from '../model/clock.js';
 import { ChunkSimulator } from '../engine/engine.js';
 import { RunState, type Metrics } from '../results/metrics.js';
 import { peakGridStep, runHorizon } from '../engine/peak.js';
-import { chunkPlans, type ChunkPlan } from '../engine/plan.js';
+import { runPlans } from '../engine/plan.js';
 import type { SeriesCounts } from '../model/series.js';
 import { chunkRng } from '../random/rng.js';
 import type { Scenario, WrittenScenario } from '../model/types.js';
@@ -36,16 +36,6 @@ export function longestDelay({ agent, runtime, workload, client }: WrittenScenar
   const calls = (agent.max_replans + 1) * (runtime.max_replays + 1);
   return workload.twin_delay.max + runtime.max_replays * runtime.resume_delay.max
     + calls * (agent.replan_delay.max + (client.retries + 1) * (client.timeout + client.backoff.max));
-}
-
-/**
- * Chunks [from, to) of the run of `scenario` from `seed`: its primaries (`withPrimaries`: the
- * drawn count with load.duration) placed in time by its clock. What every tracer of a run's
- * chunk (the report's timeline, the lab's) plans with, as the run itself does.
- */
-export function runPlans(scenario: WrittenScenario, seed: string, from = 0, to?: number): Generator<ChunkPlan> {
-  const bound = withPrimaries(scenario, seed);
-  return chunkPlans(seed, bound.actions, bound.load.rate_per_s, from, to, arrivalTime(bound));
 }
 
 /**

@@ -4,8 +4,7 @@
  * run's own chunk: same plan, same stream), and the actions arriving nearest it are the ones
  * the timeline samples its rows from.
  */
-import { CHUNK_ACTIONS, type ChunkPlan } from '../engine/plan.js';
-import { runPlans } from '../exec/simulate.js';
+import { CHUNK_ACTIONS, runPlans, type ChunkPlan } from '../engine/plan.js';
 import type { TracedAction } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
 import { bareDurationFix, DURATION_PATTERN, formatDuration, isBareDuration, parseDuration } from '../scenario/duration.js';
