@@ -114,7 +114,7 @@ describe('the capacity keys refused, with the line, the key path and a fix', () 
     const e = refusal('client:\n  retry_budget: aws-standrd\n');
     expect(e.keyPath).toBe('client.retry_budget');
     expect(e.origin).toMatchObject({ line: 2 });
-    expect(e.fix).toBe('Did you mean `aws-standard`? Write none, aws-standard (a preset), or a mapping {tokens, retry_cost, timeout_cost, success_refund}.');
+    expect(e.fix).toBe('Did you mean `aws-standard`? Write none, aws-standard, aws-standard-2026 (a preset), or a mapping {tokens, retry_cost, timeout_cost, success_refund}.');
     expect(refusal('client: {breaker: aws-standard}').fix).toBe('Write none, or a mapping {failure_rate, window, min_calls, open_for}.');
   });
 

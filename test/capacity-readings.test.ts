@@ -136,8 +136,10 @@ describe('the capacity readings in reports', () => {
 
   it('lists the six capacity counts of a series only for coupled runs (JSON buckets, CSV columns)', () => {
     expect(listedSeries(PLAIN)).toEqual(SERIES_NAMES.filter((n) => !(CAPACITY_SERIES as readonly string[]).includes(n)));
-    expect(listedSeries(WORKERS)).toEqual(SERIES_NAMES);
-    expect(listedSeries(BUDGET)).toEqual(SERIES_NAMES);
+    // The throttle's count (version 4) only where it is set: runs without it keep their columns.
+    expect(listedSeries(WORKERS)).toEqual(SERIES_NAMES.filter((n) => n !== 'throttled'));
+    expect(listedSeries(BUDGET)).toEqual(SERIES_NAMES.filter((n) => n !== 'throttled'));
+    expect(listedSeries({ ...BUDGET, client: { ...BUDGET.client, retry_throttle: { max_tokens: 10, token_ratio: 0.1 } } })).toEqual(SERIES_NAMES);
     const counts = new Float64Array(2 * NUM_SERIES);
     counts[SER.arrivals] = 7;
     counts[NUM_SERIES + SER.started] = 5;
@@ -148,7 +150,7 @@ describe('the capacity readings in reports', () => {
     const old = 'run,start_ms,arrivals,attempts,executions,duplicates,conflicts_409,mismatches_422,dedup_hits,timeouts,unknown_outcomes,lost,store_unavailable,step_ms,load_ms,seed,idem_sim_version';
     expect(renderSeriesCsv([runOf('a', PLAIN, plain, series)], INFO).split('\n')[0]).toBe(old);
     const mixed = renderSeriesCsv([runOf('a', PLAIN, plain, series), runOf('b', WORKERS, coupled, series)], INFO).split('\n');
-    expect(mixed[0]).toBe(old.replace(',step_ms', `,${CAPACITY_SERIES.join(',')},step_ms`));
+    expect(mixed[0]).toBe(old.replace(',step_ms', `,${CAPACITY_SERIES.filter((n) => n !== 'throttled').join(',')},step_ms`));
     expect(mixed[2]).toBe('a,5000,0,0,0,0,0,0,0,0,0,0,0,,,,,,,5000,5000,1,test'); // a run that is not coupled: empty cells
     expect(mixed[4]).toBe('b,5000,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,5,0,5000,5000,1,test');
   });
@@ -196,7 +198,7 @@ describe('recovery_ms of alerts', () => {
     const origin = { source: 's.yaml' };
     const e = (metric: string): Expectation => ({ metric: metric as Expectation['metric'], op: '<', threshold: 1, text: '< 1', confidence: 'none', origin });
     const withAlert = { ...PLAIN, alerts: [alert], incidents: [window('w', 1000, 2000)] };
-    expect(() => checkAlertNames([e('alerts.storm.recovery_ms.w')], withAlert)).toThrow(/only by scenarios with service\.capacity, client\.retry_budget or client\.breaker/);
+    expect(() => checkAlertNames([e('alerts.storm.recovery_ms.w')], withAlert)).toThrow(/only by scenarios with service\.capacity, client\.retry_budget, client\.breaker or client\.retry_throttle/);
     expect(() => checkAlertNames([e('shed_per_1000')], PLAIN)).toThrow(/only by scenarios with/);
     expect(() => checkAlertNames([e('alerts.storm.recovery_ms.nope')], { ...withAlert, service: WORKERS.service })).toThrow(/names the incident "nope"/);
     expect(() => checkAlertNames([e('utilisation'), e('alerts.storm.recovery_ms.w')], { ...withAlert, service: WORKERS.service })).not.toThrow();

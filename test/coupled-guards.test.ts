@@ -8,6 +8,7 @@ import { SKETCH_RELATIVE_ACCURACY } from '../src/engine/bins.js';
 import { Breaker } from '../src/engine/coupled/breaker.js';
 import { RetryBudget } from '../src/engine/coupled/budget.js';
 import { LatencyBins } from '../src/engine/bins.js';
+import { ERR_5XX, NO_REPLY } from '../src/engine/attempt.js';
 import { C } from '../src/model/counters.js';
 import { coupledBlocks } from './coupled-helpers.js';
 
@@ -30,16 +31,17 @@ agent: {replan_probability: 0}
 
   test('a success gives back what its retry took, or the refund after a first attempt, never above the size', () => {
     const b = new RetryBudget({ tokens: 20, retry_cost: 5, timeout_cost: 10, success_refund: 1 });
-    expect(b.take(true)).toBe(10);
-    expect(b.take(false)).toBe(5);
+    b.grow(4);
+    expect(b.allowsRetry(0, NO_REPLY)).toBe(true); // a timeout: 10
+    expect(b.allowsRetry(1, ERR_5XX)).toBe(true); // a 5xx: 5
     expect(b.left).toBe(5);
-    expect(b.take(true)).toBe(-1); // 10 needed, 5 left: denied, nothing taken
+    expect(b.allowsRetry(2, NO_REPLY)).toBe(false); // 10 needed, 5 left: denied, nothing taken
     expect(b.left).toBe(5);
-    b.refund(5);
+    b.succeeded(1, false); // actor 1's retry took 5
     expect(b.left).toBe(10);
-    b.refund(-1);
+    b.succeeded(3, true); // a call's first attempt: the refund
     expect(b.left).toBe(11);
-    b.refund(10);
+    b.succeeded(0, false); // actor 0's retry took 10
     expect(b.left).toBe(20); // capped at the size
   });
 });
@@ -51,26 +53,26 @@ describe('circuit breaker', () => {
     br.record(1000, false, 0, 1);
     br.record(2000, true, 2, 1);
     br.record(3000, true, 4, 1); // 3 outcomes: below min_calls, closed
-    expect(br.allows(3500, 6, 1)).toBe(true);
+    expect(br.allowsSend(3500, 6, 1)).toBe(true);
     br.record(13_500, true, 6, 1); // window (3.5s, 13.5s]: only this one; closed
     expect(br.opened).toBe(0);
     br.record(14_000, false, 8, 1);
     br.record(15_000, true, 10, 1);
     br.record(16_000, false, 12, 1); // 4 in window, 2 failed: 0.5 >= 0.5, opens at 16s
     expect(br.opened).toBe(1);
-    expect(br.allows(16_001, 14, 1)).toBe(false); // open: rejected
-    expect(br.allows(20_999, 14, 2)).toBe(false);
+    expect(br.allowsSend(16_001, 14, 1)).toBe(false); // open: rejected
+    expect(br.allowsSend(20_999, 14, 2)).toBe(false);
     br.record(20_000, true, 16, 1); // learned while open: not counted
-    expect(br.allows(21_000, 18, 1)).toBe(true); // opened + open_for: this attempt is the probe
-    expect(br.allows(21_001, 20, 1)).toBe(false); // half-open: every other is rejected
+    expect(br.allowsSend(21_000, 18, 1)).toBe(true); // opened + open_for: this attempt is the probe
+    expect(br.allowsSend(21_001, 20, 1)).toBe(false); // half-open: every other is rejected
     br.record(21_100, true, 20, 9); // not the probe: ignored
-    expect(br.allows(21_200, 20, 1)).toBe(false);
+    expect(br.allowsSend(21_200, 20, 1)).toBe(false);
     br.record(21_500, true, 18, 1); // the probe failed: open again from 21.5s
     expect(br.opened).toBe(2);
-    expect(br.allows(26_499, 22, 1)).toBe(false);
-    expect(br.allows(26_500, 22, 1)).toBe(true); // the next probe
+    expect(br.allowsSend(26_499, 22, 1)).toBe(false);
+    expect(br.allowsSend(26_500, 22, 1)).toBe(true); // the next probe
     br.record(26_600, false, 22, 1); // it succeeded: closed, window emptied
-    expect(br.allows(26_700, 24, 1)).toBe(true);
+    expect(br.allowsSend(26_700, 24, 1)).toBe(true);
     br.record(26_800, true, 24, 1);
     br.record(26_900, true, 26, 1);
     br.record(27_000, true, 28, 1); // 3 failures, but fewer than min_calls since closing

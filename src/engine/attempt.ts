@@ -129,7 +129,7 @@ export class AttemptModel extends CallModel {
     const p = this.p;
     const end = this.attemptEnd[i] as number;
     if (status === OK) {
-      if (this.budgeted) this.refundBudget(i);
+      if (this.guarded) this.attemptSucceeded(i);
       return this.endCall(i, true, false);
     }
     if (status === MISMATCH_422) return this.endCall(i, false, false);
@@ -140,7 +140,7 @@ export class AttemptModel extends CallModel {
       if (status === CONFLICT_409 && wait < p.retryAfter) wait = p.retryAfter;
       else if (status === SHED_503 && wait < p.shedRetryAfter) wait = p.shedRetryAfter;
       const next = end + wait;
-      if (next - (this.callStart[i] as number) <= p.deadline && (!this.budgeted || this.budgetAllows(i, status === NO_REPLY))) {
+      if (next - (this.callStart[i] as number) <= p.deadline && (!this.guarded || this.retryAllowed(i, status))) {
         this.attempt[i] = retry;
         this.sendAt[i] = next;
         return;

@@ -84,20 +84,20 @@ export class EngineState extends Draws {
   protected nextCall = 0;
   protected nextText = 0;
 
-  /** Whether a retry budget is in force (the coupled engine's; it overrides the two methods below). */
-  protected budgeted = false;
+  /** Whether a client guard is in force (the coupled engine's: coupled/guards.ts; it overrides the two methods below). */
+  protected guarded = false;
 
   constructor(p: Params, protected readonly hooks: EngineHooks) {
     super(p);
   }
 
-  /** Whether the retry budget lets actor `i` retry after an attempt that `timedOut` (else a 5xx, 409 or 503), taking its tokens. */
-  protected budgetAllows(_i: number, _timedOut: boolean): boolean {
+  /** Whether the client's guards let actor `i` retry after its attempt ended with `status` (past the retry-count and deadline checks). */
+  protected retryAllowed(_i: number, _status: number): boolean {
     return true;
   }
 
-  /** Actor `i`'s attempt succeeded: the budget gets its tokens back. */
-  protected refundBudget(_i: number): void { /* no budget */ }
+  /** Actor `i`'s attempt succeeded: the guards hear it. */
+  protected attemptSucceeded(_i: number): void { /* no guard */ }
 
   /**
    * Room for `actors` actors (a group's actor i is 2g + 0 or 1 in the coupled engine, which has

@@ -10,7 +10,7 @@
  * The hooks say when each request waited and was served; what they do not say the tracer reads
  * from the simulator, in a subclass that changes nothing it simulates: the server's answer to a
  * request whose client stopped waiting (its handler ran anyway), a shed 503 whose reply was
- * lost, and a call the breaker or the retry budget stopped.
+ * lost, and a call a client guard stopped.
  */
 import { CONFLICT_409, ERR_5XX, FROM_STORE, HANDLER, NO_REPLY, OK, SHED_503, STORE_503 } from './attempt.js';
 import { detachedOutput, type ChunkOutput } from './chunk-output.js';
@@ -19,6 +19,7 @@ import { drive } from './coupled/drive.js';
 import type { EngineHooks } from './hooks.js';
 import { chunkCount, CHUNK_ACTIONS, runPlans, type ChunkPlan } from './plan.js';
 import { withPrimaries } from '../model/clock.js';
+import { GUARDS, type GuardName, type GuardStop } from '../model/guards.js';
 import type { Scenario } from '../model/types.js';
 import { streamRng } from '../random/rng.js';
 import type { AttemptOutcome, CallKind, TracedAction, TracedAttempt, TracedCall } from './trace.js';
@@ -47,8 +48,7 @@ interface ActorTrace {
   /** Attempts the current call has sent; its requests by send time (ms of the run). */
   attempts: number;
   notes: Map<number, Note>;
-  /** Breaker rejections seen so far, and why the call about to end sent nothing more. */
-  rejected: number;
+  /** Why the call about to end sent nothing more: the guard that stopped it. */
   stop: TracedCall['stopped'] | undefined;
 }
 
@@ -93,7 +93,7 @@ class CoupledTracer implements EngineHooks {
         group: slot.group, twin: (i & 1) === 1, groupArrival: slot.arrival - this.plan.offset, arrival: at - slot.arrival, calls: [], attempts: [], executions: [],
       };
       this.traced.push(action);
-      a = slot.actors[i & 1] = { action, attempts: 0, notes: new Map(), rejected: 0, stop: undefined };
+      a = slot.actors[i & 1] = { action, attempts: 0, notes: new Map(), stop: undefined };
     }
     const t = at - slot.arrival;
     a.action.calls.push({ kind: KINDS[kind] as CallKind, start: t, end: t, result: 'unknown' });
@@ -180,18 +180,10 @@ class CoupledTracer implements EngineHooks {
     a.action.executions.push({ at: at - slot.arrival, call, duplicate: false });
   }
 
-  /** Actor `i`'s call is about to end; `rejected`: the breaker's rejections of its action so far. */
-  callEnding(i: number, rejected: number): void {
+  /** A client guard stopped actor `i`'s retry or attempt: its call ends. */
+  stopped(i: number, why: GuardStop): void {
     const a = this.actor(i);
-    if (!a || rejected === a.rejected) return;
-    a.rejected = rejected;
-    a.stop = 'breaker';
-  }
-
-  /** The retry budget denied actor `i`'s retry: its call ends. */
-  denied(i: number): void {
-    const a = this.actor(i);
-    if (a) a.stop = 'budget';
+    if (a) a.stop = why;
   }
 
   onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void {
@@ -225,15 +217,8 @@ class TracingSimulator extends CoupledSimulator {
     return status;
   }
 
-  protected override budgetAllows(i: number, timedOut: boolean): boolean {
-    const allowed = super.budgetAllows(i, timedOut);
-    if (!allowed) this.tracer.denied(i);
-    return allowed;
-  }
-
-  protected override endCall(i: number, success: boolean, unknown: boolean): void {
-    this.tracer.callEnding(i, this.side.rejected[i] as number);
-    super.endCall(i, success, unknown);
+  protected override guardStopped(i: number, name: GuardName): void {
+    this.tracer.stopped(i, GUARDS[name].stop);
   }
 }
 

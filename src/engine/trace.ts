@@ -9,6 +9,7 @@ import {
 } from './engine.js';
 import type { Scope } from '../model/enums.js';
 import { isCoupled } from '../model/capacity.js';
+import type { GuardStop } from '../model/guards.js';
 import type { EngineHooks } from './hooks.js';
 import type { ChunkPlan } from './plan.js';
 import { chunkRng, type Rng } from '../random/rng.js';
@@ -61,8 +62,8 @@ export interface TracedCall {
   start: number;
   end: number;
   result: 'success' | 'failure' | 'unknown';
-  /** Why the client sent no (further) attempt: the open circuit breaker rejected it, or the retry budget denied the retry. */
-  stopped?: 'breaker' | 'budget';
+  /** Why the client sent no (further) attempt: the client guard that stopped it (model/guards.ts: the open breaker, the empty budget, the throttle). */
+  stopped?: GuardStop;
 }
 
 export interface TracedExecution {

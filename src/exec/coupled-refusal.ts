@@ -14,6 +14,7 @@ type Locate = (path: readonly (string | number)[]) => Origin;
 /** What every action shares with every other under each coupling key. */
 const SHARED: Record<CouplingKey, string[]> = {
   'service.capacity': ['the workers', 'the queue'], 'client.retry_budget': ['the retry budget'], 'client.breaker': ['the breaker'],
+  'client.retry_throttle': ['the retry throttle\'s counter'],
 };
 
 const inWords = (items: readonly string[]) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);

@@ -58,6 +58,7 @@ export const KNOB_GROUPS: readonly KnobGroup[] = [
     keys: [
       'timeout', 'retries', 'backoff.base', 'backoff.multiplier', 'backoff.max', 'backoff.jitter', 'deadline',
       'retry_budget', 'retry_budget.tokens', 'breaker', 'breaker.failure_rate', 'breaker.window', 'breaker.min_calls', 'breaker.open_for',
+      'retry_throttle', 'retry_throttle.max_tokens', 'retry_throttle.token_ratio',
     ].map((k) => `client.${k}`),
   },
   {

@@ -1,15 +1,15 @@
 /**
- * Whether a scenario is coupled (docs/model.md, "Capacity"): with a worker pool, a retry budget
- * or a circuit breaker, every action shares the service or the client with every other, so the
+ * Whether a scenario is coupled (docs/model.md, "Capacity"): with a worker pool or a client guard
+ * (a retry budget, a circuit breaker, retry throttling: guards.ts), every action shares the service or the client with every other, so the
  * run is one discrete-event simulation (engine/coupled/) and reports the capacity readings.
  */
+import { GUARD_NAMES, GUARDS, type GuardKey } from './guards.js';
 import type { WrittenScenario } from './types.js';
 
-/** The keys that couple a run's actions, as they are written in a scenario, and each one's value (null: none). */
-const COUPLING: Readonly<Record<'service.capacity' | 'client.retry_budget' | 'client.breaker', (s: WrittenScenario) => object | null>> = {
-  'service.capacity': (s) => s.service.capacity,
-  'client.retry_budget': (s) => s.client.retry_budget,
-  'client.breaker': (s) => s.client.breaker,
+/** The keys that couple a run's actions, as they are written in a scenario, and each one's value (null: none): the workers, and every client guard (guards.ts), in the order the contract added them. */
+const COUPLING = {
+  'service.capacity': (s: WrittenScenario): object | null => s.service.capacity,
+  ...Object.fromEntries([...GUARD_NAMES].sort((a, b) => GUARDS[a].since - GUARDS[b].since).map((n) => [GUARDS[n].key, (s: WrittenScenario): object | null => s.client[n]])) as Record<GuardKey, (s: WrittenScenario) => object | null>,
 };
 export type CouplingKey = keyof typeof COUPLING;
 export const COUPLING_KEYS = Object.keys(COUPLING) as readonly CouplingKey[];

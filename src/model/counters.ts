@@ -12,6 +12,8 @@ export const COUNTER_NAMES = [
   // Actions executed more than once (0 or 1 an action): the agent's chance that a conversation
   // meets a duplicate (docs/agents.md) needs the share of actions duplicated, not their mean count.
   'duplicated',
+  // gRPC's retry throttling (docs/model.md, "Capacity", version 4): last, so parts written before it read as 0.
+  'throttled',
 ] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 

@@ -6,7 +6,7 @@
 import { C, type CounterName } from './counters.js';
 
 /** The counts only a coupled run counts (docs/model.md, "Capacity"), listed only for such runs (results/capacity.ts). */
-export const CAPACITY_SERIES = ['shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded'] as const;
+export const CAPACITY_SERIES = ['shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded', 'throttled'] as const;
 
 /** The counts of a series, in the order JSON and CSV list them. */
 export const SERIES_NAMES = [
@@ -39,6 +39,7 @@ export const SERIES_MEANINGS: Readonly<Record<SeriesName, string>> = {
   breaker_rejected: 'attempts the open circuit breaker did not send (when they would have been sent)',
   started: 'handlers started by a worker, fast replies included (their start)',
   succeeded: 'calls returning success to the model (their return)',
+  throttled: 'retries gRPC\'s retry throttling did not allow (when the failed attempt\'s outcome was learned)',
 };
 
 /** A run's series: `counts[b * NUM_SERIES + SER[name]]` for bucket b, which starts at b·step. */
@@ -98,7 +99,7 @@ const TOTAL_OF: Readonly<Record<SeriesName, CounterName | 'primaries' | 'attempt
   conflicts_409: 'conflicts_409', mismatches_422: 'mismatches_422', dedup_hits: 'dedup_hits',
   timeouts: 'attemptsUnknown', unknown_outcomes: 'unknown_outcomes', lost: 'lost', store_unavailable: 'store_unavailable',
   shed: 'shed', expired: 'expired', budget_denied: 'budget_denied', breaker_rejected: 'breaker_rejected',
-  started: 'handlersStarted', succeeded: 'callsSucceeded',
+  started: 'handlersStarted', succeeded: 'callsSucceeded', throttled: 'throttled',
 };
 
 export function seriesTotalFromSums(

@@ -15,6 +15,7 @@ import {
   type Param, type Section, type ValueOf,
 } from './params.js';
 import { SERIES_NAMES } from './series.js';
+import { GUARD_NAMES, LATER_GUARDS, type GuardName } from './guards.js';
 
 /** The version of docs/model.md the numbers mean (the `model` field of every JSON output). */
 export const CONTRACT_VERSION = 2;
@@ -56,6 +57,20 @@ const RETRY_BUDGET = optional('a token bucket that a retry draws from; without e
     source: 'AWS SDKs, standard retry mode: a bucket of 500 tokens, 5 per retry, 10 per retry after a timeout, 1 back per success.',
     values: { tokens: 500, retry_cost: 5, timeout_cost: 10, success_refund: 1 },
   },
+  'aws-standard-2026': {
+    source: 'AWS SDKs, standard retry mode as updated in 2026 (AWS_NEW_RETRIES_2026; the default from November 2026): a bucket of 500 tokens, 14 per retry, a timeout no dearer, 1 back per success (their 5 per retry after a throttling error has no counterpart here: a shed 503 costs 14).',
+    values: { tokens: 500, retry_cost: 14, timeout_cost: 14, success_refund: 1 },
+  },
+});
+
+/**
+ * docs/model.md, "Capacity" (version 4): gRPC's retry throttling (proposal A6), one counter for
+ * every call of the tool. gRPC bounds max_tokens to (0, 1000] and keeps token_ratio to three
+ * decimals; so does the engine (in thousandths).
+ */
+const RETRY_THROTTLE = optional('gRPC\'s retry throttling: failures take 1 from a counter, successes add token_ratio; a retry is sent only while it is above max_tokens / 2', {
+  max_tokens: real(10, 0.001, 1000, 'a number from 0.001 to 1000: the counter\'s most, full at the start of the run'),
+  token_ratio: real(0.1, 0.001, 1000, 'a number from 0.001 to 1000 (to three decimals): what a success adds to the counter'),
 });
 
 /** docs/model.md, "Capacity": a circuit breaker in front of every attempt. */
@@ -140,6 +155,7 @@ export const SCENARIO_SHAPE = section('a scenario', {
     }),
     retry_budget: RETRY_BUDGET,
     breaker: BREAKER,
+    retry_throttle: RETRY_THROTTLE,
   }),
   agent: section('the model deciding what to do after a failed call', {
     replan_probability: probability(0.6, 'chance the model re-issues a failed call'),
@@ -242,10 +258,21 @@ export const EVENT_CHANCES = [
 export function withoutCapacity<S extends Partial<WrittenScenario>>(s: S): S {
   if (s.service === undefined || s.client === undefined) return s;
   const { capacity: _c, ...service } = s.service;
-  const { retry_budget: _b, breaker: _r, ...client } = s.client;
+  const client = withoutGuards(s.client, GUARD_NAMES);
   const incidents = s.incidents?.map((w) => {
     const { capacity: _w, ...inWindow } = w.service;
     return { ...w, service: inWindow };
   });
   return { ...s, service, client, ...(incidents === undefined ? {} : { incidents }) };
+}
+
+/** A coupled scenario as outputs echo it: without the guards added after version 3 that it does not set (model/guards.ts), so that it prints as before them. */
+export function withoutLaterGuards<S extends Partial<WrittenScenario>>(s: S): S {
+  if (s.client === undefined) return s;
+  const client = s.client;
+  return { ...s, client: withoutGuards(client, LATER_GUARDS.filter((n) => client[n] === null)) };
+}
+
+function withoutGuards<C extends WrittenScenario['client']>(client: C, names: readonly GuardName[]): C {
+  return Object.fromEntries(Object.entries(client).filter(([k]) => !(names as readonly string[]).includes(k))) as C;
 }

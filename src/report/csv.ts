@@ -6,6 +6,7 @@
 import { stringify } from 'csv-stringify/sync';
 import { ALL_METRIC_PATHS, METRICS, type MetricDef, type MetricPath, type Scale } from '../results/metric-registry.js';
 import { readMetric } from '../results/metric-paths.js';
+import type { Metrics } from '../results/metrics.js';
 import { coupledMetrics } from '../results/capacity.js';
 import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
@@ -66,21 +67,25 @@ export const TRAILING_COLUMNS: readonly CsvColumn[] = [
 ];
 
 /**
- * The metrics a sweep's CSV has columns for, in report order: those every run reports, and a
- * coupled run's (docs/model.md, "Capacity") when `coupled`, some point of the sweep being one.
+ * The metrics a sweep's CSV has columns for, in report order: those every run reports, a coupled
+ * run's (docs/model.md, "Capacity") when `coupled`, some point of the sweep being one, and a
+ * later guard's (model/guards.ts) where some point `reports` it.
  */
-export function csvMetricPaths(coupled: boolean): MetricPath[] {
+export function csvMetricPaths(coupled: boolean, reports: (path: MetricPath) => boolean = () => false): MetricPath[] {
   return ALL_METRIC_PATHS.filter((p) => {
     const only = METRICS[p].only;
-    return only === undefined || (only === 'capacity' && coupled);
+    return only === undefined || (only === 'capacity' && coupled) || (only === 'guard' && reports(p));
   });
 }
 
+/** Whether some of `metrics` report `path` (a metric not every run reports). */
+export const reportedBy = (metrics: readonly Metrics[]) => (path: MetricPath): boolean => metrics.some((m) => readMetric(m, path).value !== null);
+
 /** Every column of a sweep over `paths`, in order: the varied keys, the metrics in report order (csvMetricPaths), seed and version. */
-export function csvColumns(paths: readonly string[], coupled = false): CsvColumn[] {
+export function csvColumns(paths: readonly string[], coupled = false, reports?: (path: MetricPath) => boolean): CsvColumn[] {
   return [
     ...paths.map((p) => ({ name: paramColumn(p), unit: isDurationKey(p) ? 'ms' : '', description: `the value of ${p} at this point` })),
-    ...csvMetricPaths(coupled).flatMap(metricColumns),
+    ...csvMetricPaths(coupled, reports).flatMap(metricColumns),
     ...TRAILING_COLUMNS,
   ];
 }
@@ -132,10 +137,11 @@ export function renderCsv(r: SweepReport): string {
   const saturation = saturationColumns(r.points.map((pt) => pt.metrics));
   // A coupled point reports its counters' rates (an estimate, always there), a point that is not none.
   const coupled = r.points.some((pt) => coupledMetrics(pt.metrics));
+  const reports = reportedBy(r.points.map((pt) => pt.metrics));
   const find = r.find?.length ? r.find : undefined;
   const rows = r.points.map((pt) => [
     ...r.paths.map((p) => paramCell(p, pt.params[p])),
-    ...csvMetricPaths(coupled).flatMap((p) => {
+    ...csvMetricPaths(coupled, reports).flatMap((p) => {
       const m = readMetric(pt.metrics, p);
       const v = m.value === null ? '' : round(m.value);
       if (METRICS[p].kind !== 'estimate') return [v];
@@ -146,7 +152,7 @@ export function renderCsv(r: SweepReport): string {
     ...(find ? [String(found(pt, find))] : []),
     r.seed, r.version,
   ]);
-  const columns = csvColumns(r.paths, coupled).map((c) => c.name);
+  const columns = csvColumns(r.paths, coupled, reports).map((c) => c.name);
   // The saturation's and an alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell);
   // then, with --find, whether the point meets its conditions (report/sweep-find.ts).
   columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...saturation, ...alerts.map((a) => a.path), ...(find ? ['found'] : []));

@@ -9,7 +9,7 @@ import { readMetric } from '../results/metric-paths.js';
 import { METRICS } from '../results/metric-registry.js';
 import { coupledMetrics } from '../results/capacity.js';
 import type { AgentRun } from './agent.js';
-import { CI_SUFFIXES, csvMetricPaths, csvText, metricColumns, type CsvColumn } from './csv.js';
+import { CI_SUFFIXES, csvMetricPaths, csvText, metricColumns, reportedBy, type CsvColumn } from './csv.js';
 import { saturationCell, saturationColumns } from './saturation-text.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
@@ -54,7 +54,7 @@ const cells = (r: Reading | undefined, estimate: boolean): (number | string)[] =
 
 export function renderRunsCsv(runs: readonly ScenarioRun[], info: RunInfo, agents: readonly AgentRun[] = []): string {
   const coupled = runs.some((r) => coupledMetrics(r.metrics));
-  const paths = csvMetricPaths(coupled);
+  const paths = csvMetricPaths(coupled, reportedBy(runs.map((r) => r.metrics)));
   const pers = [...new Set(agents.flatMap((a) => [...a.readings.cost_per_day.keys()]))];
   const agentCols = agents.length > 0 ? [...AGENT_COLUMNS, ...pers.flatMap(costColumns)] : [];
   const toolOf = new Map(agents.flatMap((a) => a.tools.map((t, i) => [t.run, { agent: a, i }] as const)));

@@ -28,7 +28,7 @@ export const SERIES_LABELS: Readonly<Record<SeriesName, string>> = {
   budget_denied: 'Retries the budget denied',
   breaker_rejected: 'Attempts the breaker rejected',
   started: 'Handlers started (worker throughput)',
-  succeeded: 'Calls returning success (goodput)',
+  succeeded: 'Calls returning success (goodput)', throttled: 'Retries throttled',
 };
 
 export interface ChartIncident { name: string; from: number; to: number }

@@ -64,6 +64,7 @@ const ROWS = [
   row('expired_per_1000'),
   row('budget_denied_per_1000'),
   row('breaker_rejected_per_1000'),
+  row('throttled_per_1000'),
   row('queue_wait_ms.p50'),
   row('queue_wait_ms.p95'),
   row('queue_wait_ms.p99'),

@@ -5,6 +5,7 @@
  * quiet ones for scale; the page says how over-represented the eventful ones are.
  */
 import type { TracedAction, TracedAttempt } from '../engine/trace.js';
+import type { GuardStop } from '../model/guards.js';
 import { duration } from './format.js';
 
 export interface TimelineRow {
@@ -58,6 +59,7 @@ function capacityTags(a: TracedAction, count: (n: number, tag: string) => void):
   count(a.attempts.filter((t) => (t.waitMs ?? 0) > 0).length, 'queued');
   count(a.calls.filter((c) => c.stopped === 'breaker').length, 'breaker open');
   count(a.calls.filter((c) => c.stopped === 'budget').length, 'budget empty');
+  count(a.calls.filter((c) => c.stopped === 'throttle').length, 'throttled');
 }
 
 
@@ -65,7 +67,7 @@ function capacityTags(a: TracedAction, count: (n: number, tag: string) => void):
 const CATEGORIES: ((a: TracedAction) => boolean)[] = [
   (a) => a.executions.some((e) => e.duplicate),
   (a) => a.attempts.some((t) => t.answeredBy === 'queue'), // shed or expired (capacity)
-  (a) => a.calls.some((c) => c.stopped !== undefined), // the breaker or the retry budget (capacity)
+  (a) => a.calls.some((c) => c.stopped !== undefined), // a client guard (capacity)
   (a) => a.attempts.some((t) => t.status === '409' || t.status === '422'),
   (a) => a.attempts.some((t) => t.answeredBy === 'store'),
   (a) => a.calls.length > 1,
@@ -198,7 +200,8 @@ function queueWords(t: TracedAttempt, waited: string, lost: string): string {
 const STOPPED_WORDS = {
   breaker: (sent: boolean) => `  The circuit breaker was open: ${sent ? 'the next attempt' : 'the attempt'} was not sent.`,
   budget: () => '  The retry budget had too few tokens left: no retry.',
-} as const;
+  throttle: () => '  The retry throttle\'s counter was at or below half its most: no retry.',
+} as const satisfies Record<GuardStop, (sent: boolean) => string>;
 
 /** The action's events in words, times from the group's arrival. */
 export function actionStory(a: TracedAction, runStart: number, timeout: number): string {

@@ -4,7 +4,7 @@
  * key store, marks for re-plans and crash replays, and a legend. Each row carries its
  * story as a <title> (a tooltip anywhere) and a data-row index (the HTML page's panel).
  * Under capacity (a coupled scenario) a bar's wait for a worker is its lighter start, and a
- * cross marks a call the breaker or the retry budget stopped; the legend then says so.
+ * cross marks a call a client guard stopped; the legend then says so.
  */
 import type { AttemptOutcome, TracedAction, TracedCall } from '../engine/trace.js';
 import { escapeHtml, FONT_STACK } from './html.js';
@@ -18,7 +18,7 @@ export const OUTCOME_COLOURS: Record<AttemptOutcome, string> = {
 const EXECUTION = '#ffffff', DUPLICATE = '#ff5fb8', RING = '#22d3ee', REPLAN = '#facc15', REPLAY = '#c084fc';
 /** The wait for a worker: white over the bar's colour, so the wait is the bar's lighter start. */
 const WAIT_VEIL = 'fill="#ffffff" fill-opacity="0.5"';
-const STOP_COLOURS: Record<NonNullable<TracedCall['stopped']>, string> = { breaker: '#f87171', budget: '#fde047' };
+const STOP_COLOURS: Record<NonNullable<TracedCall['stopped']>, string> = { breaker: '#f87171', budget: '#fde047', throttle: '#fb923c' };
 const BG = '#131722', ROW_HOVER = '#1e2533', AXIS = '#8791a5', LIFE = '#2c3445';
 
 const LABEL_W = 270, PLOT_W = 790, RIGHT = 20, TOP = 50, ROW_H = 18, BAR_H = 8, LEGEND_LINE = 20, PER_LINE = 4;
@@ -108,6 +108,8 @@ const CAPACITY_ITEMS: [string, string][] = [
   [`<path d="M5.5 -3.5l7 7m0 -7l-7 7" stroke="${STOP_COLOURS.breaker}" stroke-width="1.8"/>`, 'breaker open: attempt not sent'],
   [`<path d="M5.5 -3.5l7 7m0 -7l-7 7" stroke="${STOP_COLOURS.budget}" stroke-width="1.8"/>`, 'retry budget empty: no retry'],
 ];
+/** The throttle's entry (a guard of version 4), only where it stopped a call. */
+const THROTTLE_ITEM: [string, string] = [`<path d="M5.5 -3.5l7 7m0 -7l-7 7" stroke="${STOP_COLOURS.throttle}" stroke-width="1.8"/>`, 'retry throttled: no retry'];
 
 /** Whether the rows come from a coupled run: its attempts that reached a worker carry their wait (0 without a queue). */
 function underCapacity(rows: readonly TimelineRow[]): boolean {
@@ -129,13 +131,16 @@ const LEGEND_ITEMS: [string, string][] = [
   [`<path d="M9 -8v16" stroke="${REPLAY}" stroke-width="2" stroke-dasharray="3 2"/>`, 'crash replay'],
 ];
 
-const legendItems = (capacity: boolean) => (capacity ? [...LEGEND_ITEMS, ...CAPACITY_ITEMS] : LEGEND_ITEMS);
+function legendItems(rows: readonly TimelineRow[]): [string, string][] {
+  if (!underCapacity(rows)) return LEGEND_ITEMS;
+  const throttled = rows.some((r) => r.action.calls.some((c) => c.stopped === 'throttle'));
+  return [...LEGEND_ITEMS, ...CAPACITY_ITEMS, ...(throttled ? [THROTTLE_ITEM] : [])];
+}
 
 /** The legend's height: 78 px for the three lines of a timeline without capacity. */
-const legendHeight = (capacity: boolean) => 18 + LEGEND_LINE * Math.ceil(legendItems(capacity).length / PER_LINE);
+const legendHeight = (items: readonly unknown[]) => 18 + LEGEND_LINE * Math.ceil(items.length / PER_LINE);
 
-function legendSvg(y: number, capacity: boolean): string {
-  const items = legendItems(capacity);
+function legendSvg(y: number, items: readonly [string, string][]): string {
   const cells = items.map(([glyph, text], k) => {
     const gx = 8 + (k % PER_LINE) * 265;
     const gy = y + 18 + Math.floor(k / PER_LINE) * LEGEND_LINE;
@@ -154,8 +159,8 @@ export function timelineSvg(rows: readonly TimelineRow[], timeout: number, capti
   const x = axis.x;
   const width = LABEL_W + PLOT_W + RIGHT;
   const bodyH = rows.length * ROW_H;
-  const capacity = underCapacity(rows);
-  const height = TOP + bodyH + 12 + legendHeight(capacity);
+  const legend = legendItems(rows);
+  const height = TOP + bodyH + 12 + legendHeight(legend);
   const ticks = axis.ticks.map((t) => {
     const tx = LABEL_W + x(t);
     return (`<line x1="${f(tx)}" x2="${f(tx)}" y1="${TOP - 4}" y2="${TOP + bodyH}" stroke="${LIFE}" stroke-dasharray="2 3"/>`
@@ -169,6 +174,6 @@ export function timelineSvg(rows: readonly TimelineRow[], timeout: number, capti
 <text class="tick" x="8" y="${TOP - 8}">action</text><text class="tick" x="${width - RIGHT}" y="${TOP - 22}" text-anchor="end">${escapeHtml(axis.title)}</text>
 ${ticks.join('')}
 ${body}
-${legendSvg(TOP + bodyH + 6, capacity)}
+${legendSvg(TOP + bodyH + 6, legend)}
 </svg>`;
 }

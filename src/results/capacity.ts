@@ -6,6 +6,7 @@
 import { LatencyBins } from '../engine/bins.js';
 import type { CapacityOutput, SaturationOutput } from '../engine/chunk-output.js';
 import { isCoupled } from '../model/capacity.js';
+import { GUARDS, LATER_GUARDS } from '../model/guards.js';
 import { arrivalSpan } from '../model/clock.js';
 import { CAPACITY_SERIES, SERIES_NAMES, type SeriesName } from '../model/series.js';
 import type { WrittenScenario } from '../model/types.js';
@@ -21,9 +22,11 @@ export function coupledMetrics(m: { shed_per_1000?: unknown }): boolean {
   return m.shed_per_1000 !== undefined;
 }
 
-/** The series counts a run of `s` lists (JSON buckets, CSV columns, charts), in SERIES_NAMES order. */
+/** The series counts a run of `s` lists (JSON buckets, CSV columns, charts), in SERIES_NAMES order: a guard's added after version 3 only where it is set (model/guards.ts). */
 export function listedSeries(s: WrittenScenario): readonly SeriesName[] {
-  return isCoupled(s) ? SERIES_NAMES : UNCOUPLED_SERIES;
+  if (!isCoupled(s)) return UNCOUPLED_SERIES;
+  const unset = LATER_GUARDS.filter((n) => s.client[n] === null).map((n): SeriesName => GUARDS[n].series);
+  return unset.length === 0 ? SERIES_NAMES : SERIES_NAMES.filter((n) => !unset.includes(n));
 }
 
 /** The readings of a coupled run that are not counters' means (results/metrics.ts has those). */

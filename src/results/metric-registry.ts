@@ -36,9 +36,10 @@ export interface MetricDef {
    * Reported only for scenarios where it applies: `store_down`, an incident takes the key store
    * down; `incidents`, the scenario has incident windows (the quiet-time figures, results/quiet.ts);
    * `capacity`, the run is coupled (model/capacity.ts, isCoupled: a worker pool, a retry budget or
-   * a circuit breaker).
+   * a circuit breaker); `guard`, the run sets the client guard added after version 3 that counts
+   * it (model/guards.ts: throttled_per_1000 where client.retry_throttle is set).
    */
-  readonly only?: 'store_down' | 'incidents' | 'capacity';
+  readonly only?: 'store_down' | 'incidents' | 'capacity' | 'guard';
 }
 
 const PER_ACTION: Scale = { per: 'actions', times: 1 };
@@ -75,6 +76,7 @@ const DEFS = [
   { path: 'expired_per_1000', kind: 'estimate', counter: 'expired', scale: PER_1000, unit: 'count', label: 'expired per 1000 (dropped unhandled)', title: 'requests expired in the queue per 1000 actions', short: 'expired/1000', description: 'requests a worker dropped unhandled because their client had timed out (drop_expired), per 1000 actions', only: 'capacity' },
   { path: 'budget_denied_per_1000', kind: 'estimate', counter: 'budget_denied', scale: PER_1000, unit: 'count', label: 'retries denied by the budget per 1000', title: 'retries denied by the retry budget per 1000 actions', short: 'denied/1000', description: 'retries the retry budget did not allow, per 1000 actions', only: 'capacity' },
   { path: 'breaker_rejected_per_1000', kind: 'estimate', counter: 'breaker_rejected', scale: PER_1000, unit: 'count', label: 'attempts rejected by the breaker per 1000', title: 'attempts rejected by the circuit breaker per 1000 actions', short: 'rejected/1000', description: 'attempts the open circuit breaker did not send, per 1000 actions', only: 'capacity' },
+  { path: 'throttled_per_1000', kind: 'estimate', counter: 'throttled', scale: PER_1000, unit: 'count', label: 'retries throttled per 1000', title: 'retries throttled (gRPC retry throttling) per 1000 actions', short: 'throttled/1000', description: 'retries gRPC\'s retry throttling did not allow, per 1000 actions (where client.retry_throttle is set)', only: 'guard' },
   { path: 'queue_wait_ms.p50', kind: 'quantile', unit: 'ms', label: 'queue wait p50', title: 'queue wait, median', description: 'arrival at the service to a worker\'s start, over every request a worker ran (zero waits included): median', only: 'capacity' },
   { path: 'queue_wait_ms.p95', kind: 'quantile', unit: 'ms', label: 'queue wait p95', title: 'queue wait, 95th percentile', short: 'wait p95', description: 'arrival at the service to a worker\'s start, over every request a worker ran (zero waits included): 95th percentile', only: 'capacity' },
   { path: 'queue_wait_ms.p99', kind: 'quantile', unit: 'ms', label: 'queue wait p99', title: 'queue wait, 99th percentile', description: 'arrival at the service to a worker\'s start, over every request a worker ran (zero waits included): 99th percentile', only: 'capacity' },
@@ -106,7 +108,7 @@ export const ALL_METRIC_PATHS: readonly MetricPath[] = DEFS.map((d) => d.path);
 /** The metrics every run reports, in report order (the others only where they apply: `only`). */
 export const METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d)).map((d) => d.path);
 /** What a sweep can chart (`--metric`, `sweep.metric`): every run's metrics and a coupled run's (checked against the sweep's scenario). */
-export const SWEEP_METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d) || d.only === 'capacity').map((d) => d.path);
+export const SWEEP_METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d) || d.only === 'capacity' || d.only === 'guard').map((d) => d.path);
 
 /** Each metric's definition by path. */
 export const METRICS: Readonly<Record<MetricPath, MetricDef>> = Object.fromEntries(DEFS.map((d) => [d.path, d])) as Record<MetricPath, MetricDef>;
@@ -151,7 +153,7 @@ export interface PerActionMetric { readonly path: MetricPath; readonly counter: 
  * (those every run reports, and a coupled run's counters: a run that is not coupled counts 0).
  */
 export const PER_ACTION_METRICS: readonly PerActionMetric[] = DEFS.flatMap((d) =>
-  ('counter' in d && d.scale.per === 'actions' && (!('only' in d) || d.only === 'capacity') ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
+  ('counter' in d && d.scale.per === 'actions' && (!('only' in d) || d.only === 'capacity' || d.only === 'guard') ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
 
 /** The metric that is `counter` per action or per 1000 actions (the first in report order). */
 export function perActionMetric(counter: CounterName): PerActionMetric | undefined {

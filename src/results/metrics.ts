@@ -61,10 +61,10 @@ export interface Metrics extends Partial<SaturationReadings> {
   shed_per_1000?: Estimate;
   /** Requests a worker dropped unhandled (drop_expired: their client had timed out), per 1000 actions. */
   expired_per_1000?: Estimate;
-  /** Retries the retry budget did not allow, per 1000 actions. */
+  /** Per 1000 actions: retries the retry budget did not allow, attempts the open breaker did not send, retries the throttle did not allow (only where client.retry_throttle is set: model/guards.ts). */
   budget_denied_per_1000?: Estimate;
-  /** Attempts the open circuit breaker did not send, per 1000 actions. */
   breaker_rejected_per_1000?: Estimate;
+  throttled_per_1000?: Estimate;
   /** Arrival at the service to a worker's start, over every request a worker ran (ms; zero waits included). */
   queue_wait_ms?: Quantiles;
   /** Handler time inside the load over workers × the load's length; null without service.capacity. */
@@ -241,6 +241,7 @@ export class RunState extends CounterTally {
       expired_per_1000: est('expired_per_1000'),
       budget_denied_per_1000: est('budget_denied_per_1000'),
       breaker_rejected_per_1000: est('breaker_rejected_per_1000'),
+      ...(s.client.retry_throttle !== null ? { throttled_per_1000: est('throttled_per_1000') } : {}),
       ...(this.capacity ?? new CapacitySum()).readings(s),
     };
   }
@@ -276,9 +277,7 @@ export function halfWidth(e: Estimate): number {
   return e.value === 0 ? 0 : e.ci95[1] - e.value;
 }
 
-function quantiles(bins: LatencyBins): Quantiles {
-  return { p50: bins.quantile(0.5), p95: bins.quantile(0.95), p99: bins.quantile(0.99) };
-}
+const quantiles = (bins: LatencyBins): Quantiles => ({ p50: bins.quantile(0.5), p95: bins.quantile(0.95), p99: bins.quantile(0.99) });
 
 /** A series as a part file holds it: exact (integers in Float64), compact. */
 function encodeSeries(s: SeriesCounts): { step: number; buckets: number; counts: string } {

@@ -39,6 +39,9 @@ export function capacityWarnings(s: WrittenScenario, locate: Locate): ScenarioWa
   if (s.client.retry_budget !== null && s.client.retries === 0) {
     warn(['client', 'retry_budget'], 'has no effect: client.retries is 0, so no call makes a second attempt and no token is taken', 'Allow retries (client.retries), or remove it.');
   }
+  if (s.client.retry_throttle !== null && s.client.retries === 0) {
+    warn(['client', 'retry_throttle'], 'has no effect: client.retries is 0, so no call makes a second attempt for the throttle to stop', 'Allow retries (client.retries), or remove it.');
+  }
   const reach = breakerReach(s);
   if (reach !== null && s.client.breaker !== null && reach < s.client.breaker.min_calls) {
     warn(['client', 'breaker', 'min_calls'], `leaves the breaker closed: even at the scenario's highest rate, with every retry, twin, re-plan and replay, about ${reach < 10 ? reach.toPrecision(2) : Math.round(reach)} attempts are sent in a window of ${formatDuration(s.client.breaker.window)} on average, fewer than min_calls (${s.client.breaker.min_calls})`,

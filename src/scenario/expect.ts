@@ -1,4 +1,5 @@
 /** Expectations on metrics (`expect:` in a scenario), parsed and checked. */
+import { GUARDS, LATER_GUARDS } from '../model/guards.js';
 import type { Confidence } from '../model/enums.js';
 import { alertQuery, isAlertPath, readAlert, type AlertPath } from '../results/alert-paths.js';
 import type { AlertSummary } from '../results/alerts.js';
@@ -151,6 +152,11 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
     if ((metricDef(e.metric)?.only === 'capacity' || (isAlertPath(e.metric) && alertQuery(e.metric).reading === 'recovery_ms')) && !isCoupled(s)) {
       throw new InputError(e.origin, `expect.${e.metric}`, `is reported only by scenarios with ${COUPLING_KEYS.slice(0, -1).join(', ')} or ${COUPLING_KEYS.at(-1)} set (docs/model.md, "Capacity"), and this one has none of them`,
         'Set one of them, or remove this expectation.');
+    }
+    const guard = LATER_GUARDS.find((n) => GUARDS[n].metric === e.metric);
+    if (guard !== undefined && s.client[guard] === null) {
+      throw new InputError(e.origin, `expect.${e.metric}`, `is reported only by scenarios with ${GUARDS[guard].key} set (docs/model.md, "Capacity"), and this one has none`,
+        `Set ${GUARDS[guard].key} (${guard}: {} takes its defaults), or remove this expectation.`);
     }
     if (e.metric === 'utilisation' && s.service.capacity === null) {
       throw new InputError(e.origin, `expect.${e.metric}`, 'is the share of service.capacity.workers kept busy, and this scenario has no service.capacity (a retry budget or a breaker alone reports no utilisation)',

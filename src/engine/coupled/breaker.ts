@@ -8,13 +8,17 @@
  * a failure opens it again. While open or half-open only the probe's outcome counts.
  */
 import type { Scenario } from '../../model/types.js';
+import { NoGuard } from './guard.js';
 import { unrolled } from './grow.js';
 
 type BreakerSpec = NonNullable<Scenario['client']['breaker']>;
 
 const CLOSED = 0, OPEN = 1, PROBING = 2;
 
-export class Breaker {
+/** Failed outcomes: a timeout, a 5xx, a 503 (of a down store or shed); every other reply succeeds. */
+const FAILS = new Uint8Array([1, 0, 1, 0, 0, 1, 1]); // index: status + 1 (NO_REPLY, OK, 5xx, 409, 422, store 503, shed 503)
+
+export class Breaker extends NoGuard {
   private state = CLOSED;
   /** The closed breaker's window: outcome times and whether each failed, oldest first (a ring). */
   private times = new Float64Array(64);
@@ -28,13 +32,15 @@ export class Breaker {
   /** Times it opened (for tests and the trace). */
   opened = 0;
 
-  constructor(private readonly spec: BreakerSpec) {}
+  constructor(private readonly spec: BreakerSpec) {
+    super();
+  }
 
   /**
    * Whether actor `i` may send its attempt (its serial will be `serial`) at `x`; when the
    * breaker is due to turn half-open, this attempt becomes the probe.
    */
-  allows(x: number, i: number, serial: number): boolean {
+  override allowsSend(x: number, i: number, serial: number): boolean {
     if (this.state === CLOSED) return true;
     if (this.state === PROBING || x < this.openedAt + this.spec.open_for) return false;
     this.state = PROBING;
@@ -43,7 +49,12 @@ export class Breaker {
     return true;
   }
 
-  /** The client learned, at `e`, the outcome of actor `i`'s attempt `serial`: `fail` or not. */
+  /** The client learned, at `e`, the outcome `status` of actor `i`'s attempt `serial`. */
+  override learned(e: number, i: number, serial: number, status: number): void {
+    this.record(e, FAILS[status + 1] === 1, i, serial);
+  }
+
+  /** An outcome at `e`, failed or not, of actor `i`'s attempt `serial`. */
   record(e: number, fail: boolean, i: number, serial: number): void {
     if (this.state === PROBING) {
       if (i !== this.probeActor || serial !== this.probeSerial) return;
@@ -51,7 +62,7 @@ export class Breaker {
       return;
     }
     if (this.state === OPEN) return;
-    if (this.size === this.times.length) this.grow();
+    if (this.size === this.times.length) this.growWindow();
     const mask = this.times.length - 1;
     const at = (this.head + this.size++) & mask;
     this.times[at] = e;
@@ -84,7 +95,7 @@ export class Breaker {
     this.failures = 0;
   }
 
-  private grow(): void {
+  private growWindow(): void {
     this.times = unrolled(this.times, this.head, this.size);
     this.failed = unrolled(this.failed, this.head, this.size);
     this.head = 0;

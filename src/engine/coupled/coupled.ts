@@ -5,8 +5,8 @@
  * reaching the client (a reply, or its timeout), a worker coming free, a window edge; arrivals
  * come from the chunk plans, fed in order. Every rule of a call, an attempt and the server's
  * handling is the chunk engine's own (state.ts says how the layers are shared); the coupled
- * layers add only what capacity adds: the workers and queue (server.ts), the budget and the
- * breaker, and when each step happens (here).
+ * layers add only what capacity adds: the workers and queue (server.ts), the client's guards
+ * (guards.ts), and when each step happens (here).
  */
 import { drawArrivals } from '../arrivals.js';
 import { REPLAN } from '../calls.js';
@@ -47,9 +47,6 @@ export interface CoupledSpec {
   saturationTally?: SaturationTally;
 }
 
-/** Failed outcomes for the breaker: a timeout, a 5xx, a 503 (of a down store or shed); every other reply succeeds. */
-const BREAKER_FAILS = new Uint8Array([1, 0, 1, 0, 0, 1, 1]); // index: status + 1 (NO_REPLY, OK, 5xx, 409, 422, store 503, shed 503)
-
 export class CoupledSimulator extends CoupledServer {
   private readonly clock: Clock;
   /** The arrivals fed and not yet simulated: `arrivals[next .. pending)`, times from `arrivalOffset`. */
@@ -71,9 +68,9 @@ export class CoupledSimulator extends CoupledServer {
     this.clock = clockOf(spec.scenario);
     this.series?.begin(0);
     // The fast path needs a simple group's later steps to draw nothing and touch nothing shared:
-    // no replay after a success (its draw would come at the return), no window, budget or breaker.
+    // no replay after a success (its draw would come at the return), no window, no client guard.
     const p = this.base;
-    const fast = spec.fastPath !== false && spec.hooks === undefined && this.regimes === null && this.budget === null && this.breaker === null && p.crashP === 0;
+    const fast = spec.fastPath !== false && spec.hooks === undefined && this.regimes === null && !this.guarded && p.crashP === 0;
     this.simple = fast ? simpleChances(p) : null;
   }
 
@@ -157,10 +154,10 @@ export class CoupledSimulator extends CoupledServer {
     this.groups.twin[g] = twin ? 1 : 0;
     this.groups.acting[g] = twin ? 2 : 1;
     this.groups.atServer[g] = 0;
-    this.side.reset(i);
+    this.resetActor(i);
     this.startAction(i, x);
     if (twin) {
-      this.side.reset(i + 1);
+      this.resetActor(i + 1);
       this.startAction(i + 1, x + uniform(this.rng, this.p.twinMin, this.p.twinMax));
       this.heap.push(this.sendAt[i + 1] as number, CLIENT, EV_SEND, i + 1, 0);
     }
@@ -221,10 +218,10 @@ export class CoupledSimulator extends CoupledServer {
       return this.afterMove(i, g);
     }
     const serial = (this.side.serial[i] as number) + 1;
-    if (this.breaker !== null && !this.breaker.allows(x, i, serial)) {
+    for (const s of this.sendGuards) {
+      if (s.guard.allowsSend(x, i, serial)) continue;
       // Not an attempt: the call ends now as a definite failure (the model may re-plan it).
-      this.side.rejected[i]!++;
-      if (this.series !== null) this.series.add(SER.breaker_rejected, x);
+      this.stopped(s, i, x);
       this.attemptEnd[i] = x;
       this.endCall(i, false, false);
       return this.afterMove(i, g);
@@ -251,7 +248,7 @@ export class CoupledSimulator extends CoupledServer {
     if (this.regimes !== null) this.p = this.regimes.at(this.sendAt[i] as number);
     const status = reply ? (side.status[i] as number) : NO_REPLY;
     this.replyAfter[i] = reply ? (side.after[i] as number) : 0;
-    this.breaker?.record(x, BREAKER_FAILS[status + 1] === 1, i, serial);
+    for (const k of this.guards) k.guard.learned(x, i, serial, status);
     if (status === OK) {
       this.succeeded++;
       if (this.series !== null) this.series.add(SER.succeeded, x);

@@ -54,7 +54,7 @@ export class GroupSlots {
   }
 }
 
-/** What the coupled engine keeps per actor: its current attempt's serial and outcome, budget tokens, and its capacity counts. */
+/** What the coupled engine keeps per actor: its current attempt's serial and outcome, and the server's capacity counts (the guards keep their own: state.ts). */
 export class ActorSlots {
   /** The serial of the actor's current attempt (one per attempt sent), whether the client has learned its outcome. */
   serial = new Int32Array(0);
@@ -66,23 +66,19 @@ export class ActorSlots {
   by = new Int8Array(0);
   /** The key the current attempt carries (for the hooks). */
   key = new Int32Array(0);
-  /** Tokens the current attempt's retry took from the budget (-1: a call's first attempt). */
-  tokens = new Int32Array(0);
-  /** Per-action counts of the capacity counters. */
+  /** Per-action counts of the server's capacity counters. */
   shed = new Int32Array(0);
   expired = new Int32Array(0);
-  denied = new Int32Array(0);
-  rejected = new Int32Array(0);
 
   grow(n: number): void {
     this.serial = grown(this.serial, n); this.learned = grown(this.learned, n); this.replied = grown(this.replied, n);
     this.status = grown(this.status, n); this.after = grown(this.after, n); this.by = grown(this.by, n);
-    this.key = grown(this.key, n); this.tokens = grown(this.tokens, n);
-    this.shed = grown(this.shed, n); this.expired = grown(this.expired, n); this.denied = grown(this.denied, n); this.rejected = grown(this.rejected, n);
+    this.key = grown(this.key, n);
+    this.shed = grown(this.shed, n); this.expired = grown(this.expired, n);
   }
 
   /** A new action: its counts start at 0. */
   reset(i: number): void {
-    this.shed[i] = 0; this.expired[i] = 0; this.denied[i] = 0; this.rejected[i] = 0;
+    this.shed[i] = 0; this.expired[i] = 0;
   }
 }

@@ -11,10 +11,10 @@ import { NO_HOOKS, type EngineHooks } from '../hooks.js';
 import { Regimes } from '../regimes.js';
 import { SeriesTally } from '../series-tally.js';
 import { C } from '../../model/counters.js';
-import { SER } from '../../model/series.js';
 import type { Scenario } from '../../model/types.js';
-import { Breaker } from './breaker.js';
-import { RetryBudget } from './budget.js';
+import type { GuardName } from '../../model/guards.js';
+import { grown } from './grow.js';
+import { guardsInForce, type GuardInForce } from './guards.js';
 import { IN_FLIGHT_LIMITS, inFlightOverflow, type InFlightLimits } from './in-flight.js';
 import { ActorSlots, GroupSlots } from './slots.js';
 
@@ -23,8 +23,9 @@ export class CoupledState extends GroupModel {
   protected now = 0;
   protected readonly groups = new GroupSlots();
   protected readonly side = new ActorSlots();
-  protected readonly budget: RetryBudget | null;
-  protected readonly breaker: Breaker | null;
+  /** The client guards in force (guards.ts), in the order a retry passes them, each with what it stopped of each actor's action; those that act at the send. */
+  protected readonly guards: readonly Guarding[];
+  protected readonly sendGuards: readonly Guarding[];
   /** What the run may hold in flight at once (in-flight.ts; tests set smaller ones). */
   protected limits: InFlightLimits = IN_FLIGHT_LIMITS;
 
@@ -32,9 +33,9 @@ export class CoupledState extends GroupModel {
     super(compile(scenario), hooks);
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
     if (seriesStep !== null) this.series = new SeriesTally(seriesStep, true); // a backlog past the buckets: the step doubles and the run goes on
-    this.budget = scenario.client.retry_budget ? new RetryBudget(scenario.client.retry_budget) : null;
-    this.breaker = scenario.client.breaker ? new Breaker(scenario.client.breaker) : null;
-    this.budgeted = this.budget !== null;
+    this.guards = guardsInForce(scenario).map((g) => ({ ...g, stops: new Int32Array(0) }));
+    this.sendGuards = this.guards.filter((g) => g.acts === 'send');
+    this.guarded = this.guards.length > 0;
     this.verifyWhenDue = true;
     this.growGroups(64);
   }
@@ -57,6 +58,10 @@ export class CoupledState extends GroupModel {
     this.groups.grow(n, this.base.scope === S_NONE);
     this.side.grow(2 * n);
     this.resizeActors(2 * n);
+    for (const g of this.guards) {
+      g.guard.grow(2 * n);
+      g.stops = grown(g.stops, 2 * n);
+    }
   }
 
   /** The group the shared layers act for now (-1: none). */
@@ -86,8 +91,7 @@ export class CoupledState extends GroupModel {
       this.finishAction(i);
       t.count(C.shed, this.side.shed[i] as number);
       t.count(C.expired, this.side.expired[i] as number);
-      t.count(C.budget_denied, this.side.denied[i] as number);
-      t.count(C.breaker_rejected, this.side.rejected[i] as number);
+      for (const g of this.guards) t.count(g.counter, g.stops[i] as number);
     }
     this.rows.moveTo(t.rows);
     this.rows = t.rows;
@@ -95,18 +99,39 @@ export class CoupledState extends GroupModel {
     this.groups.release(g);
   }
 
-  protected override budgetAllows(i: number, timedOut: boolean): boolean {
-    const taken = this.budget!.take(timedOut);
-    if (taken >= 0) {
-      this.side.tokens[i] = taken;
-      return true;
-    }
-    this.side.denied[i]!++;
-    if (this.series !== null) this.series.add(SER.budget_denied, this.attemptEnd[i] as number);
-    return false;
+  /** Actor `i`'s action starts: its counts of the server's and the guards' stops at 0. */
+  protected resetActor(i: number): void {
+    this.side.reset(i);
+    for (const g of this.guards) g.stops[i] = 0;
   }
 
-  protected override refundBudget(i: number): void {
-    this.budget!.refund((this.attempt[i] as number) === 0 ? -1 : (this.side.tokens[i] as number));
+  protected override retryAllowed(i: number, status: number): boolean {
+    for (const g of this.guards) {
+      if (g.acts === 'retry' && !g.guard.allowsRetry(i, status)) {
+        this.stopped(g, i, this.attemptEnd[i] as number);
+        return false;
+      }
+    }
+    return true;
   }
+
+  protected override attemptSucceeded(i: number): void {
+    const first = (this.attempt[i] as number) === 0;
+    for (const g of this.guards) g.guard.succeeded(i, first);
+  }
+
+  /** Guard `g` stopped actor `i`'s retry or attempt at `at`: counted in its counter and series. */
+  protected stopped(g: Guarding, i: number, at: number): void {
+    g.stops[i]!++;
+    if (this.series !== null) this.series.add(g.series, at);
+    this.guardStopped(i, g.name);
+  }
+
+  /** Who hears that guard `name` stopped actor `i`'s call (the tracer); nobody by default. */
+  protected guardStopped(_i: number, _name: GuardName): void { /* nobody listens */ }
+}
+
+/** A guard in force with what it stopped of each actor's action. */
+interface Guarding extends GuardInForce {
+  stops: Int32Array;
 }
