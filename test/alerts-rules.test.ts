@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { besideTest, rulesBeside, rulesDiffer, sha256 } from '../src/cli/alerts-rules.js';
+import { besideTest, rulesBeside, rulesDiffer, sha256 } from '../src/report/promtool-rules.js';
 import { PendingOutput } from '../src/cli/outputs.js';
 import { yamlPath } from '../src/report/promtool-test.js';
 import { InputError } from '../src/scenario/errors.js';

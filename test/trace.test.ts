@@ -12,7 +12,7 @@ import { traceChunk, type TracedAction } from '../src/engine/trace.js';
 import { parseRunnable } from './helpers.js';
 import { sampleRows, spreadOrder } from '../src/report/timeline-rows.js';
 import { OUTCOME_COLOURS, timeAxis, timelineSvg } from '../src/report/timeline-svg.js';
-import { sampleNote } from '../src/cli/html-report.js';
+import { sampleNote } from '../src/report/report-page.js';
 
 /** Lab defaults with a per-call key, a slow service and re-plans: duplicates, 409s and store hits all occur. */
 const YAML = `

@@ -1,66 +1,16 @@
 /**
- * The rule file a promtool test reads (docs/prometheus-rules.md). promtool reads a test's
- * `rule_files` relative to the test file and only warns when none is there, and then every
- * expected alert is missing (`got:[]`). So a test and its rules are a pair: without --rules the
- * command writes the rules beside the test, both files or neither; --rules FILE names a rule
- * file kept elsewhere, which must be where promtool will look and hold the rules this command
- * makes. The test records the rule file's SHA-256.
+ * The rule file a promtool test reads, read and checked where it lies (report/promtool-rules.ts
+ * says where it goes and how a pair is refused): one idem-sim wrote before, which writing again
+ * replaces, or the file --rules names, which must hold the rules the command makes.
  */
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync } from 'node:fs';
-import { basename, dirname, isAbsolute, join } from 'node:path';
+import { basename } from 'node:path';
 import { InputError } from '../scenario/errors.js';
-import { printable } from '../scenario/printable.js';
-import { asInput } from '../scenario/names.js';
 import { shellQuote } from '../scenario/shell-quote.js';
+import { besideTest, refuseGlobDirectory, refuseUnpaired, rulesBeside, rulesDiffer, RULES_HEAD, type RulesBeside } from '../report/promtool-rules.js';
 import { MAX_SCENARIO_BYTES, readUserFile } from './files.js';
 import { refuseOutputsAt } from './outputs.js';
 import { head } from './shared/output.js';
-
-/** The start of every rule file idem-sim writes (report/prometheus-rules.ts, renderRuleGroup). */
-const RULES_HEAD = '# Prometheus alerting rules written by idem-sim ';
-
-/** The name of the rule file written beside the test file `test`: x.test.yaml's is x.rules.yaml, x.yml's x.rules.yml, x's x.rules.yaml. */
-export function rulesBeside(test: string): string {
-  const name = basename(test);
-  const parts = /^(.*?)(?:\.test)?(\.ya?ml)$/i.exec(name);
-  return parts ? `${parts[1]}.rules${parts[2]}` : `${name}.rules.yaml`;
-}
-
-/** Where promtool finds the rule file `rules` a test names: relative to the test file's directory (`test` undefined: standard output, saved in the current directory). */
-export const besideTest = (test: string | undefined, rules: string): string =>
-  isAbsolute(rules) ? rules : join(test === undefined ? '.' : dirname(test), rules);
-
-/** A text's SHA-256 in hex, as `sha256sum` prints a file's (the test records its rule file's). */
-export const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
-
-/** The rule file written beside a test: the test's path as given, the rule file's name and path, and the text of one idem-sim wrote there before. */
-export interface RulesBeside {
-  test: string;
-  name: string;
-  path: string;
-  previous: string | undefined;
-}
-
-/** The characters Go's filepath.Match reads as a pattern's on Unix (`*`, `?`, `[`, `\`): promtool globs each entry of `rule_files`. */
-const GLOB_CHARS = /[*?[\\]/;
-
-/**
- * A test (`test`, --out as given) that names its rule file relative to itself (`rules`), in a
- * directory whose path holds a pattern's character: refused. promtool joins the entry to the
- * test file's directory as given and globs the whole, so such a directory matches itself no
- * more (the entry is escaped, but promtool adds the directory unescaped), the test finds no
- * rules, and promtool only warns. An absolute entry is not joined, and a test on standard
- * output is read from the current directory.
- */
-function refuseGlobDirectory(test: string | undefined, rules: string): void {
-  if (test === undefined || isAbsolute(rules)) return;
-  const dir = dirname(test);
-  if (!GLOB_CHARS.test(dir)) return;
-  throw new InputError({ source: `--out ${test}` }, '',
-    `promtool finds the rule file a test names by joining the name to the test file's directory, ${dir}, and reading the whole as a pattern, and that directory holds *, ?, [ or \\, which the pattern reads as its own, not as the directory's: the test would find no rule file (promtool only warns, no file match pattern) and every alert it expects would be missing`,
-    `Write the test into a directory whose path holds none of them (the file's own name may: the rule file's name is escaped), or run idem-sim and promtool from inside that directory, with --out ${shellQuote(asInput(basename(test)))}; or name a rule file you keep by its absolute path (--rules /PATH/TO/RULES.yaml), which promtool reads as it is.`);
-}
 
 /** Where the rules of the test `test` (--out as given, when a regular file) are written; refused on standard output, a device or a pipe, in a directory promtool would read as a pattern, and over a file idem-sim did not write. */
 export function rulesBesideTest(test: string | undefined, out: string | undefined): RulesBeside {
@@ -69,13 +19,6 @@ export function rulesBesideTest(test: string | undefined, out: string | undefine
   refuseGlobDirectory(test, name);
   const path = besideTest(test, name);
   return { test, name, path, previous: previousRules(path, test) };
-}
-
-/** A test on standard output (or a device or pipe) without --rules: there is no directory to write its rules beside it. */
-function refuseUnpaired(out: string | undefined): never {
-  throw new InputError({ source: out === undefined ? '--format promtool-test' : `--out ${out}` }, '',
-    'a promtool test reads its rule file from beside it, so the command writes the two together, and a test written to standard output, a device or a pipe has no directory to write the rules to',
-    'Give --out FILE (--out SCENARIO.test.yaml writes the rules beside it, as SCENARIO.rules.yaml), or --rules FILE to name a rule file you keep (read from the current directory, where a test on standard output is taken to be saved).');
 }
 
 /**
@@ -94,12 +37,6 @@ function previousRules(path: string, out: string): string | undefined {
   throw new InputError({ source: `--out ${out}` }, '',
     `the rules the test reads are written beside it, to ${path}, but that ${regular ? 'file was not written by idem-sim' : 'is not a regular file'} and is not replaced`,
     `Give --rules ${shellQuote(basename(path))} to test that file as it is (it must hold the rules this command makes), or give --out another name.`);
-}
-
-/** What the command says once it has written the test and, beside it, its rules (`ours`). */
-export function besideNote({ test, path, previous }: RulesBeside, ours: string): string {
-  const replaced = previous !== undefined && rulesDiffer(previous, ours) !== undefined ? ', replacing one idem-sim wrote with other rules' : '';
-  return `idem-sim: wrote the rules the test reads beside it, to ${printable(path)}${replaced}; promtool test rules ${shellQuote(test)} runs them (--rules FILE tests a rule file you keep instead)\n`;
 }
 
 /**
@@ -123,35 +60,3 @@ export function keptRules(given: string, test: string | undefined, ours: string,
   return text;
 }
 
-/** A rule file's lines that carry rules, numbered: comments, blank lines and trailing spaces (a CR too) aside. */
-function ruleLines(text: string): { line: number; text: string }[] {
-  return text.split('\n').map((t, i) => ({ line: i + 1, text: t.trimEnd() })).filter((l) => l.text !== '' && !/^\s*#/.test(l.text));
-}
-
-/**
- * Where the rule file `theirs` first differs from `ours`, comments, blank lines and trailing
- * spaces aside, in words that quote neither file (only a key and an alert's name of `ours`,
- * which the scenario's names are); undefined when they hold the same rules.
- */
-export function rulesDiffer(theirs: string, ours: string): string | undefined {
-  const a = ruleLines(theirs);
-  const b = ruleLines(ours);
-  let i = 0;
-  while (i < Math.max(a.length, b.length) && a[i]?.text === b[i]?.text) i++;
-  const mine = a[i];
-  if (i === Math.max(a.length, b.length)) return undefined;
-  if (i >= b.length) return `its line ${mine?.line ?? 0} goes on past the end of those rules`;
-  const what = lineOf(b, i);
-  if (mine === undefined) return a.length === 0 ? `it holds no rules (${what} first)` : `it ends at its line ${a[a.length - 1]?.line ?? 0}, before ${what}`;
-  return `its line ${mine.line} is not ${what}`;
-}
-
-/** The line `i` of our rules in words: its key, and the alert it belongs to. */
-function lineOf(lines: readonly { text: string }[], i: number): string {
-  const key = /^\s*(?:- )?(\w+):/.exec(lines[i]?.text ?? '')?.[1] ?? '';
-  for (let k = i; k >= 0; k--) {
-    const alert = /^\s*- alert: ("(?:[^"\\]|\\.)*")$/.exec(lines[k]?.text ?? '')?.[1];
-    if (alert !== undefined) return `the ${key}: line of alert ${alert}`;
-  }
-  return `the group's ${key}: line`;
-}

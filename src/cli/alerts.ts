@@ -8,11 +8,12 @@ import { SERIES_NAMES, type SeriesName } from '../model/series.js';
 import { ALERT_FORMATS, simulates, type AlertFormat } from '../report/alert-formats.js';
 import { renderAlertsTable } from '../report/alerts-table.js';
 import { prometheusAlerts, renderRuleGroup, type MetricNaming, type PrometheusAlert } from '../report/prometheus-rules.js';
-import { promtoolTestEntries, renderPromtoolTest } from '../report/promtool-test.js';
+import { renderPromtoolTest } from '../report/promtool-test.js';
+import { besideNote, besideTest, refuseLargeTest, sha256, type RulesBeside } from '../report/promtool-rules.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped, hasUnprintable } from '../scenario/printable.js';
 import { scenarioName } from '../scenario/names.js';
-import { besideNote, besideTest, keptRules, rulesBesideTest, sha256, type RulesBeside } from './alerts-rules.js';
+import { keptRules, rulesBesideTest } from './alerts-rules.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { oneOf } from './options.js';
 import { scenarioReader, type LoadedScenario } from './shared/load.js';
@@ -24,12 +25,6 @@ import { Given } from './settings/given.js';
 import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
-
-/**
- * Entries of a promtool test file at most (one per alert and bucket; about 70 bytes each, 250
- * when the alert fires): 100,000 is a day of 1-minute buckets for 69 alerts, a file of 7 to 25 MB.
- */
-export const MAX_PROMTOOL_TEST_ENTRIES = 100_000;
 
 /**
  * `alerts`'s command line as commander parsed it (main.ts declares it): --format, --metric and
@@ -203,11 +198,7 @@ async function testText(job: TestJob, rulesFile: string, rulesSha256: string, io
   warnCoarsened(io, name, request, outcome);
   const series = outcome.state.series();
   if (series === null) throw new Error('a run with a series step counted no series');
-  const entries = promtoolTestEntries(rules.length, series);
-  if (entries > MAX_PROMTOOL_TEST_ENTRIES) {
-    throw new InputError({ source: file }, 'alerts', `would need ${entries.toLocaleString('en-US')} test entries (${rules.length} alerts × ${series.buckets.toLocaleString('en-US')} buckets), more than the ${MAX_PROMTOOL_TEST_ENTRIES.toLocaleString('en-US')} a test file may hold`,
-      'Test fewer alerts at once (--set to drop some), a shorter load.duration, or a longer --series step.');
-  }
+  refuseLargeTest(file, rules.length, series);
   // The line that writes the file again, with --out: it places the rule file beside the test, or where --rules is read from.
   const replay = commandLine(job, seed).option('--format', 'promtool-test').option('--rules', s.rules).option('--out', job.out).text();
   return renderPromtoolTest(rulesFile, rules, scenario.alerts, series, { scenario: name, seed, version: toolVersion(), rulesSha256, replay });

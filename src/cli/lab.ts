@@ -11,7 +11,7 @@ import type { LabScripts } from '../lab/page.js';
 import { carried, histogramKey } from '../lab/histogram-files.js';
 import type { Io } from './io.js';
 import type { LoadedScenario } from './shared/load.js';
-import type { PickedTool } from './shared/agent-tool.js';
+import type { PickedTool } from '../agent/pick-tool.js';
 import type { Given } from './settings/given.js';
 import { overridesOf, SCENARIO_OPTIONS, scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { SIMULATION_OPTIONS } from './settings/simulation.js';
@@ -110,12 +110,12 @@ function labScenario(file: string | null, text: string, loaded: LoadedScenario, 
 /** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
 export async function startScenario(file: string | null, s: LabSettings, io: Io): Promise<LabScenario> {
   const [{ scenarioReader }, { scenarioName }, { readUserFile }, { runSeed }, { agentReader }, { pickTool, refuseAgentWithoutTool, refuseToolOfScenario }] = await Promise.all([
-    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'), import('./shared/agent-load.js'), import('./shared/agent-tool.js'),
+    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'), import('./shared/agent-load.js'), import('../agent/pick-tool.js'),
   ]);
   const agent = agentReader(s.scenario, io)(file);
   if (agent) {
     if (s.tool === undefined) return refuseAgentWithoutTool(agent, 'lab', 'the lab starts from one scenario');
-    return toolStart(pickTool(agent, s.tool, s.seed?.value), s);
+    return toolStart(pickTool(agent, s.tool, runSeed(s.seed?.value, agent.seed)), s);
   }
   if (s.tool !== undefined) refuseToolOfScenario(file, 'lab');
   const loaded = scenarioReader(s.scenario, io)(file);

@@ -2,14 +2,15 @@
  * Reading a command's scenarios: the file (or the built-in lab defaults), the command's --set
  * and --actions on top of it, and the data files it names, read where --allow-outside allows.
  */
-import { formatInputError } from '../../scenario/errors.js';
-import { parseScenario, type Override, type ParsedScenario, type ScenarioWarning } from '../../scenario/parse.js';
-import { LAB_DEFAULTS, labDefaultsInherited, labNote, type LabDefault } from '../../scenario/provenance.js';
+import { parseScenario, type Override } from '../../scenario/parse.js';
+import { labDefaultsNote, warningTexts } from '../../scenario/warning-texts.js';
 import { note, warn, type Io } from '../io.js';
 import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
 import { latencyDataWarnings } from '../../ingest/data-warnings.js';
 import { nearCapacityAfterData } from '../../scenario/capacity-warnings.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
+
+export { labDefaultsNote, warningTexts } from '../../scenario/warning-texts.js';
 
 /**
  * Loads a scenario file (or the built-in lab defaults) into a ready-to-run scenario, with the
@@ -53,31 +54,6 @@ export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'
     if (text) notes?.push(text);
     return loaded;
   };
-}
-
-/** A scenario's warnings as one-paragraph texts, like its errors (file, line, key, what, fix). */
-export function warningTexts(warnings: readonly ScenarioWarning[]): string[] {
-  return warnings.map((w) => formatInputError(w.origin, w.keyPath, w.problem, w.fix));
-}
-
-/**
- * The note of the lab values `file` runs on without writing them (scenario/provenance.ts), if
- * any: run, sweep and check say it once a file, after their report (docs/scenarios.md, "The
- * lab's values"). `scenarios`: the file's, or an agent file's tools, each by its name; the
- * built-in defaults (no file) are the lab asked for, and are not noted.
- */
-export function labDefaultsNote(file: string | null, scenarios: readonly { name?: string; parsed: ParsedScenario }[]): string | undefined {
-  if (file === null) return undefined;
-  const found = new Map<string, LabDefault & { tools: string[] }>();
-  for (const { name, parsed } of scenarios) {
-    for (const d of labDefaultsInherited(parsed)) {
-      const seen = found.get(d.path) ?? { ...d, tools: [] };
-      if (name !== undefined) seen.tools.push(name);
-      found.set(d.path, seen);
-    }
-  }
-  const inOrder = LAB_DEFAULTS.flatMap((path) => found.get(path) ?? []);
-  return inOrder.length > 0 ? labNote(file, inOrder, scenarios.some((s) => s.name !== undefined) ? { tools: scenarios.length } : undefined) : undefined;
 }
 
 /** The notes a command gathered, each once, on stderr: said when its report is written (a command that fails says none). */

@@ -1,14 +1,12 @@
 /**
  * `--tool NAME` of `report` and `lab`: one tool of an agent file, picked by name, with the seed it
- * runs on (the agent's, made its own: agent-load.ts toolSeed), so a tool's page has the numbers of
- * its column in `run AGENT.yaml`.
+ * runs on (the agent's, made its own: loaded.ts toolSeed), so a tool's page has the numbers of
+ * its column in `run AGENT.yaml`. Pure.
  */
-import { InputError } from '../../scenario/errors.js';
-import { clipped } from '../../scenario/printable.js';
-import type { Scenario } from '../../model/types.js';
-import type { Origin } from '../../scenario/errors.js';
-import { toolSeed, type LoadedAgent } from './agent-load.js';
-import { runSeed } from './simulate.js';
+import { InputError, type Origin } from '../scenario/errors.js';
+import { clipped } from '../scenario/printable.js';
+import type { Scenario } from '../model/types.js';
+import { toolSeed, type LoadedAgent } from './loaded.js';
 
 /** A tool picked from an agent file, ready to run as a scenario. */
 export interface PickedTool {
@@ -24,13 +22,12 @@ export interface PickedTool {
 /** The agent's tools, as an error lists them. */
 const toolList = (agent: LoadedAgent): string => agent.tools.map((t) => t.name).join(', ');
 
-/** The tool `--tool NAME` names; an unknown name is refused with the agent's tools. */
-export function pickTool(agent: LoadedAgent, name: string, seedGiven: string | undefined): PickedTool {
+/** The tool `--tool NAME` names, run on `agentSeed` (the agent's seed: --seed, else the file's); an unknown name is refused with the agent's tools. */
+export function pickTool(agent: LoadedAgent, name: string, agentSeed: string): PickedTool {
   const tool = agent.tools.find((t) => t.name === name);
   if (!tool) {
     throw new InputError({ source: '--tool' }, '', `the agent ${agent.name} (${agent.file}) has no tool named "${clipped(name, 60)}"`, `Name one of its tools: ${toolList(agent)}.`);
   }
-  const agentSeed = runSeed(seedGiven, agent.seed);
   return { agent, tool, scenario: tool.scenario, agentSeed, seed: toolSeed(agentSeed, tool.name), ...(tool.parsed.locate ? { locate: tool.parsed.locate } : {}) };
 }
 
