@@ -4,6 +4,8 @@
  * intermediate file that travels between machines; one that was edited, truncated or mixed
  * up must be refused with the file and the field named, never with its contents echoed.
  */
+import { COUPLING_KEYS } from '../model/capacity.js';
+import { GUARD_NAMES } from '../model/guards.js';
 import { createHash } from 'node:crypto';
 import type { BinsData } from '../engine/bins.js';
 import { NUM_COUNTERS } from '../model/counters.js';
@@ -240,8 +242,8 @@ export class PartChecker {
   }
 }
 
-/** Key paths a part's scenario may leave out when it uses no key of "Capacity" (model/shape.ts, withoutCapacity). */
-const ABSENT_WITHOUT_CAPACITY = ['service.capacity', 'client.retry_budget', 'client.breaker'];
+/** Key paths a part's scenario may leave out when it uses no key of "Capacity" (model/shape.ts, withoutCapacity), or a guard added later that it does not set (withoutLaterGuards). */
+const ABSENT_WITHOUT_CAPACITY: readonly string[] = COUPLING_KEYS;
 
 /** The sample of an override of a flag: true, false, or null (not set). */
 const NULLABLE_FLAG = Symbol('a flag or null');
@@ -251,7 +253,7 @@ class OptionalSample { constructor(readonly keys: Readonly<Record<string, unknow
 /**
  * What `shape` checks a part's scenario against: the defaults, with one item of each list
  * (incidents, alerts, load.profile) and the keys of each optional section (service.capacity,
- * client.retry_budget, client.breaker) made from its declaration in model/shape.ts: a value of
+ * the client's guards: model/guards.ts) made from its declaration in model/shape.ts: a value of
  * each key's type (null for a value that may be absent).
  */
 function sampleOf(p: Param): unknown {
@@ -271,7 +273,7 @@ const PART_TEMPLATE = {
   ...DEFAULT_SCENARIO,
   load: { ...DEFAULT_SCENARIO.load, profile: sampleAt('profile', SCENARIO_SHAPE.params.load) },
   service: { ...DEFAULT_SCENARIO.service, capacity: sampleAt('capacity', SCENARIO_SHAPE.params.service) },
-  client: { ...DEFAULT_SCENARIO.client, retry_budget: sampleAt('retry_budget', SCENARIO_SHAPE.params.client), breaker: sampleAt('breaker', SCENARIO_SHAPE.params.client) },
+  client: { ...DEFAULT_SCENARIO.client, ...Object.fromEntries(GUARD_NAMES.map((n) => [n, sampleAt(n, SCENARIO_SHAPE.params.client)])) },
   incidents: sampleAt('incidents', SCENARIO_SHAPE),
   alerts: sampleAt('alerts', SCENARIO_SHAPE),
 };
