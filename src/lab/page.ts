@@ -100,7 +100,7 @@ function resultsHtml(): string {
   const shown = new Set<string>([...HEADLINE_METRICS, ...BREAKDOWN_METRICS, ...KEY_STORE_METRICS]);
   const rest = METRIC_PATHS.filter((p) => !shown.has(p));
   // A coupled run's readings (docs/model.md, "Capacity"): rows shown when the run has them.
-  const capacity = ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'capacity');
+  const capacity = ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'capacity' || METRICS[p].only === 'guard');
   return `<section class="headline" aria-label="Headline metrics">
 ${HEADLINE_METRICS.map((p) => `<div class="card"><div class="label">${escapeHtml(metricLabel(p))}</div>${metricCell(p)}</div>`).join('\n')}
 </section>

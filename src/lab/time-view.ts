@@ -12,7 +12,8 @@ import type { WrittenScenario } from '../model/types.js';
 import type { AlertResult } from '../results/alerts.js';
 import type { Metrics, RunState } from '../results/metrics.js';
 import { listedSeries } from '../results/capacity.js';
-import { longestDelay, type RunResult } from '../exec/simulate.js';
+import type { RunResult } from '../exec/simulate.js';
+import { longestDelay } from '../engine/grid.js';
 import { duration } from '../report/format.js';
 import { nonEmptyCounts, seriesChart, type SeriesChartInput } from '../report/series-chart.js';
 import { saturationChart } from '../report/saturation-chart.js';
@@ -58,7 +59,7 @@ export function cliMetrics(run: RunResult, cliSeries: SeriesCounts | null): Metr
 
 /** The counts the page draws, in this order, where the run counts any: the load, what the clients send, what fails, what gets through, what a guard stops. */
 export const TIME_COUNTS: readonly SeriesName[] = [
-  'arrivals', 'attempts', 'timeouts', 'succeeded', 'shed', 'expired', 'budget_denied', 'breaker_rejected', 'duplicates',
+  'arrivals', 'attempts', 'timeouts', 'succeeded', 'shed', 'expired', 'budget_denied', 'breaker_rejected', 'throttled', 'duplicates',
 ];
 
 /** What the page shows of the run over time. */

@@ -27,6 +27,7 @@ const CAPACITY_HEADLINE: readonly MetricPath[] = [
 export function headline(m: Metrics): [string, string][] {
   const after = (list: readonly MetricPath[], at: MetricPath, more: readonly MetricPath[]) => [...list.slice(0, list.indexOf(at) + 1), ...more, ...list.slice(list.indexOf(at) + 1)];
   let paths = !coupledMetrics(m) ? HEADLINE : after(HEADLINE, 'action_latency_ms.p95', CAPACITY_HEADLINE);
+  if (m.throttled_per_1000 !== undefined) paths = after(paths, 'breaker_rejected_per_1000', ['throttled_per_1000']); // where it is set (model/guards.ts)
   // With incidents the per-day figure repeats them, as the run table says; the quiet time's comes next.
   const incidents = m.quiet_time_ms !== undefined;
   if (incidents) paths = after(paths, 'duplicates_per_day', ['duplicates_per_day_outside_incidents']);
