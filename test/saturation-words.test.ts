@@ -107,7 +107,7 @@ describe('the near-capacity warning', () => {
 service: {latency: {p50: 180ms, p99: 1.2s}, capacity: {workers: 40}}
 client: {timeout: 2s, retries: 3}
 `);
-    expect(w?.fix).toBe('Give it 54 workers (peak_offered_utilisation 0.7), or lower the rate, to keep normal load away from capacity. More workers do not stop a storm that an incident starts; the guards do: a bounded queue (service.capacity.queue), service.capacity.drop_expired, a retry budget (client.retry_budget) or a breaker (client.breaker); docs/capacity.md, "Near capacity".');
+    expect(w?.fix).toBe('Give it 54 workers (peak_offered_utilisation 0.7), or lower the rate, to keep normal load away from capacity. More workers do not stop a storm that an incident starts; the guards do: a bounded queue (service.capacity.queue), service.capacity.drop_expired, a retry budget (client.retry_budget), retry throttling (client.retry_throttle) or a breaker (client.breaker); docs/capacity.md, "Near capacity".');
   });
 
   test('no worker count beyond the model\'s limit', () => {

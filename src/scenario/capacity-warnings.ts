@@ -70,7 +70,7 @@ export function nearCapacity(s: WrittenScenario): { problem: string; fix: string
     : `Give it ${needed} workers (peak_offered_utilisation ${COMFORTABLE}), or lower the rate, to keep normal load away from capacity`;
   return {
     problem: `is near capacity: first attempts alone keep ${percent(peak)} of the ${workers} workers busy ${at} (peak_offered_utilisation ${peak.toFixed(2)}, warned of from ${NEAR_CAPACITY}), and retries, re-plans and replays come on top of that, so a short slowdown or pause can start a retry storm that outlives it`,
-    fix: `${more}. More workers do not stop a storm that an incident starts; the guards do: a bounded queue (service.capacity.queue), service.capacity.drop_expired, a retry budget (client.retry_budget) or a breaker (client.breaker); docs/capacity.md, "Near capacity".`,
+    fix: `${more}. More workers do not stop a storm that an incident starts; the guards do: a bounded queue (service.capacity.queue), service.capacity.drop_expired, a retry budget (client.retry_budget), retry throttling (client.retry_throttle) or a breaker (client.breaker); docs/capacity.md, "Near capacity".`,
   };
 }
 
