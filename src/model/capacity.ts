@@ -13,6 +13,8 @@ const COUPLING = {
 };
 export type CouplingKey = keyof typeof COUPLING;
 export const COUPLING_KEYS = Object.keys(COUPLING) as readonly CouplingKey[];
+/** The coupling keys as a message names them: `a, b or c`. */
+export const COUPLING_WORDS = `${COUPLING_KEYS.slice(0, -1).join(', ')} or ${COUPLING_KEYS.at(-1)}`;
 
 /** The coupling keys `s` sets, in COUPLING_KEYS' order. */
 export function couplingKeysSet(s: WrittenScenario): CouplingKey[] {

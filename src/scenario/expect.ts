@@ -8,7 +8,7 @@ import { metricDef } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
 import { isSaturationPath, readSaturation, saturationQuery, type SaturationPath } from '../results/saturation.js';
 import type { WrittenScenario } from '../model/types.js';
-import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
+import { COUPLING_WORDS, isCoupled } from '../model/capacity.js';
 import { DURATION_PATTERN, isBareDuration, parseDuration } from './duration.js';
 import { InputError, type Origin } from './errors.js';
 import type { ScenarioWarning } from './warnings.js';
@@ -150,7 +150,7 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
         'Add such an incident, or remove this expectation.');
     }
     if ((metricDef(e.metric)?.only === 'capacity' || (isAlertPath(e.metric) && alertQuery(e.metric).reading === 'recovery_ms')) && !isCoupled(s)) {
-      throw new InputError(e.origin, `expect.${e.metric}`, `is reported only by scenarios with ${COUPLING_KEYS.slice(0, -1).join(', ')} or ${COUPLING_KEYS.at(-1)} set (docs/model.md, "Capacity"), and this one has none of them`,
+      throw new InputError(e.origin, `expect.${e.metric}`, `is reported only by scenarios with ${COUPLING_WORDS} set (docs/model.md, "Capacity"), and this one has none of them`,
         'Set one of them, or remove this expectation.');
     }
     const guard = LATER_GUARDS.find((n) => GUARDS[n].metric === e.metric);

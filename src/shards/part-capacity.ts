@@ -1,4 +1,5 @@
 /** The check of a part's capacity sums (docs/model.md, "Capacity"; results/capacity.ts). */
+import { COUPLING_WORDS } from '../model/capacity.js';
 import { C, NUM_COUNTERS } from '../model/counters.js';
 import type { SaturationOutput } from '../engine/chunk-output.js';
 import { MAX_INCIDENTS } from '../model/limits.js';
@@ -12,10 +13,10 @@ import type { PartChecker } from './part-check.js';
  */
 export function capacityOf(c: PartChecker, v: unknown, field: string, coupled: boolean, actions: number): Pick<RunStateData, 'capacity'> {
   if (v === undefined) {
-    if (coupled && actions > 0) c.fail(field, 'is missing, but the run is coupled (service.capacity, client.retry_budget or client.breaker)');
+    if (coupled && actions > 0) c.fail(field, `is missing, but the run is coupled (${COUPLING_WORDS})`);
     return {};
   }
-  if (!coupled) c.fail(field, 'is there, but the run is not coupled (no service.capacity, client.retry_budget or client.breaker)');
+  if (!coupled) c.fail(field, `is there, but the run is not coupled (no ${COUPLING_WORDS})`);
   const o = c.object(v, field, ['queueWait', 'busyUs', 'loadMs', 'started', 'succeeded'], ['saturation']);
   const capacity = {
     queueWait: c.bins(o['queueWait'], `${field}.queueWait`), busyUs: c.int(o['busyUs'], `${field}.busyUs`, 0, Number.MAX_SAFE_INTEGER), loadMs: c.number(o['loadMs'], `${field}.loadMs`),
