@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { writeInto } from '../src/cli/fit-into.js';
+import { writeInto } from '../src/cli/fit.js';
 
 const HISTOGRAM = { dist: 'histogram', buckets: [{ le: 0, count: 6 }, { le: 0.5, count: 11 }], total: 14 };
 const HISTOGRAM_LINES = '    dist: histogram\n    buckets:\n      - {le: 0, count: 6}\n      - {le: 0.5, count: 11}\n    total: 14\n';

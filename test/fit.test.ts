@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientTimeoutsOption } from '../src/cli/fit-declare.js';
-import { writeInto } from '../src/cli/fit-into.js';
+import { writeInto } from '../src/cli/fit.js';
 import { httpGet, MAX_RESPONSE_BYTES, parseUrl } from '../src/cli/fit-http.js';
 import { fitSettings } from '../src/cli/fit.js';
 import { advice, fits } from '../src/ingest/fit.js';

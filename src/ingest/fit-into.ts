@@ -1,32 +1,20 @@
 /**
- * `fit --into SCENARIO`: the scenario's text with `service.latency` set to the fitted value. Where
+ * `fit --into SCENARIO`: a scenario's text with `service.latency` set to the fitted value. Where
  * `service:` is a block mapping (or absent from a block of keys), only the latency's
  * lines are written (splice): every other byte stays as it was, comments and line endings too,
  * and so do the comments on the old latency as a whole, each on its line (the one on the
  * `latency:` line, those above a block's first key and after it); those on the old value's own
  * keys go with them. Elsewhere (a flow `service: {...}`, a flow document) the yaml package's
  * Document API writes the file, which keeps its comments but moves one on a block's `key:` line to
- * the next. The scenario must read as one before and after; a JSON scenario stays JSON. The
- * caller writes the text whole, through a temporary file.
+ * the next. A JSON scenario stays JSON. Pure: the shell reads the file, checks that it reads as a
+ * scenario before and after (cli/fit.ts), and writes it whole.
  */
 import { Document, isCollection, isMap, isNode, isScalar, isSeq, parseDocument, Parser, type Node, type Pair, type YAMLMap } from 'yaml';
 import { InputError } from '../scenario/errors.js';
-import { parseScenario } from '../scenario/parse.js';
-import { baseFiles, MAX_SCENARIO_BYTES, readUserFile } from './files.js';
 
-/** The text of the scenario at `path` with `value` as its service.latency. */
-export function writeInto(path: string, value: Readonly<Record<string, unknown>>): string {
-  const text = readUserFile(path, 'the scenario file', '', { source: `--into ${path}` }, 'the current directory', MAX_SCENARIO_BYTES);
-  parseScenario(text, path, [], baseFiles(path));
-  const next = /^\uFEFF?\s*\{/.test(text) ? intoJson(text, value) : intoYaml(text, path, value);
-  try {
-    parseScenario(next, path, [], baseFiles(path));
-  } catch (e) {
-    // The value came from the data: a scenario it breaks is a bug of fit, said as one.
-    if (e instanceof InputError) throw new Error(`fit --into made a scenario idem-sim refuses: ${e.message}`);
-    throw e;
-  }
-  return next;
+/** The scenario `text` (of the file `path`) with `value` as its service.latency. */
+export function latencyInto(text: string, path: string, value: Readonly<Record<string, unknown>>): string {
+  return /^\uFEFF?\s*\{/.test(text) ? intoJson(text, value) : intoYaml(text, path, value);
 }
 
 /** The line ending the file uses: CRLF where it has one, else LF. */
