@@ -11,7 +11,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { planChunks } from '../src/engine/plan.js';
 import { chunkRng } from '../src/random/rng.js';
-import { gridStepFor } from '../src/exec/simulate.js';
+import { gridStepFor } from '../src/engine/grid.js';
 import { traceChunk } from '../src/engine/trace.js';
 import { sampleRows } from '../src/report/timeline-rows.js';
 import { loadScenario } from '../src/cli/shared/load.js';

@@ -11,7 +11,7 @@ import { drive } from '../src/engine/coupled/drive.js';
 import { chunkCount, planChunks, runPlans, type ChunkPlan } from '../src/engine/plan.js';
 import { traceActions, traceChunk, type TracedAction } from '../src/engine/trace.js';
 import { traceCoupled } from '../src/engine/trace-coupled.js';
-import { gridStepFor } from '../src/exec/simulate.js';
+import { gridStepFor } from '../src/engine/grid.js';
 import { C } from '../src/model/counters.js';
 import type { Scenario } from '../src/model/types.js';
 import { chunkRng, streamRng } from '../src/random/rng.js';

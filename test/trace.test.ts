@@ -7,7 +7,7 @@ import { C } from '../src/model/counters.js';
 import { ChunkSimulator } from '../src/engine/engine.js';
 import { planChunks } from '../src/engine/plan.js';
 import { chunkRng } from '../src/random/rng.js';
-import { gridStepFor } from '../src/exec/simulate.js';
+import { gridStepFor } from '../src/engine/grid.js';
 import { traceChunk, type TracedAction } from '../src/engine/trace.js';
 import { parseRunnable } from './helpers.js';
 import { sampleRows, spreadOrder } from '../src/report/timeline-rows.js';

@@ -1,6 +1,5 @@
 /** `idem-sim run [SCENARIO ...]`: simulate each scenario and report them side by side. */
 import type { RunStateData } from '../results/metrics.js';
-import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
 import type { PartialRun } from '../shards/partial.js';
@@ -14,7 +13,7 @@ import { columnNames } from '../scenario/names.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, progressOfMany, runSeed, simulate, simulationWork, threadSetting } from './shared/simulate.js';
-import type { RunOutcome, RunRequest } from '../exec/runner.js';
+import type { RunAsk, RunOutcome, RunRequest } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
 import { checkTimeRun, warnCoarsened } from './shared/time.js';
@@ -52,7 +51,7 @@ export function runSettings(opts: RunOptions): RunSettings {
   return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), large: largeRunSettings(opts), output: outputSettings(opts), series: opts.series };
 }
 
-/** What the settings ask for, each taken in the order its errors have always come. */
+/** What the settings ask for, each taken in the order its errors have always come; `ask`: what every run's request holds but its scenario (exec/runner.ts). */
 interface RunPlan {
   read: ScenarioReader;
   /** An agent file's tools, or undefined for a scenario (docs/agents.md). */
@@ -61,10 +60,7 @@ interface RunPlan {
   /** --seed, if given. */
   seed: string | undefined;
   threads: (actions: number) => number;
-  precision: PrecisionTarget | undefined;
-  shard: Shard | undefined;
-  /** The series' step (ms), if asked for. */
-  seriesStep: number | undefined;
+  ask: RunAsk;
 }
 
 /** A run as reported, with what a shard's part holds besides (`part`), and what an agent's readings read. */
@@ -78,8 +74,8 @@ export async function runCommand(files: string[], s: RunSettings, io: Io, signal
     const seeds = [...new Set([...runs.filter((r) => !agents.some((a) => a.tools.some((t) => t.run === r.name))).map((r) => r.seed), ...agents.map((a) => a.seed)])];
     const args = new ReplayLine('run', files, s.scenario).overrides(s.scenario).option('--seed', seeds.length === 1 ? seeds[0] : undefined)
       .given('--series', s.series).precision(s.large.precision).args;
-    out.write(plan.shard
-      ? await partialText(runs, plan.shard, args, plan.seriesStep)
+    out.write(plan.ask.shard
+      ? await partialText(runs, plan.ask.shard, args, plan.ask.seriesStep)
       : renderRuns(runs, args, plan.format, toolVersion(), out.style(), out.width(), agents));
     sayNotes(io, notes);
     return 0;
@@ -100,7 +96,8 @@ function runPlan(s: RunSettings, io: Io, notes: string[]): RunPlan {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
       'Shard a run of fixed --actions, or run --precision on one machine.');
   }
-  return { read, readAgent, format, seed, threads, precision, shard, seriesStep };
+  const ask = { ...(shard ? { shard } : {}), ...(precision ? { precision } : {}), ...(seriesStep !== undefined ? { seriesStep } : {}) };
+  return { read, readAgent, format, seed, threads, ask };
 }
 
 /**
@@ -108,40 +105,40 @@ function runPlan(s: RunSettings, io: Io, notes: string[]): RunPlan {
  * order (coupled ones side by side on --threads, each on one thread: exec/side-by-side.ts).
  */
 async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s: RunSettings, io: Io, signal: AbortSignal | undefined): Promise<{ runs: SimulatedRun[]; agents: AgentRun[] }> {
-  const { precision, shard, seriesStep } = plan;
+  const { ask } = plan;
   const names = columnNames(files);
   // An agent file's tools are runs of their own, named by the tool (after the agent's name when several files are run).
   const agents: { agent: LoadedAgent; seed: string; runs: string[] }[] = [];
   const loaded = files.flatMap((file, k): Loaded[] => {
     const agent = plan.readAgent(file);
-    if (!agent) return [{ file, name: names[k] as string, ...plan.read(file) }];
-    if (shard) {
+    if (!agent) return [plan.read(file)].map((l) => ({ file, name: names[k] as string, ...l, seed: runSeed(plan.seed, l.seed) }));
+    if (ask.shard) {
       throw new InputError({ source: '--shard' }, '', `cannot split an agent file (${file}) into shards yet: merge would not have the agent's readings`,
         'Run the agent file on one machine (each tool is a run of its own, on --threads), or shard its tools\' scenario files.');
     }
     const seed = runSeed(plan.seed, agent.seed);
     const runNames = agent.tools.map((t) => toolRunName(names[k] as string, t.name, files.length > 1));
     agents.push({ agent, seed, runs: runNames });
-    return agent.tools.map((t, i) => ({ file, name: runNames[i] as string, scenario: t.scenario, seed: toolSeed(seed, t.name), warnings: [], locate: t.parsed.locate, runSeed: true }));
+    // A tool's seed is the agent's made its own (toolSeed), whatever --seed said.
+    return agent.tools.map((t, i) => ({ file, name: runNames[i] as string, scenario: t.scenario, seed: toolSeed(seed, t.name), warnings: [], locate: t.parsed.locate }));
   });
-  for (const { scenario, locate } of loaded) refuseSplit({ scenario, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}) }, locate);
-  const threads = plan.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, precision?.maxActions ?? l.scenario.actions), 0));
+  const threads = plan.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, ask.precision?.maxActions ?? l.scenario.actions), 0));
+  // Each run's request, made once (the ask with its scenario and seed): every split refused before any runs.
+  const requests = loaded.map(({ scenario, seed, locate }): RunRequest => {
+    const request = { ...ask, scenario, seed, threads };
+    refuseSplit(request, locate);
+    return request;
+  });
   const apart = progressOfMany(io, 'run');
   function* jobs() {
-    for (const [k, { file, name, scenario, seed: fileSeed, warnings, locate, runSeed: given }] of loaded.entries()) {
-      // A tool's seed is the agent's made its own (agent-load.ts toolSeed), whatever --seed said.
-      const seed = given ? fileSeed as string : runSeed(plan.seed, fileSeed);
-      checkTimeRun({ scenario, seed, locate, ...(precision ? { precision } : {}), ...(seriesStep !== undefined ? { seriesStep } : {}) }, s.series?.text);
-      const request: RunRequest = {
-        scenario, seed, threads, ...(shard ? { shard } : {}), ...(precision ? { precision } : {}),
-        ...(seriesStep !== undefined ? { seriesStep } : {}), onProgress: apart.of(k),
-      };
-      yield { name, file, warnings, request };
+    for (const [k, { file, name, warnings, locate }] of loaded.entries()) {
+      checkTimeRun({ ...requests[k] as RunRequest, locate }, s.series?.text);
+      yield { name, file, warnings, request: { ...requests[k] as RunRequest, onProgress: apart.of(k) } };
     }
   }
   const runs: SimulatedRun[] = [];
   // The part format (its fingerprint's SHA-256 loads node:crypto) only for a shard (issue 22, start-up).
-  const parts = shard ? await import('../shards/partial.js') : undefined;
+  const parts = ask.shard ? await import('../shards/partial.js') : undefined;
   const take = ({ name, file, warnings, request }: { name: string; file: string | null; warnings: readonly ScenarioWarning[]; request: RunRequest }, outcome: RunOutcome) => {
     const { scenario, seed } = warnCoarsened(io, name, request, outcome);
     // A shard's sums (`state`) are written out; other runs only report metrics, and summing a
@@ -149,8 +146,8 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
     runs.push({
       name, file, seed, scenario: writtenScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
       ...(parts ? { part: { fingerprint: parts.scenarioFingerprint(scenario), gridStep: outcome.gridStep, state: outcome.state.toData() } } : {}),
-      ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
-      ...timeResults(scenario, outcome.state, seriesStep !== undefined), duplicated: outcome.state.counter('duplicated'),
+      ...(ask.precision ? { precision: precisionInfo(ask.precision, outcome) } : {}),
+      ...timeResults(scenario, outcome.state, ask.seriesStep !== undefined), duplicated: outcome.state.counter('duplicated'),
     });
   };
   try {
@@ -168,8 +165,8 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
   };
 }
 
-/** A file read for the run: a scenario, or one tool of an agent file (`runSeed`: its seed is the tool's own already). */
-type Loaded = { file: string | null; name: string; scenario: Scenario; seed?: string | undefined; warnings: readonly ScenarioWarning[]; locate?: ((path: readonly (string | number)[]) => Origin) | undefined; runSeed?: boolean };
+/** A file read for the run: a scenario, or one tool of an agent file, with the seed it runs on. */
+type Loaded = { file: string | null; name: string; scenario: Scenario; seed: string; warnings: readonly ScenarioWarning[]; locate?: ((path: readonly (string | number)[]) => Origin) | undefined };
 
 /** A shard's part: its runs' sums, for `merge`. */
 async function partialText(runs: readonly SimulatedRun[], shard: Shard, replayArgs: string[], seriesStep: number | undefined): Promise<string> {

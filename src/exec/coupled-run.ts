@@ -1,26 +1,28 @@
 /** A coupled run (exec/coupled.ts) on the command line: it yields between chunks for progress and signals. */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type { Scenario } from '../model/types.js';
+import { seriesStepOf } from '../results/alerts.js';
 import type { RunState } from '../results/metrics.js';
 import { driving } from '../engine/coupled/drive.js';
 import { prepareCoupled } from './coupled.js';
 import { Interrupted } from './interrupted.js';
+import type { RunRequest } from './runner.js';
 
-/** The run, yielding to the event loop between chunks (progress, signals). */
-export async function runCoupled(
-  written: Scenario, seed: string, seriesStep: number | null,
-  onProgress?: (done: number, total: number) => void, signal?: AbortSignal,
-): Promise<{ state: RunState; gridStep: number; chunks: number }> {
-  const { scenario, state, sim, plans, gridStep } = prepareCoupled(written, seed, seriesStep);
+/** What a whole coupled run reads of its request. */
+export type CoupledRequest = Pick<RunRequest, 'scenario' | 'seed' | 'seriesStep' | 'onProgress' | 'signal'>;
+
+/** The run, yielding to the event loop between chunks (progress, signals); `seriesStep`: the step its series were counted in, or null. */
+export async function runCoupled(req: CoupledRequest): Promise<{ state: RunState; gridStep: number; seriesStep: number | null; chunks: number }> {
+  const seriesStep = seriesStepOf(req.scenario, req.seriesStep);
+  const { scenario, state, sim, plans, gridStep } = prepareCoupled(req.scenario, req.seed, seriesStep);
   let done = 0;
   let chunks = 0;
-  if (signal?.aborted) throw new Interrupted();
-  for (const plan of driving(sim, seed, plans())) {
+  if (req.signal?.aborted) throw new Interrupted();
+  for (const plan of driving(sim, req.seed, plans())) {
     done += plan.actions;
     chunks++;
-    onProgress?.(done, scenario.actions);
+    req.onProgress?.(done, scenario.actions);
     await yieldToEventLoop();
-    if (signal?.aborted) throw new Interrupted();
+    if (req.signal?.aborted) throw new Interrupted();
   }
-  return { state, gridStep, chunks };
+  return { state, gridStep, seriesStep, chunks };
 }

@@ -6,14 +6,13 @@
  * counts, so the run reads the same as on this thread.
  */
 import type { Worker } from 'node:worker_threads';
-import type { Scenario } from '../model/types.js';
 import { RunState, type RunStateData } from '../results/metrics.js';
-import { runCoupled } from './coupled-run.js';
+import { runCoupled, type CoupledRequest } from './coupled-run.js';
 import { hire, release } from './pool.js';
 import type { RunOutcome } from './runner.js';
 
-/** What a worker is sent for a coupled run; `seriesStep` as `seriesStepOf` gives it. */
-export interface CoupledTask { kind: 'coupled'; scenario: Scenario; seed: string; seriesStep: number | null }
+/** What a worker is sent for a coupled run: its request, less what cannot be posted. */
+export interface CoupledTask { kind: 'coupled'; request: Omit<CoupledRequest, 'onProgress' | 'signal'> }
 
 /** What the worker sends: its progress, then its sums. */
 export type CoupledMessage =
@@ -22,8 +21,8 @@ export type CoupledMessage =
 
 /** In the worker: the run, its progress and then its sums posted. */
 export async function runCoupledTask(task: CoupledTask, post: (m: CoupledMessage) => void): Promise<void> {
-  const run = await runCoupled(task.scenario, task.seed, task.seriesStep, (done, total) => post({ kind: 'progress', done, total }));
-  post({ kind: 'finished', state: run.state.toData(), gridStep: run.gridStep, seriesStep: task.seriesStep, chunks: run.chunks });
+  const run = await runCoupled({ ...task.request, onProgress: (done, total) => post({ kind: 'progress', done, total }) });
+  post({ kind: 'finished', state: run.state.toData(), gridStep: run.gridStep, seriesStep: run.seriesStep, chunks: run.chunks });
 }
 
 /** The outcome of a run from the sums its worker sent. */

@@ -7,13 +7,13 @@
  */
 import { CoupledSimulator } from '../engine/coupled/coupled.js';
 import { drive } from '../engine/coupled/drive.js';
+import { runGrid } from '../engine/grid.js';
 import type { SaturationTally } from '../engine/coupled/saturation.js';
 import { runPlans, type ChunkPlan } from '../engine/plan.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
 import { streamRng } from '../random/rng.js';
 import { RunState } from '../results/metrics.js';
-import { gridCellsFor, gridStepFor } from './simulate.js';
 
 /**
  * A coupled run's pieces: its simulator, the sums it fills, and its chunk plans (`fastPath: false`:
@@ -24,8 +24,8 @@ export function prepareCoupled(written: Scenario, seed: string, seriesStep: numb
   const plans = (): Generator<ChunkPlan> => runPlans(scenario, seed);
   let lastArrival = 0;
   for (const plan of plans()) lastArrival = plan.offset + plan.span;
-  const gridStep = gridStepFor(scenario);
-  const state = new RunState(gridStep, gridCellsFor(scenario, scenario.actions, gridStep), seriesStep);
+  const { step: gridStep, cells } = runGrid(scenario, scenario.actions, false);
+  const state = new RunState(gridStep, cells, seriesStep);
   const sim = new CoupledSimulator({
     scenario, rng: streamRng(seed, 'coupled'), gridStep, seriesStep,
     loadEnd: scenario.load.duration ?? lastArrival, fastPath, emit: (out) => state.addChunk(out),

@@ -16,12 +16,11 @@ import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { seriesStepOf } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
-import { gridCellsFor, gridStepFor } from './simulate.js';
+import { runGrid } from '../engine/grid.js';
 import type { Scenario } from '../model/types.js';
 import { Interrupted } from './interrupted.js';
 import { runCoupled } from './coupled-run.js';
 import { isCoupled } from '../model/capacity.js';
-import { refuseSplit } from './coupled-refusal.js';
 import { hire, release } from './pool.js';
 import { Confirmer } from './confirmer.js';
 import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type LaneSpec, type WorkerMessage, type WorkerTask } from './lane.js';
@@ -34,25 +33,25 @@ import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type 
 const WINDOW_PER_THREAD = 8;
 
 /**
- * With a precision target, the peak grid's step is sized for this many actions, or for
- * 1/PRECISION_GRID_SHARE of --max-actions if more; the grid grows past it as the run goes on,
- * to at most PRECISION_GRID_SHARE times its planned cells (about 2.7·10^8: 1 GB, 2 while it doubles; cell
- * indices well inside 32 bits).
+ * What a command's options ask of every run it simulates: the part of a request its runs share,
+ * taken once from the options and carried to the engine as it is. A coupled run's ask has neither
+ * a shard nor a precision target (refused where its request is made: coupled-refusal.ts).
  */
-const PRECISION_GRID_ACTIONS = 1e9;
-const PRECISION_GRID_SHARE = 256;
-
-export interface RunRequest {
-  scenario: Scenario;
-  seed: string;
-  /** Threads that simulate: this one and `threads - 1` workers. */
-  threads: number;
+export interface RunAsk {
   /** Run only shard `index` (1-based) of `count`: a contiguous range of chunks. */
   shard?: { index: number; count: number };
   /** Keep simulating until the target is reached, up to `maxActions` primary actions. */
   precision?: PrecisionTarget;
   /** Count the run's series in buckets of this many ms (docs/model.md, "Time"); alerts need one. */
   seriesStep?: number;
+}
+
+/** One run's request: the command's ask, with the scenario, its seed and the threads. */
+export interface RunRequest extends RunAsk {
+  scenario: Scenario;
+  seed: string;
+  /** Threads that simulate: this one and `threads - 1` workers. */
+  threads: number;
   /** Called after each chunk this thread simulates, with the primary actions all threads have simulated and the most there can be. */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
@@ -75,12 +74,9 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const chunks = chunkCount(total);
   const [from, to] = req.shard ? shardRange(chunks, req.shard) : [0, chunks];
   const threads = Math.max(1, Math.min(req.threads, to - from));
-  // A precision run stops where its target is met, often far below its limit: a grid sized
-  // for the limit could leave no grid instant inside the run (docs/model-decisions.md).
-  const gridActions = req.precision ? Math.min(total, Math.max(PRECISION_GRID_ACTIONS, total / PRECISION_GRID_SHARE)) : total;
-  const gridStep = gridStepFor(scenario, gridActions);
+  const grid = runGrid(scenario, total, req.precision !== undefined);
   const spec: LaneSpec = {
-    scenario, seed: req.seed, total, from, to, gridStep, gridCells: gridCellsFor(scenario, gridActions, gridStep),
+    scenario, seed: req.seed, total, from, to, gridStep: grid.step, gridCells: grid.cells,
     seriesStep: seriesStepOf(scenario, req.seriesStep),
     window: req.precision ? WINDOW_PER_THREAD * threads : 0,
     control: controlBlock(from, to, !req.precision),
@@ -122,15 +118,14 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   }
   for (const data of crew.sums) lane.state.addData(data);
   return {
-    state: lane.state, gridStep, chunksPerThread: [lane.chunks, ...crew.chunks],
+    state: lane.state, gridStep: grid.step, chunksPerThread: [lane.chunks, ...crew.chunks],
     ...(confirmer ? { precisionReached: confirmer.reached } : {}),
   };
 }
 
-/** A coupled run (docs/model.md, "Capacity"): one simulation on this thread, whole (see coupled-refusal.ts). */
+/** A coupled run (docs/model.md, "Capacity"): one simulation on this thread, whole (its split refused where its request was made). */
 async function coupledRun(req: RunRequest): Promise<RunOutcome> {
-  refuseSplit(req);
-  const run = await runCoupled(req.scenario, req.seed, seriesStepOf(req.scenario, req.seriesStep), req.onProgress, req.signal);
+  const run = await runCoupled(req);
   return { state: run.state, gridStep: run.gridStep, chunksPerThread: [run.chunks] };
 }
 

@@ -7,7 +7,6 @@
  * the same bytes whatever `threads`.
  */
 import { isCoupled } from '../model/capacity.js';
-import { seriesStepOf } from '../results/alerts.js';
 import { CoupledOnWorker } from './coupled-worker.js';
 import { Interrupted } from './interrupted.js';
 import type { RunOutcome, RunRequest } from './runner.js';
@@ -35,10 +34,10 @@ export interface Apart {
   stop(): Promise<void>;
 }
 
-/** A coupled run on a worker of the pool. */
+/** A coupled run on a worker of the pool: its request posted whole, but for its callbacks. */
 function onWorker({ request }: Job, settled: () => void): Apart {
-  const task = { kind: 'coupled' as const, scenario: request.scenario, seed: request.seed, seriesStep: seriesStepOf(request.scenario, request.seriesStep) };
-  return new CoupledOnWorker(task, settled, request.onProgress);
+  const { onProgress, signal: _, ...posted } = request;
+  return new CoupledOnWorker({ kind: 'coupled', request: posted }, settled, onProgress);
 }
 
 /**
@@ -47,7 +46,7 @@ function onWorker({ request }: Job, settled: () => void): Apart {
  */
 const HELD_PER_THREAD = 2;
 
-/** Whether a job may go to a worker: a coupled run, whole (--shard and --precision are refused where it runs). */
+/** Whether a job may go to a worker: a coupled run, whole (a split is refused where its request is made: coupled-refusal.ts). */
 function mayGoApart(job: Job): boolean {
   return isCoupled(job.request.scenario) && !job.request.precision && !(job.request.shard && job.request.shard.count > 1);
 }

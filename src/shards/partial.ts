@@ -6,7 +6,7 @@
 import { PRINTABLE_TEXT, SEED_TEXT } from '../scenario/printable.js';
 import { RunState, type RunStateData } from '../results/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
-import { gridStepFor } from '../exec/simulate.js';
+import { gridStepFor } from '../engine/grid.js';
 import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { MAX_SHARDS } from './limits.js';

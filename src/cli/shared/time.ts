@@ -6,7 +6,7 @@ import { seriesStepOf } from '../../results/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
 import { checkArrivals } from '../../scenario/time-checks.js';
 import { MAX_SERIES_BUCKETS } from '../../model/limits.js';
-import { longestDelay } from '../../exec/simulate.js';
+import { longestDelay } from '../../engine/grid.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { formatDuration } from '../../scenario/duration.js';
 import { InputError, type Origin } from '../../scenario/errors.js';
