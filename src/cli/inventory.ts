@@ -4,10 +4,10 @@
  * (inventory-stdio.ts). The skeleton goes to standard output or --out, whole or not at all;
  * notes (renamed tools, what to fill in) go to standard error.
  */
-import { MAX_LIST_BYTES, MAX_RENAMES_LISTED, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../inventory/limits.js';
-import { checkUnique, readToolsList, type McpTool } from '../inventory/mcp.js';
-import { TOOL_NAME } from '../agent/names.js';
-import { skeleton, type InventorySource, type Skeleton } from '../inventory/skeleton.js';
+import { MAX_LIST_BYTES, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../inventory/limits.js';
+import type { McpTool } from '../inventory/mcp.js';
+import { inventoryArguments, inventoryNotes, savedTools } from '../inventory/saved-list.js';
+import { skeleton, type InventorySource } from '../inventory/skeleton.js';
 import { DURATION_PATTERN, durationSpellingHint, formatDuration, parseDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped, printable } from '../scenario/printable.js';
@@ -57,54 +57,11 @@ export function serverEnvironment(given: readonly string[], env: NodeJS.ProcessE
 
 /** The tools of a saved tools/list answer (a JSON file of at most MAX_LIST_BYTES), and whether it is one page of several. */
 export function fileTools(path: string): { tools: readonly McpTool[]; paged: boolean } {
-  const text = readUserFile(path, 'the tools list', '', undefined, 'the current directory', MAX_LIST_BYTES);
-  const origin = { source: path };
-  let data: unknown;
-  try {
-    data = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (e) {
-    // The parser's message quotes the text: only the place is kept (a data file is never echoed).
-    const at = /position (\d+)/.exec((e as Error).message);
-    const before = at ? text.slice(0, Number(at[1])).split('\n') : undefined;
-    throw new InputError(before ? { ...origin, line: before.length, col: (before.at(-1)?.length ?? 0) + 1 } : origin, '', 'is not JSON',
-      'Save the server\'s answer to tools/list as JSON: {"tools": [...]}, or the whole JSON-RPC response; or use --stdio to ask the server itself.');
-  }
-  const fix = 'Give the JSON of a tools/list answer: {"tools": [{"name": ..., "annotations": {...}}, ...]} or {"jsonrpc": "2.0", "id": 1, "result": {"tools": [...]}}.';
-  const page = readToolsList(data, { origin, fix });
-  checkUnique(page.tools, { origin, fix });
-  return { tools: page.tools, paged: page.nextCursor !== undefined };
-}
-
-/** The notes on standard error: what was written, and each tool whose name was rewritten. */
-function notes(io: Io, sk: Skeleton, from: InventorySource, pagedFile: boolean): void {
-  const shown = sk.renamed.slice(0, MAX_RENAMES_LISTED).map((r) => `"${clipped(printable(r.from), 80)}" as ${r.to}`);
-  const more = sk.renamed.length - shown.length;
-  if (sk.renamed.length > 0) {
-    warn(io, `${sk.renamed.length} tool name${sk.renamed.length === 1 ? '' : 's'} rewritten, as an agent file's tool name is ${TOOL_NAME.description}: ${shown.join(', ')}${more > 0 ? ` and ${more} more` : ''}; the skeleton names the server's name beside each.`);
-  }
-  if (pagedFile) warn(io, `${printable(from.source)} has a nextCursor: it is one page of a longer list, and the tools of the other pages are missing. Ask the server itself with --stdio, or join the pages' tools into one list.`);
-  const { destructive, 'side-effecting': additive, 'read-only': readOnly } = sk.kinds;
-  const count = destructive + additive + readOnly;
-  io.stderr.write(`idem-sim: inventory: ${count} tool${count === 1 ? '' : 's'}: ${destructive} destructive, ${additive} side-effecting and not destructive, ${readOnly} read-only. Fill in the lines marked "fill in:" (shares, keys, retention, costs, traffic) before trusting a run of it.\n`);
-}
-
-/** Options that do nothing without --stdio, and --stdio without a command. */
-function checkArgs(inputs: readonly string[], opts: InventoryOptions, io: Io): void {
-  if (opts.stdio) {
-    if (inputs.length === 0) throw new InputError({ source: '--stdio' }, '', 'needs the command that starts the server', 'Write it after --: idem-sim inventory --stdio -- node server.js');
-    return;
-  }
-  if (inputs.length !== 1) {
-    throw new InputError({ source: 'inventory' }, '', inputs.length === 0 ? 'needs a tools list or a server' : 'reads one tools list file',
-      'Give the JSON file of a tools/list answer (idem-sim inventory tools.json), or start the server: idem-sim inventory --stdio -- node server.js');
-  }
-  for (const [flag, given] of [['--timeout', opts.timeout !== undefined], ['--env', (opts.env ?? []).length > 0]] as const) {
-    if (given) warn(io, `${flag} has no effect without --stdio (it applies to a server idem-sim starts); a tools list file is read as it is.`);
-  }
+  return savedTools(path, readUserFile(path, 'the tools list', '', undefined, 'the current directory', MAX_LIST_BYTES));
 }
 
 export async function inventoryCommand(inputs: string[], opts: InventoryOptions, io: Io, signal: AbortSignal): Promise<number> {
-  checkArgs(inputs, opts, io);
+  for (const text of inventoryArguments(inputs, { stdio: opts.stdio === true, timeout: opts.timeout !== undefined, env: (opts.env ?? []).length > 0 })) warn(io, text);
   const timeoutMs = timeoutOption(opts.timeout);
   const env = serverEnvironment(opts.env ?? [], io.env);
   return withOutput(io, opts.out, opts.stdio ? [] : inputs, async (out) => {
@@ -125,7 +82,9 @@ export async function inventoryCommand(inputs: string[], opts: InventoryOptions,
     }
     const sk = skeleton(tools, from);
     out.write(sk.text);
-    notes(io, sk, from, pagedFile);
+    const notes = inventoryNotes(sk, from, pagedFile);
+    for (const text of notes.warnings) warn(io, text);
+    io.stderr.write(notes.line);
     return 0;
   });
 }
