@@ -8,9 +8,7 @@ import type { Command } from 'commander';
 import type { LatencySpec } from '../model/latency.js';
 import type { LabConfig, LabMission, LabScenario } from '../lab/config.js';
 import type { LabScripts } from '../lab/page.js';
-import { carried, histogramKey } from '../lab/histogram-files.js';
 import type { Io } from './io.js';
-import type { LoadedScenario } from './shared/load.js';
 import type { PickedTool } from '../agent/pick-tool.js';
 import type { Given } from './settings/given.js';
 import { overridesOf, SCENARIO_OPTIONS, scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
@@ -87,30 +85,10 @@ export async function labScripts(): Promise<LabScripts> {
   return { engine: read('engine'), ui: read('ui') };
 }
 
-/**
- * The contents of the data files a loaded latency names: empirical values by file name as written,
- * histogram buckets by histogramKey. Objects without a prototype: a file may be named `__proto__`,
- * which an assignment to an ordinary object would take for its prototype, and the page lose.
- */
-function latencyData(spec: LatencySpec, into: Pick<LabScenario, 'data' | 'histograms'> = { data: Object.create(null) as LabScenario['data'], histograms: Object.create(null) as LabScenario['histograms'] }): Pick<LabScenario, 'data' | 'histograms'> {
-  if (spec.dist === 'empirical') into.data[spec.file] = [...spec.values];
-  if (spec.dist === 'histogram' && spec.file !== null) into.histograms[histogramKey(spec)] = [...carried(spec.values)];
-  if (spec.dist === 'mixture') for (const c of spec.components) latencyData(c, into);
-  return into;
-}
-
-/** A scenario as the page gets it: the file's text, what the CLI read of it, and how the command names it. */
-function labScenario(file: string | null, text: string, loaded: LoadedScenario, rest: Pick<LabScenario, 'name' | 'overrides' | 'seed' | 'allowOutside'>): LabScenario {
-  return {
-    ...rest, source: file ?? '(built-in lab defaults)', file, text,
-    ...latencyData(loaded.scenario.service.latency), goals: loaded.expectations.map((e) => ({ metric: e.metric, text: e.text })),
-  };
-}
-
 /** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
 export async function startScenario(file: string | null, s: LabSettings, io: Io): Promise<LabScenario> {
-  const [{ scenarioReader }, { scenarioName }, { readUserFile }, { runSeed }, { agentReader }, { pickTool, refuseAgentWithoutTool, refuseToolOfScenario }] = await Promise.all([
-    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'), import('./shared/agent-load.js'), import('../agent/pick-tool.js'),
+  const [{ scenarioReader }, { scenarioName }, { readUserFile }, { runSeed }, { agentReader }, { pickTool, refuseAgentWithoutTool, refuseToolOfScenario }, { labScenario }] = await Promise.all([
+    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'), import('./shared/agent-load.js'), import('../agent/pick-tool.js'), import('../lab/start.js'),
   ]);
   const agent = agentReader(s.scenario, io)(file);
   if (agent) {
@@ -124,22 +102,12 @@ export async function startScenario(file: string | null, s: LabSettings, io: Io)
   return labScenario(file, text, loaded, { name: scenarioName(file), overrides: overridesOf(s.scenario), seed, allowOutside: s.scenario.allowOutside });
 }
 
-/**
- * A tool of an agent file as the page's start: its scenario as the agent composes it, written out
- * (lab/tool-scenario.ts), on the tool's seed. The page's command and download name that text as
- * TOOL_SCENARIO_FILE: the file "Download scenario.yaml" writes, which runs as the page does.
- * --set and --actions are the agent file's (read by the agent reader), so none is left to apply.
- */
+/** A tool of an agent file as the page's start (lab/start.ts), its data files named as the agent file's directory sees them. */
 async function toolStart(picked: PickedTool, s: LabSettings): Promise<LabScenario> {
-  const [{ TOOL_SCENARIO_FILE, toolScenarioText }, { ReplayLine }] = await Promise.all([import('../lab/tool-scenario.js'), import('./shared/replay.js')]);
-  const { agent, tool, seed } = picked;
-  const scenario = { ...picked.scenario, service: { ...picked.scenario.service, latency: rebased(picked.scenario.service.latency, ['service', 'latency'], tool.writtenIn, dirname(resolve(agent.file))) } };
-  const text = toolScenarioText({ agent: agent.name, file: agent.file, tool: tool.name, scenario, expectations: tool.parsed.expectations, seed });
-  return {
-    name: `${agent.name}.${tool.name}`, source: `${TOOL_SCENARIO_FILE} (${tool.name} of ${agent.file})`, file: TOOL_SCENARIO_FILE, text, overrides: [], seed,
-    ...latencyData(scenario.service.latency), allowOutside: s.scenario.allowOutside, goals: tool.parsed.expectations.map((e) => ({ metric: e.metric, text: e.text })),
-    tool: { agent: agent.name, file: agent.file, name: tool.name, agentCommand: new ReplayLine('run', [agent.file], s.scenario).overrides(s.scenario).option('--seed', picked.agentSeed).text() },
-  };
+  const [{ toolStartScenario }, { ReplayLine }] = await Promise.all([import('../lab/start.js'), import('./shared/replay.js')]);
+  const { agent, tool } = picked;
+  const latency = rebased(picked.scenario.service.latency, ['service', 'latency'], tool.writtenIn, dirname(resolve(agent.file)));
+  return toolStartScenario(picked, latency, s.scenario.allowOutside, new ReplayLine('run', [agent.file], s.scenario).overrides(s.scenario).option('--seed', picked.agentSeed).text());
 }
 
 /**
@@ -157,14 +125,13 @@ function rebased(spec: LatencySpec, keyPath: readonly (string | number)[], writt
 
 /** The guide's missions: the bundled scenarios/mission-*.yaml, named as `idem-sim missions` names them. */
 export async function missions(): Promise<LabMission[]> {
-  const [{ readdirSync, readFileSync }, { relative }, { SCENARIOS_DIR }, { loadScenario }, { scenarioName }, { runSeed }] = await Promise.all([
-    import('node:fs'), import('node:path'), import('./missions.js'), import('./shared/load.js'), import('../scenario/names.js'), import('./shared/simulate.js'),
+  const [{ readdirSync, readFileSync }, { relative }, { SCENARIOS_DIR }, { loadScenario }, { scenarioName }, { runSeed }, { labMission }] = await Promise.all([
+    import('node:fs'), import('node:path'), import('./missions.js'), import('./shared/load.js'), import('../scenario/names.js'), import('./shared/simulate.js'), import('../lab/start.js'),
   ]);
   const files = readdirSync(SCENARIOS_DIR).filter((f) => /^mission-.*\.ya?ml$/.test(f)).sort();
   return files.map((f, i) => {
     const path = relative(process.cwd(), `${SCENARIOS_DIR}${f}`) || f;
     const loaded = loadScenario(path, []);
-    const scenario = labScenario(path, readFileSync(path, 'utf8'), loaded, { name: scenarioName(path), overrides: [], seed: runSeed(undefined, loaded.seed), allowOutside: false });
-    return { id: scenario.name, number: i + 1, description: loaded.description ?? scenario.name, hint: loaded.hint ?? '', scenario };
+    return labMission(i + 1, path, readFileSync(path, 'utf8'), loaded, scenarioName(path), runSeed(undefined, loaded.seed));
   });
 }
