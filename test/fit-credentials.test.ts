@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpGet, parseUrl, redacted } from '../src/cli/fit-http.js';
+import { httpGet, parseUrl, redacted } from '../src/remote/http.js';
 import { main } from '../src/cli/main.js';
 
 const PASSWORD = 'hunter2-pw';

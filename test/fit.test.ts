@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clientTimeoutsOption } from '../src/cli/fit-declare.js';
 import { writeInto } from '../src/cli/fit.js';
-import { httpGet, MAX_RESPONSE_BYTES, parseUrl } from '../src/cli/fit-http.js';
+import { httpGet, MAX_RESPONSE_BYTES, parseUrl } from '../src/remote/http.js';
 import { fitSettings } from '../src/cli/fit.js';
 import { advice, fits } from '../src/ingest/fit.js';
 import { histogramValue } from '../src/ingest/fit-buckets.js';

@@ -15,7 +15,7 @@ import { InputError } from '../scenario/errors.js';
 import { parseScenario } from '../scenario/parse.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { baseFiles, MAX_DATA_BYTES, MAX_SCENARIO_BYTES, readUserFile } from './files.js';
-import { httpGet, parseUrl, redacted, shownUrl } from './fit-http.js';
+import { httpGet, parseUrl, redacted, shownUrl } from '../remote/http.js';
 import { warn, type Io } from './io.js';
 import type { Given } from './settings/given.js';
 import { withOutput } from './shared/output.js';

@@ -1,7 +1,7 @@
 /**
  * `idem-sim inventory`: an agent file's skeleton (inventory/skeleton.ts) from an MCP server's
  * tools, read from a saved `tools/list` answer or asked of the server itself over stdio
- * (inventory-stdio.ts). The skeleton goes to standard output or --out, whole or not at all;
+ * (remote/mcp-stdio.ts). The skeleton goes to standard output or --out, whole or not at all;
  * notes (renamed tools, what to fill in) go to standard error.
  */
 import { MAX_LIST_BYTES, MAX_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../inventory/limits.js';
@@ -13,7 +13,7 @@ import { InputError } from '../scenario/errors.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { shellQuote } from '../scenario/shell-quote.js';
 import { readUserFile } from './files.js';
-import { warn, type Io } from './io.js';
+import { toolVersion, warn, type Io } from './io.js';
 import { withOutput } from './shared/output.js';
 
 export interface InventoryOptions {
@@ -69,8 +69,8 @@ export async function inventoryCommand(inputs: string[], opts: InventoryOptions,
     let from: InventorySource;
     let pagedFile = false;
     if (opts.stdio) {
-      const { serverTools } = await import('./inventory-stdio.js');
-      const got = await serverTools(inputs, env, signal, timeoutMs);
+      const { serverTools } = await import('../remote/mcp-stdio.js');
+      const got = await serverTools(inputs, env, signal, timeoutMs, toolVersion());
       tools = got.tools;
       from = { source: inputs.map(shellQuote).join(' '), ...(got.server ? { server: got.server } : {}) };
     } else {

@@ -22,7 +22,7 @@ export interface Source {
   readonly how: (key: 'metric' | 'unit' | 'format') => string;
   /**
    * What a text read from the input becomes before a message shows it: for an answer over HTTP,
-   * which may quote the credentials it was sent, their redaction (cli/fit-http.ts). Applied to the
+   * which may quote the credentials it was sent, their redaction (remote/http.ts). Applied to the
    * texts alone (echoed), never to a message's own words.
    */
   readonly redact?: (text: string) => string;

@@ -2,7 +2,7 @@
  * What an MCP server says of its tools (the result of `tools/list`), read as untrusted input:
  * only the parts the skeleton keeps (a tool's name, description, hints and annotations.title), each checked, the
  * rest (input schemas, icons, a tool's own title) passed over unread. The same reader serves a saved
- * answer and each page a live server sends (cli/inventory-stdio.ts).
+ * answer and each page a live server sends (remote/mcp-stdio.ts).
  */
 import { HINTS, MAX_TITLE_CHARS, MAX_TOOLS, type Hint } from '../agent/shape.js';
 import { printable } from '../scenario/printable.js';

@@ -2,7 +2,7 @@
  * `idem-sim inventory`'s pieces that are the inventory's own: a saved `tools/list` answer's text
  * read (mcp.ts reads the list), the arguments a run takes, and the notes said beside the skeleton
  * (renamed tools, a page of a longer list, what to fill in). Pure: the shell reads the file, asks
- * a server (cli/inventory-stdio.ts) and says the notes.
+ * a server (remote/mcp-stdio.ts) and says the notes.
  */
 import { TOOL_NAME } from '../agent/names.js';
 import { InputError } from '../scenario/errors.js';

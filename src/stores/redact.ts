@@ -5,7 +5,7 @@
  * (`redis://****@host` when it had userinfo), or as `(the URL given)` when even those cannot
  * be found. Every secret seen is also remembered, so that a driver's message that quotes one
  * is scrubbed before it is shown (`hideSecrets`). The query's rule (`maskedPair`,
- * `secretQueryValues`) is also the one `fit` shows its URLs and their answers by (cli/fit-http.ts).
+ * `secretQueryValues`) is also the one `fit` shows its URLs and their answers by (remote/http.ts).
  */
 import { SCHEME_KINDS } from './registry.js';
 

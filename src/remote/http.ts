@@ -1,10 +1,11 @@
 /**
  * `fit`'s live sources over HTTP: a Prometheus server's HTTP API (`/api/v1/query`) and a
- * `/metrics` page. Read as untrusted: http and https only; credentials in the URL sent as Basic
- * authentication and never printed; redirects followed only on the same host, never to an
- * address that carries credentials; one deadline for the whole exchange; a size limit checked
- * before and while reading; an answer never echoed beyond a short printable clip. Every part of
- * a message that is not its own words (a URL, what the server or the HTTP client said, a name or
+ * `/metrics` page (cli/fit.ts asks, ingest/fit-sources.ts reads the answer). Read as
+ * untrusted: http and https only; credentials in the URL sent as Basic authentication and never
+ * printed; redirects followed only on the same host, never to an address that carries
+ * credentials; one deadline for the whole exchange; a size limit checked before and while
+ * reading; an answer never echoed beyond a short printable clip. Every part of a message that
+ * is not its own words (a URL, what the server or the HTTP client said, a name or
  * label of the answer) passes through `redacted` before it is printed; the words themselves do
  * not, so a secret that is also one of them ("http") leaves them whole.
  */

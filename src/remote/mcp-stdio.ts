@@ -4,19 +4,19 @@
  * --env adds), `initialize`, then `tools/list` page by page. One deadline bounds the whole
  * exchange; the server is always killed and waited for (on success it is first asked to end by
  * closing its input, as the SDK closes); its standard error is kept only as a short tail for
- * the error. The SDK is loaded here only, when `--stdio` is used.
+ * the error. The SDK is loaded here only, when `--stdio` is used (cli/inventory.ts asks; the
+ * answer is read by inventory/mcp.ts, as a saved list is).
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { setMaxListeners } from 'node:events';
 import { Interrupted } from '../exec/interrupted.js';
-import { DEFAULT_TIMEOUT_MS, MAX_LIST_BYTES, MAX_PAGES, STDERR_TAIL_CHARS } from '../inventory/limits.js';
+import { MAX_LIST_BYTES, MAX_PAGES, STDERR_TAIL_CHARS } from '../inventory/limits.js';
 import { checkUnique, readToolsList, type McpTool } from '../inventory/mcp.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { formatDuration } from '../scenario/duration.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { shellQuote } from '../scenario/shell-quote.js';
-import { toolVersion } from './io.js';
 
 export interface ServerTools {
   readonly tools: readonly McpTool[];
@@ -127,9 +127,10 @@ async function listAll(client: Client, resultSchema: Parameters<Client['request'
 /**
  * The tools of the server `command` starts, within `timeoutMs`. `env`: variables given to it
  * besides the SDK's default safe ones (HOME, LOGNAME, PATH, SHELL, TERM, USER). `signal`: a stop
- * signal, which ends the exchange (Interrupted) with the server killed.
+ * signal, which ends the exchange (Interrupted) with the server killed. `version`: idem-sim's, as
+ * the client names itself to the server.
  */
-export async function serverTools(command: readonly string[], env: Readonly<Record<string, string>>, signal: AbortSignal, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<ServerTools> {
+export async function serverTools(command: readonly string[], env: Readonly<Record<string, string>>, signal: AbortSignal, timeoutMs: number, version: string): Promise<ServerTools> {
   const [{ Client }, { StdioClientTransport }, { ResultSchema }] = await Promise.all([
     import('@modelcontextprotocol/sdk/client/index.js'), import('@modelcontextprotocol/sdk/client/stdio.js'), import('@modelcontextprotocol/sdk/types.js')]);
   if (signal.aborted) throw new Interrupted();
@@ -147,7 +148,7 @@ export async function serverTools(command: readonly string[], env: Readonly<Reco
     if (!stop.signal.aborted) state.problem = transportProblem(e);
     stop.abort();
   };
-  const client = new Client({ name: 'idem-sim', version: toolVersion() }, { capabilities: {} });
+  const client = new Client({ name: 'idem-sim', version }, { capabilities: {} });
   const opts = { signal: stop.signal, timeout: timeoutMs };
   let done = false;
   try {
