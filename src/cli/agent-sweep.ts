@@ -2,7 +2,7 @@
  * `idem-sim sweep AGENT --vary PATH=VALUES ...`: an agent file over a grid of settings
  * (docs/sweeps.md, "Agent files"). Each point runs every tool as `run` does (each on SEED/TOOL,
  * the same at every point: common random numbers) and reports the agent's readings
- * (shared/agent-load.ts `agentRun`), so a point gives what `run --set` of its values gives.
+ * (report/agent-sweep-points.ts), so a point gives what `run --set` of its values gives.
  */
 import { runScenario } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
@@ -11,18 +11,16 @@ import { isCoupled } from '../model/capacity.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import type { Override } from '../scenario/parse.js';
-import { writtenScenario } from '../report/json.js';
-import { renderAgentSweepJson, renderAgentSweepTable, type AgentSweepPoint, type AgentSweepReport, type AgentSweepToolRun } from '../report/agent-sweep.js';
+import { renderAgentSweepJson, renderAgentSweepTable, type AgentSweepPoint } from '../report/agent-sweep.js';
+import { AgentPoints, agentSweepReport, inertDefaults, pointView, toolAlertsWarning } from '../report/agent-sweep-points.js';
 import { renderAgentSweepCsv } from '../report/agent-sweep-csv.js';
-import {
-  agentPointParams, agentPointView, agentSweepMetric, DEFAULT_AGENT_METRIC, inheritingTools, readAgentAxes,
-  type AgentAxisKey, type AgentPointView, type AgentSweepMetric,
-} from '../sweeps/agent-plan.js';
+import { agentPointParams, agentSweepMetric, DEFAULT_AGENT_METRIC, readAgentAxes, type AgentAxisKey, type AgentSweepMetric } from '../sweeps/agent-plan.js';
 import { gridPoints, type GridPoint } from '../sweeps/grid.js';
 import { checkLabelChars, pointOverrides, type SweepAxis } from '../sweeps/plan.js';
 import { toolVersion, warn, type Io } from './io.js';
 import { progressBar } from './progress.js';
-import { agentRun, agentWarnings, readAgentFile, toolScenarios, toolSeed, type LoadedAgent, type ToolRun } from './shared/agent-load.js';
+import { agentWarnings, toolScenarios, toolSeed, type LoadedAgent } from '../agent/loaded.js';
+import { readAgentFile } from './shared/agent-load.js';
 import { labDefaultsNote, sayNotes, warningTexts } from './shared/load.js';
 import type { ReportOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
@@ -48,9 +46,6 @@ function agentSweepReader(settings: ScenarioSettings, io: Io): AgentSweepReader 
     return agent;
   };
 }
-
-/** What a point's labels read of its agent (sweeps/agent-plan.ts). */
-const pointView = (agent: LoadedAgent): AgentPointView => agentPointView(agent, agent.tools.map((t) => writtenScenario(t.scenario)));
 
 /** The plan: the grid, the metric, and what every run takes. */
 interface AgentSweepPlan {
@@ -81,10 +76,7 @@ export async function agentSweepCommand(file: string, s: SweepSettings, io: Io, 
   const results = await simulatePoints(file, plan, points, threads, io, signal);
   const replay = new ReplayLine('sweep', [file], s.scenario).each('--vary', s.vary).overrides(s.scenario).option('--seed', plan.seed)
     .given('--metric', s.metric).precision(s.large.precision);
-  const report: AgentSweepReport = {
-    file, name: plan.base.name, paths: plan.axes.map((a) => a.path), keys: plan.keys.map((k) => (k.kind === 'agent' ? `agent.${k.key}` : k.key)),
-    seed: plan.seed, version: toolVersion(), replay: replay.text(), points: results,
-  };
+  const report = agentSweepReport(file, plan.base, plan.axes, plan.keys, { seed: plan.seed, version: toolVersion(), replay: replay.text() }, results);
   out.write(format === 'csv' ? renderAgentSweepCsv(report) : format === 'json' ? renderAgentSweepJson(report) : renderAgentSweepTable(report, plan.metric, out.style()));
   sayNotes(io, notes);
 }
@@ -100,10 +92,7 @@ function agentSweepPlan(file: string, s: SweepSettings, io: Io, limit: () => num
   const { axes, keys } = readAgentAxes(file, s.vary, tools, limit);
   const precision = precisionTarget(s.large.precision, s.scenario.actions);
   for (const t of base.tools) {
-    if (t.scenario.alerts.length > 0) {
-      warn(io, warningTexts([{ origin: t.parsed.locate?.(['alerts']) ?? { source: file }, keyPath: 'alerts', problem: `has no effect in a sweep of the agent file (tool ${t.name}): a tool's alerts are not evaluated at its points`,
-        fix: 'Run the agent file (idem-sim run) for its tools\' alerts, or sweep the tool\'s scenario file.' }])[0] as string);
-    }
+    if (t.scenario.alerts.length > 0) warn(io, warningTexts([toolAlertsWarning(t, file)])[0] as string);
   }
   return { read, base, seed, metric, axes, keys, precision };
 }
@@ -132,12 +121,7 @@ function checkPoints(file: string, plan: AgentSweepPlan, points: readonly GridPo
     if (n === 0) {
       const note = labDefaultsNote(file, toolScenarios(agent));
       if (note) notes.push(note);
-      keys.forEach((k, i) => {
-        if (k.kind === 'defaults' && inheritingTools(k, view).length === 0) {
-          warn(io, warningTexts([{ origin: { source: (axes[i] as SweepAxis).option }, keyPath: '', problem: `has no effect: no tool of the agent takes ${k.key} from its defaults (each sets its own, in its scenario keys or the file it extends, or the agent sets it)`,
-            fix: `Vary a tool's own key instead, such as --vary tools.${agent.tools[0]?.name ?? 'NAME'}.${k.key}=...` }])[0] as string);
-        }
-      });
+      for (const text of warningTexts(inertDefaults(axes, keys, agent, view))) warn(io, text);
     }
     for (const t of agent.tools) {
       atPoint(axes, pt, () => {
@@ -162,8 +146,7 @@ async function simulatePoints(file: string, plan: AgentSweepPlan, points: readon
   const { axes, keys, precision, seed } = plan;
   const total = points.length * plan.base.tools.length;
   const bar = progressBar(io.stderr, 'sweep', 'runs');
-  const results: AgentSweepPoint[] = [];
-  let runs: (ToolRun & AgentSweepToolRun)[] = [];
+  const results = new AgentPoints(axes, keys, seed);
   // Each point's agent is read when its turn is near, as a scenario's sweep reads its points.
   function* jobs(): Generator<Job> {
     for (const pt of points) {
@@ -174,24 +157,16 @@ async function simulatePoints(file: string, plan: AgentSweepPlan, points: readon
     }
   }
   const take = ({ pt, agent, tool, request: { scenario, seed: toolSeedText } }: Job, outcome: Awaited<ReturnType<typeof runScenario>>) => {
-    bar.update(results.length * agent.tools.length + tool + 1, total);
-    const name = (agent.tools[tool] as LoadedAgent['tools'][number]).name;
-    runs.push({
-      run: name, name, seed: toolSeedText, metrics: outcome.state.finish(scenario), duplicated: outcome.state.counter('duplicated'), coupled: isCoupled(scenario),
+    bar.update(results.points.length * agent.tools.length + tool + 1, total);
+    results.add(pt, agent, tool, {
+      name: (agent.tools[tool] as LoadedAgent['tools'][number]).name, seed: toolSeedText, metrics: outcome.state.finish(scenario), duplicated: outcome.state.counter('duplicated'), coupled: isCoupled(scenario),
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
     });
-    if (tool < agent.tools.length - 1) return;
-    results.push({
-      params: agentPointParams(axes, keys, pt, pointView(agent)),
-      agent: agentRun(agent, seed, runs, warningTexts(agent.warnings)),
-      tools: runs.map(({ name: n, seed: sd, metrics, coupled, precision: p }) => ({ name: n, seed: sd, metrics, coupled, ...(p ? { precision: p } : {}) })),
-    });
-    runs = [];
   };
   try {
     await runSideBySide(jobs(), { threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take, signal });
   } finally {
     bar.stop();
   }
-  return results;
+  return results.points;
 }
