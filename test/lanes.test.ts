@@ -27,7 +27,7 @@ const SEED = 'lanes';
 const TARGET: PrecisionTarget = { metric: 'duplicates_per_1000', halfWidth: 1.3, maxActions: TOTAL };
 
 function spec(precision: boolean, window: number): LaneSpec {
-  return { scenario: DEFAULT_SCENARIO, seed: SEED, total: TOTAL, from: 0, to: CHUNKS, gridStep: 100, gridCells: 0, seriesStep: null, window, control: controlBlock(0, CHUNKS, !precision) };
+  return { scenario: DEFAULT_SCENARIO, seed: SEED, total: TOTAL, from: 0, to: CHUNKS, gridStep: 100, gridCells: 0, seriesStep: undefined, window, control: controlBlock(0, CHUNKS, !precision) };
 }
 
 /** The first thread's loop of runner.ts with no workers. */

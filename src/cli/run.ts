@@ -101,8 +101,8 @@ function runPlan(s: RunSettings, io: Io, notes: string[]): RunPlan {
 }
 
 /**
- * Reads every scenario first (a bad one fails before any is simulated), then simulates each in
- * order (coupled ones side by side on --threads, each on one thread: exec/side-by-side.ts).
+ * Reads and checks every scenario first (a bad one fails before any is simulated), then simulates
+ * each in order (coupled ones side by side on --threads, each on one thread: exec/side-by-side.ts).
  */
 async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s: RunSettings, io: Io, signal: AbortSignal | undefined): Promise<{ runs: SimulatedRun[]; agents: AgentRun[] }> {
   const { ask } = plan;
@@ -123,19 +123,15 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
     return agent.tools.map((t, i) => ({ file, name: runNames[i] as string, scenario: t.scenario, seed: toolSeed(seed, t.name), warnings: [], locate: t.parsed.locate }));
   });
   const threads = plan.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, ask.precision?.maxActions ?? l.scenario.actions), 0));
-  // Each run's request, made once (the ask with its scenario and seed): every split refused before any runs.
+  // Each run's request, made once (the ask with its scenario and seed), and checked before any runs: every split refused, then what each asks of time.
   const requests = loaded.map(({ scenario, seed, locate }): RunRequest => {
     const request = { ...ask, scenario, seed, threads };
     refuseSplit(request, locate);
     return request;
   });
+  loaded.forEach(({ locate }, k) => checkTimeRun({ ...requests[k] as RunRequest, locate }, s.series?.text));
   const apart = progressOfMany(io, 'run');
-  function* jobs() {
-    for (const [k, { file, name, warnings, locate }] of loaded.entries()) {
-      checkTimeRun({ ...requests[k] as RunRequest, locate }, s.series?.text);
-      yield { name, file, warnings, request: { ...requests[k] as RunRequest, onProgress: apart.of(k) } };
-    }
-  }
+  const jobs = loaded.map(({ file, name, warnings }, k) => ({ name, file, warnings, request: { ...requests[k] as RunRequest, onProgress: apart.of(k) } }));
   const runs: SimulatedRun[] = [];
   // The part format (its fingerprint's SHA-256 loads node:crypto) only for a shard (issue 22, start-up).
   const parts = ask.shard ? await import('../shards/partial.js') : undefined;
@@ -151,7 +147,7 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
     });
   };
   try {
-    await runSideBySide(jobs(), { threads, runHere: (job) => simulate(io, job.name, job.request, signal), take, signal });
+    await runSideBySide(jobs, { threads, runHere: (job) => simulate(io, job.name, job.request, signal), take, signal });
   } finally {
     apart.stop();
   }

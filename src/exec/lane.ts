@@ -10,6 +10,7 @@
  * confirmed are held apart and added once confirmed, or dropped if the run stopped before them.
  */
 import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../engine/engine.js';
+import { seriesStepOf } from '../results/alerts.js';
 import { RunState, type RunStateData } from '../results/metrics.js';
 import { arrivalTime } from '../model/clock.js';
 import { chunkPlans, type ChunkPlan } from '../engine/plan.js';
@@ -36,8 +37,8 @@ export interface LaneSpec {
   to: number;
   gridStep: number;
   gridCells: number;
-  /** The series' step in ms, or null when the run counts none. */
-  seriesStep: number | null;
+  /** The series' step asked for (ms), if any: `seriesStepOf` gives the step the run counts in. */
+  seriesStep: number | undefined;
   /** Unconfirmed chunks a lane may run ahead (0: every chunk is confirmed from the start). */
   window: number;
   control: Int32Array;
@@ -78,8 +79,9 @@ export class Lane {
   private held: ChunkOutput[] = [];
 
   constructor(private readonly spec: LaneSpec) {
-    this.state = new RunState(spec.gridStep, spec.gridCells, spec.seriesStep);
-    this.sim = new ChunkSimulator(spec.scenario, spec.gridStep, true, undefined, spec.seriesStep);
+    const seriesStep = seriesStepOf(spec.scenario, spec.seriesStep);
+    this.state = new RunState(spec.gridStep, spec.gridCells, seriesStep);
+    this.sim = new ChunkSimulator(spec.scenario, spec.gridStep, true, undefined, seriesStep);
     // Each lane walks the plans itself (one Gamma draw a chunk), so no list of them is shared.
     this.plans = chunkPlans(spec.seed, spec.total, spec.scenario.load.rate_per_s, spec.from, spec.to, arrivalTime(spec.scenario));
   }

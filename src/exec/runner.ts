@@ -14,7 +14,6 @@ import type { Worker } from 'node:worker_threads';
 import type { RunState, RunStateData } from '../results/metrics.js';
 import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
-import { seriesStepOf } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
 import { runGrid } from '../engine/grid.js';
 import type { Scenario } from '../model/types.js';
@@ -77,7 +76,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const grid = runGrid(scenario, total, req.precision !== undefined);
   const spec: LaneSpec = {
     scenario, seed: req.seed, total, from, to, gridStep: grid.step, gridCells: grid.cells,
-    seriesStep: seriesStepOf(scenario, req.seriesStep),
+    seriesStep: req.seriesStep,
     window: req.precision ? WINDOW_PER_THREAD * threads : 0,
     control: controlBlock(from, to, !req.precision),
   };
