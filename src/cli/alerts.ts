@@ -3,13 +3,13 @@
  * a table for a person, a rule group for Prometheus, or a `promtool test rules` file that runs
  * the rules on the simulated series and expects the simulated firings.
  */
-import { ALERT_STEP_MS } from '../results/alerts.js';
 import { SERIES_NAMES, type SeriesName } from '../model/series.js';
-import { ALERT_FORMATS, simulates, type AlertFormat } from '../report/alert-formats.js';
+import { ALERT_FORMATS, type AlertFormat } from '../report/alert-formats.js';
 import { renderAlertsTable } from '../report/alerts-table.js';
-import { prometheusAlerts, renderRuleGroup, type MetricNaming, type PrometheusAlert } from '../report/prometheus-rules.js';
+import { prometheusAlerts, renderRuleGroup, type PrometheusAlert } from '../report/prometheus-rules.js';
 import { renderPromtoolTest } from '../report/promtool-test.js';
 import { besideNote, besideTest, refuseLargeTest, sha256, type RulesBeside } from '../report/promtool-rules.js';
+import { metricNaming, refuseNoAlerts, ruleStep, unusedAlertOptions } from '../report/rules-asked.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped, hasUnprintable } from '../scenario/printable.js';
 import { scenarioName } from '../scenario/names.js';
@@ -20,7 +20,7 @@ import { scenarioReader, type LoadedScenario } from './shared/load.js';
 import { withOutput, type ReportOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting } from './shared/simulate.js';
-import { checkTimeRun, warnCoarsened } from './shared/time.js';
+import { checkTimeRun, coarsenedRefusal } from './shared/time.js';
 import { Given } from './settings/given.js';
 import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
@@ -102,19 +102,16 @@ function splitPair(flag: string, form: string, text: string): [string, string] {
 export async function alertsCommand(file: string, s: AlertsSettings, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, s.output.out, [file], async (out) => {
     const format = s.output.format?.value ?? 'table';
-    const step = stepOf(s.series);
-    const naming = namingOf(s);
+    const step = ruleStep(s.series);
+    const naming = metricNaming(s.metric, s.label);
     const threads = threadSetting(s.simulation.threads, io);
-    warnUnused(s, format, io);
+    for (const text of unusedAlertOptions(format, { seed: s.simulation.seed !== undefined, threads: s.simulation.threads !== undefined, rules: s.rules !== undefined })) warn(io, text);
     // The rules a test reads, written beside it: opened with it, before any input is read (none may be overwritten).
     const beside = format === 'promtool-test' && s.rules === undefined ? rulesBesideTest(out.regularFile(), s.output.out) : undefined;
     return withOutput(io, beside?.path, [file], async (rulesOut) => {
       const loaded = scenarioReader(s.scenario, io)(file);
       const name = scenarioName(file);
-      if (loaded.scenario.alerts.length === 0) {
-        throw new InputError({ source: file }, 'alerts', 'has no alerts to export',
-          'Add an alerts: list, such as alerts: [{name: conflicts, metric: conflicts_409, above: 10, for: 2m}] (docs/time.md).');
-      }
+      refuseNoAlerts(file, loaded.scenario);
       const rules = prometheusAlerts(loaded.scenario.alerts, step, naming, name);
       if (format === 'table') out.write(renderAlertsTable(rules, loaded.scenario.alerts, step, out.style()));
       else if (format === 'prometheus') out.write(renderRuleGroup(rules, `idem-sim ${name}`, step, toolVersion()));
@@ -122,33 +119,6 @@ export async function alertsCommand(file: string, s: AlertsSettings, io: Io, sig
       return 0;
     });
   });
-}
-
-/** The series' step: --series, else the minute alerts are judged on; whole and even milliseconds (a sample at each bucket's middle). */
-function stepOf(series: Given<number> | undefined): number {
-  const step = series?.value ?? ALERT_STEP_MS;
-  if (!Number.isInteger(step / 2)) {
-    throw new InputError({ source: `--series ${series?.text ?? ''}` }, '', 'is not an even number of milliseconds: Prometheus counts time in whole milliseconds, and the test file samples each bucket at its middle',
-      'Give --series a step such as 10s, 30s or 1m.');
-  }
-  return step;
-}
-
-function namingOf(s: AlertsSettings): MetricNaming {
-  const names: Partial<Record<SeriesName, string>> = {};
-  for (const m of s.metric) { const [series, name] = m.value; names[series] = name; }
-  const labels = new Map<string, string>();
-  for (const l of s.label) { const [name, value] = l.value; labels.set(name, value); }
-  return { names, labels: [...labels] };
-}
-
-/** Settings that do nothing unless the format is the test file (which alone simulates, and alone reads the rule file). */
-function warnUnused(s: AlertsSettings, format: AlertFormat, io: Io): void {
-  if (simulates(format)) return;
-  for (const option of [s.simulation.seed && '--seed', s.simulation.threads && '--threads'].filter((o): o is string => typeof o === 'string')) {
-    warn(io, `${option} has no effect with --format ${format}, which does not simulate: only --format promtool-test runs the scenario.`);
-  }
-  if (s.rules !== undefined) warn(io, `--rules has no effect with --format ${format}: it names the rule file a test reads (--format promtool-test).`);
 }
 
 interface TestJob {
@@ -195,9 +165,10 @@ async function testText(job: TestJob, rulesFile: string, rulesSha256: string, io
   checkTimeRun({ scenario, seed, locate: loaded.locate, ...(s.series ? { seriesStep: step } : {}) }, s.series?.text);
   const request = { scenario, seed, threads: job.threads(scenario.actions), seriesStep: step };
   const outcome = await simulate(io, name, request, signal);
-  warnCoarsened(io, name, request, outcome);
   const series = outcome.state.series();
   if (series === null) throw new Error('a run with a series step counted no series');
+  // The rules were made for the step: a run whose backlog made its series' step longer (series-tally.ts) cannot be their test.
+  if (series.step !== step) throw coarsenedRefusal(file, name, step, series);
   refuseLargeTest(file, rules.length, series);
   // The line that writes the file again, with --out: it places the rule file beside the test, or where --rules is read from.
   const replay = commandLine(job, seed).option('--format', 'promtool-test').option('--rules', s.rules).option('--out', job.out).text();

@@ -6,13 +6,10 @@
 import { ALERT_STEP_MS } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
-import { InputError } from '../scenario/errors.js';
 import { toolVersion, type Io } from './io.js';
-import { num } from '../report/format.js';
 import { timelineFocus, type Focus } from '../report/time-focus.js';
-import { DEFAULT_LIMITS } from '../report/timeline-rows.js';
 import { reportPage, sampleNote } from '../report/report-page.js';
-import { showsTime, timelineCaption, timelineSample } from '../report/timeline-sample.js';
+import { eventfulRows, showsTime, timelineCaption, timelineSample } from '../report/timeline-sample.js';
 import { timelineSvg } from '../report/timeline-svg.js';
 import { sayNotes, scenarioReader, type LoadedScenario } from './shared/load.js';
 import { scenarioName } from '../scenario/names.js';
@@ -28,9 +25,6 @@ import { outputSettings, type OutputOptions, type OutputSettings } from './setti
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
 import { checkArrivals } from '../scenario/time-checks.js';
-
-/** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */
-const MAX_ROWS = 2000;
 
 /** `report`'s command line as commander parsed it (main.ts declares it); --svg: the timeline alone. */
 export interface ReportOptions extends ScenarioOptions, SimulationOptions, OutputOptions {
@@ -79,13 +73,13 @@ interface ReportPlan {
 }
 
 function reportPlan(s: ReportSettings, { scenario, locate }: Pick<LoadedScenario, 'scenario' | 'locate'>, seed: string): ReportPlan {
-  const eventfulRows = rowsOf(s.rows);
+  const rows = eventfulRows(s.rows);
   const asked = s.series?.value;
   const seriesStep = asked ?? (showsTime(scenario) ? ALERT_STEP_MS : undefined);
   checkArrivals(scenario, seed, locate);
   if (seriesStep !== undefined) checkSeriesLength(seriesStep, scenario, asked !== undefined ? `--series ${s.series?.text}` : 'the series of 1-minute buckets drawn for the incidents, alerts or load.profile');
   const focus = timelineFocus(withPrimaries(scenario, seed), seed, s.at);
-  return { eventfulRows, seriesStep, focus };
+  return { eventfulRows: rows, seriesStep, focus };
 }
 
 export async function reportCommand(file: string | undefined, s: ReportSettings, io: Io, signal?: AbortSignal): Promise<number> {
@@ -128,14 +122,4 @@ export async function reportCommand(file: string | undefined, s: ReportSettings,
   });
   sayNotes(io, notes);
   return code;
-}
-
-/** `--rows`: the most timeline rows for eventful actions (DEFAULT_LIMITS' without it). */
-function rowsOf(given: Given<number> | undefined): number {
-  if (given === undefined) return DEFAULT_LIMITS.eventfulRows;
-  if (given.value > MAX_ROWS) {
-    throw new InputError({ source: `--rows ${given.text}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
-      `Give --rows ${MAX_ROWS} or fewer; the page then stays under about 2 MB.`);
-  }
-  return given.value;
 }

@@ -5,10 +5,8 @@
  */
 import type { HistogramUnit } from '../model/latency/histogram-data.js';
 import { InputError } from '../scenario/errors.js';
+import type { Taken } from '../scenario/taken.js';
 import type { FitForm, FitSourceFormat } from './fit-forms.js';
-
-/** An option's value, read when it is taken (the shell's Given: a bad text's error comes then), and its text as given. */
-export interface Taken<T> { readonly value: T; readonly text: string }
 
 /** The options as given, each read when taken. */
 export interface FitAsked {

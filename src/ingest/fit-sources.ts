@@ -7,9 +7,9 @@
 import { UNIT_MS, type HistogramUnit } from '../model/latency/histogram-data.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped, printable } from '../scenario/printable.js';
+import type { Taken } from '../scenario/taken.js';
 import { csvColumn, durationList } from './durations.js';
 import type { FitSourceFormat } from './fit-forms.js';
-import type { Taken } from './fit-request.js';
 import { unitName } from './fit-text.js';
 import { histogramOfText } from './histogram-file.js';
 import { countOf, type Observations } from './observations.js';

@@ -7,6 +7,8 @@
 import { runPlans } from '../engine/plan.js';
 import { traceActions } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
+import { InputError } from '../scenario/errors.js';
+import type { Taken } from '../scenario/taken.js';
 import { duration, num } from './format.js';
 import { FIRST_CHUNK, type SampleScope } from './report-page.js';
 import { focusWords, nearestActions, numberedInRun, type Focus } from './time-focus.js';
@@ -18,6 +20,19 @@ import { clock, DEFAULT_LIMITS, sampleRows, type TimelineSample } from './timeli
  * eventful ones to be chosen among, few enough that they all arrive close to it.
  */
 const NEAR_GROUPS_PER_ROW = 4;
+
+/** Most rows `--rows` may ask for: about 1 KB a row keeps a page under about 2 MB. */
+const MAX_ROWS = 2000;
+
+/** `--rows`: the most timeline rows for eventful actions (DEFAULT_LIMITS' without it). */
+export function eventfulRows(given: Taken<number> | undefined): number {
+  if (given === undefined) return DEFAULT_LIMITS.eventfulRows;
+  if (given.value > MAX_ROWS) {
+    throw new InputError({ source: `--rows ${given.text}` }, '', `asks for more rows than a page can show (at most ${num(MAX_ROWS)})`,
+      `Give --rows ${MAX_ROWS} or fewer; the page then stays under about 2 MB.`);
+  }
+  return given.value;
+}
 
 /** Whether the page shows the run over time without --series: the scenario has incidents, alerts or a load profile. */
 export function showsTime(s: Scenario): boolean {
