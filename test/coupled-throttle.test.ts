@@ -133,6 +133,10 @@ expect:
     const refused = await captured(['check', file]);
     expect(refused.status).toBe(2);
     expect(refused.stderr).toMatch(/expect\.throttled_per_1000: is reported only by scenarios with client\.retry_throttle set/);
+    writeFileSync(file, 'actions: 1000\nclient: {retry_budget: aws-standard}\n');
+    // Refused as input (main.ts gives such an error exit 2).
+    await expect(captured(['sweep', file, '--vary', 'client.retries=2,3', '--metric', 'throttled_per_1000'])).rejects.toThrow(/throttled_per_1000 is reported only by scenarios with client\.retry_throttle set/);
+    await expect(captured(['run', 'scenarios/mission-1-blind-retries.yaml', '--precision', '0.001', '--precision-metric', 'throttled_per_1000'])).rejects.toThrow(/throttled_per_1000/);
     writeFileSync(file, 'actions: 1000\nclient: {retries: 0, retry_throttle: {}}\n');
     expect((await captured(['run', file])).stderr).toMatch(/client\.retry_throttle: has no effect: client\.retries is 0/);
   });

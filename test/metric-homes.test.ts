@@ -46,10 +46,10 @@ describe('a metric has one home', () => {
   });
 
   it('is a number of a finished run, and every number of one is a metric (but the action rate)', () => {
-    // Incidents (the quiet-time figures) with the store down (its 503s), and with workers (the
-    // capacity readings, docs/model.md "Capacity"): every metric a run can report.
+    // Incidents (the quiet-time figures) with the store down (its 503s), and with workers and the
+    // retry throttle (the capacity readings, docs/model.md "Capacity"): every metric a run can report.
     const load = 'load: { duration: 10m, rate_per_s: 5 }\n';
-    const runs = [`${load}incidents:\n  - { name: down, from: 1m, to: 2m, store: { down: true } }\n`, `${load}service: { capacity: { workers: 4 } }\n`]
+    const runs = [`${load}incidents:\n  - { name: down, from: 1m, to: 2m, store: { down: true } }\n`, `${load}service: { capacity: { workers: 4 } }\nclient: { retry_throttle: {} }\n`]
       .map((yaml) => numberPaths(simulate(parseRunnable(yaml), 'homes', 60_000).metrics));
     const found = [...new Set(runs.flat())];
     expect(ALL_METRIC_PATHS.filter((p) => !found.includes(p)), 'registry metrics a finished run lacks').toEqual([]);

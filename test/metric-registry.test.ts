@@ -50,6 +50,7 @@ const CAPACITY_PRECISION = {
   expired_per_1000: ['expired', 1000],
   budget_denied_per_1000: ['budget_denied', 1000],
   breaker_rejected_per_1000: ['breaker_rejected', 1000],
+  throttled_per_1000: ['throttled', 1000],
 };
 /** Every metric only a coupled run reports, in report order (after the latencies). */
 const CAPACITY_PATHS = [...Object.keys(CAPACITY_PRECISION), 'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation', 'saturated_share', 'offered_utilisation', 'peak_offered_utilisation'];
@@ -71,7 +72,7 @@ describe('metric registry', () => {
   });
 
   it('lists the capacity metrics as reported only by coupled runs, after the latencies, none of them in a run without the keys', () => {
-    expect(ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'capacity')).toEqual(CAPACITY_PATHS);
+    expect(ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'capacity' || METRICS[p].only === 'guard')).toEqual(CAPACITY_PATHS);
     expect(ALL_METRIC_PATHS.indexOf('shed_per_1000')).toBe(ALL_METRIC_PATHS.indexOf('action_latency_ms.p99') + 1);
     for (const p of CAPACITY_PATHS) expect(Object.keys(metrics), p).not.toContain(p.split('.')[0]);
     expect(METRIC_PATHS.filter(isDurationMetric)).not.toContain('queue_wait_ms.p95');

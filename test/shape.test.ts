@@ -16,7 +16,7 @@ describe('the scenario shape', () => {
       workload: { twin_probability: 0, twin_delay: { min: 1_000, max: 60_000 } },
       service: { latency: { dist: 'lognormal', median: 300, sigma: 0.6 }, error_rate: 0, crash_probability: 0, crash_after_effect: 0.5, fast_reply: 5, capacity: null },
       network: { request_loss: 0, reply_loss: 0.02 },
-      client: { timeout: 1_000, retries: 3, deadline: null, backoff: { base: 100, multiplier: 2, max: 5_000, jitter: 'full' }, retry_budget: null, breaker: null },
+      client: { timeout: 1_000, retries: 3, deadline: null, backoff: { base: 100, multiplier: 2, max: 5_000, jitter: 'full' }, retry_budget: null, breaker: null, retry_throttle: null },
       agent: { replan_probability: 0.6, max_replans: 1, replan_delay: { min: 2_000, max: 60_000 }, arg_drift_probability: 0.5, verify_before_replan: false },
       runtime: { crash_probability: 0, resume_delay: { min: 120_000, max: 1_200_000 }, max_replays: 1 },
       idempotency: {

@@ -92,6 +92,12 @@ describe('run --series', () => {
     const results = (f: string) => (JSON.parse(readFileSync(f, 'utf8')) as { results: { series: { step_ms: number } }[] }).results;
     expect(results(out)[0]?.series.step_ms).toBe(68);
     expect(results(out)).toEqual(results(coarse));
+    // A promtool test's rules are made for the step asked: there the longer step is refused, and no file is left.
+    const test = join(scratch(), 'storm.test.yaml');
+    const alerts = cli(['alerts', storm, '--series', checked, '--format', 'promtool-test', '--out', test]);
+    expect(alerts.status).toBe(2);
+    expect(alerts.stderr).toMatch(/counted its series in buckets of 68ms, and a test's rules and series must share one step\. Give --series 68ms/);
+    expect(existsSync(test) || existsSync(test.replace('.test.yaml', '.rules.yaml'))).toBe(false);
   });
 });
 

@@ -31,14 +31,14 @@ describe('a key of a feature the model lacks', () => {
   it('from a file: the file, line and key, that the model lacks it and where that is written, then the keys allowed', () => {
     const e = refusal('client:\n  timeout: 1s\n  hedge: 900ms\n');
     expect(e.message).toBe(`s.yaml:3:3, key client.hedge: unknown key "hedge". ${HEDGE}`
-      + 'Keys allowed under client: preset, timeout, retries, deadline, backoff, retry_budget, breaker.');
+      + 'Keys allowed under client: preset, timeout, retries, deadline, backoff, retry_budget, breaker, retry_throttle.');
   });
 
   it('from --set: the option, and the same words', () => {
     const e = refusal('', parseOverrides({ set: ['client.hedge=900ms'] }));
     expect(e.origin).toEqual({ source: '--set client.hedge=900ms' });
     expect(e.message).toBe(`--set client.hedge=900ms, key client.hedge: unknown key "hedge". ${HEDGE}`
-      + 'Keys allowed under client: preset, timeout, retries, deadline, backoff, retry_budget, breaker.');
+      + 'Keys allowed under client: preset, timeout, retries, deadline, backoff, retry_budget, breaker, retry_throttle.');
   });
 
   it('in any section and spelling (case, _ and - ignored), inside a distribution too', () => {

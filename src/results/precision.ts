@@ -4,11 +4,11 @@ import { metricDef, PER_ACTION_METRICS } from './metric-registry.js';
 
 /**
  * Metrics a precision target can be set on: their counter and the scale of their unit (see
- * metric-registry.ts). Not a coupled run's own: --precision refuses a coupled scenario, and any
- * other counts 0 of them.
+ * metric-registry.ts). Not a coupled run's own (a guard's included): --precision refuses a coupled
+ * scenario, and any other counts 0 of them.
  */
 export const PRECISION_METRICS: Readonly<Record<string, readonly [CounterName, number]>> = Object.fromEntries(
-  PER_ACTION_METRICS.filter((d) => metricDef(d.path)?.only !== 'capacity').map((d) => [d.path, [d.counter, d.times] as const]),
+  PER_ACTION_METRICS.filter((d) => metricDef(d.path)?.only !== 'capacity' && metricDef(d.path)?.only !== 'guard').map((d) => [d.path, [d.counter, d.times] as const]),
 );
 
 export interface PrecisionTarget {

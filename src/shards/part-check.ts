@@ -215,8 +215,8 @@ export class PartChecker {
       return v;
     }
     const t = template as Record<string, unknown>;
-    // A scenario using no key of "Capacity" prints without them (withoutCapacity, model/shape.ts).
-    const absent = Object.keys(t).filter((k) => ABSENT_WITHOUT_CAPACITY.some((end) => join(field, k).endsWith(end)));
+    // A scenario using no key of "Capacity" prints without them, and without a later guard it does not set (model/shape.ts).
+    const absent = Object.keys(t).filter((k) => COUPLING_KEYS.some((end) => join(field, k).endsWith(end)));
     const o = this.object(v, field, Object.keys(t).filter((k) => !absent.includes(k)), absent);
     for (const k of absent) if (!Object.hasOwn(o, k)) o[k] = t[k] instanceof OptionalSample ? null : { workers: null };
     for (const k of Object.keys(t)) this.shape(o[k], t[k], join(field, k));
@@ -242,8 +242,6 @@ export class PartChecker {
   }
 }
 
-/** Key paths a part's scenario may leave out when it uses no key of "Capacity" (model/shape.ts, withoutCapacity), or a guard added later that it does not set (withoutLaterGuards). */
-const ABSENT_WITHOUT_CAPACITY: readonly string[] = COUPLING_KEYS;
 
 /** The sample of an override of a flag: true, false, or null (not set). */
 const NULLABLE_FLAG = Symbol('a flag or null');

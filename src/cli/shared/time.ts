@@ -12,6 +12,7 @@ import { formatDuration } from '../../scenario/duration.js';
 import { InputError, type Origin } from '../../scenario/errors.js';
 import type { RunOutcome, RunRequest } from '../../exec/runner.js';
 import { warn, type Io } from '../io.js';
+import type { SeriesCounts } from '../../model/series.js';
 
 /** Where a key path of the scenario was written (ParsedScenario's locate). */
 type Locate = (path: readonly (string | number)[]) => Origin;
@@ -51,6 +52,12 @@ export function warnCoarsened<R extends Pick<RunRequest, 'scenario' | 'seriesSte
   const source = req.seriesStep !== undefined ? `--series ${formatDuration(asked)}` : 'the alerts\' 1-minute buckets';
   warn(io, `${name}: the queue served its backlog until minute ${until}, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} buckets of ${formatDuration(asked)} a series may hold (${source}), so the series were counted in buckets of ${formatDuration(series.step)}, and the readings over time and the alerts are those of --series ${formatDuration(series.step)} (the run is the same whatever the step). Give --series ${formatDuration(series.step)} to ask for that step, or simulate fewer actions.`);
   return req;
+}
+
+/** The refusal where a series in a longer step than asked cannot serve (a promtool test, whose rules were made for the step asked). */
+export function coarsenedRefusal(file: string, name: string, asked: number, series: SeriesCounts): InputError {
+  return new InputError({ source: file }, '', `${name}: the queue served its backlog until minute ${(series.buckets * series.step / 60_000).toFixed(1)}, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} buckets of ${formatDuration(asked)} a series may hold, so the run counted its series in buckets of ${formatDuration(series.step)}, and a test's rules and series must share one step`,
+    `Give --series ${formatDuration(series.step)} (the run is the same whatever the step), or simulate fewer actions.`);
 }
 
 /**
