@@ -70,7 +70,7 @@ const RETRY_BUDGET = optional('a token bucket that a retry draws from; without e
  */
 const RETRY_THROTTLE = optional('gRPC\'s retry throttling: failures take 1 from a counter, successes add token_ratio; a retry is sent only while it is above max_tokens / 2', {
   max_tokens: real(10, 0.001, 1000, 'a number from 0.001 to 1000: the counter\'s most, full at the start of the run'),
-  token_ratio: real(0.1, 0.001, 1000, 'a number from 0.001 to 1000 (to three decimals): what a success adds to the counter'),
+  token_ratio: real(0.1, 0.001, 1000, 'a number from 0.001 to 1000, kept to three decimals (rounded): what a success adds to the counter'),
 });
 
 /** docs/model.md, "Capacity": a circuit breaker in front of every attempt. */
