@@ -5,6 +5,7 @@
  * results/alert-paths.ts), each named as `expect:` names it. Pure.
  */
 import { COUPLING_KEYS, isCoupled } from '../model/capacity.js';
+import { GUARDS, LATER_GUARDS } from '../model/guards.js';
 import type { WrittenScenario } from '../model/types.js';
 import { alertQuery, isAlertPath, type AlertPath } from '../results/alert-paths.js';
 import { metricDef, SWEEP_METRIC_PATHS, type MetricPath } from '../results/metric-registry.js';
@@ -44,6 +45,11 @@ export function checkSweepMetric(metric: SweepMetric, where: MetricSource, scena
   if (capacityOnly && !coupled) {
     throw new InputError(where.origin, where.keyPath, `${metric} is reported only by scenarios with ${COUPLING_KEYS.join(', ')} set (docs/model.md, "Capacity"), and neither this scenario nor the keys the sweep varies set one`,
       `Chart another metric, set one of those keys (for example --set service.capacity.workers=20), or vary one (--vary service.capacity.workers=10..40:4).`);
+  }
+  const guard = LATER_GUARDS.find((n) => GUARDS[n].metric === metric);
+  if (guard !== undefined && scenario.client[guard] === null && !mayHave(varied, GUARDS[guard].key)) {
+    throw new InputError(where.origin, where.keyPath, `${metric} is reported only by scenarios with ${GUARDS[guard].key} set (docs/model.md, "Capacity"), and neither this scenario nor the keys the sweep varies set it`,
+      `Chart another metric, set it (--set '${GUARDS[guard].key}={}'), or vary it.`);
   }
   if (isSaturationPath(metric) && scenario.service.capacity === null && !mayHave(varied, 'service.capacity')) {
     throw new InputError(where.origin, where.keyPath, `${metric} is a reading of the workers' saturation (docs/model.md, "Saturation"), and neither this scenario nor the keys the sweep varies set service.capacity`,
