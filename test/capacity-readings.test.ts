@@ -13,7 +13,7 @@ import { NUM_SERIES, SER, SERIES_NAMES, type SeriesCounts } from '../src/model/s
 import type { WrittenScenario } from '../src/model/types.js';
 import { renderSeriesCsv } from '../src/report/series-csv.js';
 import { renderJson } from '../src/report/json.js';
-import { renderCsv } from '../src/report/csv.js';
+import { renderCsv } from '../src/report/sweep-csv.js';
 import { renderTable } from '../src/report/table.js';
 import type { ScenarioRun } from '../src/report/types.js';
 import { isAlertPath, readAlert } from '../src/results/alert-paths.js';

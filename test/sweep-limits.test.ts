@@ -12,7 +12,7 @@ import Table from 'cli-table3';
 import { describe, expect, it, vi } from 'vitest';
 import type { Io } from '../src/cli/io.js';
 import { drawRows } from '../src/report/sweep-table.js';
-import { MAX_POINTS } from '../src/cli/sweep.js';
+import { MAX_POINTS } from '../src/sweeps/grid.js';
 import { command } from './command-line.js';
 import { countValues, parseValues } from '../src/sweeps/values.js';
 

@@ -4,12 +4,13 @@
  * nor an empty cell; --find's conditions and answer; the recovery chart's marks.
  */
 import { describe, expect, it } from 'vitest';
-import { renderCsv } from '../src/report/csv.js';
+import { renderCsv } from '../src/report/sweep-csv.js';
 import { saturationCell, saturationColumns } from '../src/report/saturation-text.js';
 import { answerLines, findAnswers, found, meets } from '../src/report/sweep-find.js';
 import { recoveryChart } from '../src/report/sweep-recovery-chart.js';
 import { paramAxes } from '../src/report/sweep-axes.js';
-import { renderSweepJson, renderSweepTable, type SweepPointResult, type SweepReport } from '../src/report/sweep.js';
+import { renderSweepTable, type SweepPointResult, type SweepReport } from '../src/report/sweep.js';
+import { renderSweepJson } from '../src/report/sweep-json.js';
 import { recoveryStatus, saturationReadings } from '../src/results/saturation.js';
 import type { Metrics } from '../src/results/metrics.js';
 import { parseFind } from '../src/sweeps/find.js';

@@ -277,7 +277,8 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
     }
     if (e instanceof CommanderError) return e.exitCode === 0 ? EXIT_OK : EXIT_BAD_INPUT;
     if (e instanceof Interrupted) {
-      io.stderr.write(`idem-sim: interrupted by ${listening.stoppedBy}; nothing was written\n`);
+      // A report written as its work went (shared/output.ts, `stopped`) says where its part is.
+      io.stderr.write(`idem-sim: interrupted by ${listening.stoppedBy}; ${'written' in e ? String(e.written) : 'nothing was written'}\n`);
       return STOP_SIGNALS[listening.stoppedBy];
     }
     const theInputs = inputFailure(e);

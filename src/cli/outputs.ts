@@ -87,7 +87,7 @@ const STALL_MS = 30_000;
  * reader went away fails at once (ENXIO) and a full pipe is waited on in short sleeps, with
  * an end after STALL_MS without progress, instead of a write no signal can interrupt.
  */
-function writeDirect(target: string, content: string, opened: number | null): void {
+function writeDirect(target: string, content: string, opened: number | null, close = true): void {
   const fd = opened ?? openSync(target, constants.O_WRONLY | constants.O_APPEND | constants.O_NONBLOCK);
   const pause = new Int32Array(new SharedArrayBuffer(4));
   try {
@@ -104,7 +104,7 @@ function writeDirect(target: string, content: string, opened: number | null): vo
       }
     }
   } finally {
-    closeSync(fd);
+    if (close) closeSync(fd);
   }
 }
 
@@ -185,16 +185,18 @@ export class PendingOutput {
     }
   }
 
-  commit(content: string, stdout: NodeJS.WritableStream): void {
-    pending.delete(this);
+  /** Writes `content` whole; with `more`, the next piece of a report written as its work goes (into the temporary file the last piece renames, or at once to a device, pipe or `-`). */
+  commit(content: string, stdout: NodeJS.WritableStream, more = false): void {
+    if (!more) pending.delete(this);
     try {
       if (this.path === '-') stdout.write(content);
       else if (this.direct) {
         const fd = this.fd;
-        this.fd = null; // writeDirect closes it
-        writeDirect(this.target, content, fd);
+        if (!more) this.fd = null; // writeDirect closes it
+        writeDirect(this.target, content, fd, !more || fd === null); // a FIFO stays open for the next piece
       }
       else if (this.tmp === null || this.fd === null) writeFileSync(this.target, content);
+      else if (more) writeFileSync(this.fd, content); // after what is there
       else {
         this.stage(content);
         renameSync(this.tmp, this.target);

@@ -5,11 +5,10 @@ import { refuseSplit } from '../exec/coupled-refusal.js';
 import { shardRange } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
-import { DEFAULT_MAX_POINTS, gridPoints, gridSize, MAX_POINTS, type GridPoint } from '../sweeps/grid.js';
-import { checkLabels, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
-import { checkSweepMetric, type SweepMetric } from '../sweeps/metric.js';
-import { MAX_FIND, type FindCondition } from '../sweeps/find.js';
-import { isAlertPath } from '../results/alert-paths.js';
+import { eachGridPoint, gridSize, maxPointsAllowed, type GridPoint } from '../sweeps/grid.js';
+import { checkLabels, pointName, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
+import { bucketsNote, checkSweepMetric, type SweepMetric } from '../sweeps/metric.js';
+import { findConditions, type FindCondition } from '../sweeps/find.js';
 import { toolVersion, type Io } from './io.js';
 import { sweepMetricOption } from './options.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from '../shards/partial.js';
@@ -20,7 +19,8 @@ import { writtenScenario } from '../report/json.js';
 import { checkTimeRun, warnCoarsened } from './shared/time.js';
 import { alertsOnly, timeResults } from '../results/time-results.js';
 import type { SweepPointResult } from '../report/sweep.js';
-import { renderSweep, type SweepFormat } from '../report/sweep-reporters.js';
+import { checkShape, plannedShape, SweepColumns } from '../report/sweep-columns.js';
+import { sweepWriter, type SweepFormat } from '../report/sweep-reporters.js';
 import { labDefaultsNote, sayNotes, scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
 import { withOutput } from './shared/output.js';
 import { ReplayLine } from './shared/replay.js';
@@ -69,8 +69,6 @@ export function sweepSettings(opts: SweepOptions): SweepSettings {
   };
 }
 
-export { DEFAULT_MAX_POINTS, MAX_POINTS } from '../sweeps/grid.js';
-
 /** The grid and how to report it, each option checked in the order its errors have always come. */
 interface SweepPlan {
   read: ScenarioReader;
@@ -101,47 +99,46 @@ export async function sweepCommand(file: string, s: SweepSettings, io: Io, signa
     if (isAgentText(readUserFile(file, 'the scenario file'), file)) {
       refuseForAgent(s);
       const { agentSweepCommand } = await import('./agent-sweep.js');
-      await agentSweepCommand(file, s, io, out, () => maxPoints(s.maxPoints), signal);
+      await agentSweepCommand(file, s, io, out, () => maxPointsAllowed(s.maxPoints), signal);
       return 0;
     }
     const plan = sweepPlan(file, s, io);
-    const points = gridPoints(plan.axes, plan.from, plan.to);
     const seed = runSeed(plan.seed, plan.base.seed);
     // The lab values the points run on, noted after the report (docs/scenarios.md, "The lab's values").
     const notes: string[] = [];
-    const alertNote = bucketsNote(plan);
+    const alertNote = bucketsNote(plan.seriesStep, [plan.metric, ...plan.find.map((f) => f.path)]);
     if (alertNote) notes.push(alertNote);
-    const threads = threadSetting(s.simulation.threads, io)(checkPoints(file, plan, points, seed, notes));
-    const part = plan.shard ? new SweepPartText(plan.shard, plan.to - plan.from) : undefined;
-    const results = await simulatePoints(file, plan, points, { seed, threads, part }, io, signal);
+    const columns = new SweepColumns();
+    const run = { seed, threads: threadSetting(s.simulation.threads, io)(checkPoints(file, plan, seed, notes, columns)) };
     // The --vary options as given: the file's own sweep.vary comes with the file.
     const replay = new ReplayLine('sweep', [file], s.scenario).each('--vary', s.vary).overrides(s.scenario).option('--seed', seed)
       .given('--metric', s.metric).each('--find', s.find.map((f) => f.text)).given('--series', s.series).precision(s.large.precision);
-    const find = plan.find.length > 0 ? { find: plan.find } : {};
     const paths = plan.axes.map((a) => a.path);
     const logPaths = plan.axes.filter((a) => a.log).map((a) => a.path);
-    out.write(part
-      ? part.text({
+    if (plan.shard) {
+      const part = new SweepPartText(plan.shard, plan.to - plan.from);
+      await simulatePoints(file, plan, run, io, signal, (pt, scenario, outcome) => {
+        const written = writtenScenario(scenario);
+        part.add({ index: pt.index, params: pointParams(plan.axes, pt, written), scenario: written, fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
+      });
+      out.write(part.text({
         idem_sim_partial: PARTIAL_FORMAT, kind: 'sweep', version: toolVersion(), shard: plan.shard, replay_args: replay.args,
         sweep: {
           scenario: file, fingerprint: scenarioFingerprint(plan.base.scenario), paths, points: plan.size, seed, metric: plan.metric, log_paths: logPaths,
           ...(plan.find.length > 0 ? { find: plan.find.map((f) => f.text) } : {}), ...(plan.seriesStep !== undefined ? { series_step: plan.seriesStep } : {}),
         },
-      })
-      : await renderSweep({ scenario: file, paths, seed, version: toolVersion(), replay: replay.text(), points: results, logPaths, ...find }, plan.format, plan.metric, out.style()));
+      }));
+    } else {
+      // Each point is written as it finishes (report/sweep-stream.ts), its columns foretold by checkPoints.
+      const head = { scenario: file, paths, seed, version: toolVersion(), replay: replay.text(), logPaths, ...(plan.find.length > 0 ? { find: plan.find } : {}), columns };
+      const writer = sweepWriter(plan.format, head, plan.metric, out.style(), { write: (text) => out.append(text), spool: () => out.spool() });
+      await simulatePoints(file, plan, run, io, signal, (pt, scenario, outcome) => writer.point(pointResult(plan, pt, scenario, outcome)));
+      await writer.end();
+      out.write(''); // the end: a file, written as the points came, is renamed into place
+    }
     sayNotes(io, notes);
     return 0;
   });
-}
-
-/** `--max-points N`: the most points the grid may have (DEFAULT_MAX_POINTS without it). */
-function maxPoints(given: Given<number> | undefined): number {
-  if (given === undefined) return DEFAULT_MAX_POINTS;
-  if (given.value > MAX_POINTS) {
-    throw new InputError({ source: `--max-points ${given.text}` }, '', `is over the limit of ${MAX_POINTS.toLocaleString('en-US')} points`,
-      `Give at most --max-points ${MAX_POINTS}; for a larger study, run several sweeps over parts of the range.`);
-  }
-  return given.value;
 }
 
 function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
@@ -150,7 +147,7 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
   const read = scenarioReader(s.scenario, io);
   const base = read(file);
   const metric = s.metric?.value ?? sweepMetricOption(base.sweep?.metric ?? 'duplicates_per_1000');
-  const axes = readAxes(file, base.sweep?.vary ?? [], s.vary, () => maxPoints(s.maxPoints));
+  const axes = readAxes(file, base.sweep?.vary ?? [], s.vary, () => maxPointsAllowed(s.maxPoints));
   const varied = axes.map((a) => a.path);
   checkSweepMetric(metric, { origin: { source: file }, keyPath: 'sweep.metric' }, base.scenario, varied);
   const find = findConditions(s.find, base.scenario, varied);
@@ -165,26 +162,6 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
   return { read, format, seed, base, metric, find, seriesStep, seriesText: s.series?.text, axes, size, precision, shard, from, to };
 }
 
-/** The --find conditions, each naming a reading the points can have (at most MAX_FIND of them). */
-function findConditions(given: readonly Given<FindCondition>[], scenario: LoadedScenario['scenario'], varied: readonly string[]): FindCondition[] {
-  if (given.length > MAX_FIND) {
-    throw new InputError({ source: '--find' }, '', `is given ${given.length} times, more than the ${MAX_FIND} conditions a sweep takes`, 'Find with fewer conditions at a time.');
-  }
-  return given.map((g) => {
-    const c = g.value;
-    checkSweepMetric(c.path, { origin: { source: `--find ${g.text}` }, keyPath: '' }, scenario, varied);
-    return c;
-  });
-}
-
-/** What an alert's reading asked for without --series is read on: one-minute buckets. */
-function bucketsNote(plan: SweepPlan): string | undefined {
-  if (plan.seriesStep !== undefined) return undefined;
-  const asked = [plan.metric, ...plan.find.map((f) => f.path)].find((p) => isAlertPath(p));
-  return asked === undefined ? undefined
-    : `${asked} is judged on 1-minute buckets (an alert's for: counts whole buckets, so times read in steps of about a minute); --series 5s judges it on 5-second buckets, and backlog_cleared_ms.INCIDENT is exact from the workers (docs/sweeps.md, "Recovery").`;
-}
-
 /** --find and --series are a scenario's sweep's (an agent's tools keep no alerts at its points, and no saturation reading is the agent's). */
 function refuseForAgent(s: SweepSettings): void {
   const [find] = s.find;
@@ -196,21 +173,24 @@ function refuseForAgent(s: SweepSettings): void {
 
 /**
  * Reads and checks every point before simulating any, so a bad value fails at once; gives the
- * work of the actions the sweep simulates (`simulationWork`, for the default thread count).
- * Only that is kept: a loaded scenario is about 10 KB (and holds its empirical data), so each
- * point is read again when its turn comes.
+ * work of the actions the sweep simulates (`simulationWork`, for the default thread count), and
+ * adds each point's columns to `columns` (report/sweep-columns.ts). Only those are kept: a loaded
+ * scenario is about 10 KB (and holds its empirical data), so each point is read again when its
+ * turn comes.
  */
-function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[], seed: string, notes: string[]): number {
+function checkPoints(file: string, plan: SweepPlan, seed: string, notes: string[], columns: SweepColumns): number {
   const { precision, axes } = plan;
   let work = 0;
   let readings = 0;
-  for (const [k, pt] of points.entries()) {
+  for (const pt of eachGridPoint(axes, plan.from, plan.to)) {
+    const k = pt.index - plan.from;
     const loaded = plan.read(file, pointOverrides(axes, pt));
     const { scenario, locate } = loaded;
     // At a point, the keys the sweep varies are set: the note names only the lab values every point runs on.
     const note = k === 0 ? labDefaultsNote(file, [{ parsed: loaded }]) : undefined;
     if (note) notes.push(note);
-    checkLabels(axes, pt, writtenScenario(scenario));
+    const written = writtenScenario(scenario);
+    checkLabels(axes, pt, written);
     readings += alertReadings(scenario);
     // The whole grid's, as these points foretell it (a shard's points are merged with the others').
     if ((readings / (k + 1)) * gridSize(axes) > MAX_ALERT_READINGS) throw tooManyReadings(file, gridSize(axes), scenario);
@@ -220,50 +200,49 @@ function checkPoints(file: string, plan: SweepPlan, points: readonly GridPoint[]
     } catch (e) {
       // What these refuse depends on the point's values: say which point.
       if (!(e instanceof InputError)) throw e;
-      throw new InputError(e.origin, e.keyPath, `${e.problem} (at the point ${axes.map((a, i) => `${a.path}=${pt.values[i]}`).join(', ')})`, e.fix);
+      throw new InputError(e.origin, e.keyPath, `${e.problem} (at the point ${pointName(axes, pt)})`, e.fix);
     }
+    columns.add(plannedShape(written));
     work += simulationWork(scenario, precision?.maxActions ?? scenario.actions);
   }
   return work;
 }
 
+/** What a finished point gives the report: its params, metrics and alerts' readings, held to the columns its scenario foretold. */
+function pointResult(plan: SweepPlan, pt: GridPoint, scenario: RunRequest['scenario'], outcome: RunOutcome): SweepPointResult {
+  const written = writtenScenario(scenario);
+  const result = {
+    params: pointParams(plan.axes, pt, written), metrics: outcome.state.finish(scenario), ...(plan.precision ? { precision: precisionInfo(plan.precision, outcome) } : {}),
+    ...alertsOnly(timeResults(scenario, outcome.state, false)),
+  };
+  checkShape(plannedShape(written), result, pointName(plan.axes, pt));
+  return result;
+}
+
 /**
- * Simulates the points in order (coupled points side by side, one a thread: exec/side-by-side.ts):
- * a shard's go into its part as they come, the others' metrics are returned.
+ * Simulates the points in order (coupled points side by side, one a thread: exec/side-by-side.ts),
+ * giving each to `take` as it finishes, in the grid's order. A point's sums (its grid alone can be
+ * hundreds of KB) go no further than `take`.
  */
-async function simulatePoints(file: string, plan: SweepPlan, points: readonly GridPoint[], run: { seed: string; threads: number; part: SweepPartText | undefined },
-  io: Io, signal: AbortSignal | undefined): Promise<SweepPointResult[]> {
+async function simulatePoints(file: string, plan: SweepPlan, run: { seed: string; threads: number }, io: Io, signal: AbortSignal | undefined,
+  take: (pt: GridPoint, scenario: RunRequest['scenario'], outcome: RunOutcome) => void): Promise<void> {
   const { precision, axes, from, to } = plan;
   const bar = progressBar(io.stderr, 'sweep', 'points');
-  const results: SweepPointResult[] = [];
   // Each point's scenario is read when its turn is near (see `checkPoints`).
   function* jobs() {
-    for (const pt of points) {
+    for (const pt of eachGridPoint(axes, from, to)) {
       const { scenario } = plan.read(file, pointOverrides(axes, pt));
       yield { pt, request: { scenario, seed: run.seed, threads: run.threads, ...(precision ? { precision } : {}), ...(plan.seriesStep !== undefined ? { seriesStep: plan.seriesStep } : {}) } };
     }
   }
-  const take = ({ pt, request }: { pt: GridPoint; request: RunRequest }, outcome: RunOutcome) => {
-    const { scenario } = request;
+  const took = ({ pt, request }: { pt: GridPoint; request: RunRequest }, outcome: RunOutcome) => {
     bar.update(pt.index - from + 1, to - from);
-    warnCoarsened(io, `the point ${axes.map((a, i) => `${a.path}=${pt.values[i]}`).join(', ')}`, request, outcome);
-    const written = writtenScenario(scenario);
-    const params = pointParams(axes, pt, written);
-    // What grows with the points stays small: a point's sums (its grid alone can be hundreds
-    // of KB) go only into a shard's part, as text.
-    if (run.part) {
-      run.part.add({ index: pt.index, params, scenario: written, fingerprint: scenarioFingerprint(scenario), grid_step: outcome.gridStep, state: outcome.state.toData() });
-    } else {
-      results.push({
-        params, metrics: outcome.state.finish(scenario), ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
-        ...alertsOnly(timeResults(scenario, outcome.state, false)),
-      });
-    }
+    warnCoarsened(io, `the point ${pointName(axes, pt)}`, request, outcome);
+    take(pt, request.scenario, outcome);
   };
   try {
-    await runSideBySide(jobs(), { threads: run.threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take, signal });
+    await runSideBySide(jobs(), { threads: run.threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take: took, signal });
   } finally {
     bar.stop();
   }
-  return results;
 }

@@ -1,19 +1,14 @@
 /**
- * `sweep --format csv` (and `merge --format csv`): a header, then one row per point. Its
- * columns, with their units and meanings, come from here and from the metric registry, and
- * docs/csv.md lists them (a unit test holds the two together).
+ * The CSV that idem-sim writes, and the columns of a sweep's (`sweep --format csv` and `merge
+ * --format csv`: its rows are sweep-csv.ts's), with their units and meanings from here and from
+ * the metric registry; docs/csv.md lists them (a unit test holds the two together).
  */
 import { stringify } from 'csv-stringify/sync';
 import { ALL_METRIC_PATHS, METRICS, type MetricDef, type MetricPath, type Scale } from '../results/metric-registry.js';
 import { readMetric } from '../results/metric-paths.js';
 import type { Metrics } from '../results/metrics.js';
-import { coupledMetrics } from '../results/capacity.js';
 import { printable } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
-import { alertColumns, alertValue } from './sweep-alerts.js';
-import { saturationCell, saturationColumns } from './saturation-text.js';
-import { found } from './sweep-find.js';
-import type { SweepReport } from './sweep.js';
 
 /** One column of the CSV. */
 export interface CsvColumn {
@@ -100,16 +95,17 @@ const FORMULA_START = /^\s*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20]/;
 const PLAIN_NUMBER = /^[-+]?[0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$/;
 
 /**
- * Rows as CSV, the one way idem-sim writes it. Text is made printable first, as on a terminal
+ * Rows as CSV, the one way idem-sim writes it, after a header of `columns` (without one:
+ * `header` false, rows that follow it). Text is made printable first, as on a terminal
  * (printable.ts): a zero-width space before a `=` is then `\u200b=`, no formula. A text cell that
  * a spreadsheet would take for a formula (starting with =, +, -, @: a scenario named `=1+1.yaml`,
  * a seed `-x`) is written with a ' before it, as spreadsheets expect; numbers, and text that is
  * a plain number, are left as they are. A number with no finite value (an interval's end over
  * no action) is an empty cell, as a missing value is, never `Infinity` or `NaN`.
  */
-export function csvText(rows: readonly (readonly unknown[])[], columns: readonly string[]): string {
+export function csvText(rows: readonly (readonly unknown[])[], columns: readonly string[], header = true): string {
   return stringify(rows as unknown[][], {
-    header: true, columns: [...columns],
+    header, columns: [...columns],
     cast: {
       number: (x) => (Number.isFinite(x) ? String(x) : ''),
       string: (text) => {
@@ -118,45 +114,6 @@ export function csvText(rows: readonly (readonly unknown[])[], columns: readonly
       },
     },
   });
-}
-
-/** 12 significant digits: no float noise in spreadsheets. */
-const round = (x: number) => Number(x.toPrecision(12));
-
-/**
- * A varied key's cell, as resolved: a duration in ms, a mapping as JSON. Under an `_ms` column
- * only numbers: `none` (no lease) is an empty cell, which spreadsheets and pandas read as missing.
- */
-function paramCell(path: string, v: string | number | boolean | null | undefined): string | number | boolean {
-  if (v === null || v === undefined) return '';
-  return isDurationKey(path) && typeof v !== 'number' ? '' : v;
-}
-
-export function renderCsv(r: SweepReport): string {
-  const alerts = alertColumns(r.points);
-  const saturation = saturationColumns(r.points.map((pt) => pt.metrics));
-  // A coupled point reports its counters' rates (an estimate, always there), a point that is not none.
-  const coupled = r.points.some((pt) => coupledMetrics(pt.metrics));
-  const reports = reportedBy(r.points.map((pt) => pt.metrics));
-  const find = r.find?.length ? r.find : undefined;
-  const rows = r.points.map((pt) => [
-    ...r.paths.map((p) => paramCell(p, pt.params[p])),
-    ...csvMetricPaths(coupled, reports).flatMap((p) => {
-      const m = readMetric(pt.metrics, p);
-      const v = m.value === null ? '' : round(m.value);
-      if (METRICS[p].kind !== 'estimate') return [v];
-      return m.ci95 ? [v, round(m.ci95[0]), round(m.ci95[1])] : [v, '', ''];
-    }),
-    ...saturation.map((c) => saturationCell(pt.metrics, c)),
-    ...alerts.map((a) => alertValue(pt, a.path) ?? ''),
-    ...(find ? [String(found(pt, find))] : []),
-    r.seed, r.version,
-  ]);
-  const columns = csvColumns(r.paths, coupled, reports).map((c) => c.name);
-  // The saturation's and an alert's readings go before the run information, as `expect:` names them (a missed incident's delay: an empty cell);
-  // then, with --find, whether the point meets its conditions (report/sweep-find.ts).
-  columns.splice(columns.length - TRAILING_COLUMNS.length, 0, ...saturation, ...alerts.map((a) => a.path), ...(find ? ['found'] : []));
-  return csvText(rows, columns);
 }
 
 function assertNever(x: never): never {

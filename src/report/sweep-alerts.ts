@@ -5,6 +5,7 @@
  * off the grid.
  */
 import { alertQuery, hasReading, readAlert, type AlertPath } from '../results/alert-paths.js';
+import type { AlertSummary } from '../results/alerts.js';
 import { duration, num } from './format.js';
 import type { SweepPointResult } from './sweep.js';
 
@@ -16,7 +17,7 @@ export interface AlertColumn {
 }
 
 /** Every alert reading of the points, in the order they first appear. */
-export function alertColumns(points: readonly SweepPointResult[]): AlertColumn[] {
+export function alertColumns(points: readonly { alerts?: readonly AlertSummary[] | undefined }[]): AlertColumn[] {
   const seen = new Map<AlertPath, string>();
   for (const pt of points) {
     for (const a of pt.alerts ?? []) {

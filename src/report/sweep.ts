@@ -1,8 +1,7 @@
-/** Sweep reports: JSON, and a table (rows, or a heat map of two keys); CSV is in csv.ts. */
+/** A sweep's points and report, and its table (rows, or a heat map of two keys); CSV is in sweep-csv.ts, JSON in sweep-json.ts. */
 import type { AlertSummary } from '../results/alerts.js';
 import { coupledMetrics } from '../results/capacity.js';
 import { alertCell, alertColumns } from './sweep-alerts.js';
-import { contractVersion } from '../model/capacity.js';
 import type { ChalkInstance } from 'chalk';
 import { readMetric, type MetricPath } from '../results/metric-paths.js';
 import type { Metrics } from '../results/metrics.js';
@@ -13,7 +12,7 @@ import { isDurationKey } from '../scenario/schema.js';
 import { drawRows } from './sweep-table.js';
 import type { PrecisionInfo } from './types.js';
 import { describeReading, duration } from './format.js';
-import { answerLines, findAnswers, found } from './sweep-find.js';
+import { answerLines, found } from './sweep-find.js';
 import { pointCell, readingShort, readPoint } from './sweep-readings.js';
 
 export interface SweepPointResult {
@@ -38,26 +37,13 @@ export interface SweepReport {
   find?: readonly FindCondition[];
 }
 
-/** 12 significant digits: no float noise in spreadsheets. */
-const round = (x: number) => Number(x.toPrecision(12));
-
-export function renderSweepJson(r: SweepReport): string {
-  const find = r.find?.length ? r.find : undefined;
-  return `${JSON.stringify({
-    tool: 'idem-sim', version: r.version, model: contractVersion(r.points.some((p) => coupledMetrics(p.metrics))), time_unit: 'ms', replay: r.replay, scenario: r.scenario, seed: r.seed,
-    vary: r.paths,
-    ...(find ? { find: { conditions: find.map((c) => c.text), key: r.paths[0], answers: findAnswers(r, find) } } : {}),
-    points: find ? r.points.map((pt) => ({ ...pt, found: found(pt, find) })) : r.points,
-  }, (_k, v: unknown) => (typeof v === 'number' && !Number.isInteger(v) ? round(v) : v), 2)}\n`;
-}
-
 /** The table's columns: the headline metrics, each headed by its registry `short`. */
 export const SUMMARY: readonly MetricPath[] = [
   'duplicates_per_1000', 'lost_per_1000', 'unknown_outcomes_per_1000', 'conflicts_409_per_1000', 'attempts_per_action', 'call_latency_ms.p95', 'key_store_mb',
 ];
 
 /** What the table adds when a point is coupled (docs/model.md, "Capacity"). */
-const CAPACITY_SUMMARY: readonly MetricPath[] = ['shed_per_1000', 'queue_wait_ms.p95', 'utilisation'];
+export const CAPACITY_SUMMARY: readonly MetricPath[] = ['shed_per_1000', 'queue_wait_ms.p95', 'utilisation'];
 
 /** The metrics of a sweep's table and charts: SUMMARY, then `metric` if it is not among them. */
 export const sweepMetrics = (metric: SweepMetric): readonly SweepMetric[] => ((SUMMARY as readonly SweepMetric[]).includes(metric) ? SUMMARY : [...SUMMARY, metric]);

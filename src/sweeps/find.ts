@@ -9,7 +9,8 @@ import { isDurationReading, parseThreshold, type Operator } from '../scenario/ex
 import { DURATION_PATTERN, isBareDuration } from '../scenario/duration.js';
 import { InputError } from '../scenario/errors.js';
 import { clipped } from '../scenario/printable.js';
-import { sweepMetricOf, type SweepMetric } from './metric.js';
+import type { WrittenScenario } from '../model/types.js';
+import { checkSweepMetric, sweepMetricOf, type SweepMetric } from './metric.js';
 
 export interface FindCondition {
   /** The reading, as `expect:` names it. */
@@ -54,4 +55,16 @@ export function parseFind(text: string): FindCondition {
   const { threshold } = parseThreshold(`${op} ${amount}`);
   if (!Number.isFinite(threshold)) throw new InputError(source, '', 'the value is a number too large to use (it reads as infinite)', 'Write a value a reading can reach.');
   return { path, op: op as Operator, threshold, text: text.trim() };
+}
+
+/** The --find conditions as given (each value read when taken, raising its error then), each naming a reading the points can have; at most MAX_FIND. */
+export function findConditions(given: readonly { readonly value: FindCondition; readonly text: string }[], scenario: WrittenScenario, varied: readonly string[]): FindCondition[] {
+  if (given.length > MAX_FIND) {
+    throw new InputError({ source: '--find' }, '', `is given ${given.length} times, more than the ${MAX_FIND} conditions a sweep takes`, 'Find with fewer conditions at a time.');
+  }
+  return given.map((g) => {
+    const c = g.value;
+    checkSweepMetric(c.path, { origin: { source: `--find ${g.text}` }, keyPath: '' }, scenario, varied);
+    return c;
+  });
 }

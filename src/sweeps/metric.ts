@@ -70,3 +70,10 @@ export function checkSweepMetric(metric: SweepMetric, where: MetricSource, scena
       names.length > 0 ? `Use one of the incidents' names: ${names.join(', ')}.` : 'Add the incident under incidents: (a name, from and to), or chart another reading.');
   }
 }
+
+/** What an alert's reading asked for (`asked`: --metric and --find's) without --series (`seriesStep` undefined) is read on: one-minute buckets. */
+export function bucketsNote(seriesStep: number | undefined, asked: readonly SweepMetric[]): string | undefined {
+  const alert = seriesStep === undefined ? asked.find((p) => isAlertPath(p)) : undefined;
+  return alert === undefined ? undefined
+    : `${alert} is judged on 1-minute buckets (an alert's for: counts whole buckets, so times read in steps of about a minute); --series 5s judges it on 5-second buckets, and backlog_cleared_ms.INCIDENT is exact from the workers (docs/sweeps.md, "Recovery").`;
+}

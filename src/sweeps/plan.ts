@@ -106,6 +106,9 @@ export function pointParams(axes: readonly SweepAxis[], pt: GridPoint, written: 
   return Object.fromEntries(axes.map((a, i) => [a.path, pointLabel(written, parseKeyPath(a.path) ?? []) ?? (pt.values[i] as string)]));
 }
 
+/** A point as errors and warnings name it: `client.timeout=1s, idempotency.scope=none`. */
+export const pointName = (axes: readonly SweepAxis[], pt: GridPoint): string => axes.map((a, i) => `${a.path}=${pt.values[i]}`).join(', ');
+
 /** A point's labels (of its scenario as written), refused before any point runs when they pass MAX_LABEL_CHARS together. */
 export function checkLabels(axes: readonly SweepAxis[], pt: GridPoint, written: WrittenScenario): void {
   checkLabelChars(axes, pt, pointParams(axes, pt, written));

@@ -1,7 +1,9 @@
 /**
- * The memory a sweep's alerts take: each point keeps, per alert, its firings, its false alarms
- * and a delay per incident, until the table, CSV or JSON is written. `sweep` checks the whole
- * grid before simulating a point, and `merge` as the parts come in.
+ * The memory a sweep's alerts take: a table, page or SVG keeps each point's readings, per alert
+ * its firings, its false alarms and a delay per incident, until it is drawn, and `merge` keeps
+ * every part's (CSV and JSON write them as each point finishes). The limit holds for every
+ * format, so that whether a grid is refused does not depend on it: `sweep` checks the whole grid
+ * before simulating a point, and `merge` as the parts come in.
  */
 import { isCoupled } from '../model/capacity.js';
 import type { WrittenScenario } from '../model/types.js';

@@ -1,11 +1,16 @@
 /**
  * Where a command's report goes: the file an option names (`--out`, `--junit`), checked and
- * opened before any work so that a bad path fails at once, or standard output. A report is
- * written whole at the end or not at all (cli/outputs.ts).
+ * opened before any work so that a bad path fails at once, or standard output. A file is
+ * written whole at the end or not at all (cli/outputs.ts); a report written as its work goes
+ * (a sweep's points, `append`) goes to standard output as it comes.
  */
-import { closeSync, constants, lstatSync, openSync, readSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { closeSync, constants, lstatSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { ChalkInstance } from 'chalk';
+import { Interrupted } from '../../exec/interrupted.js';
+import type { Spool } from '../../report/sweep-stream.js';
 import { InputError } from '../../scenario/errors.js';
 import { printable } from '../../scenario/printable.js';
 import { chalkFor, type Io } from '../io.js';
@@ -14,6 +19,9 @@ import { reportWidth } from '../terminal.js';
 
 export class ReportOutput {
   private readonly file: PendingOutput | null;
+  private readonly spools: FileSpool[] = [];
+  /** Where part of the report was written for all to see (standard output, a device, a pipe); null while none was. */
+  private shownAt: string | null = null;
 
   /** `path` undefined: standard output. `inputs` are the files the command reads, which it must not overwrite. */
   constructor(private readonly io: Io, path: string | undefined, inputs: readonly string[], flag?: string) {
@@ -35,6 +43,25 @@ export class ReportOutput {
     else this.io.stdout.write(text);
   }
 
+  /** Writes `text` now, the next piece of a report written as its work goes: `write` writes the last. */
+  append(text: string): void {
+    if (this.file) this.file.commit(text, this.io.stdout, true);
+    else this.io.stdout.write(text);
+    if (text !== '' && !this.file?.throughTemporary) this.shownAt ??= this.file && this.file.path !== '-' ? printable(this.file.path) : 'standard output';
+  }
+
+  /** A place in the system's temporary directory for a piece of the report that must wait (sweep-stream.ts), removed when drained or when the output is given up. */
+  spool(): Spool {
+    const spool = new FileSpool();
+    this.spools.push(spool);
+    return spool;
+  }
+
+  /** The signal's error, saying where a part of the report was written before it, if one was. */
+  stopped(e: Interrupted): Interrupted {
+    return this.shownAt === null ? e : Object.assign(e, { written: `${this.shownAt} holds the part of the report written before it, which is incomplete` });
+  }
+
   /** The path given, when it is a regular file written through a temporary file beside it (not standard output, a device or a pipe). */
   regularFile(): string | undefined {
     return this.file?.throughTemporary ? this.file.path : undefined;
@@ -49,6 +76,38 @@ export class ReportOutput {
   /** Gives the file up if it was not written (the command failed or was stopped): no file is left. */
   abort(): void {
     this.file?.abort();
+    for (const spool of this.spools.splice(0)) spool.remove();
+  }
+}
+
+/** Text kept in order in a file of its own (mode 0600), in a new directory of the system's temporary directory. */
+class FileSpool implements Spool {
+  private readonly dir = mkdtempSync(join(tmpdir(), 'idem-sim-'));
+  private readonly fd = openSync(join(this.dir, 'spool'), constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  private written = 0;
+
+  write(text: string): void {
+    const bytes = Buffer.from(text, 'utf8');
+    for (let done = 0; done < bytes.length;) done += writeSync(this.fd, bytes, done, bytes.length - done, this.written + done);
+    this.written += bytes.length;
+  }
+
+  drain(to: (text: string) => void): void {
+    const buf = Buffer.alloc(1 << 20);
+    const text = new StringDecoder('utf8'); // a piece may end inside a character
+    for (let at = 0; at < this.written;) {
+      const n = readSync(this.fd, buf, 0, Math.min(buf.length, this.written - at), at);
+      if (n === 0) throw new Error('the spool ended before its text');
+      to(text.write(buf.subarray(0, n)));
+      at += n;
+    }
+    to(text.end());
+    this.remove();
+  }
+
+  remove(): void {
+    try { closeSync(this.fd); } catch { /* closed already */ }
+    rmSync(this.dir, { recursive: true, force: true });
   }
 }
 
@@ -61,6 +120,8 @@ export async function withOutput<T>(io: Io, path: string | undefined, inputs: re
   const out = new ReportOutput(io, path, inputs, flag);
   try {
     return await work(out);
+  } catch (e) {
+    throw e instanceof Interrupted ? out.stopped(e) : e;
   } finally {
     out.abort();
   }
