@@ -9,7 +9,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { runScenario } from '../src/exec/runner.js';
 import { simulate } from '../src/exec/simulate.js';
 import { Interrupted } from '../src/exec/interrupted.js';
@@ -24,7 +24,7 @@ import type { SweepPointResult, SweepReport } from '../src/report/sweep.js';
 import { parseFind } from '../src/sweeps/find.js';
 import type { SweepMetric } from '../src/sweeps/metric.js';
 import { command } from './command-line.js';
-import { parseRunnable, ROOT, scratch, sim } from './helpers.js';
+import { parseRunnable, removeScratch, ROOT, scratch, sim } from './helpers.js';
 
 const chalk = new Chalk({ level: 0 });
 
@@ -142,6 +142,7 @@ async function streamed(args: string[], stopAfter = Infinity): Promise<{ pieces:
 }
 
 describe('through the command', () => {
+  afterEach(removeScratch);
   const vary = ['--vary', 'client.timeout=100ms..2s:12', '--actions', '100'];
 
   it('CSV reaches standard output a row at a time; stopped, it says what standard output holds', async () => {
