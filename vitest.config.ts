@@ -25,6 +25,12 @@ export default defineConfig({
           name: 'unit',
           include: ['test/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...TIERS.map((tier) => `test/**/*.${tier}.test.ts`)],
+          // One module graph per worker, not per file: loading src/ again for each of the 90-odd
+          // files was most of the tier's time (docs/contributing.md, "The unit tier's time"). A
+          // file that mocks a module, or whose checks depend on state a module keeps for the
+          // process, gets fresh modules before and after it (test/setup/unit.ts).
+          isolate: false,
+          setupFiles: ['test/setup/unit.ts'],
         },
       },
       // The services tier's files run one at a time: the probe measures a store's memory per record,

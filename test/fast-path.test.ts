@@ -3,13 +3,14 @@
  * chunk output must be the same, whatever the scenario.
  */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { arrivalTime, withPrimaries } from '../src/model/clock.js';
 import { ChunkSimulator, detachedOutput } from '../src/engine/engine.js';
 import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/engine/plan.js';
 import { chunkRng } from '../src/random/rng.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import { arbScenario } from './arbitrary.js';
+import { expectEqual } from './equal.js';
 import { parseRunnable } from './helpers.js';
 
 /** One chunk of `scenario`, simulated with and without the fast path. */
@@ -24,7 +25,7 @@ describe('fast path', () => {
   it('gives the same chunk as the general model on the lab defaults, scope intent, a full chunk', () => {
     const scenario: Scenario = { ...DEFAULT_SCENARIO, idempotency: { ...DEFAULT_SCENARIO.idempotency, scope: 'intent' } };
     const { fast, general } = both(scenario, 'fast', CHUNK_ACTIONS);
-    expect(fast).toEqual(general);
+    expectEqual(fast, general);
   });
 
   it('keeps out of incident windows: the same chunks, series included, with a slowdown, an outage and a deploy', () => {
@@ -38,14 +39,14 @@ incidents:
     const bound = withPrimaries(scenario, seed);
     for (const plan of planChunks(seed, bound.actions, bound.load.rate_per_s, 0, undefined, arrivalTime(bound))) {
       const run = (fast: boolean) => detachedOutput(new ChunkSimulator(bound, 100, fast, undefined, 10_000).run(chunkRng(seed, plan.index), plan));
-      expect(run(true)).toEqual(run(false));
+      expectEqual(run(true), run(false));
     }
   });
 
   it('gives the same chunk as the general model across random scenarios', () => {
     fc.assert(fc.property(arbScenario(), fc.integer(), (scenario, seed) => {
       const { fast, general } = both(scenario, String(seed), 2000);
-      expect(fast).toEqual(general);
+      expectEqual(fast, general);
     }), { numRuns: 300, seed: 7 });
   });
 });

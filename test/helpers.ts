@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { halfWidth, type Estimate, type Metrics } from '../src/results/metrics.js';
 import { loadLatencyData } from '../src/model/latency.js';
@@ -53,8 +53,10 @@ export interface CliResult { status: number; stdout: string; stderr: string }
 /** Standard error without its notes (`idem-sim: note: ...`, such as the lab values a scenario runs on without writing them): its warnings and errors. */
 export const withoutNotes = (stderr: string): string => stderr.replace(/^idem-sim: note: .*\n/gm, '');
 
-/** Whether util-linux `script` is here, to give a command a pseudo-terminal. */
-export const HAS_SCRIPT = spawnSync('script', ['--version'], { encoding: 'utf8' }).status === 0;
+/** Whether util-linux `script` is on the PATH, to give a command a pseudo-terminal (looked up, not started: every file that imports this module would pay for a process). */
+export const HAS_SCRIPT = (process.env.PATH ?? '').split(delimiter).some((dir) => {
+  try { accessSync(join(dir, 'script'), constants.X_OK); return true; } catch { return false; }
+});
 const shQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 /** Runs idem-sim with its standard output (and error) on a pseudo-terminal; `-e` returns its status. */

@@ -11,6 +11,8 @@ import { redactUrl } from '../src/stores/redact.js';
 import { parseStoreUrl } from '../src/stores/url.js';
 import { idem, scenarioFile, SECRET, SLOW_YAML } from './store-helpers.js';
 
+// fresh modules: src/stores/redact.ts hides every secret of a store URL read in this process, and another file's (a password "secret") would hide the ?secret= these checks look for.
+
 const SLOW = scenarioFile('slow.yaml', SLOW_YAML);
 
 /** What a URL shows: its display when accepted, its error message when refused. */

@@ -15,10 +15,10 @@ afterEach(() => {
 });
 
 describe('a tier without its service or browser', () => {
-  it('services and browser check first (setupFiles); unit and e2e need nothing', () => {
+  it('services and browser check first (setupFiles); unit gives fresh modules to a file that needs them; e2e needs nothing', () => {
     const projects = (config.test?.projects ?? []) as { test: { name: string; setupFiles?: string[] } }[];
     const setup = Object.fromEntries(projects.map((p) => [p.test.name, p.test.setupFiles ?? []]));
-    expect(setup).toEqual({ unit: [], e2e: [], services: ['test/setup/services.ts'], browser: ['test/setup/browser.ts'] });
+    expect(setup).toEqual({ unit: ['test/setup/unit.ts'], e2e: [], services: ['test/setup/services.ts'], browser: ['test/setup/browser.ts'] });
   });
 
   it('services: Redis not answering fails with where, why and what to do, and no password', async () => {
