@@ -5,6 +5,7 @@
  * docs/command-line.md (report/command-line-doc.ts, by `npm run generate`).
  */
 import type { Command, Help } from 'commander';
+import type { DocArgument, DocCommand, DocCommandLine, DocOption } from '../report/command-line-doc.js';
 import { choicesOf } from './choices.js';
 
 /** What an option or an argument is completed with. */
@@ -15,14 +16,12 @@ export type Completion =
   | { kind: 'choices'; values: readonly string[] }
   | { kind: 'command' }; // a subcommand's name (`help COMMAND`)
 
-export interface OptionSpec {
-  /** As the help writes it: `--set <path=value>`, `-h, --help`. */
-  readonly flags: string;
+/** An option as the help lists it (flags, description: report/command-line-doc.ts), and how it is completed. */
+export interface OptionSpec extends DocOption {
   /** `--format`; undefined for a short-only flag. */
   readonly long: string | undefined;
   /** `-h`, if it has one. */
   readonly short: string | undefined;
-  readonly description: string;
   /** Whether it takes a value, and which. */
   readonly takesValue: boolean;
   /** The value's name in the help (`<format>` is `format`). */
@@ -32,28 +31,18 @@ export interface OptionSpec {
   readonly repeatable: boolean;
 }
 
-export interface ArgumentSpec {
-  readonly name: string;
-  readonly description: string;
-  readonly variadic: boolean;
+export interface ArgumentSpec extends DocArgument {
   readonly value: Completion;
 }
 
-export interface CommandSpec {
-  readonly name: string;
-  /** `idem-sim run [options] [scenario...]`. */
-  readonly usage: string;
-  readonly description: string;
+export interface CommandSpec extends DocCommand {
   readonly options: readonly OptionSpec[];
   readonly arguments: readonly ArgumentSpec[];
 }
 
-/** The whole command line: the program's own options and its subcommands. */
-export interface CompletionSpec {
-  readonly program: string;
+/** The whole command line: the program's own options and its subcommands (as the docs read them), and its version. */
+export interface CompletionSpec extends DocCommandLine {
   readonly version: string;
-  readonly usage: string;
-  readonly description: string;
   readonly options: readonly OptionSpec[];
   readonly commands: readonly CommandSpec[];
 }

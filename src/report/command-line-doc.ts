@@ -29,12 +29,9 @@ export interface DocCommand {
   readonly options: readonly DocOption[];
 }
 
-/** The whole command line: the program's own usage and options, and its subcommands. */
-export interface DocCommandLine {
+/** The whole command line: the program's own usage, description and options, and its subcommands. */
+export interface DocCommandLine extends Pick<DocCommand, 'usage' | 'description' | 'options'> {
   readonly program: string;
-  readonly usage: string;
-  readonly description: string;
-  readonly options: readonly DocOption[];
   readonly commands: readonly DocCommand[];
 }
 

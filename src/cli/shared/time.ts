@@ -48,15 +48,18 @@ export function warnCoarsened<R extends Pick<RunRequest, 'scenario' | 'seriesSte
   const asked = seriesStepOf(req.scenario, req.seriesStep);
   const series = outcome.state.series();
   if (asked === null || series === null || series.step === asked) return req;
-  const until = (series.buckets * series.step / 60_000).toFixed(1);
   const source = req.seriesStep !== undefined ? `--series ${formatDuration(asked)}` : 'the alerts\' 1-minute buckets';
-  warn(io, `${name}: the queue served its backlog until minute ${until}, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} buckets of ${formatDuration(asked)} a series may hold (${source}), so the series were counted in buckets of ${formatDuration(series.step)}, and the readings over time and the alerts are those of --series ${formatDuration(series.step)} (the run is the same whatever the step). Give --series ${formatDuration(series.step)} to ask for that step, or simulate fewer actions.`);
+  warn(io, `${name}: ${outlasted(asked, series)} (${source}), so the series were counted in buckets of ${formatDuration(series.step)}, and the readings over time and the alerts are those of --series ${formatDuration(series.step)} (the run is the same whatever the step). Give --series ${formatDuration(series.step)} to ask for that step, or simulate fewer actions.`);
   return req;
 }
 
+/** How a run's backlog outlasted the buckets of the step `asked`, its series now in `series.step`. */
+const outlasted = (asked: number, series: SeriesCounts): string =>
+  `the queue served its backlog until minute ${(series.buckets * series.step / 60_000).toFixed(1)}, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} buckets of ${formatDuration(asked)} a series may hold`;
+
 /** The refusal where a series in a longer step than asked cannot serve (a promtool test, whose rules were made for the step asked). */
 export function coarsenedRefusal(file: string, name: string, asked: number, series: SeriesCounts): InputError {
-  return new InputError({ source: file }, '', `${name}: the queue served its backlog until minute ${(series.buckets * series.step / 60_000).toFixed(1)}, past the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} buckets of ${formatDuration(asked)} a series may hold, so the run counted its series in buckets of ${formatDuration(series.step)}, and a test's rules and series must share one step`,
+  return new InputError({ source: file }, '', `${name}: ${outlasted(asked, series)}, so the run counted its series in buckets of ${formatDuration(series.step)}, and a test's rules and series must share one step`,
     `Give --series ${formatDuration(series.step)} (the run is the same whatever the step), or simulate fewer actions.`);
 }
 
