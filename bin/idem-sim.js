@@ -20,7 +20,7 @@ async function launch() {
   // the outcome is settled exits with the outcome's status, never by the signal's default action.
   const { StopSignals } = bundle ?? await import('../dist/cli/signals.js');
   const stops = new StopSignals();
-  const { pauseForTest } = bundle ?? await import('../dist/cli/test-pause.js');
+  const { pauseForTest } = bundle ?? await import('../dist/io/test-pause.js');
   pauseForTest('listening');
   const { main } = bundle ? bundle.loadMain() : await import('../dist/cli/main.js');
 

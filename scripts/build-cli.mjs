@@ -32,7 +32,7 @@ const dist = join(root, 'dist');
 const out = join(dist, 'bundle');
 
 /** The launcher's modules: what listens before the program loads. The other files take them from it. */
-const LAUNCHER = ['cli/signals.js', 'cli/test-pause.js'];
+const LAUNCHER = ['cli/signals.js', 'io/test-pause.js'];
 /** The command line's entry, and a simulation thread's (a file of its own, whole). */
 const MAIN = 'cli/main.js';
 const WORKER = 'exec/worker.js';
@@ -57,7 +57,7 @@ const LAZY_BUILTINS = ['crypto', 'worker_threads', 'child_process', 'os', 'timer
 /**
  * Modules replaced in the bundle. chalk's terminal probe (`#supports-color`, which loads node:tty
  * and node:os as chalk loads: 4 ms of a 0.2 s run) by "no colour": idem-sim gives every Chalk it
- * makes its level (src/cli/io.ts chalkFor) and never uses chalk's own instances, the only ones the
+ * makes its level (src/io/streams.ts chalkFor) and never uses chalk's own instances, the only ones the
  * probe sets (test/rooms.test.ts holds src/ to that; test/package.e2e.test.ts: a run loads no tty).
  */
 const REPLACED = { '#supports-color': 'export default { stdout: false, stderr: false };' };
@@ -214,7 +214,7 @@ const launcher = (plan, files) => {
   return `${mine.map((path, k) => `import * as m${k} from ${literal(join(root, path))};`).join('\n')}
 export const modules = { ${mine.map((path, k) => `${literal(path)}: m${k}`).join(', ')} };
 export { StopSignals } from ${literal(join(dist, 'cli/signals.js'))};
-export { pauseForTest } from ${literal(join(dist, 'cli/test-pause.js'))};
+export { pauseForTest } from ${literal(join(dist, 'io/test-pause.js'))};
 import { bundleLoader } from ${literal(LOADER)};
 export const { load, recordCodeCache, codeCacheUse } = bundleLoader(${literal(files)}, __dirname, require);
 export const loadMain = () => load('main');

@@ -12,8 +12,8 @@ import { scenarioSchema } from '../dist/scenario/schema.js';
 import { validatorSource } from '../dist/scenario/validator-source.js';
 import { agentKeysDoc } from '../dist/agent/key-docs.js';
 import { program } from '../dist/cli/main.js';
-import { completionSpec } from '../dist/cli/completion-spec.js';
-import { EXAMPLES } from '../dist/cli/examples.js';
+import { completionSpec } from '../dist/completion/spec.js';
+import { EXAMPLES } from '../dist/report/examples.js';
 import { commandLineDoc } from '../dist/report/command-line-doc.js';
 
 writeFileSync(new URL('../src/scenario/validate.generated.js', import.meta.url), validatorSource());

@@ -11,7 +11,7 @@ import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { besideTest, rulesBeside, rulesDiffer, sha256 } from '../src/report/promtool-rules.js';
-import { PendingOutput } from '../src/cli/outputs.js';
+import { PendingOutput } from '../src/io/outputs.js';
 import { yamlPath } from '../src/report/promtool-test.js';
 import { InputError } from '../src/scenario/errors.js';
 import { command } from './command-line.js';

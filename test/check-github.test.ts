@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/io/streams.js';
 import { main } from '../src/cli/main.js';
 import { renderCheckSummary } from '../src/report/check-summary.js';
 import { escapeData, escapeProperty, renderWorkflowCommands, workflowCommand } from '../src/report/github.js';

@@ -44,7 +44,7 @@ describe('commander\'s errors, as one paragraph (issue 14, item 12d)', () => {
 
 describe('the examples that end each subcommand\'s --help (issue 14, item 12b)', () => {
   it('two or three for every subcommand, on bundled scenario files that exist', async () => {
-    const { EXAMPLES, exampleLine } = await import('../src/cli/examples.js');
+    const { EXAMPLES, exampleLine } = await import('../src/report/examples.js');
     const { program } = await import('../src/cli/main.js');
     const { PassThrough } = await import('node:stream');
     const { existsSync } = await import('node:fs');
@@ -63,7 +63,7 @@ describe('the examples that end each subcommand\'s --help (issue 14, item 12b)',
   });
 
   it('name the bundled folder as a command typed there would: relative below, absolute elsewhere', async () => {
-    const { scenariosFolder } = await import('../src/cli/examples.js');
+    const { scenariosFolder } = await import('../src/report/examples.js');
     expect(scenariosFolder(ROOT)).toBe('scenarios');
     expect(scenariosFolder(join(ROOT, 'scenarios'))).toBe('.');
     expect(scenariosFolder('/')).toBe(join(ROOT, 'scenarios').slice(1)); // below /, so relative

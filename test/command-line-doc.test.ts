@@ -1,6 +1,6 @@
 /**
  * docs/command-line.md is rendered by `npm run generate` from the commander program, read as
- * shell completion reads it (cli/completion-spec.ts), the examples of each subcommand's --help
+ * shell completion reads it (completion/spec.ts), the examples of each subcommand's --help
  * and the hand-written prose of src/report/command-line-doc.md, as docs/scenario-keys.md is from
  * the scenario's shape: the page and the command line cannot drift apart.
  */
@@ -8,8 +8,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { completionSpec } from '../src/cli/completion-spec.js';
-import { EXAMPLES } from '../src/cli/examples.js';
+import { completionSpec } from '../src/completion/spec.js';
+import { EXAMPLES } from '../src/report/examples.js';
 import { program } from '../src/cli/main.js';
 import { commandLineDoc, MARKERS } from '../src/report/command-line-doc.js';
 import { ROOT } from './helpers.js';

@@ -4,7 +4,7 @@
  * them to an exit status and a line on standard error).
  */
 import { PassThrough } from 'node:stream';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/io/streams.js';
 import { program } from '../src/cli/main.js';
 
 /** Runs `idem-sim ARGS...` in this process: resolves to its exit status, rejects with a command's error. */

@@ -12,8 +12,8 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import type { Command } from 'commander';
 import { describe, expect, it } from 'vitest';
-import { completionSpec } from '../src/cli/completion-spec.js';
-import { SHELLS, type Shell } from '../src/cli/shells.js';
+import { completionSpec } from '../src/completion/spec.js';
+import { SHELLS, type Shell } from '../src/completion/shells.js';
 import { main, program } from '../src/cli/main.js';
 
 const has = (shell: string) => spawnSync('sh', ['-c', `command -v ${shell}`]).status === 0;

@@ -82,14 +82,17 @@ describe('a coupled run is not split', () => {
 describe('Ctrl-C', () => {
   it('stops a sweep whose coupled points run on workers: exit 130, nothing written', async () => {
     const out = mkdtempSync(join(tmpdir(), 'idem-sim-coupled-int-'));
-    writeFileSync(join(out, 's.yaml'), SERVICE.replace('actions: 8000', 'actions: 2e6'));
-    const child = spawn(process.execPath, [BIN, 'sweep', 's.yaml', '--vary', 'service.capacity.workers=18,20,22,26', '--threads', '2', '--out', 'o.csv', '--format', 'csv'],
+    writeFileSync(join(out, 's.yaml'), SERVICE.replace('actions: 8000', 'actions: 2e7'));
+    // Workers well above the load, so that no point storms into the in-flight limit (exit 2) before the signal.
+    const child = spawn(process.execPath, [BIN, 'sweep', 's.yaml', '--vary', 'service.capacity.workers=30,34,38,42', '--threads', '2', '--out', 'o.csv', '--format', 'csv'],
       { cwd: out, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1' } });
     let stderr = '';
     child.stderr.on('data', (d) => { stderr += String(d); });
+    // Listened for before the signal: a child that ended first must not leave the test waiting for its close.
+    const closed = new Promise<number | null>((r) => child.on('close', r));
     await new Promise((r) => setTimeout(r, 1500));
     child.kill('SIGINT');
-    const code = await new Promise<number | null>((r) => child.on('close', r));
+    const code = await closed;
     expect(code, stderr).toBe(130);
     expect(stderr).toContain('interrupted by SIGINT; nothing was written');
     expect(readdirSync(out)).toEqual(['s.yaml']);

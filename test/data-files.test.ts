@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadEmpiricalData, readUserFile } from '../src/cli/files.js';
+import { loadEmpiricalData, readUserFile } from '../src/io/files.js';
 import { parseLatencies } from '../src/ingest/empirical.js';
 import type { Scenario, WrittenScenario } from '../src/model/types.js';
 import { InputError } from '../src/scenario/errors.js';

@@ -1,6 +1,6 @@
 /**
  * `extends:` (scenario/extends.ts): a scenario that starts from other files, parsed with a fake
- * reader of files held in memory, and the CLI's reader (cli/files.ts baseFiles) on real files.
+ * reader of files held in memory, and the CLI's reader (io/files.ts baseFiles) on real files.
  * Through the binary: extends.e2e.test.ts.
  */
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { note, say, warn } from '../src/cli/io.js';
+import { note, say, warn } from '../src/io/streams.js';
 import { labSettings, startScenario } from '../src/cli/lab.js';
 import { labPage } from '../src/lab/page.js';
 import { renderExplainTable } from '../src/report/explain.js';

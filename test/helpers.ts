@@ -14,7 +14,7 @@ export const BIN = fileURLToPath(new URL('../bin/idem-sim.js', import.meta.url))
 
 /** A written scenario the engine can run: in-process tests name no data files (reading them is the CLI's job). */
 export function runnable(s: WrittenScenario): Scenario {
-  const read = (): never => { throw new Error('an in-process test read a data file; load it through cli/files.ts'); };
+  const read = (): never => { throw new Error('an in-process test read a data file; load it through io/files.ts'); };
   return { ...s, service: { ...s.service, latency: loadLatencyData(s.service.latency, ['service', 'latency'], read) } };
 }
 

@@ -8,7 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadEmpiricalData } from '../src/cli/files.js';
+import { loadEmpiricalData } from '../src/io/files.js';
 import { csvColumn, durationList } from '../src/ingest/durations.js';
 import { histogramOfText } from '../src/ingest/histogram-file.js';
 import { queryHistogram } from '../src/ingest/prometheus-api.js';

@@ -11,7 +11,7 @@ import { command } from './command-line.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
 import { capturingIo as io, refused } from './merge-helpers.js';
 
-/** Bytes read from files through readSync (how src/cli/files.ts reads a part): counted, not timed. */
+/** Bytes read from files through readSync (how src/io/files.ts reads a part): counted, not timed. */
 const read = vi.hoisted(() => ({ bytes: 0 }));
 vi.mock('node:fs', async (importOriginal) => {
   const fs = await importOriginal<typeof import('node:fs')>();

@@ -1,7 +1,7 @@
 /** What the merge tests share: an Io that keeps its standard output, and a merge that must be refused. */
 import { PassThrough } from 'node:stream';
 import { expect } from 'vitest';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/io/streams.js';
 import { mergePartials } from '../src/shards/partial.js';
 import { InputError } from '../src/scenario/errors.js';
 

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/io/streams.js';
 import { sealJson, sha256 } from '../src/shards/part-check.js';
 import { echoed } from '../src/model/clock.js';
 import { mergePartials, type Partial } from '../src/shards/partial.js';

@@ -2,7 +2,7 @@
  * Signals at the exact moments where the exit status and the output could disagree (the real
  * binary): while the program loads, just after an output is committed, and once the outcome is
  * settled while the process winds down. Each moment is reached with the test pause
- * (src/cli/test-pause.ts): the process stops there, the test sends the signal and then lets it
+ * (src/io/test-pause.ts): the process stops there, the test sends the signal and then lets it
  * go on, so the signal is pending at that very point. Then, over many timings, the invariant:
  * the output is whole with exit 0, or absent with 130 / 143 / 129, never anything else.
  */

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Interrupted } from '../src/exec/interrupted.js';
 import { command } from './command-line.js';
-import { PendingOutput } from '../src/cli/outputs.js';
+import { PendingOutput } from '../src/io/outputs.js';
 import { InputError } from '../src/scenario/errors.js';
 import { removeScratch, scratch } from './helpers.js';
 

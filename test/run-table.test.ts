@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { columnGroups } from '../src/report/column-groups.js';
 import { fittedLatencies, renderTable } from '../src/report/table.js';
 import type { ScenarioRun } from '../src/report/types.js';
-import { reportWidth } from '../src/cli/terminal.js';
+import { reportWidth } from '../src/io/terminal.js';
 import type { Estimate, Metrics } from '../src/results/metrics.js';
 import type { WrittenLatency, WrittenScenario } from '../src/model/types.js';
 

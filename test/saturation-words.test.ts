@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/io/streams.js';
 import { main } from '../src/cli/main.js';
 import { alertRows } from '../src/report/alert-rows.js';
 import { blame, falseAlarmText, saturationLines, saturationRows } from '../src/report/saturation-text.js';

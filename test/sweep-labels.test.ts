@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/io/streams.js';
 import { sealJson } from '../src/shards/part-check.js';
 import { writtenScenario } from '../src/report/json.js';
 import { command } from './command-line.js';

@@ -10,7 +10,7 @@ import { PassThrough } from 'node:stream';
 import { Chalk } from 'chalk';
 import Table from 'cli-table3';
 import { describe, expect, it, vi } from 'vitest';
-import type { Io } from '../src/cli/io.js';
+import type { Io } from '../src/io/streams.js';
 import { drawRows } from '../src/report/sweep-table.js';
 import { MAX_POINTS } from '../src/sweeps/grid.js';
 import { command } from './command-line.js';

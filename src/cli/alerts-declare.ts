@@ -2,8 +2,8 @@
 import { Option, type Command } from 'commander';
 import { ALERT_FORMAT_INFO, ALERT_FORMATS } from '../report/alert-formats.js';
 import { formatList } from '../report/formats.js';
-import { withChoices } from './choices.js';
-import type { Io } from './io.js';
+import { withChoices } from '../completion/choices.js';
+import type { Io } from '../io/streams.js';
 import { seriesStepOption } from './options.js';
 import { collect, parsedOption } from './settings/given.js';
 import { simulationOptions } from './settings/simulation.js';

@@ -8,9 +8,9 @@ import { basename } from 'node:path';
 import { InputError } from '../scenario/errors.js';
 import { shellQuote } from '../scenario/shell-quote.js';
 import { besideTest, refuseGlobDirectory, refuseUnpaired, rulesBeside, rulesDiffer, RULES_HEAD, type RulesBeside } from '../report/promtool-rules.js';
-import { MAX_SCENARIO_BYTES, readUserFile } from './files.js';
-import { refuseOutputsAt } from './outputs.js';
-import { head } from './shared/output.js';
+import { MAX_SCENARIO_BYTES, readUserFile } from '../io/files.js';
+import { refuseOutputsAt } from '../io/outputs.js';
+import { head } from '../io/output.js';
 
 /** Where the rules of the test `test` (--out as given, when a regular file) are written; refused on standard output, a device or a pipe, in a directory promtool would read as a pattern, and over a file idem-sim did not write. */
 export function rulesBesideTest(test: string | undefined, out: string | undefined): RulesBeside {

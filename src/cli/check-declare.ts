@@ -6,8 +6,8 @@
 import { Option, type Command } from 'commander';
 import { CHECK_FORMAT_INFO, CHECK_FORMATS, type CheckFormat } from '../report/check-formats.js';
 import { formatList } from '../report/formats.js';
-import { withChoices } from './choices.js';
-import type { Io } from './io.js';
+import { withChoices } from '../completion/choices.js';
+import type { Io } from '../io/streams.js';
 import { oneOf } from './options.js';
 import { parsedOption } from './settings/given.js';
 import { simulationOptions } from './settings/simulation.js';

@@ -5,7 +5,7 @@
  * report to upload.
  */
 import { InputError } from '../scenario/errors.js';
-import { say, toolVersion, type Io } from './io.js';
+import { say, toolVersion, type Io } from '../io/streams.js';
 import { checkResult, type CheckResult } from '../report/check-json.js';
 import { checkTexts } from '../report/check-outputs.js';
 import type { CheckedScenario, CheckError, CheckReport } from '../report/types.js';
@@ -17,7 +17,7 @@ import { checkTimeRun, warnCoarsened } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
 import { sayNotes, scenarioReader, type ScenarioReader } from './shared/load.js';
 import { columnNames } from '../scenario/names.js';
-import { withOutput } from './shared/output.js';
+import { withOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting } from './shared/simulate.js';
 import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';

@@ -1,7 +1,7 @@
 /** `idem-sim probe --clean-up --store URL [--force]`: removes what killed probes left behind. */
 import { InputError } from '../scenario/errors.js';
 import { descriptorOf, STORE_EXAMPLES } from '../stores/registry.js';
-import { toolVersion, type Io } from './io.js';
+import { toolVersion, type Io } from '../io/streams.js';
 import { asInputError, type ProbeSettings } from './probe.js';
 import { num } from '../report/format.js';
 

@@ -5,8 +5,8 @@
 import type { Command } from 'commander';
 import { EXPLAIN_FORMAT_INFO, EXPLAIN_FORMATS, type ExplainFormat } from '../report/explain-formats.js';
 import { formatList } from '../report/formats.js';
-import { withChoices } from './choices.js';
-import type { Io } from './io.js';
+import { withChoices } from '../completion/choices.js';
+import type { Io } from '../io/streams.js';
 import { oneOf } from './options.js';
 import { parsedOption } from './settings/given.js';
 import { SCENARIO_OPTIONS } from './settings/scenario.js';

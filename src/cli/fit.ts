@@ -14,11 +14,11 @@ import type { Observations } from '../ingest/observations.js';
 import { InputError } from '../scenario/errors.js';
 import { parseScenario } from '../scenario/parse.js';
 import { clipped, printable } from '../scenario/printable.js';
-import { baseFiles, MAX_DATA_BYTES, MAX_SCENARIO_BYTES, readUserFile } from './files.js';
+import { baseFiles, MAX_DATA_BYTES, MAX_SCENARIO_BYTES, readUserFile } from '../io/files.js';
 import { httpGet, parseUrl, redacted, shownUrl } from '../remote/http.js';
-import { warn, type Io } from './io.js';
+import { warn, type Io } from '../io/streams.js';
 import type { Given } from './settings/given.js';
-import { withOutput } from './shared/output.js';
+import { withOutput } from '../io/output.js';
 
 /** `fit`'s command line as commander parsed it (fit-declare.ts declares it). */
 export interface FitOptions {

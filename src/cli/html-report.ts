@@ -6,7 +6,7 @@
 import { ALERT_STEP_MS } from '../results/alerts.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
-import { toolVersion, type Io } from './io.js';
+import { toolVersion, type Io } from '../io/streams.js';
 import { timelineFocus, type Focus } from '../report/time-focus.js';
 import { reportPage, sampleNote } from '../report/report-page.js';
 import { eventfulRows, showsTime, timelineCaption, timelineSample } from '../report/timeline-sample.js';
@@ -16,7 +16,7 @@ import { scenarioName } from '../scenario/names.js';
 import { agentReader } from './shared/agent-load.js';
 import { pickTool, refuseToolOfScenario } from '../agent/pick-tool.js';
 import { agentReportPage } from './report-agent.js';
-import { terminalDefault, withOutput } from './shared/output.js';
+import { terminalDefault, withOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting } from './shared/simulate.js';
 import { checkSeriesLength, warnCoarsened } from './shared/time.js';

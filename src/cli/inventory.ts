@@ -12,9 +12,9 @@ import { DURATION_PATTERN, durationSpellingHint, formatDuration, parseDuration }
 import { InputError } from '../scenario/errors.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { shellQuote } from '../scenario/shell-quote.js';
-import { readUserFile } from './files.js';
-import { toolVersion, warn, type Io } from './io.js';
-import { withOutput } from './shared/output.js';
+import { readUserFile } from '../io/files.js';
+import { toolVersion, warn, type Io } from '../io/streams.js';
+import { withOutput } from '../io/output.js';
 
 export interface InventoryOptions {
   stdio?: boolean;

@@ -8,7 +8,7 @@ import type { Command } from 'commander';
 import type { LatencySpec } from '../model/latency.js';
 import type { LabConfig, LabMission, LabScenario } from '../lab/config.js';
 import type { LabScripts } from '../lab/page.js';
-import type { Io } from './io.js';
+import type { Io } from '../io/streams.js';
 import type { PickedTool } from '../agent/pick-tool.js';
 import type { Given } from './settings/given.js';
 import { overridesOf, SCENARIO_OPTIONS, scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
@@ -54,7 +54,7 @@ const isLabPage = (head: string) => head.startsWith('<!doctype html>') && head.i
 
 export async function labCommand(file: string | undefined, s: LabSettings, io: Io, signal?: AbortSignal): Promise<number> {
   const [{ terminalDefault, withOutput }, { toolVersion }, { labPage }, { Interrupted }] = await Promise.all([
-    import('./shared/output.js'), import('./io.js'), import('../lab/page.js'), import('../exec/interrupted.js'),
+    import('../io/output.js'), import('../io/streams.js'), import('../lab/page.js'), import('../exec/interrupted.js'),
   ]);
   const fallback = terminalDefault(io, s.out, DEFAULT_FILE, isLabPage);
   return withOutput(io, s.out ?? fallback?.path, file ? [file] : [], async (out) => {
@@ -88,7 +88,7 @@ export async function labScripts(): Promise<LabScripts> {
 /** The scenario the page starts from, read and checked as `run` reads it (a bad one fails here, exit 2). */
 export async function startScenario(file: string | null, s: LabSettings, io: Io): Promise<LabScenario> {
   const [{ scenarioReader }, { scenarioName }, { readUserFile }, { runSeed }, { agentReader }, { pickTool, refuseAgentWithoutTool, refuseToolOfScenario }, { labScenario }] = await Promise.all([
-    import('./shared/load.js'), import('../scenario/names.js'), import('./files.js'), import('./shared/simulate.js'), import('./shared/agent-load.js'), import('../agent/pick-tool.js'), import('../lab/start.js'),
+    import('./shared/load.js'), import('../scenario/names.js'), import('../io/files.js'), import('./shared/simulate.js'), import('./shared/agent-load.js'), import('../agent/pick-tool.js'), import('../lab/start.js'),
   ]);
   const agent = agentReader(s.scenario, io)(file);
   if (agent) {

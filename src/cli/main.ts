@@ -8,11 +8,11 @@ import { Interrupted } from '../exec/interrupted.js';
 import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
 import { STOP_SIGNALS, StopSignals } from './signals.js';
-import { withChoices } from './choices.js';
+import { withChoices } from '../completion/choices.js';
 import { formatList, writesSeries, RUN_FORMAT_INFO, RUN_FORMATS, SWEEP_FORMAT_INFO, SWEEP_FORMATS } from '../report/formats.js';
-import { examplesHelp } from './examples.js';
+import { examplesHelp } from '../report/examples.js';
 import { inputFailure } from './input-failure.js';
-import { toolVersion, type Io } from './io.js';
+import { toolVersion, type Io } from '../io/streams.js';
 import { declareLab } from './lab.js';
 import { declareAlerts } from './alerts-declare.js';
 import { declareFit } from './fit-declare.js';
@@ -24,7 +24,7 @@ import { FORMAT_OPTION } from './settings/output.js';
 import { SCENARIO_OPTIONS } from './settings/scenario.js';
 import { SIMULATION_OPTIONS, simulationOptions } from './settings/simulation.js';
 import { usageError } from './usage-error.js';
-import { SHELLS, type Shell } from './shells.js';
+import { SHELLS, type Shell } from '../completion/shells.js';
 import { STORE_LABELS, URL_EXAMPLES } from '../stores/registry.js';
 import { DEFAULT_MEASURE_RECORDS, DEFAULT_PROBE_ACTIONS } from '../probe/defaults.js';
 import { DEFAULT_MAX_POINTS } from '../sweeps/grid.js';
@@ -78,7 +78,7 @@ Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
   for (const sub of cmd.commands) {
     // Each subcommand's errors name it, and its help ends with its examples.
     sub.configureOutput({ ...cmd.configureOutput(), outputError: (s, write) => write(usageError(s, sub.name())) })
-      .addHelpText('after', () => examplesHelp(sub.name()));
+      .addHelpText('after', () => examplesHelp(sub.name(), process.cwd()));
   }
   return cmd;
 }
@@ -235,7 +235,7 @@ function declareSchema(cmd: Command, { io, setCode }: Context): void {
     .description('print the JSON Schema of scenario files (for editor completion and checks)')
     .option('--out <file>', 'write it to a file instead of stdout')
     .action(async (opts: { out?: string }) => {
-      const [{ scenarioSchema }, { withOutput }] = await Promise.all([import('../scenario/schema.js'), import('./shared/output.js')]);
+      const [{ scenarioSchema }, { withOutput }] = await Promise.all([import('../scenario/schema.js'), import('../io/output.js')]);
       await withOutput(io, opts.out, [], (out) => out.write(`${JSON.stringify(scenarioSchema(), null, 2)}\n`));
       setCode(EXIT_OK);
     });
@@ -247,7 +247,7 @@ function declareCompletion(cmd: Command, { io, setCode }: Context): void {
     .description('print a completion script for bash, zsh or fish (see docs/command-line.md)')
     .addArgument(new Argument('<shell>', 'the shell to complete in').choices(SHELLS))
     .action(async (shell: Shell) => {
-      const { completionScript } = await import('./completion.js');
+      const { completionScript } = await import('../completion/completion.js');
       io.stdout.write(await completionScript(cmd, shell));
       setCode(EXIT_OK);
     });

@@ -1,7 +1,7 @@
 /** `idem-sim merge PART ...`: the result of a sharded run or sweep, as the unsharded one reports it. */
 import { InputError } from '../scenario/errors.js';
-import { readUserFile } from './files.js';
-import type { Io } from './io.js';
+import { readUserFile } from '../io/files.js';
+import type { Io } from '../io/streams.js';
 import { MAX_SHARDS } from '../shards/limits.js';
 import { MAX_PART_BYTES } from '../shards/part-check.js';
 import { openPart, RunMerger } from '../shards/partial.js';
@@ -10,7 +10,7 @@ import { formatList, RUN_FORMATS } from '../report/formats.js';
 import type { RunFormat } from '../report/run-reporters.js';
 import type { SweepFormat } from '../report/sweep-reporters.js';
 import { renderRuns } from './shared/formats.js';
-import { withOutput } from './shared/output.js';
+import { withOutput } from '../io/output.js';
 import { outputSettings, runFormat, sweepFormat, type MergeFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
 
 /** `merge`'s command line as commander parsed it (main.ts declares it). */

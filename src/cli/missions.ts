@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';
-import type { Io } from './io.js';
+import type { Io } from '../io/streams.js';
 import { loadScenario } from './shared/load.js';
 
 /** The bundled scenarios directory (shipped with the package). */

@@ -5,7 +5,7 @@ import { DURATION_PATTERN, durationSpellingHint, parseDuration } from '../scenar
 import { MAX_ACTIONS } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { didYouMean } from '../scenario/suggest.js';
-import { warn } from './io.js';
+import { warn } from '../io/streams.js';
 import { MAX_SHARDS } from '../shards/limits.js';
 import { SWEEP_METRIC_PATHS, type MetricPath } from '../results/metric-paths.js';
 import { isAlertPath } from '../results/alert-paths.js';

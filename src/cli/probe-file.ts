@@ -1,6 +1,6 @@
 /** `size --from-probe FILE`: what a probe's JSON result (`probe --json --out FILE`) says about the store. */
 import { InputError } from '../scenario/errors.js';
-import { readUserFile } from './files.js';
+import { readUserFile } from '../io/files.js';
 
 /** What `size --from-probe` takes from a probe's JSON result. */
 export interface ProbeSizing {

@@ -14,10 +14,10 @@ import { checkConnections, checkReplayBytes, checkResponseBytes, measureRecords 
 import { checkProbeable, checkProbeActions, connectionWarning, speedupWarning, startLine, startWarning } from '../probe/plan.js';
 import type { ProbeResult, StartInfo } from '../probe/probe.js';
 import { renderProbeJson, renderProbeTable } from '../probe/render.js';
-import { toolVersion, warn, type Io } from './io.js';
+import { toolVersion, warn, type Io } from '../io/streams.js';
 import { progressBar } from './progress.js';
 import { scenarioReader } from './shared/load.js';
-import { withOutput } from './shared/output.js';
+import { withOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed } from './shared/simulate.js';
 import type { Given } from './settings/given.js';

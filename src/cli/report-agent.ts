@@ -8,7 +8,7 @@ import { breakdownChart } from '../report/charts.js';
 import { agentPage, type ToolSection } from '../report/agent-html.js';
 import { InputError } from '../scenario/errors.js';
 import { checkArrivals } from '../scenario/time-checks.js';
-import { toolVersion, warn, type Io } from './io.js';
+import { toolVersion, warn, type Io } from '../io/streams.js';
 import { agentWarnings, toolSeed, type LoadedAgent, type ToolRun } from '../agent/loaded.js';
 import { agentRun } from '../report/agent-run.js';
 import { warningTexts } from '../scenario/warning-texts.js';

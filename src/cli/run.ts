@@ -1,7 +1,7 @@
 /** `idem-sim run [SCENARIO ...]`: simulate each scenario and report them side by side. */
 import type { RunStateData } from '../results/metrics.js';
 import { InputError } from '../scenario/errors.js';
-import { toolVersion, type Io } from './io.js';
+import { toolVersion, type Io } from '../io/streams.js';
 import type { PartialRun } from '../shards/partial.js';
 import { writtenScenario } from '../report/json.js';
 import type { RunFormat } from '../report/run-reporters.js';
@@ -10,7 +10,7 @@ import { renderRuns } from './shared/formats.js';
 import { sayNotes, scenarioReader, warningTexts, type ScenarioReader } from './shared/load.js';
 import type { ScenarioWarning } from '../scenario/parse.js';
 import { columnNames } from '../scenario/names.js';
-import { withOutput } from './shared/output.js';
+import { withOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, progressOfMany, runSeed, simulate, simulationWork, threadSetting } from './shared/simulate.js';
 import type { RunAsk, RunOutcome, RunRequest } from '../exec/runner.js';

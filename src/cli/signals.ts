@@ -11,7 +11,7 @@
  * signal is handled in between: handlers run between tasks), so no signal finds an output
  * written and the outcome not yet settled.
  */
-import { abortPendingOutputs } from './outputs.js';
+import { abortPendingOutputs } from '../io/outputs.js';
 
 /** The signals that stop a command cleanly, and their exit statuses (128 + the signal's number, as shells report it). */
 export const STOP_SIGNALS = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const satisfies Record<string, number>;

@@ -5,7 +5,7 @@
  */
 import { appendFileSync } from 'node:fs';
 import { printable } from '../scenario/printable.js';
-import { warn, type Io } from './io.js';
+import { warn, type Io } from '../io/streams.js';
 
 export function appendStepSummary(io: Io, markdown: string): void {
   const file = io.env['GITHUB_STEP_SUMMARY'];

@@ -9,7 +9,7 @@ import { eachGridPoint, gridSize, maxPointsAllowed, type GridPoint } from '../sw
 import { checkLabels, pointName, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
 import { bucketsNote, checkSweepMetric, type SweepMetric } from '../sweeps/metric.js';
 import { findConditions, type FindCondition } from '../sweeps/find.js';
-import { toolVersion, type Io } from './io.js';
+import { toolVersion, type Io } from '../io/streams.js';
 import { sweepMetricOption } from './options.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from '../shards/partial.js';
 import { progressBar } from './progress.js';
@@ -22,14 +22,14 @@ import type { SweepPointResult } from '../report/sweep.js';
 import { checkShape, plannedShape, SweepColumns } from '../report/sweep-columns.js';
 import { sweepWriter, type SweepFormat } from '../report/sweep-reporters.js';
 import { labDefaultsNote, sayNotes, scenarioReader, type LoadedScenario, type ScenarioReader } from './shared/load.js';
-import { withOutput } from './shared/output.js';
+import { withOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulationWork, threadSetting } from './shared/simulate.js';
 import type { Given } from './settings/given.js';
 import { outputSettings, sweepFormat, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { overridesOf, scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { isAgentText } from './shared/agent-load.js';
-import { readUserFile } from './files.js';
+import { readUserFile } from '../io/files.js';
 import {
   largeRunSettings, precisionTarget, simulationSettings,
   type LargeRunOptions, type LargeRunSettings, type Shard, type SimulationOptions, type SimulationSettings,

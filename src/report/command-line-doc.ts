@@ -1,7 +1,7 @@
 /**
  * docs/command-line.md, rendered from the command line's definitions as shell completion reads
- * them (cli/completion-spec.ts: every command, argument and option commander's help shows) and
- * the examples that end each subcommand's `--help` (cli/examples.ts), around the hand-written
+ * them (completion/spec.ts: every command, argument and option commander's help shows) and
+ * the examples that end each subcommand's `--help` (report/examples.ts), around the hand-written
  * prose of its template (command-line-doc.md beside this file: what the definitions cannot say,
  * such as exit statuses and shell completion). `npm run generate` writes it;
  * test/command-line-doc.test.ts fails when the file differs from what this renders.
@@ -88,7 +88,7 @@ function sharedBlock(line: DocCommandLine): string[] {
 
 /** A subcommand's section: usage, description, arguments, options and examples. */
 function commandBlock(c: DocCommand, examples: readonly DocExample[]): string[] {
-  // As a command typed in the package's folder names the bundled scenarios (cli/examples.ts `exampleLine`).
+  // As a command typed in the package's folder names the bundled scenarios (report/examples.ts `exampleLine`).
   const example = examples.flatMap((e) => [...(e.what ? [`# ${e.what}`] : []), e.line.replaceAll('{scenarios}', 'scenarios')]);
   // `-h, --help` is every command's: the index says so once.
   const options = c.options.filter((o) => !isHelp(o));

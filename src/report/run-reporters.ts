@@ -18,7 +18,7 @@ export interface RunReporter {
   readonly options: readonly string[];
   /**
    * The whole report; `style` colours a terminal's text and `width` is the widest line it may
-   * draw (undefined: no limit; cli/terminal.ts). A reporter for files ignores both.
+   * draw (undefined: no limit; io/terminal.ts). A reporter for files ignores both.
    */
   render(runs: readonly ScenarioRun[], info: RunInfo, style: ChalkInstance, width?: number): string;
 }

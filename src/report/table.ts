@@ -1,6 +1,6 @@
 /**
  * The default output: one row per metric, one column per scenario, with 95% CIs. A table wider
- * than the report may be (cli/terminal.ts) is cut into several, each with the row labels and a
+ * than the report may be (io/terminal.ts) is cut into several, each with the row labels and a
  * group of scenario columns, rather than having its cells wrapped.
  */
 import type { ChalkInstance } from 'chalk';

@@ -9,7 +9,7 @@ import { PRECISION_METRICS, type PrecisionTarget } from '../../results/precision
 import { InputError } from '../../scenario/errors.js';
 import type { Override } from '../../scenario/parse.js';
 import { seedOption } from '../../scenario/seed.js';
-import { withChoices } from '../choices.js';
+import { withChoices } from '../../completion/choices.js';
 import { DEFAULT_MAX_ACTIONS, maxActionsOption, oneOf, positiveNumber, shard, threadsOption, type Threads } from '../options.js';
 import { parsedOption, type Given } from './given.js';
 import { SCENARIO_OPTIONS } from './scenario.js';

@@ -8,8 +8,8 @@ import { basename, extname } from 'node:path';
 import { agentWarnings, isAgentText, toolScenarios, type LoadedAgent } from '../../agent/loaded.js';
 import { parseAgent } from '../../agent/parse.js';
 import type { Override } from '../../scenario/parse.js';
-import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
-import { warn, type Io } from '../io.js';
+import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../../io/files.js';
+import { warn, type Io } from '../../io/streams.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
 import { labDefaultsNote, warningTexts } from './load.js';
 

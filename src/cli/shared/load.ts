@@ -4,8 +4,8 @@
  */
 import { parseScenario, type Override } from '../../scenario/parse.js';
 import { labDefaultsNote, warningTexts } from '../../scenario/warning-texts.js';
-import { note, warn, type Io } from '../io.js';
-import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../files.js';
+import { note, warn, type Io } from '../../io/streams.js';
+import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../../io/files.js';
 import { latencyDataWarnings } from '../../ingest/data-warnings.js';
 import { nearCapacityAfterData } from '../../scenario/capacity-warnings.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';

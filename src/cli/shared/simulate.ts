@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 import { runScenario, type RunOutcome, type RunRequest } from '../../exec/runner.js';
 import type { PrecisionTarget } from '../../results/precision.js';
-import type { Io } from '../io.js';
+import type { Io } from '../../io/streams.js';
 import { threadsUsed, type Threads } from '../options.js';
 import { progressBar, type ProgressFn } from '../progress.js';
 import { isCoupled } from '../../model/capacity.js';

@@ -11,7 +11,7 @@ import type { WrittenScenario } from '../../model/types.js';
 import { formatDuration } from '../../scenario/duration.js';
 import { InputError, type Origin } from '../../scenario/errors.js';
 import type { RunOutcome, RunRequest } from '../../exec/runner.js';
-import { warn, type Io } from '../io.js';
+import { warn, type Io } from '../../io/streams.js';
 import type { SeriesCounts } from '../../model/series.js';
 
 /** Where a key path of the scenario was written (ParsedScenario's locate). */

@@ -1,7 +1,7 @@
 /**
  * Where a command's report goes: the file an option names (`--out`, `--junit`), checked and
  * opened before any work so that a bad path fails at once, or standard output. A file is
- * written whole at the end or not at all (cli/outputs.ts); a report written as its work goes
+ * written whole at the end or not at all (io/outputs.ts); a report written as its work goes
  * (a sweep's points, `append`) goes to standard output as it comes.
  */
 import { closeSync, constants, lstatSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
@@ -9,13 +9,13 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { ChalkInstance } from 'chalk';
-import { Interrupted } from '../../exec/interrupted.js';
-import type { Spool } from '../../report/sweep-stream.js';
-import { InputError } from '../../scenario/errors.js';
-import { printable } from '../../scenario/printable.js';
-import { chalkFor, type Io } from '../io.js';
-import { PendingOutput } from '../outputs.js';
-import { reportWidth } from '../terminal.js';
+import { Interrupted } from '../exec/interrupted.js';
+import type { Spool } from '../report/sweep-stream.js';
+import { InputError } from '../scenario/errors.js';
+import { printable } from '../scenario/printable.js';
+import { chalkFor, type Io } from './streams.js';
+import { PendingOutput } from './outputs.js';
+import { reportWidth } from './terminal.js';
 
 export class ReportOutput {
   private readonly file: PendingOutput | null;
@@ -33,7 +33,7 @@ export class ReportOutput {
     return chalkFor(this.file ? {} : this.io.stdout, this.io.env);
   }
 
-  /** The widest line the report may draw: COLUMNS, else a terminal's width; undefined for no limit (cli/terminal.ts). */
+  /** The widest line the report may draw: COLUMNS, else a terminal's width; undefined for no limit (io/terminal.ts). */
   width(): number | undefined {
     return reportWidth(this.file ? {} : this.io.stdout, this.io.env);
   }

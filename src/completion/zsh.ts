@@ -2,7 +2,7 @@
  * The zsh completion script: `_arguments` specs per subcommand, with each option's description,
  * its values and its arguments. Works autoloaded from a file `_idem-sim` in $fpath and sourced.
  */
-import { spellings, type ArgumentSpec, type Completion, type CompletionSpec, type OptionSpec } from './completion-spec.js';
+import { spellings, type ArgumentSpec, type Completion, type CompletionSpec, type OptionSpec } from './spec.js';
 
 /** `text` as one single-quoted zsh word. */
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;

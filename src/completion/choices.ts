@@ -2,7 +2,7 @@
  * The fixed values of options whose lists live in registries that load only when a command runs
  * (`--format`'s reporters, the metric registry): commander's own `.choices()` would load them at
  * every start, and would replace the commands' messages for a wrong value with its own. The
- * completion scripts (cli/completion.ts) ask here, so a new format or metric reaches them.
+ * completion scripts (completion/completion.ts) ask here, so a new format or metric reaches them.
  */
 import type { Argument, Option } from 'commander';
 

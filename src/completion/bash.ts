@@ -3,7 +3,7 @@
  * one case branch per subcommand, offering its options, the values of the one just typed, and
  * its arguments. Works for `--option value` and `--option=value`.
  */
-import { spellings, type CommandSpec, type Completion, type CompletionSpec, type OptionSpec } from './completion-spec.js';
+import { spellings, type CommandSpec, type Completion, type CompletionSpec, type OptionSpec } from './spec.js';
 
 /** `text` as one single-quoted bash word. */
 const quote = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;

@@ -2,7 +2,7 @@
  * The fish completion script: one `complete` line per subcommand and per option, each option
  * offered once its subcommand is on the line, with its description and values.
  */
-import type { Completion, CompletionSpec, OptionSpec } from './completion-spec.js';
+import type { Completion, CompletionSpec, OptionSpec } from './spec.js';
 
 /** `text` as one single-quoted fish word (fish escapes \ and ' inside single quotes). */
 const quote = (text: string): string => `'${text.replace(/[\\']/g, '\\$&').replace(/\s+/g, ' ')}'`;

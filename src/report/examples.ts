@@ -106,7 +106,7 @@ export function exampleLine(example: Example, cwd: string): string {
 }
 
 /** The help text's Examples block of `command` (empty if it has none). */
-export function examplesHelp(command: string, cwd = process.cwd()): string {
+export function examplesHelp(command: string, cwd: string): string {
   const examples = EXAMPLES[command] ?? [];
   if (examples.length === 0) return '';
   const lines = examples.flatMap((e) => [...(e.what ? [`  # ${e.what}`] : []), `  ${exampleLine(e, cwd)}`]);

@@ -3,10 +3,10 @@
  * program itself (completion-spec.ts), so that it cannot fall behind the command line.
  */
 import type { Command } from 'commander';
-import { bashScript } from './completion-bash.js';
-import { fishScript } from './completion-fish.js';
-import { completionSpec, type CompletionSpec } from './completion-spec.js';
-import { zshScript } from './completion-zsh.js';
+import { bashScript } from './bash.js';
+import { fishScript } from './fish.js';
+import { completionSpec, type CompletionSpec } from './spec.js';
+import { zshScript } from './zsh.js';
 import type { Shell } from './shells.js';
 
 
