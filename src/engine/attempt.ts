@@ -5,7 +5,7 @@
  * says why).
  */
 import { CallModel } from './calls.js';
-import { J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_TEXT } from './compile.js';
+import { J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_RUN, S_TEXT } from './compile.js';
 import { assertNever } from '../model/enums.js';
 import { SER } from '../model/series.js';
 import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING } from './write-log.js';
@@ -31,6 +31,7 @@ export class AttemptModel extends CallModel {
       case S_INTENT: return i & 1; // the group's primary or twin
       case S_BUSINESS: return 0;
       case S_TEXT: return this.text[i] as number;
+      case S_RUN: return i; // a delivery's run (delivery.ts: actor 2k + action)
       default: return assertNever(scope);
     }
   }

@@ -17,8 +17,8 @@ export class CallModel extends EngineState {
   /** Whether verify_before_replan reads when the re-plan is due rather than at the call's end (the coupled engine: executions still to come may commit before). */
   protected verifyWhenDue = false;
 
-  /** Actor `i`'s action arrives at `at` and starts its original call. */
-  protected startAction(i: number, at: number): void {
+  /** Actor `i`'s action arrives at `at` and starts its original call, carrying the free text `text` (a new one unless a delivery's run keeps its predecessor's). */
+  protected startAction(i: number, at: number, text = this.nextText++): void {
     this.arrival[i] = at;
     this.lastReturn[i] = at;
     this.replans[i] = 0;
@@ -35,7 +35,7 @@ export class CallModel extends EngineState {
     this.dedupHits[i] = 0;
     this.unknownOutcomes[i] = 0;
     this.storeUnavailable[i] = 0;
-    this.text[i] = this.nextText++;
+    this.text[i] = text;
     this.startCall(i, ORIGINAL, at);
   }
 
@@ -71,7 +71,7 @@ export class CallModel extends EngineState {
         const next = at + uniform(this.rng, p.replanMin, p.replanMax);
         // The read tool reads when the re-plan is due; here every execution committed by then is
         // known already (the coupled engine's are not: it reads when the re-plan is due, `verifyWhenDue`).
-        if (!(p.verify && !this.verifyWhenDue && (this.execFirst[i] as number) <= next)) return this.startCall(i, REPLAN, next);
+        if (!(p.verify && !this.verifyWhenDue && this.firstExecution(i) <= next)) return this.startCall(i, REPLAN, next);
         this.attemptEnd[i] = next; // the read tool found the action done: no re-plan, the step ends then
       }
     }
@@ -84,11 +84,21 @@ export class CallModel extends EngineState {
     const stepEnd = this.attemptEnd[i] as number;
     // A deploy's window (runtime.crash_probability) applies to the steps that end in it.
     if (this.regimes !== null) this.p = this.regimes.at(this.offset + stepEnd);
-    if (this.replayDrawn(this.replays[i] as number)) {
+    const crashed = this.replayDrawn(this.replays[i] as number);
+    if (p.trigger !== null) this.stepEndedForDelivery(i, stepEnd, crashed);
+    if (crashed) {
       this.replays[i]!++;
       this.replans[i] = 0;
       return this.startCall(i, REPLAY, stepEnd + uniform(this.rng, p.resumeMin, p.resumeMax));
     }
     this.sendAt[i] = Infinity;
   }
+
+  /** When actor `i`'s action was first executed (Infinity: not yet); delivery.ts looks across the action's runs. */
+  protected firstExecution(i: number): number {
+    return this.execFirst[i] as number;
+  }
+
+  /** With a trigger, actor `i`'s run's step ended at `at`, in a runtime crash or not: its acknowledgement (delivery.ts). */
+  protected stepEndedForDelivery(_i: number, _at: number, _crashed: boolean): void { /* no trigger */ }
 }

@@ -6,10 +6,12 @@ import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, t
 import { compileLatency, type LatencySampler } from '../model/latency.js';
 import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from '../model/policy.js';
 import type { Scenario } from '../model/types.js';
+import { ackWindow, triggerOf, type Trigger } from '../model/trigger.js';
 
 /** Key identities as the hot loop's small integers, one per identity (`keyOf` has a case for each). */
-export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4, S_TEXT = 5;
-export type ScopeCode = typeof S_NONE | typeof S_ATTEMPT | typeof S_CALL | typeof S_INTENT | typeof S_BUSINESS | typeof S_TEXT;
+/** S_RUN: scope intent where each delivery's run mints its own run id (trigger.run_id: per_delivery; the key is the run's). */
+export const S_NONE = 0, S_ATTEMPT = 1, S_CALL = 2, S_INTENT = 3, S_BUSINESS = 4, S_TEXT = 5, S_RUN = 6;
+export type ScopeCode = typeof S_NONE | typeof S_ATTEMPT | typeof S_CALL | typeof S_INTENT | typeof S_BUSINESS | typeof S_TEXT | typeof S_RUN;
 /** The code of each key identity (policy.ts's KEY_IDENTITY; null: no key). */
 function identityCode(identity: KeyIdentity | null): ScopeCode {
   switch (identity) {
@@ -56,6 +58,36 @@ export interface Params {
   transactional: boolean; storeErrors: boolean;
   /** Incidents (incidents.ts): every latency drawn is multiplied by this (1 outside them); the key store does not answer; what the server then does. */
   latencyScale: number; storeDown: boolean; failOpen: boolean;
+  /** Inbound delivery (model/trigger.ts), or null: each action delivered once. */
+  trigger: TriggerParams | null;
+}
+
+/** A trigger as the engine reads it (times in ms). */
+export interface TriggerParams {
+  /** From a delivery to its deadline: max(ack_timeout, extend_up_to). */
+  window: number;
+  redeliveries: number;
+  /** The wait after deadline k before delivery k + 1 is `schedule[min(k, length - 1)]`. */
+  schedule: Float64Array;
+  /** ack: after_step (else on_receipt). */
+  afterStep: boolean;
+  ackLoss: number; consumerCrash: number;
+  /** dedupe: by_message. */
+  dedupe: boolean;
+}
+
+function triggerParams(t: Trigger | null): TriggerParams | null {
+  if (t === null) return null;
+  return {
+    window: ackWindow(t), redeliveries: t.redeliveries, schedule: Float64Array.from(t.schedule),
+    afterStep: t.ack === 'after_step', ackLoss: t.ack_loss, consumerCrash: t.consumer_crash, dedupe: t.dedupe === 'by_message',
+  };
+}
+
+/** The scope's code where a trigger mints a run id per delivery: intent keys are then the run's. */
+function deliveredScope(scope: Scope, t: Trigger | null): ScopeCode {
+  const code = scopeCode(scope);
+  return code === S_INTENT && t !== null && t.run_id === 'per_delivery' ? S_RUN : code;
 }
 
 /** The scope's code for the hot loop. */
@@ -95,11 +127,12 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
     drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,
     crashP: s.runtime.crash_probability, resumeMin: s.runtime.resume_delay.min,
     resumeMax: s.runtime.resume_delay.max, maxReplays: s.runtime.max_replays,
-    scope: scopeCode(i.scope), atomic: ATOMIC_CLAIM[i.claim],
+    scope: deliveredScope(i.scope, triggerOf(s)), atomic: ATOMIC_CLAIM[i.claim],
     fpChecked: FINGERPRINT_RULE[i.fingerprint].checked, fpText: FINGERPRINT_RULE[i.fingerprint].text,
     retention: i.retention,
     runningLife: runningLife(i.lease, i.retention),
     transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
     latencyScale: w.latencyScale, storeDown: w.storeDown, failOpen: FAILS_OPEN[i.on_store_down],
+    trigger: triggerParams(triggerOf(s)),
   };
 }

@@ -80,6 +80,9 @@ export class EngineState extends Draws {
   /** Latency and bin key of each action's last call (most actions make one call). */
   protected lastCallLatency = new Float64Array(2);
   protected lastCallKey = new Int32Array(2);
+  /** With a trigger (delivery.ts): whether the actor is a delivery's run, and whether its first step end is still to come (its acknowledgement, ack: after_step). */
+  protected runStarted = new Uint8Array(2);
+  protected acking = new Uint8Array(2);
   /** The group's next call number and next free text. */
   protected nextCall = 0;
   protected nextText = 0;
@@ -143,5 +146,7 @@ const ACTOR_WIDTH = {
   storeUnavailable: 1,
   lastCallLatency: 1,
   lastCallKey: 1,
+  runStarted: 1,
+  acking: 1,
 } as const;
 type ActorArray = keyof typeof ACTOR_WIDTH;

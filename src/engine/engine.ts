@@ -15,7 +15,7 @@ import type { ChunkOutput } from './chunk-output.js';
 import { clockOf, type Clock } from '../model/clock.js';
 import { compile, S_NONE, type Params } from './compile.js';
 import { simpleChances, type SimpleChances } from './draws.js';
-import { GroupModel } from './group.js';
+import { DeliveryModel } from './delivery.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
 import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
@@ -29,7 +29,7 @@ export { ORIGINAL, REPLAN, REPLAY } from './calls.js';
 export { detachedOutput, type ChunkOutput } from './chunk-output.js';
 
 /** Simulates chunks of one scenario; reuse one instance for many chunks. */
-export class ChunkSimulator extends GroupModel {
+export class ChunkSimulator extends DeliveryModel {
   /** What the fast path draws for a group (draws.ts). */
   private readonly simple: SimpleChances;
   /** Whether this chunk tries the fast path. */
@@ -107,6 +107,10 @@ export class ChunkSimulator extends GroupModel {
    * two sets of them (the timeout before a change) every group goes through the general model.
    */
   private simulateArrivals(n: number): void {
+    if (this.base.trigger !== null) {
+      for (let g = 0; g < n; g++) this.simulateDelivered(g);
+      return;
+    }
     if (this.regimes === null) return this.simulateSpan(0, n, this.base, this.simple);
     const arrivals = this.arrivals;
     let a = 0;

@@ -42,13 +42,8 @@ export class GroupModel extends AttemptModel {
   protected finishAction(i: number): void {
     const t = this.totals;
     const n = this.execCount[i] as number;
-    t.count(C.attempts, this.attemptsSent[i] as number);
-    t.count(C.mismatches_422, this.mismatches422[i] as number);
-    t.count(C.conflicts_409, this.conflicts409[i] as number);
-    t.count(C.dedup_hits, this.dedupHits[i] as number);
+    this.countTallies(i);
     t.count(C.keys, this.rows.owned(i & 1)); // rows, not writes (docs/model.md v2)
-    t.count(C.unknown_outcomes, this.unknownOutcomes[i] as number);
-    t.count(C.store_unavailable, this.storeUnavailable[i] as number);
     t.count(C.executions, n);
     const sr = this.series;
     // Every execution was counted as a duplicate at its commit (attempt.ts); the first is none.
@@ -69,5 +64,16 @@ export class GroupModel extends AttemptModel {
     const latency = (this.lastReturn[i] as number) - (this.arrival[i] as number);
     t.actionLatency.countKey(latency === this.lastCallLatency[i] ? (this.lastCallKey[i] as number) : binKey(latency));
     t.actions++;
+  }
+
+  /** Actor `i`'s per-action tallies of the counters that do not derive from executions, into the chunk's sums. */
+  protected countTallies(i: number): void {
+    const t = this.totals;
+    t.count(C.attempts, this.attemptsSent[i] as number);
+    t.count(C.mismatches_422, this.mismatches422[i] as number);
+    t.count(C.conflicts_409, this.conflicts409[i] as number);
+    t.count(C.dedup_hits, this.dedupHits[i] as number);
+    t.count(C.unknown_outcomes, this.unknownOutcomes[i] as number);
+    t.count(C.store_unavailable, this.storeUnavailable[i] as number);
   }
 }

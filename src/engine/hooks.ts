@@ -29,6 +29,12 @@ export interface EngineHooks {
    * `onExecution`, and before `onAttempt` of the attempt it belongs to, if the client still waits.
    */
   onServe(i: number, s: number, t: number, expired: boolean): void;
+  /**
+   * With a trigger (docs/model.md, "Inbound delivery"): delivery `k` of action `o` (0 the
+   * primary, 1 its twin) at `at`; `run` is the actor its run is, or -1 when it started none
+   * (the consumer died first, or it deduplicated the delivery).
+   */
+  onDelivery(o: number, k: number, at: number, run: number): void;
 }
 
 /** Hooks that do nothing: a run's; the optimiser inlines the empty calls away. */
@@ -39,6 +45,7 @@ class NoHooks implements EngineHooks {
   onExecution(): void { /* empty */ }
   onCallEnd(): void { /* empty */ }
   onServe(): void { /* empty */ }
+  onDelivery(): void { /* empty */ }
 }
 
 export const NO_HOOKS: EngineHooks = new NoHooks();

@@ -75,6 +75,9 @@ class CoupledTracer implements EngineHooks {
 
   constructor(private readonly scenario: Scenario, private readonly plan: ChunkPlan) {}
 
+  /** The coupled engine takes no trigger yet (docs/model-decisions.md, "Inbound delivery"). */
+  onDelivery(): void { /* see above */ }
+
   private actor(i: number): ActorTrace | null {
     return this.slots[i >> 1]?.actors[i & 1] ?? null;
   }

@@ -103,6 +103,9 @@ class Tracer implements EngineHooks {
     this.timeout = scenario.client.timeout;
   }
 
+  /** Deliveries are not drawn yet: a traced run of a triggered scenario is refused (engine/trace.ts, traceChunk). */
+  onDelivery(): void { /* see above */ }
+
   onGroup(arrival: number): void {
     this.group++;
     this.groupArrival = arrival;

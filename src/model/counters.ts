@@ -14,6 +14,9 @@ export const COUNTER_NAMES = [
   'duplicated',
   // gRPC's retry throttling (docs/model.md, "Capacity", version 4): last, so parts written before it read as 0.
   'throttled',
+  // Inbound delivery (docs/model.md, version 4): executions of runs a redelivery started, deliveries
+  // (the first included), actions delivered more than once, actions the sender gave up on.
+  'duplicates_redelivery', 'deliveries', 'redelivered', 'dead_lettered',
 ] as const;
 export type CounterName = (typeof COUNTER_NAMES)[number];
 

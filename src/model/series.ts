@@ -9,10 +9,13 @@ import { C, type CounterName } from './counters.js';
 export const CAPACITY_SERIES = ['shed', 'expired', 'budget_denied', 'breaker_rejected', 'started', 'succeeded', 'throttled'] as const;
 
 /** The counts of a series, in the order JSON and CSV list them. */
+/** The counts only a run with a trigger counts (docs/model.md, "Inbound delivery"), listed only for such runs. */
+export const TRIGGER_SERIES = ['deliveries', 'dead_lettered'] as const;
+
 export const SERIES_NAMES = [
   'arrivals', 'attempts', 'executions', 'duplicates', 'conflicts_409', 'mismatches_422',
   'dedup_hits', 'timeouts', 'unknown_outcomes', 'lost', 'store_unavailable',
-  ...CAPACITY_SERIES,
+  ...CAPACITY_SERIES, ...TRIGGER_SERIES,
 ] as const;
 export type SeriesName = (typeof SERIES_NAMES)[number];
 
@@ -40,6 +43,8 @@ export const SERIES_MEANINGS: Readonly<Record<SeriesName, string>> = {
   started: 'handlers started by a worker, fast replies included (their start)',
   succeeded: 'calls returning success to the model (their return)',
   throttled: 'retries gRPC\'s retry throttling did not allow (when the failed attempt\'s outcome was learned)',
+  deliveries: 'deliveries of a trigger, the first of each action included (their delivery time)',
+  dead_lettered: 'actions whose sender gave up delivering them (their last delivery\'s deadline)',
 };
 
 /** A run's series: `counts[b * NUM_SERIES + SER[name]]` for bucket b, which starts at b·step. */
@@ -100,6 +105,7 @@ const TOTAL_OF: Readonly<Record<SeriesName, CounterName | 'primaries' | 'attempt
   timeouts: 'attemptsUnknown', unknown_outcomes: 'unknown_outcomes', lost: 'lost', store_unavailable: 'store_unavailable',
   shed: 'shed', expired: 'expired', budget_denied: 'budget_denied', breaker_rejected: 'breaker_rejected',
   started: 'handlersStarted', succeeded: 'callsSucceeded', throttled: 'throttled',
+  deliveries: 'deliveries', dead_lettered: 'dead_lettered',
 };
 
 export function seriesTotalFromSums(

@@ -29,6 +29,7 @@ export const SERIES_LABELS: Readonly<Record<SeriesName, string>> = {
   breaker_rejected: 'Attempts the breaker rejected',
   started: 'Handlers started (worker throughput)',
   succeeded: 'Calls returning success (goodput)', throttled: 'Retries throttled',
+  deliveries: 'Deliveries (the first of each action included)', dead_lettered: 'Actions dead-lettered (the sender gave up)',
 };
 
 export interface ChartIncident { name: string; from: number; to: number }
