@@ -9,6 +9,7 @@ import { simulate } from '../src/exec/simulate.js';
 import type { CounterName } from '../src/model/counters.js';
 import type { Trigger } from '../src/model/trigger.js';
 import type { Scenario } from '../src/model/types.js';
+import { SERIES_NAMES } from '../src/model/series.js';
 import { normalTail, parseRunnable } from './helpers.js';
 
 const WEBHOOK: Trigger = {
@@ -102,5 +103,52 @@ agent: {replan_probability: 0}
     const r = run(LAB, { redeliveries: 1, extend_up_to: 10_000 }, 50_000);
     expect(r.mean('duplicates')).toBe(0);
     expect(r.mean('dead_lettered')).toBe(0);
+  });
+});
+
+describe('closed forms beyond the contract\'s points (constant 2s latency, ack_timeout 1s, scope none)', () => {
+  it('ack on receipt with lost acknowledgements: deliveries 1 + q + q² for two redeliveries, each one run', () => {
+    const q = 0.5;
+    const r = run(CONSTANT.replace('SCOPE', 'none'), { ack: 'on_receipt', ack_loss: q }, 100_000);
+    const expected = 1 + q + q * q; // delivery k + 1 happens when k acknowledgements in a row were lost
+    expect(Math.abs(r.mean('deliveries') - expected)).toBeLessThan(4 * r.se('deliveries'));
+    expect(r.mean('executions')).toBeCloseTo(r.mean('deliveries'), 12);
+    expect(Math.abs(r.mean('dead_lettered') - q ** 3)).toBeLessThan(4 * r.se('dead_lettered'));
+  });
+
+  it('a runtime crash at the step end leaves its delivery unacknowledged: the replay and the redelivery both execute', () => {
+    const c = 0.3;
+    const yaml = `${CONSTANT.replace('SCOPE', 'none').replace('2s', '200ms')}runtime: {crash_probability: ${c}, max_replays: 1}\n`;
+    const r = run(yaml, { redeliveries: 1 }, 100_000);
+    // Run 0 crashes with chance c: its replay executes again and delivery 1 runs at 1s, crashing in turn with chance c.
+    const tol = (name: CounterName) => 4 * r.se(name);
+    expect(Math.abs(r.mean('duplicates_replay') - c)).toBeLessThan(tol('duplicates_replay'));
+    expect(Math.abs(r.mean('duplicates_redelivery') - c * (1 + c))).toBeLessThan(tol('duplicates_redelivery'));
+    expect(Math.abs(r.mean('duplicates') - (2 * c + c * c))).toBeLessThan(tol('duplicates'));
+    expect(Math.abs(r.mean('dead_lettered') - c * c)).toBeLessThan(tol('dead_lettered'));
+  });
+
+  it('a twin is a message of its own, with its own deliveries', () => {
+    const r = run(`${CONSTANT.replace('SCOPE', 'none')}workload: {twin_probability: 1}\n`, {}, 1000);
+    expect(r.actions).toBe(2000);
+    expect(r.mean('deliveries')).toBe(3);
+    expect(r.mean('duplicates')).toBe(2);
+  });
+
+  it('the schedule spaces the deliveries: with [0s, 1m] the third comes a minute after the second\'s deadline', () => {
+    const scenario = { ...parseRunnable(CONSTANT.replace('SCOPE', 'none')), actions: 1, trigger: { ...WEBHOOK, schedule: [0, 60_000] } } as Scenario;
+    const series = simulate(scenario, '1', 1000).series!;
+    const width = series.counts.length / series.buckets;
+    /** The starts of the 1 s buckets where `name` counted (whole seconds after the arrival, so differences are exact). */
+    const at = (name: 'deliveries' | 'dead_lettered') => {
+      const column = SERIES_NAMES.indexOf(name);
+      return [...Array(series.buckets).keys()].filter((b) => series.counts[b * width + column]! > 0).map((b) => b * series.step);
+    };
+    // Delivery 0 at the arrival; its deadline 1s later, delivery 1 then; its deadline at 2s, delivery 2 at 2s + 60s; dead-lettered at 63s.
+    const times = at('deliveries');
+    expect(times.length).toBe(3);
+    expect(times[1]! - times[0]!).toBe(1000);
+    expect(times[2]! - times[1]!).toBe(61_000);
+    expect(at('dead_lettered')[0]! - times[2]!).toBe(1000);
   });
 });
