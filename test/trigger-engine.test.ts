@@ -10,6 +10,13 @@ import type { CounterName } from '../src/model/counters.js';
 import type { Trigger } from '../src/model/trigger.js';
 import type { Scenario } from '../src/model/types.js';
 import { SERIES_NAMES } from '../src/model/series.js';
+import { C } from '../src/model/counters.js';
+import { ChunkSimulator } from '../src/engine/engine.js';
+import { gridStepFor } from '../src/engine/grid.js';
+import { planChunks } from '../src/engine/plan.js';
+import { traceChunk } from '../src/engine/trace.js';
+import { chunkRng } from '../src/random/rng.js';
+import { sampleRows } from '../src/report/timeline-rows.js';
 import { normalTail, parseRunnable } from './helpers.js';
 
 const WEBHOOK: Trigger = {
@@ -150,5 +157,28 @@ describe('closed forms beyond the contract\'s points (constant 2s latency, ack_t
     expect(times[1]! - times[0]!).toBe(1000);
     expect(times[2]! - times[1]!).toBe(61_000);
     expect(at('dead_lettered')[0]! - times[2]!).toBe(1000);
+  });
+});
+
+describe('the traced chunk of a triggered scenario (the action timeline)', () => {
+  it('traces each delivery\'s run as a row of its own, and marks as duplicates what the run counts', () => {
+    const yaml = `actions: 2000\n${CONSTANT.replace('SCOPE', 'none').replace('{dist: constant, value: 2s}', '{dist: lognormal, median: 800ms, sigma: 0.6}')}workload: {twin_probability: 0.1}\n`;
+    const scenario = { ...parseRunnable(yaml), trigger: { ...WEBHOOK, redeliveries: 2 } } as Scenario;
+    const step = gridStepFor(scenario);
+    const plan = planChunks('1', scenario.actions, scenario.load.rate_per_s)[0]!;
+    const plain = new ChunkSimulator(scenario, step).run(chunkRng('1', 0), plan);
+    const { output, actions } = traceChunk(scenario, step, chunkRng('1', 0), plan);
+    expect(output.sum).toEqual(plain.sum); // tracing changes no number
+    const marked = actions.reduce((n, a) => n + a.executions.filter((e) => e.duplicate).length, 0);
+    expect(marked).toBe(plain.sum[C.duplicates]);
+    expect(marked).toBeGreaterThan(0);
+    const redelivered = actions.filter((a) => (a.delivery ?? 0) > 0);
+    expect(redelivered.length).toBe(plain.sum[C.deliveries]! - plain.actions); // every delivery started a run
+    // A redelivery's run executes a duplicate whenever the first delivery's run executed (scope none: always).
+    expect(redelivered.every((a) => a.executions.every((e) => e.duplicate))).toBe(true);
+    const rows = sampleRows(actions, plan.offset, scenario.client.timeout).rows;
+    const row = rows.find((r) => (r.action.delivery ?? 0) > 0)!;
+    expect(row.label).toMatch(/^#\d+( twin)? delivery [23]$/);
+    expect(row.story).toMatch(/^Delivery [23] of (the twin of )?action #\d+ \(redelivered/);
   });
 });

@@ -22,10 +22,24 @@ export function keyText(scope: Scope, group: number, actor: number, key: number,
   return `${name}:${action}${KEY_IDENTITY[scope] === 'group' ? '' : `.${key}`}`; // the business identity: one key per group
 }
 
-/** Every execution after an action's first (in time) is a duplicate, as in docs/model.md. */
+/**
+ * Every execution after an action's first is a duplicate, as in docs/model.md: the first in time;
+ * with a trigger, the first of the earliest delivery whose run executed (the runs of one action
+ * are traced apart: the same group, twin or not).
+ */
 export function markDuplicates(actions: readonly TracedAction[]): void {
-  for (const action of actions) {
-    const first = action.executions.reduce((best, e, k, all) => (e.at < (all[best] as TracedExecution).at ? k : best), 0);
-    action.executions.forEach((e, k) => { e.duplicate = k !== first; });
+  const byAction = new Map<string, { run: TracedAction; e: TracedExecution }[]>();
+  for (const run of actions) {
+    const id = `${run.group}:${run.twin ? 1 : 0}`;
+    const list = byAction.get(id) ?? [];
+    for (const e of run.executions) list.push({ run, e });
+    byAction.set(id, list);
+  }
+  for (const list of byAction.values()) {
+    // The earliest delivery first, then time; at a tie the one traced first.
+    const before = (x: { run: TracedAction; e: TracedExecution }, y: { run: TracedAction; e: TracedExecution }) =>
+      (x.run.delivery ?? 0) < (y.run.delivery ?? 0) || ((x.run.delivery ?? 0) === (y.run.delivery ?? 0) && x.e.at < y.e.at);
+    const first = list.reduce<{ run: TracedAction; e: TracedExecution } | null>((best, x) => (best === null || before(x, best) ? x : best), null);
+    for (const x of list) x.e.duplicate = x !== first;
   }
 }

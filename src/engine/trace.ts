@@ -14,6 +14,7 @@ import type { EngineHooks } from './hooks.js';
 import type { ChunkPlan } from './plan.js';
 import { chunkRng, type Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
+import { triggerOf } from '../model/trigger.js';
 import { KINDS, keyText, markDuplicates, STATUS } from './trace-keys.js';
 import { traceCoupled } from './trace-coupled.js';
 
@@ -80,8 +81,13 @@ export interface TracedAction {
   twin: boolean;
   /** Arrival of the group in the chunk (ms); the action's times are relative to it. */
   groupArrival: number;
-  /** The action's own arrival, ms from the group's arrival (0 unless a twin). */
+  /** The action's own arrival, ms from the group's arrival (0 unless a twin); with a trigger, its run's delivery. */
   arrival: number;
+  /**
+   * With a trigger (docs/model.md, "Inbound delivery"): which delivery started this run of the
+   * action (0 the first); each run is traced as an action of its own. Absent without a trigger.
+   */
+  delivery?: number;
   calls: TracedCall[];
   attempts: TracedAttempt[];
   executions: TracedExecution[];
@@ -93,29 +99,35 @@ class Tracer implements EngineHooks {
   readonly traced: TracedAction[] = [];
   private group = -1;
   private groupArrival = 0;
-  private current: [TracedAction | null, TracedAction | null] = [null, null];
+  /** Each actor's story in the group: 0 the primary, 1 its twin; with a trigger, 2k + either for delivery k's run (engine/delivery.ts). */
+  private current: (TracedAction | null)[] = [];
   /** How many attempts each actor's current call has sent. */
-  private readonly callAttempts = [0, 0];
+  private readonly callAttempts: number[] = [];
   private readonly scope: Scope;
   private readonly timeout: number;
+  private readonly triggered: boolean;
   constructor(scenario: Scenario) {
     this.scope = scenario.idempotency.scope;
     this.timeout = scenario.client.timeout;
+    this.triggered = triggerOf(scenario) !== null;
   }
 
-  /** Deliveries are not drawn yet: a traced run of a triggered scenario is refused (engine/trace.ts, traceChunk). */
+  /** A delivery's run is traced from its first call (onCall); one that started none shows as its action's missing row. */
   onDelivery(): void { /* see above */ }
 
   onGroup(arrival: number): void {
     this.group++;
     this.groupArrival = arrival;
-    this.current = [null, null];
+    this.current = [];
   }
 
   onCall(i: number, kind: number, at: number): void {
     let action = this.current[i];
     if (!action) {
-      action = { group: this.group, twin: i === 1, groupArrival: this.groupArrival, arrival: at - this.groupArrival, calls: [], attempts: [], executions: [] };
+      action = {
+        group: this.group, twin: (i & 1) === 1, groupArrival: this.groupArrival, arrival: at - this.groupArrival, calls: [], attempts: [], executions: [],
+        ...(this.triggered ? { delivery: i >> 1 } : {}),
+      };
       this.current[i] = action;
       this.traced.push(action);
     }

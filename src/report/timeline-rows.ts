@@ -49,6 +49,7 @@ export function actionTags(a: TracedAction): string[] {
   if (tags.length === 0 && a.attempts.length > a.calls.length) tags.push('retried');
   if (tags.length === 0 && a.attempts.some((t) => t.outcome !== 'ok')) tags.push('failed');
   if (a.twin) tags.push('twin');
+  if ((a.delivery ?? 0) > 0) tags.push(`redelivery ${a.delivery}`);
   return tags;
 }
 
@@ -66,6 +67,7 @@ function capacityTags(a: TracedAction, count: (n: number, tag: string) => void):
 /** What a group is shown for: the first that applies; each kind gets an equal share of the rows. */
 const CATEGORIES: ((a: TracedAction) => boolean)[] = [
   (a) => a.executions.some((e) => e.duplicate),
+  (a) => (a.delivery ?? 0) > 0, // a run a redelivery started (a trigger)
   (a) => a.attempts.some((t) => t.answeredBy === 'queue'), // shed or expired (capacity)
   (a) => a.calls.some((c) => c.stopped !== undefined), // a client guard (capacity)
   (a) => a.attempts.some((t) => t.status === '409' || t.status === '422'),
@@ -136,7 +138,8 @@ export function sampleRows(actions: readonly TracedAction[], runStart: number, t
     rows: chosen.flatMap((group) => group.map((action) => {
       const tags = actionTags(action);
       if (tags.length === 0 && group.length > 1) tags.push('has a twin'); // a quiet primary is shown for its twin
-      return { action, label: `#${action.group + 1}${action.twin ? ' twin' : ''}`, tags, story: actionStory(action, runStart, timeout) };
+      const delivery = (action.delivery ?? 0) > 0 ? ` delivery ${(action.delivery ?? 0) + 1}` : '';
+      return { action, label: `#${action.group + 1}${action.twin ? ' twin' : ''}${delivery}`, tags, story: actionStory(action, runStart, timeout) };
     })),
     simulated: actions.length,
     eventful: buckets.reduce((n, b) => n + b.reduce((m, g) => m + g.length, 0), 0),
@@ -206,9 +209,11 @@ const STOPPED_WORDS = {
 /** The action's events in words, times from the group's arrival. */
 export function actionStory(a: TracedAction, runStart: number, timeout: number): string {
   const arrived = clock(runStart + a.groupArrival + a.arrival);
-  const lines = [a.twin
-    ? `The twin of action #${a.group + 1} (the same business action, sent again): arrived ${arrived} into the run, ${at(a.arrival)} after its sibling. Times below are from its sibling's arrival.`
-    : `Action #${a.group + 1}, arrived ${arrived} into the run. Times below are from its arrival.`];
+  const lines = [(a.delivery ?? 0) > 0
+    ? `Delivery ${(a.delivery ?? 0) + 1} of ${a.twin ? 'the twin of ' : ''}action #${a.group + 1} (redelivered: no acknowledgement of the delivery before it reached the sender in time): its run started ${arrived} into the run, ${at(a.arrival)} after ${a.twin ? 'the sibling\'s' : 'the action\'s'} arrival, from which the times below count.`
+    : a.twin
+      ? `The twin of action #${a.group + 1} (the same business action, sent again): arrived ${arrived} into the run, ${at(a.arrival)} after its sibling. Times below are from its sibling's arrival.`
+      : `Action #${a.group + 1}, arrived ${arrived} into the run. Times below are from its arrival.`];
   a.calls.forEach((c, k) => {
     lines.push(`Call ${k + 1}, ${KIND_WORDS[c.kind]}, at ${at(c.start)}:`);
     for (const t of a.attempts.filter((x) => x.call === k)) {
