@@ -27,8 +27,7 @@ export const SERIES_LABELS: Readonly<Record<SeriesName, string>> = {
   expired: 'Requests expired in the queue (dropped)',
   budget_denied: 'Retries the budget denied',
   breaker_rejected: 'Attempts the breaker rejected',
-  started: 'Handlers started (worker throughput)',
-  succeeded: 'Calls returning success (goodput)', throttled: 'Retries throttled',
+  started: 'Handlers started (worker throughput)', succeeded: 'Calls returning success (goodput)', throttled: 'Retries throttled',
   deliveries: 'Deliveries (the first of each action included)', dead_lettered: 'Actions dead-lettered (the sender gave up)',
 };
 
