@@ -80,9 +80,28 @@ export class EngineState extends Draws {
   /** Latency and bin key of each action's last call (most actions make one call). */
   protected lastCallLatency = new Float64Array(2);
   protected lastCallKey = new Int32Array(2);
-  /** With a trigger (delivery.ts): whether the actor is a delivery's run, and whether its first step end is still to come (its acknowledgement, ack: after_step). */
+  /**
+   * With a trigger (delivery.ts). Per run: whether the actor is a delivery's run, whether its
+   * first step end is still to come (its acknowledgement, ack: after_step), its delivery, and
+   * the next run of its action (-1: none).
+   */
   protected runStarted = new Uint8Array(2);
   protected acking = new Uint8Array(2);
+  protected runDelivery = new Int32Array(2);
+  protected nextRun = new Int32Array(2);
+  /**
+   * Per action, at the actor of its first delivery: its arrival, its current delivery and that
+   * delivery's deadline (Infinity once one succeeded or the sender gave up), whether a run started
+   * (the consumer's record under dedupe: by_message), the free text of its latest original call,
+   * whether it was dead-lettered, and its latest run (-1: none yet).
+   */
+  protected actArrival = new Float64Array(2);
+  protected delivery = new Int32Array(2);
+  protected deadline = new Float64Array(2);
+  protected runBegun = new Uint8Array(2);
+  protected originalText = new Int32Array(2);
+  protected deadLettered = new Uint8Array(2);
+  protected lastRun = new Int32Array(2);
   /** The group's next call number and next free text. */
   protected nextCall = 0;
   protected nextText = 0;
@@ -148,5 +167,14 @@ const ACTOR_WIDTH = {
   lastCallKey: 1,
   runStarted: 1,
   acking: 1,
+  runDelivery: 1,
+  nextRun: 1,
+  actArrival: 1,
+  delivery: 1,
+  deadline: 1,
+  runBegun: 1,
+  originalText: 1,
+  deadLettered: 1,
+  lastRun: 1,
 } as const;
 type ActorArray = keyof typeof ACTOR_WIDTH;

@@ -20,6 +20,7 @@ import { NO_HOOKS, type EngineHooks } from './hooks.js';
 import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
 import { SER } from '../model/series.js';
+import { uniform } from '../random/uniform.js';
 import { SeriesTally } from './series-tally.js';
 import type { Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
@@ -122,6 +123,53 @@ export class ChunkSimulator extends DeliveryModel {
       a = b;
       if (a >= n) return;
     }
+  }
+
+  /** Actors the group uses now: a triggered group's runs are 2k + action for delivery k (delivery.ts). */
+  private usedActors = 2;
+
+  /** Simulates the chunk's group `g` (arrival `arrivals[g]`) with its deliveries (docs/model.md, "Inbound delivery"), from its start. */
+  private simulateDelivered(g: number): void {
+    const arrival = this.arrivals[g] as number;
+    this.log.clear();
+    this.totals.rows.beginGroup();
+    this.nextCall = 0;
+    this.nextText = 0;
+    this.hooks.onGroup(arrival, 0);
+    if (this.series !== null) this.series.add(SER.arrivals, arrival);
+    for (let i = 0; i < this.usedActors; i++) this.sendAt[i] = Infinity;
+    this.usedActors = 2;
+    const twin = this.twinDrawn();
+    this.beginAction(0, arrival);
+    if (twin) this.beginAction(1, arrival + uniform(this.rng, this.p.twinMin, this.p.twinMax));
+    else this.deadline[1] = Infinity;
+    this.runEvents();
+    this.finishDelivered(0);
+    if (twin) this.finishDelivered(1);
+  }
+
+  /** The group's events in time order until none is left: the next attempt, or a deadline when it comes strictly first. */
+  private runEvents(): void {
+    for (;;) {
+      let next = -1;
+      let s = Infinity;
+      for (let j = 0; j < this.usedActors; j++) {
+        const t = this.sendAt[j] as number;
+        if (t < s) { s = t; next = j; }
+      }
+      const a = (this.deadline[0] as number) <= (this.deadline[1] as number) ? 0 : 1;
+      if ((this.deadline[a] as number) < s) this.deadlinePassed(a);
+      else if (next < 0) return;
+      else this.sendAttempt(next);
+    }
+  }
+
+  protected override runActor(a: number, k: number): number {
+    const i = 2 * k + a;
+    if (i >= this.sendAt.length) this.resizeActors(Math.max(2 * this.sendAt.length, i + 2));
+    for (let j = this.usedActors; j <= i; j++) this.sendAt[j] = Infinity;
+    if (i >= this.usedActors) this.usedActors = i + 1;
+    return i;
   }
 
   /** Groups [from, to) of the chunk, the simple ones by the fast path with the parameters `p` (and their chances `simple`). */
