@@ -15,6 +15,7 @@ import { ChunkSimulator } from '../src/engine/engine.js';
 import { gridStepFor } from '../src/engine/grid.js';
 import { planChunks } from '../src/engine/plan.js';
 import { traceChunk } from '../src/engine/trace.js';
+import { traceCoupled } from '../src/engine/trace-coupled.js';
 import { chunkRng } from '../src/random/rng.js';
 import { sampleRows } from '../src/report/timeline-rows.js';
 import { normalTail, parseRunnable } from './helpers.js';
@@ -180,5 +181,57 @@ describe('the traced chunk of a triggered scenario (the action timeline)', () =>
     const row = rows.find((r) => (r.action.delivery ?? 0) > 0)!;
     expect(row.label).toMatch(/^#\d+( twin)? delivery [23]$/);
     expect(row.story).toMatch(/^Delivery [23] of (the twin of )?action #\d+ \(redelivered/);
+  });
+});
+
+describe('the coupled engine with a trigger (every run competes for the workers)', () => {
+  const COUPLED = CONSTANT.replace('SCOPE', 'none').replace('value: 2s}}', 'value: 2s}, capacity: {workers: 10000}}');
+
+  it('with workers far above the load, gives the chunk engine\'s figures: the contract\'s points', () => {
+    const none = run(COUPLED, {}, 2000);
+    expect(none.metrics.shed_per_1000).toBeDefined(); // a coupled run
+    expect(none.mean('deliveries')).toBe(3);
+    expect(none.mean('duplicates')).toBe(2);
+    expect(none.mean('dead_lettered')).toBe(1);
+    const intent = run(COUPLED.replace('scope: none', 'scope: intent'), { run_id: 'from_message' }, 2000);
+    expect(intent.mean('deliveries')).toBe(2);
+    expect(intent.mean('duplicates')).toBe(0);
+    expect(intent.mean('conflicts_409')).toBe(1);
+    const dedupe = run(COUPLED, { dedupe: 'by_message' }, 2000);
+    expect(dedupe.mean('deliveries')).toBe(2);
+    expect(dedupe.mean('duplicates')).toBe(0);
+  });
+
+  it('lab latency with one redelivery: the chunk engine\'s duplicates and dead letters within their intervals', () => {
+    const lab = 'client: {timeout: 10s, retries: 0}\nnetwork: {reply_loss: 0}\nagent: {replan_probability: 0}\n';
+    const chunk = run(lab, { redeliveries: 1 }, 100_000);
+    const coupled = run(`${lab}service: {capacity: {workers: 10000}}\n`, { redeliveries: 1 }, 100_000, '2');
+    for (const name of ['duplicates', 'dead_lettered', 'deliveries'] as const) {
+      // Two independent estimates: their difference within 4 standard errors of a difference.
+      expect(Math.abs(chunk.mean(name) - coupled.mean(name))).toBeLessThan(4 * Math.hypot(chunk.se(name), coupled.se(name)));
+    }
+  });
+
+  it('redeliveries feed a slow service: runs still going when their message comes again add to the load', () => {
+    const slow = `service: {latency: {dist: constant, value: 3s}, capacity: {workers: 200}}\nclient: {timeout: 10s, retries: 0}\nnetwork: {reply_loss: 0}\nagent: {replan_probability: 0}\nload: {rate_per_s: 50}\n`;
+    const r = run(slow, { ack_timeout: 1000, redeliveries: 2 }, 20_000);
+    // Every step outlasts the 1 s deadline: each action is delivered 3 times and its 3 runs each hold a worker 3 s.
+    expect(r.mean('deliveries')).toBe(3);
+    expect(r.metrics.utilisation!).toBeGreaterThan(0.6); // 50/s × 3 runs × 3 s = 450 worker-seconds a second on 200 workers: saturated
+  });
+});
+
+describe('the traced chunk of a coupled triggered scenario', () => {
+  it('traces each redelivered run, from its own slot, as its action\'s row, and marks what the run counts', () => {
+    const yaml = `actions: 3000\n${CONSTANT.replace('SCOPE', 'none').replace('{dist: constant, value: 2s}', '{dist: lognormal, median: 800ms, sigma: 0.6}, capacity: {workers: 100}')}`;
+    const scenario = { ...parseRunnable(yaml), trigger: { ...WEBHOOK, redeliveries: 2 } } as Scenario;
+    const plan = planChunks('1', scenario.actions, scenario.load.rate_per_s)[0]!;
+    const { actions, outputs } = traceCoupled(scenario, gridStepFor(scenario), '1', plan);
+    const counted = outputs.reduce((n, o) => n + (o.sum[C.duplicates] as number), 0);
+    const marked = actions.reduce((n, a) => n + a.executions.filter((e) => e.duplicate).length, 0);
+    expect(marked).toBe(counted); // the chunk is the whole run here (3000 actions < one chunk)
+    const redelivered = actions.filter((a) => (a.delivery ?? 0) > 0);
+    expect(redelivered.length).toBe(outputs.reduce((n, o) => n + (o.sum[C.deliveries] as number), 0) - 3000);
+    expect(actions.every((a) => a.delivery !== undefined)).toBe(true);
   });
 });

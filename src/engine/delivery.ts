@@ -79,9 +79,9 @@ export class DeliveryModel extends GroupModel {
     else if (i !== a) this.nextRun[a] = i; // the first delivery started no run: the chain still starts at a
     this.lastRun[a] = i;
     this.acking[i] = this.trig.afterStep ? 1 : 0;
+    this.hooks.onDelivery(a, k, at, i); // before its first call: a tracer sets the run's row up
     this.startAction(i, at, text);
     this.arrival[i] = this.actArrival[a] as number;
-    this.hooks.onDelivery(a, k, at, i);
     this.runStartedAt(i);
   }
 

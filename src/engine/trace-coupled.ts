@@ -52,7 +52,8 @@ interface ActorTrace {
   stop: TracedCall['stopped'] | undefined;
 }
 
-interface SlotTrace { group: number; arrival: number; actors: [ActorTrace | null, ActorTrace | null] }
+/** A slot's group; with a trigger, the delivery its runs are (a redelivered run has a slot of its own, acting for its group: coupled/state.ts). */
+interface SlotTrace { group: number; arrival: number; actors: [ActorTrace | null, ActorTrace | null]; delivery?: number }
 
 /** A reply the client got, as its bar's colour. */
 function receivedOutcome(status: number): AttemptOutcome {
@@ -75,8 +76,13 @@ class CoupledTracer implements EngineHooks {
 
   constructor(private readonly scenario: Scenario, private readonly plan: ChunkPlan) {}
 
-  /** The coupled engine takes no trigger yet (docs/model-decisions.md, "Inbound delivery"). */
-  onDelivery(): void { /* see above */ }
+  /** With a trigger: delivery `k` of action `a` starts a run as actor `run` (-1: none), in its group's slot or, redelivered, in a slot of its own. */
+  onDelivery(a: number, k: number, _at: number, run: number): void {
+    const home = this.slots[a >> 1];
+    if (run < 0 || !home) return;
+    if (run >> 1 === a >> 1) { home.delivery = k; return; }
+    this.slots[run >> 1] = { group: home.group, arrival: home.arrival, actors: [null, null], delivery: k };
+  }
 
   private actor(i: number): ActorTrace | null {
     return this.slots[i >> 1]?.actors[i & 1] ?? null;
@@ -94,6 +100,7 @@ class CoupledTracer implements EngineHooks {
     if (!a) {
       const action: TracedAction = {
         group: slot.group, twin: (i & 1) === 1, groupArrival: slot.arrival - this.plan.offset, arrival: at - slot.arrival, calls: [], attempts: [], executions: [],
+        ...(slot.delivery === undefined ? {} : { delivery: slot.delivery }),
       };
       this.traced.push(action);
       a = slot.actors[i & 1] = { action, attempts: 0, notes: new Map(), stop: undefined };

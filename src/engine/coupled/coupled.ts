@@ -25,7 +25,8 @@ import type { Rng } from '../../random/rng.js';
 import { uniform } from '../../random/uniform.js';
 import type { InFlightLimits } from './in-flight.js';
 import type { SaturationTally } from './saturation.js';
-import { CLIENT, CoupledServer, EV_FREE, EV_REPLY, EV_SEND } from './server.js';
+import { CoupledDelivered } from './delivered.js';
+import { CLIENT, EV_DEADLINE, EV_FREE, EV_REPLY, EV_SEND, SERVER } from './server.js';
 
 export interface CoupledSpec {
   scenario: Scenario;
@@ -47,7 +48,7 @@ export interface CoupledSpec {
   saturationTally?: SaturationTally;
 }
 
-export class CoupledSimulator extends CoupledServer {
+export class CoupledSimulator extends CoupledDelivered {
   private readonly clock: Clock;
   /** The arrivals fed and not yet simulated: `arrivals[next .. pending)`, times from `arrivalOffset`. */
   private pending = 0;
@@ -70,7 +71,7 @@ export class CoupledSimulator extends CoupledServer {
     // The fast path needs a simple group's later steps to draw nothing and touch nothing shared:
     // no replay after a success (its draw would come at the return), no window, no client guard.
     const p = this.base;
-    const fast = spec.fastPath !== false && spec.hooks === undefined && this.regimes === null && !this.guarded && p.crashP === 0;
+    const fast = spec.fastPath !== false && spec.hooks === undefined && this.regimes === null && !this.guarded && p.crashP === 0 && p.trigger === null;
     this.simple = fast ? simpleChances(p) : null;
   }
 
@@ -94,9 +95,9 @@ export class CoupledSimulator extends CoupledServer {
       // The earliest event: the heap's, or the first timeout (a client event) when it comes before.
       const ht = heap.peekTime();
       const tt = timeouts.peekTime();
-      const timeoutFirst = tt < ht || (tt === ht && tt !== Infinity && heap.peekClass() === CLIENT && timeouts.peekSeq() < heap.peekSeq());
+      const timeoutFirst = tt < ht || (tt === ht && tt !== Infinity && heap.peekClass() !== SERVER && (heap.peekClass() !== CLIENT || timeouts.peekSeq() < heap.peekSeq()));
       const et = timeoutFirst ? tt : ht;
-      if (et < na || (et === na && et !== Infinity && !timeoutFirst && heap.peekClass() !== CLIENT)) {
+      if (et < na || (et === na && et !== Infinity && !timeoutFirst && heap.peekClass() === SERVER)) {
         this.now = et;
         if (timeoutFirst) {
           timeouts.pop();
@@ -135,12 +136,14 @@ export class CoupledSimulator extends CoupledServer {
       case EV_SEND: return this.send(heap.topA);
       case EV_REPLY: return this.learn(heap.topA, heap.topB, true);
       case EV_FREE: return this.free(heap.topA);
+      case EV_DEADLINE: return this.deadlineCame(heap.topA, heap.topB);
       default: return this.edge();
     }
   }
 
   /** A group arrives at `x`: its primary starts, and its twin is drawn (docs/model.md). */
   private arrive(x: number): void {
+    if (this.base.trigger !== null) return this.arriveDelivered(x);
     if (this.simple !== null && this.running < this.workers.at(x) && this.simpleArrival(x)) return;
     const g = this.newGroup();
     this.enter(g);
@@ -208,10 +211,10 @@ export class CoupledSimulator extends CoupledServer {
   /** Actor `i`'s next attempt is due now: rejected by an open breaker, lost on the way, or at the server. */
   private send(i: number): void {
     const x = this.now;
-    const g = i >> 1;
+    const g = this.groups.home[i >> 1] as number;
     this.enter(g);
     if (this.regimes !== null) this.p = this.regimes.at(x);
-    if (this.p.verify && this.kind[i] === REPLAN && this.attempt[i] === 0 && (this.execFirst[i] as number) <= x) {
+    if (this.p.verify && this.kind[i] === REPLAN && this.attempt[i] === 0 && this.firstExecution(i) <= x) {
       // The read tool, when the re-plan is due, finds the action done: no re-plan, the step ends now.
       this.attemptEnd[i] = x;
       this.stepEnded(i);
@@ -242,7 +245,7 @@ export class CoupledSimulator extends CoupledServer {
     const side = this.side;
     if (side.serial[i] !== serial || side.learned[i] === 1 || (!reply && side.replied[i] === 1)) return;
     const x = this.now;
-    const g = i >> 1;
+    const g = this.groups.home[i >> 1] as number;
     this.enter(g);
     side.learned[i] = 1;
     if (this.regimes !== null) this.p = this.regimes.at(this.sendAt[i] as number);

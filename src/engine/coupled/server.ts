@@ -17,9 +17,13 @@ import { SaturationTracker } from './saturation.js';
 import { CoupledState } from './state.js';
 import { WorkerSchedule } from './workers.js';
 
-/** Event kinds, and their classes: SERVER events run before CLIENT ones at one instant (heap.ts). */
-export const EV_SEND = 0, EV_REPLY = 1, EV_TIMEOUT = 2, EV_FREE = 3, EV_EDGE = 4;
-export const SERVER = 0, CLIENT = 1;
+/**
+ * Event kinds, and their classes: SERVER events run before CLIENT ones at one instant (heap.ts),
+ * and a trigger's deadlines (LATE) after every other event of their instant (docs/model.md,
+ * "Inbound delivery").
+ */
+export const EV_SEND = 0, EV_REPLY = 1, EV_TIMEOUT = 2, EV_FREE = 3, EV_EDGE = 4, EV_DEADLINE = 5;
+export const SERVER = 0, CLIENT = 1, LATE = 2;
 
 /** A handler's time from `t` to `end` inside the load `[0, loadEnd)`, in whole µs (sums exact in any order). */
 const busyUs = (t: number, end: number, loadEnd: number): number => Math.round(Math.max(0, Math.min(end, loadEnd) - t) * 1000);
@@ -99,7 +103,7 @@ export class CoupledServer extends CoupledState {
   private startHandler(r: number, t: number, queued: boolean): void {
     const q = this.requests;
     const i = q.actor[r] as number;
-    const g = i >> 1;
+    const g = this.groups.home[i >> 1] as number;
     const s = q.send[r] as number;
     this.enter(g);
     if (this.regimes !== null) this.p = this.regimes.at(s);
@@ -178,7 +182,7 @@ export class CoupledServer extends CoupledState {
     const serial = q.serial[r] as number;
     const seq = q.replySeq[r] as number;
     this.running--;
-    this.requestDone(r, i >> 1);
+    this.requestDone(r, this.groups.home[i >> 1] as number);
     this.fillWorkers();
     this.maybeFree();
     if (!reply) return;
@@ -222,9 +226,9 @@ export class CoupledServer extends CoupledState {
     this.maybeEnd(g);
   }
 
-  /** Group `g` ends once its actors are done and none of its requests is left at the server. */
+  /** Group `g` ends once its actors are done, none of its requests is left at the server and no deadline of a trigger is to come. */
   protected maybeEnd(g: number): void {
-    if (this.groups.acting[g] !== 0 || this.groups.atServer[g] !== 0) return;
+    if (this.groups.acting[g] !== 0 || this.groups.atServer[g] !== 0 || this.groups.deadlines[g] !== 0) return;
     this.enter(g);
     this.endGroup(g);
     this.groupEnded();

@@ -17,6 +17,12 @@ export class GroupSlots {
   acting = new Int8Array(0);
   atServer = new Int32Array(0);
   twin = new Uint8Array(0);
+  /**
+   * With a trigger (delivery.ts): the group a slot's actors act for (its own slot, or, for a
+   * redelivered run's slot, its action's group), and the deadlines a group still waits for.
+   */
+  home = new Int32Array(0);
+  deadlines = new Int32Array(0);
   private free = new Int32Array(0);
   private freeCount = 0;
   private used = 0;
@@ -50,6 +56,8 @@ export class GroupSlots {
     this.acting = grown(this.acting, n);
     this.atServer = grown(this.atServer, n);
     this.twin = grown(this.twin, n);
+    this.home = grown(this.home, n);
+    this.deadlines = grown(this.deadlines, n);
     this.free = grown(this.free, n);
   }
 }

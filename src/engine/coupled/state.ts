@@ -3,10 +3,12 @@
  * with its own key store and rows, driven through the same layers as the chunk engine (calls,
  * attempts, the server's rules, a group's end: engine-state.ts). Before an event of group g the
  * engine `enter`s it (the shared layers then see that group's store, rows and counters) and
- * `leave`s it after. Actor i of group g is 2g + 0 (the primary) or 2g + 1 (its twin).
+ * `leave`s it after. Actor i of group g is 2g + 0 (the primary) or 2g + 1 (its twin). With a
+ * trigger, a redelivered run takes a slot r of its own whose actor 2r + 0 or 1 acts for the
+ * same action of its group (`groups.home[r]`: the key store, rows and numbering are the group's).
  */
 import { compile, S_NONE } from '../compile.js';
-import { GroupModel } from '../group.js';
+import { DeliveryModel } from '../delivery.js';
 import { NO_HOOKS, type EngineHooks } from '../hooks.js';
 import { Regimes } from '../regimes.js';
 import { SeriesTally } from '../series-tally.js';
@@ -18,7 +20,7 @@ import { guardsInForce, type GuardInForce } from './guards.js';
 import { IN_FLIGHT_LIMITS, inFlightOverflow, type InFlightLimits } from './in-flight.js';
 import { ActorSlots, GroupSlots } from './slots.js';
 
-export class CoupledState extends GroupModel {
+export class CoupledState extends DeliveryModel {
   /** The time of the event being handled. */
   protected now = 0;
   protected readonly groups = new GroupSlots();
@@ -51,6 +53,8 @@ export class CoupledState extends GroupModel {
       this.growGroups(n);
       g = this.groups.take();
     }
+    this.groups.home[g] = g;
+    this.groups.deadlines[g] = 0;
     return g;
   }
 
@@ -88,15 +92,43 @@ export class CoupledState extends GroupModel {
     const t = this.totals;
     const twin = this.groups.twin[g] === 1;
     for (let i = 2 * g; i < 2 * g + (twin ? 2 : 1); i++) {
-      this.finishAction(i);
+      if (this.base.trigger === null) this.finishAction(i);
+      else this.finishDelivered(i, this.foldCapacity);
       t.count(C.shed, this.side.shed[i] as number);
       t.count(C.expired, this.side.expired[i] as number);
       for (const g of this.guards) t.count(g.counter, g.stops[i] as number);
+      if (this.base.trigger !== null) this.releaseRuns(i);
     }
     this.rows.moveTo(t.rows);
     this.rows = t.rows;
     this.current = -1;
     this.groups.release(g);
+  }
+
+  /** A later run `j` of action `a`: its counts of the server's and the guards' stops added to `a`'s (delivery.ts counts the action once). */
+  private readonly foldCapacity = (a: number, j: number): void => {
+    this.side.shed[a]! += this.side.shed[j] as number;
+    this.side.expired[a]! += this.side.expired[j] as number;
+    for (const g of this.guards) g.stops[a]! += g.stops[j] as number;
+  };
+
+  /** The slots of action `a`'s redelivered runs are free again (its first delivery's is its group's). */
+  private releaseRuns(a: number): void {
+    for (let j = this.nextRun[a] as number; j >= 0; j = this.nextRun[j] as number) this.groups.release(j >> 1);
+  }
+
+  protected override actionOf(i: number): number {
+    return 2 * (this.groups.home[i >> 1] as number) + (i & 1);
+  }
+
+  /** Delivery k >= 1 of action `a` runs in a slot of its own, acting for `a`'s group. */
+  protected override runActor(a: number, k: number): number {
+    if (k === 0) return a;
+    const r = this.newGroup();
+    this.groups.home[r] = a >> 1;
+    const i = 2 * r + (a & 1);
+    this.resetActor(i);
+    return i;
   }
 
   /** Actor `i`'s action starts: its counts of the server's and the guards' stops at 0. */
