@@ -124,6 +124,14 @@ describe('closed forms beyond the contract\'s points (constant 2s latency, ack_t
     expect(Math.abs(r.mean('dead_lettered') - q ** 3)).toBeLessThan(4 * r.se('dead_lettered'));
   });
 
+  it('ack on receipt with a consumer that dies with chance p: 1000·p lost per 1000, never redelivered', () => {
+    const p = 0.1;
+    const r = run(CONSTANT.replace('SCOPE', 'none'), { ack: 'on_receipt', consumer_crash: p }, 100_000);
+    expect(Math.abs(r.mean('lost') - p)).toBeLessThan(4 * r.se('lost'));
+    expect(r.mean('deliveries')).toBe(1);
+    expect(r.mean('duplicates')).toBe(0);
+  });
+
   it('a runtime crash at the step end leaves its delivery unacknowledged: the replay and the redelivery both execute', () => {
     const c = 0.3;
     const yaml = `${CONSTANT.replace('SCOPE', 'none').replace('2s', '200ms')}runtime: {crash_probability: ${c}, max_replays: 1}\n`;
