@@ -19,6 +19,7 @@ describe('the scenario shape', () => {
       client: { timeout: 1_000, retries: 3, deadline: null, backoff: { base: 100, multiplier: 2, max: 5_000, jitter: 'full' }, retry_budget: null, breaker: null, retry_throttle: null },
       agent: { replan_probability: 0.6, max_replans: 1, replan_delay: { min: 2_000, max: 60_000 }, arg_drift_probability: 0.5, verify_before_replan: false },
       runtime: { crash_probability: 0, resume_delay: { min: 120_000, max: 1_200_000 }, max_replays: 1 },
+      trigger: null,
       idempotency: {
         scope: 'none', claim: 'atomic', fingerprint: 'business', retention: 3_600_000, lease: null,
         transactional: false, on_error: 'release', conflict_retry_after: null, record_bytes: 200, on_store_down: 'fail_closed',
@@ -47,10 +48,10 @@ describe('the scenario shape', () => {
   });
 
   it('knows which key paths hold durations from the kinds, not from any text', () => {
-    for (const path of ['service.latency.p99', 'service.latency.components[1].mean', 'client.timeout', 'client.deadline', 'workload.twin_delay.min', 'service.latency.median', 'service.latency.components[3].mean', 'idempotency.lease']) {
+    for (const path of ['service.latency.p99', 'service.latency.components[1].mean', 'client.timeout', 'client.deadline', 'workload.twin_delay.min', 'service.latency.median', 'service.latency.components[3].mean', 'idempotency.lease', 'trigger.ack_timeout', 'trigger.schedule[0]']) {
       expect(isDurationKey(path), path).toBe(true);
     }
-    for (const path of ['client.retries', 'service.latency.sigma', 'service.latency.weight', 'service.latency.dist', 'expect.call_latency_ms.p95', 'client.constructor', 'nope']) {
+    for (const path of ['client.retries', 'service.latency.sigma', 'service.latency.weight', 'service.latency.dist', 'expect.call_latency_ms.p95', 'client.constructor', 'nope', 'trigger.redeliveries', 'trigger.preset']) {
       expect(isDurationKey(path), path).toBe(false);
     }
     expect(paramAt('idempotency.scope')).toMatchObject({ kind: 'choice', default: 'none' });

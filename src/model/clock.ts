@@ -10,7 +10,7 @@
 import { poisson } from '../random/poisson.js';
 import { streamRng } from '../random/rng.js';
 import { isCoupled } from './capacity.js';
-import { DEFAULT_SCENARIO, withoutCapacity, withoutLaterGuards } from './shape.js';
+import { DEFAULT_SCENARIO, withoutCapacity, withoutLaterGuards, withoutTrigger } from './shape.js';
 import type { WrittenScenario } from './types.js';
 
 export class Clock {
@@ -124,11 +124,12 @@ export function arrivalTime(s: WrittenScenario): ArrivalTime {
 /**
  * The scenario as outputs echo it: a scenario that uses no key of "Time" is echoed as before
  * version 2 added them (its outputs stay byte-identical), likewise without the keys of
- * "Capacity" (version 3) or the guards added after it that it does not set, and one with
- * `load.duration` has no `actions` (the run's primaries are its `primary_actions`).
+ * "Capacity" (version 3) or the guards added after it that it does not set, or without
+ * `trigger` when it has none (version 4), and one with `load.duration` has no `actions` (the
+ * run's primaries are its `primary_actions`).
  */
 export function echoed<S extends WrittenScenario>(s: S): Partial<S> {
-  const out = echoedTime(s);
+  const out = withoutTrigger(echoedTime(s));
   return isCoupled(s) ? withoutLaterGuards(out) : withoutCapacity(out);
 }
 

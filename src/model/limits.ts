@@ -55,6 +55,16 @@ export const MAX_ACTIONS = 1e13;
 /** The most retries, re-plans or replays a scenario may ask for (per call, step or action). */
 export const MAX_REPEATS = 1000;
 
+/**
+ * The most redeliveries a trigger may make of one action (docs/model.md, "Inbound delivery").
+ * A queue without a dead-letter policy redelivers until its retention ends: 11,520 receives for
+ * SQS's 4 days at its 30 s visibility timeout, 60,480 for Pub/Sub's 7 days at its 10 s ack
+ * deadline; each redelivery is a run the engine simulates, so the cap keeps an action's work bounded.
+ */
+export const MAX_REDELIVERIES = 100_000;
+/** Entries of `trigger.schedule` at most (Svix's schedule has 7). */
+export const MAX_SCHEDULE_ENTRIES = 100;
+
 /** Entries of `load.profile`, windows of `incidents`, and `alerts`, at most (each is looked up per attempt or per bucket). */
 export const MAX_PROFILE_ENTRIES = 1000;
 export const MAX_INCIDENTS = 100;

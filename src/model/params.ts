@@ -20,6 +20,8 @@ export interface Flag { readonly kind: 'flag'; readonly default: boolean; readon
 export interface Choice<T extends string = string> { readonly kind: 'choice'; readonly values: readonly T[]; readonly default?: T; readonly meaning: string }
 /** A duration in ms; without a default the key is required where it appears (a latency form's keys). */
 export interface Duration { readonly kind: 'duration'; readonly default?: number; readonly meaning: string }
+/** A list of `min` to `max` durations (a schedule of waits), each written as a duration is. */
+export interface Durations { readonly kind: 'durations'; readonly default: readonly number[]; readonly min: number; readonly max: number; readonly meaning: string }
 /** A duration or `none` (null), `none` by default. */
 export interface OptionalDuration { readonly kind: 'optional_duration'; readonly meaning: string }
 /** A closed range {min, max} of durations, drawn uniformly. */
@@ -47,7 +49,7 @@ export interface Override<P extends Overridable = Overridable> { readonly kind: 
 /** The kinds an incident window may override. */
 export type Overridable = Probability | Real | Flag | Count;
 
-export type Param = Probability | Count | CountOrUnbounded | Real | Flag | Choice | Duration | OptionalDuration | Range | Text | Latency | Components | Section | Optional | List | Override;
+export type Param = Probability | Count | CountOrUnbounded | Real | Flag | Choice | Duration | Durations | OptionalDuration | Range | Text | Latency | Components | Section | Optional | List | Override;
 export type Params = { readonly [key: string]: Param };
 
 /** A closed interval of durations in ms, drawn uniformly. */
@@ -59,6 +61,7 @@ export type ValueOf<P, L> =
   : P extends Flag ? boolean
   : P extends Choice<infer T> ? T
   : P extends OptionalDuration | CountOrUnbounded ? number | null
+  : P extends Durations ? number[]
   : P extends Range ? DelayRange
   : P extends Text ? string
   : P extends Latency ? L
@@ -78,6 +81,7 @@ export const real = (def: number | undefined, min: number, max: number, descript
 export const flag = (def: boolean, meaning: string): Flag => ({ kind: 'flag', default: def, meaning });
 export const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefined, meaning: string): Choice<T> => ({ kind: 'choice', values, ...(def === undefined ? {} : { default: def }), meaning });
 export const duration = (def: number | undefined, meaning: string): Duration => ({ kind: 'duration', ...(def === undefined ? {} : { default: def }), meaning });
+export const durations = (def: readonly number[], meaning: string, min: number, max: number): Durations => ({ kind: 'durations', default: def, min, max, meaning });
 export const optionalDuration = (meaning: string): OptionalDuration => ({ kind: 'optional_duration', meaning });
 export const range = (def: DelayRange, meaning: string): Range => ({ kind: 'range', default: def, meaning });
 export const text = (description: string, pattern?: string): Text => ({ kind: 'text', description, ...(pattern === undefined ? {} : { pattern }) });

@@ -16,6 +16,8 @@ import {
 } from './params.js';
 import { SERIES_NAMES } from './series.js';
 import { GUARD_NAMES, LATER_GUARDS, type GuardName } from './guards.js';
+import type { Trigger } from './trigger.js';
+import { TRIGGER } from './trigger-keys.js';
 
 /** The version of docs/model.md the numbers mean (the `model` field of every JSON output). */
 export const CONTRACT_VERSION = 2;
@@ -169,6 +171,7 @@ export const SCENARIO_SHAPE = section('a scenario', {
     resume_delay: range({ min: 2 * MINUTE, max: 20 * MINUTE }, 'delay before a crashed run resumes'),
     max_replays: count(1, 'replays per action at most, up to 1000', 0, MAX_REPEATS),
   }),
+  trigger: TRIGGER,
   idempotency: section('the server-side key store', {
     scope: choice(SCOPES, 'none', 'what the key identifies'),
     claim: choice(CLAIMS, 'atomic', 'how a new key is claimed'),
@@ -193,6 +196,9 @@ export type ScenarioOf<L> = ValueOf<typeof SCENARIO_SHAPE, L>;
 export type Scenario = ScenarioOf<LatencySpec>;
 /** A scenario as a file gives it, resolved (defaults, ms) but with its data files not yet read. */
 export type WrittenScenario = ScenarioOf<WrittenLatency>;
+/** The declared `trigger` resolves to exactly the type the engines read (model/trigger.ts): each assignable to the other. */
+export const TRIGGER_IS_TRIGGER: Same<Scenario['trigger'], Trigger | null> = true;
+type Same<A, B> = (<T>() => T extends A ? 1 : 2) extends (<T>() => T extends B ? 1 : 2) ? true : never;
 
 /** The default distribution: its form's defaults. */
 function defaultLatency(): LatencySpec {
@@ -205,6 +211,7 @@ function defaultOf(p: Param): unknown {
     case 'latency': return defaultLatency();
     case 'optional_duration': case 'optional': return null;
     case 'range': return { ...p.default };
+    case 'durations': return [...p.default];
     case 'text': case 'components': return undefined; // required where they appear
     case 'list': return [];
     case 'override': return null;
@@ -275,4 +282,11 @@ export function withoutLaterGuards<S extends Partial<WrittenScenario>>(s: S): S 
 
 function withoutGuards<C extends WrittenScenario['client']>(client: C, names: readonly GuardName[]): C {
   return Object.fromEntries(Object.entries(client).filter(([k]) => !(names as readonly string[]).includes(k))) as C;
+}
+
+/** A scenario as outputs echo it without `trigger` when it has none, so that it prints as before version 4 added the key. */
+export function withoutTrigger<S extends Partial<WrittenScenario>>(s: S): S {
+  if (s.trigger !== null) return s;
+  const { trigger: _t, ...rest } = s;
+  return rest as S;
 }

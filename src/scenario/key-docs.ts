@@ -36,6 +36,7 @@ function kindOf(p: Param): string {
     case 'choice': return `one of ${p.values.map(code).join(', ')}`;
     case 'duration': return 'duration';
     case 'optional_duration': return 'duration or `none`';
+    case 'durations': return `list of ${p.min} to ${p.max} durations`;
     case 'range': return 'range `{min, max}` of durations';
     case 'text': return 'text';
     case 'latency': return 'latency distribution';
@@ -68,6 +69,7 @@ function defaultOf(p: Param, mustGive: boolean): string {
     case 'choice': return p.default === undefined ? '' : code(p.default);
     case 'duration': return p.default === undefined ? '' : code(formatDuration(p.default));
     case 'optional_duration': case 'list': case 'optional': return code('none');
+    case 'durations': return code(`[${p.default.map(formatDuration).join(', ')}]`);
     case 'range': return code(`{min: ${formatDuration(p.default.min)}, max: ${formatDuration(p.default.max)}}`);
     case 'latency': return code(`{${formDefaults(DEFAULT_DISTRIBUTION)}}`);
     case 'override': return 'no change';
@@ -174,11 +176,21 @@ function latencyPaths(path: string, p: Param): string[] {
   return p.kind === 'section' ? Object.entries(p.params).flatMap(([k, q]) => latencyPaths(`${path}.${k}`, q)) : [];
 }
 
-/** A top-level section or list: its heading, its table (the schema's extra keys first, as it lists them) and its latency forms. */
-function sectionBlock(key: string, p: Section | Extract<Param, { kind: 'list' }>): string[] {
-  const rows = p.kind === 'section'
-    ? [...schemaOnlyRows(`${key}.`, SCHEMA_PROPERTIES[key], p.params), ...paramRows(key, p.params, false)]
-    : rowsOf(key, p, false);
+/** The schema of an optional section written as a mapping (the branch of its forms that is one). */
+const mappingOf = (node: Json | undefined): Json | undefined => (node?.['anyOf'] as readonly Json[] | undefined)?.find((b) => b['type'] === 'object') ?? node;
+
+type Block = Section | Extract<Param, { kind: 'list' | 'optional' }>;
+
+/**
+ * A top-level section, list or optional section: its heading, its table (the section's own row
+ * first when it may be left out, then the schema's extra keys, as it lists them) and its latency forms.
+ */
+function sectionBlock(key: string, p: Block): string[] {
+  const rows = p.kind === 'list' ? rowsOf(key, p, false) : [
+    ...(p.kind === 'optional' ? [rowOf(key, p, false)] : []),
+    ...schemaOnlyRows(`${key}.`, mappingOf(SCHEMA_PROPERTIES[key]), p.params),
+    ...paramRows(key, p.params, p.kind === 'optional'),
+  ];
   const latency = latencyPaths(key, p).flatMap((path) => ['', ...latencySection(path)]);
   return [`## ${code(key)}: ${p.meaning}`, '', ...table(rows), ...latency, ''];
 }
@@ -202,8 +214,9 @@ const HEADER = [
 /** docs/scenario-keys.md, whole. */
 export function scenarioKeysDoc(): string {
   const entries = Object.entries(SCENARIO_SHAPE.params) as [string, Param][];
-  const top = entries.filter(([, p]) => p.kind !== 'section' && p.kind !== 'list').map(([k, p]) => rowOf(k, p, false));
+  const isBlock = (p: Param): p is Block => p.kind === 'section' || p.kind === 'list' || p.kind === 'optional';
+  const top = entries.filter(([, p]) => !isBlock(p)).map(([k, p]) => rowOf(k, p, false));
   const lines = [...HEADER, '## Top level', '', ...table([...top, ...schemaOnlyRows('', scenarioSchema(), SCENARIO_SHAPE.params)]), ''];
-  for (const [key, p] of entries) if (p.kind === 'section' || p.kind === 'list') lines.push(...sectionBlock(key, p));
+  for (const [key, p] of entries) if (isBlock(p)) lines.push(...sectionBlock(key, p));
   return `${lines.join('\n').trimEnd()}\n`;
 }

@@ -12,6 +12,7 @@ import { overrideFor, readDocument, type Locate } from './read-document.js';
 import { checkAlertNames, confidenceWarnings, readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { capacityFix, checkCapacity, openedSection } from './capacity-checks.js';
+import { checkTrigger, missingKeyFix, triggerFix } from './trigger-checks.js';
 import { InputError, type Origin } from './errors.js';
 import { checkBareDurations, checkCrossField, checkDurations, resolve } from './resolve.js';
 import { checkTime } from './time-checks.js';
@@ -116,6 +117,7 @@ export function parseScenarioMapping(document: unknown, where: Locate, overrides
   const scenario = resolve(raw, locate);
   checkCrossField(scenario, locate);
   checkCapacity(scenario, locate);
+  checkTrigger(scenario, locate);
   checkTime(raw, scenario, locate);
   const expectations = checkedExpectations(readExpectations(raw, locate), scenario);
 
@@ -246,7 +248,7 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
   if (pick.keyword === 'required') {
     const key = String(params['missingProperty']);
     return new InputError(locate(path), formatPath(path), `missing key "${key}"`,
-      `Add \`${key}:\` here; this kind of value needs it (see \`idem-sim schema\`).`);
+      missingKeyFix(path, key) ?? `Add \`${key}:\` here; this kind of value needs it (see \`idem-sim schema\`).`);
   }
   const value = valueAt(raw, path);
   const shown = describeValue(value);
@@ -259,7 +261,7 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
   const expected = described ?? `${pick.message ?? 'a valid value'}`;
   const spelling = isDurationKey(formatPath(path)) ? durationSpellingHint(value) : '';
   return new InputError(locate(path), formatPath(path), `got ${shown}, expected ${expected}`,
-    spelling || capacityFix(path, value) || 'Change the value to one of that form.');
+    spelling || triggerFix(path, value) || capacityFix(path, value) || 'Change the value to one of that form.');
 }
 
 /** A value as the user would recognise it. */

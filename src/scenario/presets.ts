@@ -1,8 +1,8 @@
 /**
- * Presets from real systems: `preset: NAME` fills the `idempotency` keys and
- * `client.preset: NAME` the `client` keys a system is documented to use. A key written in
- * the scenario wins over the preset. Values marked "choice" are not set by the source and
- * are idem-sim's labelled choices.
+ * Presets from real systems: `preset: NAME` fills the `idempotency` keys, `client.preset: NAME`
+ * the `client` keys and `trigger.preset: NAME` the `trigger` keys a system is documented to use.
+ * A key written in the scenario wins over the preset. Values marked "choice" are not set by the
+ * source and are idem-sim's labelled choices.
  */
 
 type Raw = Record<string, unknown>;
@@ -67,6 +67,49 @@ export const CLIENT_PRESETS: Readonly<Record<string, Preset>> = {
   },
 };
 
+/**
+ * Senders of inbound deliveries (`trigger.preset:`, docs/triggers.md), filling `trigger` with what
+ * the provider documents: kind, ack_timeout, redeliveries, schedule, extend_up_to. The keys of the
+ * consumer (ack, ack_loss, consumer_crash, run_id, dedupe) are the scenario's own: no provider
+ * documents them. A queue without a dead-letter policy redelivers until its retention ends; that
+ * count is worked out at the preset's own ack window, and is not recomputed when a key beside the
+ * preset changes ack_timeout or extend_up_to.
+ */
+export const TRIGGER_PRESETS: Readonly<Record<string, Preset>> = {
+  slack: {
+    source: 'Slack Events API (https://docs.slack.dev/apis/events-api/, "Responding to events" and "Retries"): "respond to the event request with an HTTP 2xx within three seconds"; Slack retries "up to 3 times": "The first retry will be sent nearly immediately", "The second retry will be attempted after 1 minute", "The third and final retry will be sent after 5 minutes". Slack does not say what the minute and the five minutes count from: the preset counts each from the missed deadline before it (a choice).',
+    values: { trigger: { kind: 'webhook', ack_timeout: '3s', redeliveries: 3, schedule: ['0s', '1m', '5m'] } },
+  },
+  'slack-delayed': {
+    source: 'Slack Events API with Delayed Events turned on (https://docs.slack.dev/apis/events-api/, "Delayed events"): the three retries of slack, then "hourly retries for 24 hours". Slack gives no count of hourly retries: 24 (27 redeliveries in all) is a reading of "for 24 hours".',
+    values: { trigger: { kind: 'webhook', ack_timeout: '3s', redeliveries: 27, schedule: ['0s', '1m', '5m', '1h'] } },
+  },
+  sqs: {
+    source: 'Amazon SQS standard queue without a redrive policy, AWS\'s defaults (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html, API_SetQueueAttributes): "The default visibility timeout for a message is 30 seconds"; once it passes "the message becomes visible to other consumers and the message is received again"; MessageRetentionPeriod "Default: 345,600 (4 days)", and "Standard queues keep processing messages until the expiration of the retention period". AWS gives no count: 4 days of 30 s windows is 11,520 receives (redeliveries 11519), worked out for the default 30 s window; the message expires rather than moves to a dead-letter queue. The consumer\'s heartbeat (ChangeMessageVisibility) is its own code: no extend_up_to.',
+    values: { trigger: { kind: 'queue', ack_timeout: '30s', redeliveries: 11519, schedule: ['0s'] } },
+  },
+  'sqs-dlq': {
+    source: 'Amazon SQS standard queue with a redrive policy at its API default (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html): "maxReceiveCount - The number of times a message is delivered to the source queue before being moved to the dead-letter queue. Default: 10", so redeliveries 9; visibility timeout 30 s, received again as soon as it passes, as for sqs.',
+    values: { trigger: { kind: 'queue', ack_timeout: '30s', redeliveries: 9, schedule: ['0s'] } },
+  },
+  pubsub: {
+    source: 'Google Cloud Pub/Sub pull subscription read with a client library (https://cloud.google.com/pubsub/docs/lease-management, .../reference/rest/v1/projects.subscriptions, .../subscription-retry-policy): ack deadline 10 s by default; "By default, the client libraries can extend the deadline to an hour" (Java, Go, Python and Node.js: 60 minutes); "By default, subscriptions use immediate redelivery"; message retention 7 days by default. Google gives no count without a dead-letter topic: 7 days of 60-minute windows is 168 deliveries (redeliveries 167), worked out for the default window of 60 minutes.',
+    values: { trigger: { kind: 'queue', ack_timeout: '10s', extend_up_to: '60m', redeliveries: 167, schedule: ['0s'] } },
+  },
+  'pubsub-dlq': {
+    source: 'Google Cloud Pub/Sub with a dead-letter topic at its default (https://cloud.google.com/pubsub/docs/reference/rest/v1/projects.subscriptions, deadLetterPolicy): max_delivery_attempts "If this parameter is 0, a default value of 5 is used", so redeliveries 4; the client libraries\' lease extension and immediate redelivery as for pubsub.',
+    values: { trigger: { kind: 'queue', ack_timeout: '10s', extend_up_to: '60m', redeliveries: 4, schedule: ['0s'] } },
+  },
+  github: {
+    source: 'GitHub webhooks, github.com (https://docs.github.com/en/webhooks/using-webhooks/handling-failed-webhook-deliveries): "if your server is down or takes longer than 10 seconds to respond, GitHub will record the delivery as a failure"; "GitHub does not automatically redeliver failed deliveries". A step that outlives 10 s is dead-lettered, and nothing is delivered again; a script that redelivers failed deliveries is a policy of your own: write its redeliveries and schedule beside the preset.',
+    values: { trigger: { kind: 'webhook', ack_timeout: '10s', redeliveries: 0 } },
+  },
+  svix: {
+    source: 'Svix (https://docs.svix.com/retries): "Each message is attempted based on the following schedule, where each period is started following the failure of the preceding attempt: Immediately, 5 seconds, 5 minutes, 30 minutes, 2 hours, 5 hours, 10 hours, 10 hours", and a 2xx "within a reasonable time-frame (15s with Svix)"; after the last attempt the message is marked Failed.',
+    values: { trigger: { kind: 'webhook', ack_timeout: '15s', redeliveries: 7, schedule: ['5s', '5m', '30m', '2h', '5h', '10h', '10h'] } },
+  },
+};
+
 /** `base` with `over` written on top, mapping by mapping. */
 export function overlay(base: Raw, over: Raw): Raw {
   const out: Raw = { ...base };
@@ -82,12 +125,16 @@ function isMapping(v: unknown): v is Raw {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** The presets a raw scenario names (`preset:`, then `client.preset:`), each with the key path that names it. */
+/** The presets a raw scenario names (`preset:`, then `client.preset:` and `trigger.preset:`), each with the key path that names it. */
 export function namedPresets(raw: Raw): { path: readonly string[]; preset: Preset }[] {
   const name = (presets: Readonly<Record<string, Preset>>, v: unknown) => (typeof v === 'string' && Object.hasOwn(presets, v) ? presets[v] : undefined);
+  const inSection = (key: string, presets: Readonly<Record<string, Preset>>) => {
+    const section = raw[key];
+    const preset = name(presets, isMapping(section) ? section['preset'] : undefined);
+    return preset ? [{ path: [key, 'preset'], preset }] : [];
+  };
   const server = name(SERVER_PRESETS, raw['preset']);
-  const client = name(CLIENT_PRESETS, isMapping(raw['client']) ? raw['client']['preset'] : undefined);
-  return [...(server ? [{ path: ['preset'], preset: server }] : []), ...(client ? [{ path: ['client', 'preset'], preset: client }] : [])];
+  return [...(server ? [{ path: ['preset'], preset: server }] : []), ...inSection('client', CLIENT_PRESETS), ...inSection('trigger', TRIGGER_PRESETS)];
 }
 
 /** The raw scenario with its presets filled in under the keys it writes itself. */

@@ -28,11 +28,12 @@ function resolveParam(p: Param, v: unknown, path: Path, locate: Locate): unknown
     // A preset's name (the schema allowed only those strings) stands for its values, written as a file writes them.
     return resolveParams(p.params, typeof v === 'string' ? (p.presets[v]?.values ?? {}) : v as Raw, path, locate);
   }
-  if (v === undefined) return p.kind === 'latency' ? DEFAULT_SCENARIO.service.latency : p.kind === 'range' ? { ...p.default } : 'default' in p ? p.default : null;
+  if (v === undefined) return p.kind === 'latency' ? DEFAULT_SCENARIO.service.latency : p.kind === 'range' ? { ...p.default } : p.kind === 'durations' ? [...p.default] : 'default' in p ? p.default : null;
   switch (p.kind) {
     case 'override': return resolveParam(p.of, v, path, locate);
     case 'duration': return parseDuration(v as number | string);
     case 'optional_duration': return v === null || v === 'none' ? null : parseDuration(v as number | string);
+    case 'durations': return (v as (number | string)[]).map(parseDuration);
     case 'count_or_unbounded': return v === 'unbounded' ? null : v;
     case 'range': return resolveParams(rangeEnds(p), v as Raw, path, locate);
     case 'latency': return resolveLatency(v as Raw, path, locate);

@@ -10,10 +10,10 @@ import { MAX_DURATION_MS, MAX_WEIGHT } from '../model/limits.js';
 import { ALERT_PATH_PATTERN } from '../results/alert-paths.js';
 import { BACKLOG_PATH_PATTERN, RECOVERED_PATH_PATTERN } from '../results/saturation.js';
 import { ALL_METRIC_PATHS, SWEEP_METRIC_PATHS } from '../results/metric-paths.js';
-import { rangeEnds, required, requiredKeys, type Optional, type Param, type Params } from '../model/params.js';
+import { rangeEnds, required, requiredKeys, type Durations, type Optional, type Param, type Params } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { DURATION_PATTERN, formatDuration } from './duration.js';
-import { CLIENT_PRESETS, SERVER_PRESETS } from './presets.js';
+import { CLIENT_PRESETS, SERVER_PRESETS, TRIGGER_PRESETS } from './presets.js';
 import { SEED_FORM, SEED_PATTERN } from './printable.js';
 
 /** A threshold on a metric: an operator and a number (a duration for latencies). */
@@ -36,6 +36,12 @@ const durationSchema = (meaning: string, def?: number): Json => ({
   ...(def === undefined ? {} : { default: formatDuration(def) }),
   description: `a duration >= 0 with its unit, at most ${MAX_DURATION} (10 years), such as 250ms, 2s, 5m, 1h or 7d, or 0 (${meaning})`,
 });
+/** A list of durations (a schedule), each as a duration is written. */
+const durationsSchema = (p: Durations): Json => ({
+  type: 'array', minItems: p.min, maxItems: p.max, items: { anyOf: [durationNumber, { type: 'string', pattern: DURATION_PATTERN }] },
+  default: p.default.map(formatDuration),
+  description: `a list of ${p.min} to ${p.max} durations >= 0, each with its unit, such as [0s, 1m, 5m] (${p.meaning})`,
+});
 const optionalDuration = (meaning: string): Json => ({
   anyOf: [
     durationNumber,
@@ -52,20 +58,27 @@ const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefi
 });
 const mapping = (description: string, properties: Json): Json => ({ type: 'object', additionalProperties: false, description, properties });
 
-/** How an optional section may be written: `none`, a preset's name, or a mapping of its keys. */
-export function optionalForms(p: Optional): string {
+/** How an optional section may be written: `none`, a preset's name, or a mapping of its keys (`extra`: the schema's own first, as `trigger.preset`). */
+export function optionalForms(p: Optional, extra: readonly string[] = []): string {
   const presets = Object.keys(p.presets);
-  return `none, ${presets.length > 0 ? `${presets.join(', ')} (a preset), ` : ''}or a mapping {${Object.keys(p.params).join(', ')}}`;
+  return `none, ${presets.length > 0 ? `${presets.join(', ')} (a preset), ` : ''}or a mapping {${[...extra, ...Object.keys(p.params)].join(', ')}}`;
 }
-const optionalSchema = (p: Optional): Json => ({
+/** What a mapping of an optional section must write: its keys without a default, or a preset (`extra.preset`) that fills them. */
+function requiredOf(p: Optional, extra: Json): Json {
+  const keys = requiredKeys(p.params);
+  // Each branch names its keys in `properties` too (ajv's strictRequired); the mapping's own properties say what they take.
+  const either = (names: readonly string[]): Json => ({ properties: Object.fromEntries(names.map((k) => [k, {}])), required: names });
+  return keys.length > 0 && Object.hasOwn(extra, 'preset') ? { anyOf: [either(keys), either(['preset'])] } : { required: keys };
+}
+const optionalSchema = (p: Optional, extra: Json = {}): Json => ({
   anyOf: [
     { const: 'none' },
     { type: 'null' },
     ...Object.keys(p.presets).map((name) => ({ const: name })),
-    { ...mapping(`a mapping (${p.meaning})`, paramsSchema(p.params)), required: requiredKeys(p.params) },
+    { ...mapping(`a mapping (${p.meaning})`, { ...extra, ...paramsSchema(p.params) }), ...requiredOf(p, extra) },
   ],
   default: 'none',
-  description: `${optionalForms(p)} (${p.meaning})`,
+  description: `${optionalForms(p, Object.keys(extra))} (${p.meaning})`,
 });
 
 /** The schema of one parameter of `model/shape.ts`; `extra` keys (not the model's) come first in a section. */
@@ -86,6 +99,7 @@ function paramSchema(p: Param, extra: Json = {}): Json {
     case 'choice': return choice(p.values, p.default, p.meaning);
     case 'duration': return durationSchema(p.meaning, p.default);
     case 'optional_duration': return optionalDuration(p.meaning);
+    case 'durations': return durationsSchema(p);
     case 'range': {
       const ends = rangeEnds(p);
       return mapping(`a range {min, max} of durations (${p.meaning})`, { min: paramSchema(ends.min), max: paramSchema(ends.max) });
@@ -94,7 +108,7 @@ function paramSchema(p: Param, extra: Json = {}): Json {
     case 'latency': return { $ref: '#/definitions/latency' };
     case 'components': return { type: 'array', minItems: 1, items: { $ref: '#/definitions/component' }, description: p.description };
     case 'section': return mapping(`a mapping (${p.meaning})`, { ...extra, ...paramsSchema(p.params) });
-    case 'optional': return optionalSchema(p);
+    case 'optional': return optionalSchema(p, extra);
     case 'list': return {
       anyOf: [
         { const: 'none' },
@@ -146,12 +160,13 @@ const threshold: Json = {
 /** Whether a key path (`client.timeout`, `service.latency.components[0].median`) holds a duration. */
 export function isDurationKey(path: string): boolean {
   const kind = paramAt(path)?.kind;
-  return kind === 'duration' || kind === 'optional_duration';
+  return kind === 'duration' || kind === 'optional_duration' || kind === 'durations';
 }
 
-/** Keys of a model section that are not the model's: a client preset fills the client's keys. */
+/** Keys of a model section that are not the model's: a client preset fills the client's keys, a trigger preset the trigger's. */
 const SECTION_EXTRAS: Readonly<Record<string, Json>> = {
   client: { preset: choice(Object.keys(CLIENT_PRESETS), undefined, 'retry policy of a real client; keys written here win') },
+  trigger: { preset: choice(Object.keys(TRIGGER_PRESETS), undefined, 'a sender\'s documented deadline and redeliveries (docs/triggers.md); keys written here win') },
 };
 
 /**

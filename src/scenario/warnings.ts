@@ -7,6 +7,7 @@ import { formatDuration } from './duration.js';
 import type { WrittenScenario } from '../model/types.js';
 import { valueAt } from './document.js';
 import { capacityWarnings } from './capacity-warnings.js';
+import { triggerWarnings } from './trigger-warnings.js';
 import { namedPresets } from './presets.js';
 import type { Origin } from './errors.js';
 
@@ -36,7 +37,7 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
     origin: locate(path.split('.'), true), keyPath: path, problem: `has no effect: ${because}`,
     fix: 'Remove it, or change the setting that makes it inert if it should count.',
   }));
-  found.push(...incidentWarnings(scenario, locate), ...capacityWarnings(scenario, locate));
+  found.push(...incidentWarnings(scenario, locate), ...capacityWarnings(scenario, locate), ...triggerWarnings(document, scenario, locate));
   if (scenario.load.profile[0]?.at === 0 && changed.includes('load.rate_per_s')) {
     found.push({ origin: locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s',
       problem: 'has no effect: load.profile sets the rate from 0 on', fix: 'Remove it, or start the profile later than 0.' });

@@ -1,10 +1,11 @@
 /**
  * A part's scenario held to what a scenario file may say (model/shape.ts): every number in the
  * range of its declaration, every choice one of its values, every name of its pattern, every list
- * within its length, and the rules of the time keys (scenario/time-checks.ts) and of the capacity
- * keys (scenario/capacity-checks.ts). A part's digest is a plain SHA-256 anyone can recompute, so
- * a scenario edited in a resealed part must fail here (an alert's metric `toString`, an incident
- * named `__proto__`, `for: 1e308`, 1,000 alerts).
+ * within its length, and the rules of the time keys (scenario/time-checks.ts), of the capacity
+ * keys (scenario/capacity-checks.ts) and of the trigger's (scenario/trigger-checks.ts). A part's
+ * digest is a plain SHA-256 anyone can recompute, so a scenario edited in a resealed part must
+ * fail here (an alert's metric `toString`, an incident named `__proto__`, `for: 1e308`, 1,000
+ * alerts).
  */
 import { MAX_DURATION_MS } from '../model/limits.js';
 import type { Param } from '../model/params.js';
@@ -14,6 +15,7 @@ import { InputError } from '../scenario/errors.js';
 import { PRINTABLE_TEXT } from '../scenario/printable.js';
 import { checkCapacity } from '../scenario/capacity-checks.js';
 import { checkTime } from '../scenario/time-checks.js';
+import { checkTrigger } from '../scenario/trigger-checks.js';
 import type { PartChecker } from './part-check.js';
 
 type Raw = Record<string, unknown>;
@@ -25,6 +27,7 @@ export function checkScenarioShape(c: PartChecker, s: WrittenScenario, field: st
   try {
     checkTime({}, s, () => ({ source: field }));
     checkCapacity(s, () => ({ source: field }));
+    checkTrigger(s, () => ({ source: field }));
   } catch (e) {
     if (!(e instanceof InputError)) throw e;
     c.fail(e.keyPath ? join(field, e.keyPath) : field, e.problem);
@@ -38,6 +41,7 @@ function inShape(c: PartChecker, v: unknown, p: Param, field: string): void {
     case 'number': c.number(v, field, p.min, p.max); return;
     case 'duration': c.number(v, field, 0, MAX_DURATION_MS); return;
     case 'optional_duration': if (v !== null) c.number(v, field, 0, MAX_DURATION_MS); return;
+    case 'durations': c.array(v, field, p.min, p.max).forEach((d, i) => c.number(d, `${field}[${i}]`, 0, MAX_DURATION_MS)); return;
     case 'count_or_unbounded': if (v !== null) c.int(v, field, p.min, p.max); return;
     case 'range': {
       const r = v as { min: unknown; max: unknown };
