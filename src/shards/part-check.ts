@@ -251,13 +251,13 @@ class OptionalSample { constructor(readonly keys: Readonly<Record<string, unknow
 /**
  * What `shape` checks a part's scenario against: the defaults, with one item of each list
  * (incidents, alerts, load.profile) and the keys of each optional section (service.capacity,
- * the client's guards: model/guards.ts) made from its declaration in model/shape.ts: a value of
- * each key's type (null for a value that may be absent).
+ * the client's guards: model/guards.ts, trigger) made from its declaration in model/shape.ts:
+ * a value of each key's type (null for a value that may be absent; a schedule, a list of numbers).
  */
 function sampleOf(p: Param): unknown {
   switch (p.kind) {
     case 'section': return Object.fromEntries(Object.entries(p.params).map(([k, q]) => [k, sampleOf(q)]));
-    case 'list': return [sampleOf(p.of)];
+    case 'list': case 'durations': return [p.kind === 'list' ? sampleOf(p.of) : 0];
     case 'override': return p.of.kind === 'flag' ? NULLABLE_FLAG : null;
     case 'optional_duration': case 'count_or_unbounded': return null;
     case 'optional': return new OptionalSample(Object.fromEntries(Object.entries(p.params).map(([k, q]) => [k, sampleOf(q)])));
@@ -272,8 +272,7 @@ const PART_TEMPLATE = {
   load: { ...DEFAULT_SCENARIO.load, profile: sampleAt('profile', SCENARIO_SHAPE.params.load) },
   service: { ...DEFAULT_SCENARIO.service, capacity: sampleAt('capacity', SCENARIO_SHAPE.params.service) },
   client: { ...DEFAULT_SCENARIO.client, ...Object.fromEntries(GUARD_NAMES.map((n) => [n, sampleAt(n, SCENARIO_SHAPE.params.client)])) },
-  incidents: sampleAt('incidents', SCENARIO_SHAPE),
-  alerts: sampleAt('alerts', SCENARIO_SHAPE),
+  ...Object.fromEntries(['incidents', 'alerts', 'trigger'].map((k) => [k, sampleAt(k, SCENARIO_SHAPE)])),
 };
 
 const join = (field: string, key: string) => (field === '' ? key : `${field}.${key}`);
