@@ -11,6 +11,8 @@ import { ALL_METRIC_PATHS, METRICS } from '../src/results/metric-registry.js';
 import { NOT_IN_TABLE, TABLE_METRICS } from '../src/report/table.js';
 import { simulate } from '../src/exec/simulate.js';
 import { parseRunnable, ROOT } from './helpers.js';
+import type { Trigger } from '../src/model/trigger.js';
+import type { Scenario } from '../src/model/types.js';
 
 /** Every file of src/, but the registry. */
 function sources(dir = join(ROOT, 'src')): string[] {
@@ -46,11 +48,14 @@ describe('a metric has one home', () => {
   });
 
   it('is a number of a finished run, and every number of one is a metric (but the action rate)', () => {
-    // Incidents (the quiet-time figures) with the store down (its 503s), and with workers and the
-    // retry throttle (the capacity readings, docs/model.md "Capacity"): every metric a run can report.
+    // Incidents (the quiet-time figures) with the store down (its 503s), with workers and the
+    // retry throttle (the capacity readings, docs/model.md "Capacity"), and with a trigger (its
+    // deliveries, "Inbound delivery"): every metric a run can report.
     const load = 'load: { duration: 10m, rate_per_s: 5 }\n';
+    const trigger: Trigger = { kind: 'queue', ack_timeout: 1000, ack: 'after_step', redeliveries: 2, schedule: [0], ack_loss: 0, consumer_crash: 0, run_id: 'per_delivery', extend_up_to: null, dedupe: 'none' };
     const runs = [`${load}incidents:\n  - { name: down, from: 1m, to: 2m, store: { down: true } }\n`, `${load}service: { capacity: { workers: 4 } }\nclient: { retry_throttle: {} }\n`]
       .map((yaml) => numberPaths(simulate(parseRunnable(yaml), 'homes', 60_000).metrics));
+    runs.push(numberPaths(simulate({ ...parseRunnable(load), trigger } as Scenario, 'homes', 60_000).metrics));
     const found = [...new Set(runs.flat())];
     expect(ALL_METRIC_PATHS.filter((p) => !found.includes(p)), 'registry metrics a finished run lacks').toEqual([]);
     // The action rate, and a coupled run's T (load_end_ms), are JSON only.

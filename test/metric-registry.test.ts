@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { COUNTER_NAMES } from '../src/model/counters.js';
 import { isDurationMetric, readMetric } from '../src/results/metric-paths.js';
-import { ALL_METRIC_PATHS, METRIC_PATHS, METRICS, PER_ACTION_METRICS, metricDef, perActionMetric, scaleFactor } from '../src/results/metric-registry.js';
+import { ALL_METRIC_PATHS, METRIC_PATHS, METRICS, PER_ACTION_METRICS, SWEEP_METRIC_PATHS, metricDef, perActionMetric, scaleFactor, type MetricPath } from '../src/results/metric-registry.js';
 import { PRECISION_METRICS } from '../src/results/precision.js';
 import { simulate } from '../src/exec/simulate.js';
 import { DEFAULT_SCENARIO } from '../src/model/types.js';
@@ -56,6 +56,15 @@ const CAPACITY_PRECISION = {
 const CAPACITY_PATHS = [...Object.keys(CAPACITY_PRECISION), 'queue_wait_ms.p50', 'queue_wait_ms.p95', 'queue_wait_ms.p99', 'utilisation', 'saturated_share', 'offered_utilisation', 'peak_offered_utilisation'];
 /** --precision-metric's names in --help order: the capacity counters come after executions_per_action, as in the registry. */
 const PRECISION_NOW = Object.fromEntries(Object.entries(PRECISION_BEFORE).flatMap(([k, v]) => (k === 'keys_per_action' ? [...Object.entries(CAPACITY_PRECISION), [k, v]] : [[k, v]])));
+/**
+ * A trigger's metrics (docs/model.md, "Inbound delivery"), reported only by a scenario with one, in
+ * report order: `expect:` paths and sweep metrics, no --precision-metric name (a scenario without
+ * a trigger counts 0 of them). The duplicates of its redeliveries come after the replays', its
+ * deliveries after the lost actions.
+ */
+const TRIGGER_PATHS = ['duplicates_per_1000.redelivery', 'deliveries_per_action', 'redelivered_per_1000', 'dead_lettered_per_1000'];
+/** Every counter metric of a constant scale, in report order: --precision's, a coupled run's and a trigger's. */
+const PER_ACTION_NOW = Object.keys(PRECISION_NOW).flatMap((k) => (k === 'duplicates_per_1000.replay' ? [k, 'duplicates_per_1000.redelivery'] : k === 'merged_per_1000' ? [k, ...TRIGGER_PATHS.slice(1)] : [k]));
 
 const metrics = simulate({ ...DEFAULT_SCENARIO, actions: 20_000 }, 'registry').metrics;
 
@@ -77,6 +86,16 @@ describe('metric registry', () => {
     for (const p of CAPACITY_PATHS) expect(Object.keys(metrics), p).not.toContain(p.split('.')[0]);
     expect(METRIC_PATHS.filter(isDurationMetric)).not.toContain('queue_wait_ms.p95');
     expect(ALL_METRIC_PATHS.filter(isDurationMetric)).toContain('queue_wait_ms.p95');
+  });
+
+  it('lists a trigger\'s metrics as reported only with a trigger, none of them in a run without one, none a --precision-metric', () => {
+    expect(ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'trigger')).toEqual(TRIGGER_PATHS);
+    expect(metrics.duplicates_per_1000).not.toHaveProperty('redelivery');
+    for (const p of TRIGGER_PATHS) {
+      expect(readMetric(metrics, p as MetricPath).value, p).toBeNull();
+      expect(PRECISION_METRICS, p).not.toHaveProperty([p]);
+      expect(SWEEP_METRIC_PATHS, p).toContain(p);
+    }
   });
 
   it('marks exactly the latency quantiles as durations, and no unknown name', () => {
@@ -129,7 +148,7 @@ describe('metric registry', () => {
   });
 
   it('lists as per-action metrics only constant scales, the first of each counter first', () => {
-    expect(PER_ACTION_METRICS.map((d) => d.path)).toEqual(Object.keys(PRECISION_NOW));
+    expect(PER_ACTION_METRICS.map((d) => d.path)).toEqual(PER_ACTION_NOW);
     expect(perActionMetric('duplicates')?.path).toBe('duplicates_per_1000');
     expect(perActionMetric('unknown_outcomes')?.path).toBe('unknown_outcomes_per_1000');
     expect(perActionMetric('attempts')).toEqual({ path: 'attempts_per_action', counter: 'attempts', times: 1 });

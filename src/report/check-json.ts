@@ -53,7 +53,7 @@ export function renderCheckJson(report: CheckReport, info: RunInfo, givenSeed: s
     tool: 'idem-sim',
     version: info.version,
     check_format: CHECK_JSON_FORMAT,
-    model: contractVersion(report.checked.some((c) => c.coupled)),
+    model: contractVersion(report.checked.some((c) => c.coupled || c.triggered === true)),
     time_unit: 'ms',
     seed: givenSeed ?? (seeds.length === 1 ? seeds[0] : null),
     replay: info.replay,

@@ -8,6 +8,7 @@ import { checkAgentExpectation } from '../agent/expect.js';
 import type { LoadedAgent, ToolRun } from '../agent/loaded.js';
 import { toolRunName, toolSeed } from '../agent/loaded.js';
 import { isCoupled } from '../model/capacity.js';
+import { hasTrigger } from '../results/delivery.js';
 import type { Scenario } from '../model/types.js';
 import type { AlertSummary } from '../results/alerts.js';
 import type { MetricPath } from '../results/metric-paths.js';
@@ -83,6 +84,7 @@ export function checkedRuns(l: CheckInput, seed: string, run: { metrics: Metrics
   if (l.expectations.length > 0) {
     checked.push({
       name: l.name, file: l.file, seed, actions: metrics.actions, warnings: placed(l.warnings), verdicts: l.expectations.map((e) => check(e, metrics, alerts)), coupled: isCoupled(l.scenario),
+      ...(hasTrigger(l.scenario) ? { triggered: true as const } : {}),
     });
   }
   const a = l.agent;

@@ -64,12 +64,12 @@ export const TRAILING_COLUMNS: readonly CsvColumn[] = [
 /**
  * The metrics a sweep's CSV has columns for, in report order: those every run reports, a coupled
  * run's (docs/model.md, "Capacity") when `coupled`, some point of the sweep being one, and a
- * later guard's (model/guards.ts) where some point `reports` it.
+ * later guard's (model/guards.ts) or a trigger's (results/delivery.ts) where some point `reports` it.
  */
 export function csvMetricPaths(coupled: boolean, reports: (path: MetricPath) => boolean = () => false): MetricPath[] {
   return ALL_METRIC_PATHS.filter((p) => {
     const only = METRICS[p].only;
-    return only === undefined || (only === 'capacity' && coupled) || (only === 'guard' && reports(p));
+    return only === undefined || (only === 'capacity' && coupled) || ((only === 'guard' || only === 'trigger') && reports(p));
   });
 }
 

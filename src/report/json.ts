@@ -6,6 +6,7 @@ import { writtenLatency } from '../model/latency.js';
 import { arrivalSpan } from '../model/clock.js';
 import { SERIES_NAMES, seriesJson, type SeriesBucket, type SeriesCounts, type SeriesJson } from '../model/series.js';
 import { listedSeries } from '../results/capacity.js';
+import { hasTrigger } from '../results/delivery.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { RunInfo, ScenarioRun } from './types.js';
 
@@ -37,7 +38,8 @@ export function renderJson(runs: readonly ScenarioRun[], info: RunInfo): string 
   const doc = {
     tool: 'idem-sim',
     version: info.version,
-    model: contractVersion(runs.some((r) => isCoupled(r.scenario))),
+    // A trigger's rules are version 4's too (docs/model.md, "Inbound delivery").
+    model: contractVersion(runs.some((r) => isCoupled(r.scenario) || hasTrigger(r.scenario))),
     time_unit: 'ms',
     replay: info.replay,
     results: runs.map((r) => ({

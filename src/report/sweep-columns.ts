@@ -1,7 +1,7 @@
 /**
  * What a sweep's reports give its points beyond the metrics every run has: whether some point is
  * coupled (a coupled run's metrics, the JSON's model version), the saturation readings, the
- * alerts' readings and the metric of a guard some point sets. Summed point by point in the grid's
+ * alerts' readings, the metric of a guard some point sets and a trigger's readings. Summed point by point in the grid's
  * order. A report written as its points finish (sweep-stream.ts) needs them before its first
  * point: `plannedShape` reads them from each point's scenario before any runs, by an empty run of
  * it, whose metrics and alerts have the fields a finished run of that scenario has; `checkShape`
@@ -23,12 +23,12 @@ export interface PointShape {
   /** Its saturation columns (saturation-text.ts). */
   saturation: string[];
   alerts: AlertColumn[];
-  /** The metrics of a guard it sets (`only: 'guard'`): the CSV has their columns where some point reports them. */
+  /** The metrics of a guard it sets (`only: 'guard'`) and of its trigger (`only: 'trigger'`): the CSV has their columns where some point reports them. */
   reported: MetricPath[];
 }
 
-/** The metrics only a run that sets their guard reports. */
-const GUARD_METRICS = ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'guard');
+/** The metrics only a run that sets their guard, or has a trigger, reports. */
+const SET_ONLY_METRICS = ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'guard' || METRICS[p].only === 'trigger');
 
 /** The shape of a finished point. */
 export function pointShape(pt: { metrics: Metrics; alerts?: readonly AlertSummary[] | undefined }): PointShape {
@@ -36,7 +36,7 @@ export function pointShape(pt: { metrics: Metrics; alerts?: readonly AlertSummar
     coupled: coupledMetrics(pt.metrics),
     saturation: saturationColumns([pt.metrics]),
     alerts: alertColumns([pt]),
-    reported: GUARD_METRICS.filter((p) => readMetric(pt.metrics, p).value !== null),
+    reported: SET_ONLY_METRICS.filter((p) => readMetric(pt.metrics, p).value !== null),
   };
 }
 

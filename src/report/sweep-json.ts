@@ -19,7 +19,7 @@ const rounded = (_k: string, v: unknown) => (typeof v === 'number' && !Number.is
 /** The text before the first point: every field, `points` last, its array opened. */
 function opening(head: SweepHead, find: readonly FindCondition[] | undefined, points: readonly SweepPointResult[]): string {
   const text = JSON.stringify({
-    tool: 'idem-sim', version: head.version, model: contractVersion(head.columns.coupled), time_unit: 'ms', replay: head.replay, scenario: head.scenario, seed: head.seed,
+    tool: 'idem-sim', version: head.version, model: contractVersion(head.columns.coupled || head.columns.reports('deliveries_per_action')), time_unit: 'ms', replay: head.replay, scenario: head.scenario, seed: head.seed,
     vary: head.paths,
     ...(find ? { find: { conditions: find.map((c) => c.text), key: head.paths[0], answers: findAnswers({ ...head, points: [...points] }, find) } } : {}),
     points: [],

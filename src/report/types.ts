@@ -55,6 +55,8 @@ export interface CheckedScenario {
   verdicts: Verdict[];
   /** Whether it ran coupled (model/capacity.ts): the JSON's `model` version follows. */
   coupled: boolean;
+  /** Whether it has a trigger (docs/model.md, "Inbound delivery"), whose rules are version 4's too: present only then. */
+  triggered?: true;
 }
 
 /** A setting with no effect (or what `kind` says): its one-paragraph text (printable), and the place it names when it names one. */

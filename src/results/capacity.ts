@@ -8,24 +8,27 @@ import type { CapacityOutput, SaturationOutput } from '../engine/chunk-output.js
 import { isCoupled } from '../model/capacity.js';
 import { GUARDS, LATER_GUARDS } from '../model/guards.js';
 import { arrivalSpan } from '../model/clock.js';
-import { CAPACITY_SERIES, SERIES_NAMES, type SeriesName } from '../model/series.js';
+import { CAPACITY_SERIES, SERIES_NAMES, TRIGGER_SERIES, type SeriesName } from '../model/series.js';
+import { hasTrigger } from './delivery.js';
 import type { WrittenScenario } from '../model/types.js';
 import type { Quantiles } from './metrics.js';
 import { saturationReadings, type SaturationReadings } from './saturation.js';
 
 export { CAPACITY_SERIES } from '../model/series.js';
 
-const UNCOUPLED_SERIES: readonly SeriesName[] = SERIES_NAMES.filter((n) => !(CAPACITY_SERIES as readonly string[]).includes(n));
-
 /** Whether metrics are a coupled run's (docs/model.md, "Capacity"): only those carry its readings. */
 export function coupledMetrics(m: { shed_per_1000?: unknown }): boolean {
   return m.shed_per_1000 !== undefined;
 }
 
-/** The series counts a run of `s` lists (JSON buckets, CSV columns, charts), in SERIES_NAMES order: a guard's added after version 3 only where it is set (model/guards.ts). */
+/**
+ * The series counts a run of `s` lists (JSON buckets, CSV columns, charts), in SERIES_NAMES order:
+ * a coupled run's only where it is coupled, a guard's added after version 3 only where it is set
+ * (model/guards.ts), a trigger's only where the scenario has one (results/delivery.ts).
+ */
 export function listedSeries(s: WrittenScenario): readonly SeriesName[] {
-  if (!isCoupled(s)) return UNCOUPLED_SERIES;
-  const unset = LATER_GUARDS.filter((n) => s.client[n] === null).map((n): SeriesName => GUARDS[n].series);
+  const unset = isCoupled(s) ? LATER_GUARDS.filter((n) => s.client[n] === null).map((n): SeriesName => GUARDS[n].series) : [...CAPACITY_SERIES];
+  if (!hasTrigger(s)) unset.push(...TRIGGER_SERIES);
   return unset.length === 0 ? SERIES_NAMES : SERIES_NAMES.filter((n) => !unset.includes(n));
 }
 

@@ -37,9 +37,10 @@ export interface MetricDef {
    * down; `incidents`, the scenario has incident windows (the quiet-time figures, results/quiet.ts);
    * `capacity`, the run is coupled (model/capacity.ts, isCoupled: a worker pool, a retry budget or
    * a circuit breaker); `guard`, the run sets the client guard added after version 3 that counts
-   * it (model/guards.ts: throttled_per_1000 where client.retry_throttle is set).
+   * it (model/guards.ts: throttled_per_1000 where client.retry_throttle is set); `trigger`, the
+   * scenario has a trigger (docs/model.md, "Inbound delivery": its deliveries and their readings).
    */
-  readonly only?: 'store_down' | 'incidents' | 'capacity' | 'guard';
+  readonly only?: 'store_down' | 'incidents' | 'capacity' | 'guard' | 'trigger';
 }
 
 const PER_ACTION: Scale = { per: 'actions', times: 1 };
@@ -52,11 +53,15 @@ const DEFS = [
   { path: 'duplicates_per_1000.transport', kind: 'estimate', counter: 'duplicates_transport', scale: PER_1000, unit: 'count', label: 'from transport retries', title: 'duplicates from transport retries per 1000 actions', short: 'transport retries', description: 'duplicates made by transport retries, per 1000 actions' },
   { path: 'duplicates_per_1000.replan', kind: 'estimate', counter: 'duplicates_replan', scale: PER_1000, unit: 'count', label: 'from model re-plans', title: 'duplicates from model re-plans per 1000 actions', short: 'model re-plans', description: 'duplicates made by model re-plans, per 1000 actions' },
   { path: 'duplicates_per_1000.replay', kind: 'estimate', counter: 'duplicates_replay', scale: PER_1000, unit: 'count', label: 'from crash replays', title: 'duplicates from crash replays per 1000 actions', short: 'crash replays', description: 'duplicates made by crash replays, per 1000 actions' },
+  { path: 'duplicates_per_1000.redelivery', kind: 'estimate', counter: 'duplicates_redelivery', scale: PER_1000, unit: 'count', label: 'from redeliveries', title: 'duplicates from redeliveries per 1000 actions', short: 'trigger redeliveries', description: 'duplicates made by the runs of a trigger\'s redeliveries (the sender delivered the step again), per 1000 actions', only: 'trigger' },
   { path: 'duplicates_per_day', kind: 'estimate', counter: 'duplicates', scale: PER_DAY, unit: 'count', label: 'duplicates per day at load.rate_per_s', description: 'duplicates per day at load.rate_per_s (twins arrive on top of that rate)' },
   { path: 'duplicates_per_day_outside_incidents', kind: 'estimate', unit: 'count', label: 'outside incidents (quiet time repeated all day)', title: 'duplicates per day outside incidents (quiet time repeated all day)', description: 'duplicates per day at the rate of the time outside every incident window and its grace (the quiet buckets of the series; interval over buckets)', only: 'incidents' },
   { path: 'quiet_time_ms', kind: 'value', unit: 'ms', label: 'quiet time measured (outside incidents and grace)', description: 'the time within the load outside every incident window and its grace (whole series buckets) that the quiet figures and alert baselines come from', only: 'incidents' },
   { path: 'lost_per_1000', kind: 'estimate', counter: 'lost', scale: PER_1000, unit: 'count', label: 'lost per 1000', title: 'lost actions per 1000', short: 'lost/1000', description: 'actions that never executed, per 1000' },
   { path: 'merged_per_1000', kind: 'estimate', counter: 'merged', scale: PER_1000, unit: 'count', label: 'of which twins merged per 1000', title: 'lost twins merged per 1000', description: 'of the lost: twins answered with their sibling\'s stored result, per 1000' },
+  { path: 'deliveries_per_action', kind: 'estimate', counter: 'deliveries', scale: PER_ACTION, unit: 'count', label: 'deliveries per action (the first included)', title: 'trigger deliveries per action (the first included)', short: 'deliveries/action', description: 'deliveries of the trigger per action, the first included: 1 where no delivery is repeated', only: 'trigger' },
+  { path: 'redelivered_per_1000', kind: 'estimate', counter: 'redelivered', scale: PER_1000, unit: 'count', label: 'redelivered per 1000 (delivered twice or more)', title: 'actions redelivered per 1000 (delivered twice or more)', short: 'redelivered/1000', description: 'actions the trigger delivered at least twice, per 1000 actions', only: 'trigger' },
+  { path: 'dead_lettered_per_1000', kind: 'estimate', counter: 'dead_lettered', scale: PER_1000, unit: 'count', label: 'dead-lettered per 1000 (the sender gave up)', title: 'actions dead-lettered per 1000 (the sender gave up)', short: 'dead-lettered/1000', description: 'actions whose sender gave up redelivering them, per 1000 actions: the sender gave up; the effect may have happened (its runs may have executed)', only: 'trigger' },
   { path: 'unknown_outcomes_per_1000', kind: 'estimate', counter: 'unknown_outcomes', scale: PER_1000, unit: 'count', label: 'unknown outcomes returned to the model', title: 'unknown outcomes per 1000 actions', short: 'unknown/1000', description: 'calls returned to the model failed with the last attempt timed out or answered 409, per 1000 actions' },
   { path: 'conflicts_409_per_1000', kind: 'estimate', counter: 'conflicts_409', scale: PER_1000, unit: 'count', label: '409 in progress', title: '409 in progress per 1000 actions', short: '409/1000', description: '409 (request in progress) answers, per 1000 actions' },
   { path: 'mismatches_422_per_1000', kind: 'estimate', counter: 'mismatches_422', scale: PER_1000, unit: 'count', label: '422 fingerprint mismatch', title: '422 fingerprint mismatch per 1000 actions', description: '422 (fingerprint mismatch) answers, per 1000 actions' },
@@ -107,8 +112,10 @@ export type CounterMetricPath = Extract<Def, { counter: CounterName }>['path'];
 export const ALL_METRIC_PATHS: readonly MetricPath[] = DEFS.map((d) => d.path);
 /** The metrics every run reports, in report order (the others only where they apply: `only`). */
 export const METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d)).map((d) => d.path);
-/** What a sweep can chart (`--metric`, `sweep.metric`): every run's metrics and a coupled run's (checked against the sweep's scenario). */
-export const SWEEP_METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d) || d.only === 'capacity' || d.only === 'guard').map((d) => d.path);
+/** The metrics that only some settings report and that a sweep charts and a precision run could watch: a coupled run's, a later guard's, a trigger's. */
+const SETTINGS_ONLY: ReadonlySet<MetricDef['only']> = new Set(['capacity', 'guard', 'trigger']);
+/** What a sweep can chart (`--metric`, `sweep.metric`): every run's metrics, a coupled run's and a trigger's (checked against the sweep's scenario). */
+export const SWEEP_METRIC_PATHS: readonly MetricPath[] = DEFS.filter((d) => !('only' in d) || SETTINGS_ONLY.has(d.only)).map((d) => d.path);
 
 /** Each metric's definition by path. */
 export const METRICS: Readonly<Record<MetricPath, MetricDef>> = Object.fromEntries(DEFS.map((d) => [d.path, d])) as Record<MetricPath, MetricDef>;
@@ -150,10 +157,11 @@ export interface PerActionMetric { readonly path: MetricPath; readonly counter: 
 
 /**
  * The counter metrics with a constant scale, in report order: what `--precision` can target
- * (those every run reports, and a coupled run's counters: a run that is not coupled counts 0).
+ * (those every run reports, a coupled run's counters and a trigger's: a run without them counts 0;
+ * results/precision.ts keeps those every run reports).
  */
 export const PER_ACTION_METRICS: readonly PerActionMetric[] = DEFS.flatMap((d) =>
-  ('counter' in d && d.scale.per === 'actions' && (!('only' in d) || d.only === 'capacity' || d.only === 'guard') ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
+  ('counter' in d && d.scale.per === 'actions' && (!('only' in d) || SETTINGS_ONLY.has(d.only)) ? [{ path: d.path, counter: d.counter, times: d.scale.times }] : []));
 
 /** The metric that is `counter` per action or per 1000 actions (the first in report order). */
 export function perActionMetric(counter: CounterName): PerActionMetric | undefined {

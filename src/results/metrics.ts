@@ -16,6 +16,7 @@ import type { WrittenScenario } from '../model/types.js';
 import type { CapacityOutput } from '../engine/chunk-output.js';
 import { isCoupled } from '../model/capacity.js';
 import { CapacitySum } from './capacity.js';
+import { deliveryFigures, hasTrigger } from './delivery.js';
 import type { SaturationReadings } from './saturation.js';
 
 /** A mean with its 95% confidence interval [low, high] (mean ± 1.96·sd/√n over actions). */
@@ -31,8 +32,8 @@ export interface Metrics extends Partial<SaturationReadings> {
   primary_actions: number;
   /** Actions per second, twins included: `load.rate_per_s` × actions / primary_actions. */
   actions_per_second: number;
-  /** Executions beyond each action's first, per 1000 actions, split by the kind of call that made them. */
-  duplicates_per_1000: Estimate & { transport: Estimate; replan: Estimate; replay: Estimate };
+  /** Executions beyond each action's first, per 1000 actions, split by the kind of call that made them (and, with a trigger, the runs of its redeliveries). */
+  duplicates_per_1000: Estimate & { transport: Estimate; replan: Estimate; replay: Estimate; redelivery?: Estimate };
   /** Duplicates per day at `load.rate_per_s` (twins arrive on top of that rate); with incidents, the run repeated, incidents and all. */
   duplicates_per_day: Estimate;
   /** With incidents: duplicates per day at the rate of the quiet time (results/quiet.ts); absent where the run has none. */
@@ -43,6 +44,8 @@ export interface Metrics extends Partial<SaturationReadings> {
   lost_per_1000: Estimate;
   /** Of the lost: twins answered with their sibling's stored result, per 1000. */
   merged_per_1000: Estimate;
+  /** With a trigger (results/delivery.ts): its deliveries per action (the first included), actions delivered twice or more and actions dead-lettered, per 1000. */
+  deliveries_per_action?: Estimate; redelivered_per_1000?: Estimate; dead_lettered_per_1000?: Estimate;
   /** Calls returned to the model failed with the last attempt timed out or answered 409, per 1000 actions. */
   unknown_outcomes_per_1000: Estimate;
   conflicts_409_per_1000: Estimate;
@@ -196,19 +199,19 @@ export class RunState extends CounterTally {
     };
     const attempts = this.sum[C.attempts] as number;
     const keysPerAction = est('keys_per_action');
+    const triggered = hasTrigger(s);
     return {
       actions: n,
       primary_actions: this.primaries,
       actions_per_second: actionsPerSecond,
       duplicates_per_1000: {
-        ...est('duplicates_per_1000'),
-        transport: est('duplicates_per_1000.transport'),
-        replan: est('duplicates_per_1000.replan'),
-        replay: est('duplicates_per_1000.replay'),
+        ...est('duplicates_per_1000'), transport: est('duplicates_per_1000.transport'), replan: est('duplicates_per_1000.replan'), replay: est('duplicates_per_1000.replay'),
+        ...(triggered ? { redelivery: est('duplicates_per_1000.redelivery') } : {}),
       },
       duplicates_per_day: est('duplicates_per_day'),
       lost_per_1000: est('lost_per_1000'),
       merged_per_1000: est('merged_per_1000'),
+      ...(triggered ? deliveryFigures(est) : {}),
       unknown_outcomes_per_1000: est('unknown_outcomes_per_1000'),
       conflicts_409_per_1000: est('conflicts_409_per_1000'),
       mismatches_422_per_1000: est('mismatches_422_per_1000'),
@@ -225,10 +228,8 @@ export class RunState extends CounterTally {
       handler_over_timeout_fraction: this.handlerRuns > 0 ? this.overTimeout / this.handlerRuns : 0,
       attempts_unknown_fraction: attempts > 0 ? this.unknownAttempts / attempts : 0,
       alert_baselines_per_s: {
-        dedup_hits: est('alert_baselines_per_s.dedup_hits'),
-        conflicts_409: est('alert_baselines_per_s.conflicts_409'),
-        mismatches_422: est('alert_baselines_per_s.mismatches_422'),
-        unknown_outcomes: est('alert_baselines_per_s.unknown_outcomes'),
+        dedup_hits: est('alert_baselines_per_s.dedup_hits'), conflicts_409: est('alert_baselines_per_s.conflicts_409'),
+        mismatches_422: est('alert_baselines_per_s.mismatches_422'), unknown_outcomes: est('alert_baselines_per_s.unknown_outcomes'),
       },
       ...this.quietFigures(s),
     };

@@ -5,10 +5,11 @@ import { metricDef, PER_ACTION_METRICS } from './metric-registry.js';
 /**
  * Metrics a precision target can be set on: their counter and the scale of their unit (see
  * metric-registry.ts). Not a coupled run's own (a guard's included): --precision refuses a coupled
- * scenario, and any other counts 0 of them.
+ * scenario, and any other counts 0 of them. Nor a trigger's: a scenario without one counts 0 of
+ * them, and a target on them would be reached at once.
  */
 export const PRECISION_METRICS: Readonly<Record<string, readonly [CounterName, number]>> = Object.fromEntries(
-  PER_ACTION_METRICS.filter((d) => metricDef(d.path)?.only !== 'capacity' && metricDef(d.path)?.only !== 'guard').map((d) => [d.path, [d.counter, d.times] as const]),
+  PER_ACTION_METRICS.filter((d) => metricDef(d.path)?.only === undefined).map((d) => [d.path, [d.counter, d.times] as const]),
 );
 
 export interface PrecisionTarget {
