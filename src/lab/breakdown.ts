@@ -1,14 +1,15 @@
 /**
  * The duplicates-by-source bar, drawn as plain SVG (the report's chart is Vega-Lite, rendered
- * in Node; the page redraws this one at every run): one bar per source with its 95% interval
+ * in Node; the page redraws this one at every run): one bar per source (a trigger's redeliveries
+ * only where the run has a trigger) with its 95% interval
  * as a whisker, in the report's colours; the figure's list beside it gives the values in words.
  * With no duplicate from any source, no whiskers (each would span the axis and read as the most
  * there could be): empty bars on an axis from 0 to 1, each row saying 0 and its upper bound.
  */
-import type { Estimate, Metrics } from '../results/metrics.js';
+import type { Metrics } from '../results/metrics.js';
 import { escapeHtml, FONT_STACK } from '../report/html.js';
 import { estimateText, num } from '../report/format.js';
-import { DUPLICATE_SOURCES, noDuplicates } from '../report/duplicate-sources.js';
+import { duplicateSources, noDuplicates } from '../report/duplicate-sources.js';
 import { capitalised } from '../report/metric-text.js';
 import { metricTitle } from '../results/metric-registry.js';
 
@@ -17,7 +18,7 @@ const LABEL_W = 118, BAR_W = 200, TEXT_W = 16, ROW_H = 26, TOP = 4, AXIS_H = 22;
 const f = (x: number) => (Math.round(x * 10) / 10).toString();
 
 export function breakdownSvg(metrics: Pick<Metrics, 'duplicates_per_1000'>): string {
-  const rows = DUPLICATE_SOURCES.map(([key, label]) => ({ label, e: metrics.duplicates_per_1000[key] as Estimate }));
+  const rows = duplicateSources(metrics);
   const none = noDuplicates(metrics);
   const top = Math.max(...rows.map((r) => r.e.ci95[1]), ...rows.map((r) => r.e.value));
   const max = top > 0 && Number.isFinite(top) && !none ? top : 1;

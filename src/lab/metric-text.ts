@@ -11,6 +11,8 @@ export const HEADLINE_METRICS = [
 
 /** The duplicates-by-source bar. */
 export const BREAKDOWN_METRICS = ['duplicates_per_1000.transport', 'duplicates_per_1000.replan', 'duplicates_per_1000.replay'] as const satisfies readonly MetricPath[];
+/** The bar's fourth source, shown where the run has a trigger (docs/model.md, "Inbound delivery"). */
+export const TRIGGER_BREAKDOWN_METRIC = 'duplicates_per_1000.redelivery' satisfies MetricPath;
 
 /** The key-store memory figure. */
 export const KEY_STORE_METRICS = ['key_store_mb', 'keys', 'peak_live_keys', 'keys_per_action'] as const satisfies readonly MetricPath[];

@@ -15,7 +15,7 @@ import { labLoad } from './engine.js';
 import { KNOB_GROUPS, LATENCY_KEYS, knobSpec, switchOf, unitText, writtenLatencyText, type KnobSpec } from './knobs.js';
 import { shownKnobs, type KnobState } from './overrides.js';
 import { LAB_STYLE } from './page-style.js';
-import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel, metricName } from './metric-text.js';
+import { BREAKDOWN_METRICS, HEADLINE_METRICS, KEY_STORE_METRICS, metricLabel, metricName, TRIGGER_BREAKDOWN_METRIC } from './metric-text.js';
 import { actionsNote, byDuration } from './time-knobs.js';
 
 /** The element id of a knob's control (and, with a prefix, of its parts). */
@@ -101,13 +101,16 @@ function resultsHtml(): string {
   const rest = METRIC_PATHS.filter((p) => !shown.has(p));
   // A coupled run's readings (docs/model.md, "Capacity"): rows shown when the run has them.
   const capacity = ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'capacity' || METRICS[p].only === 'guard');
+  // A triggered run's readings (docs/model.md, "Inbound delivery"), likewise; its duplicates' source is the bar's.
+  const trigger = ALL_METRIC_PATHS.filter((p) => METRICS[p].only === 'trigger' && p !== TRIGGER_BREAKDOWN_METRIC);
+  const breakdown = (p: string) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`;
   return `<section class="headline" aria-label="Headline metrics">
 ${HEADLINE_METRICS.map((p) => `<div class="card"><div class="label">${escapeHtml(metricLabel(p))}</div>${metricCell(p)}</div>`).join('\n')}
 </section>
 <div id="saturation"></div>
 <div class="figures">
 <figure class="breakdown"><figcaption>${escapeHtml(capitalised(metricName('duplicates_per_1000')))}, by source</figcaption><div class="bars"><div id="breakdown"></div>
-<dl>${BREAKDOWN_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl></div></figure>
+<dl>${BREAKDOWN_METRICS.map(breakdown).join('')}<div data-only="trigger" hidden>${breakdown(TRIGGER_BREAKDOWN_METRIC)}</div></dl></div></figure>
 <figure class="keystore"><figcaption>Key store memory</figcaption><dl>${KEY_STORE_METRICS.map((p) => `<dt>${escapeHtml(metricLabel(p))}</dt><dd>${metricCell(p)}</dd>`).join('')}</dl><p class="note" id="keystore-note"></p></figure>
 </div>
 <div id="warnings" class="warnings" hidden></div>
@@ -126,7 +129,7 @@ ${storyPanel([])}
 <pre id="command" tabindex="0"></pre>
 <p><button type="button" id="copy-command">Copy the command</button> <button type="button" id="download">Download scenario.yaml</button> <span class="note">a file for <code>idem-sim check</code> in CI (the settings and the seed written in)</span></p>
 <h2>Every metric</h2>
-<table class="metrics"><tbody>${rest.map((p) => `<tr><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}${capacity.map((p) => `<tr data-only="capacity" hidden><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}</tbody></table>
+<table class="metrics"><tbody>${rest.map((p) => `<tr><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}${capacity.map((p) => `<tr data-only="capacity" hidden><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}${trigger.map((p) => `<tr data-only="trigger" hidden><td>${escapeHtml(metricName(p))}</td><td>${metricCell(p)}</td></tr>`).join('')}</tbody></table>
 <details><summary>The run's metrics as JSON, as <code>idem-sim run --json</code> writes them (<code>results[0].metrics</code>)</summary><pre id="metrics-json"></pre></details>`;
 }
 

@@ -57,9 +57,9 @@ export function cliMetrics(run: RunResult, cliSeries: SeriesCounts | null): Metr
   return atCliStep.finish(run.scenario);
 }
 
-/** The counts the page draws, in this order, where the run counts any: the load, what the clients send, what fails, what gets through, what a guard stops. */
+/** The counts the page draws, in this order, where the run counts any: the load, what the clients send, what fails, what gets through, what a guard stops, then a trigger's deliveries and what its sender gave up. */
 export const TIME_COUNTS: readonly SeriesName[] = [
-  'arrivals', 'attempts', 'timeouts', 'succeeded', 'shed', 'expired', 'budget_denied', 'breaker_rejected', 'throttled', 'duplicates',
+  'arrivals', 'attempts', 'timeouts', 'succeeded', 'shed', 'expired', 'budget_denied', 'breaker_rejected', 'throttled', 'duplicates', 'deliveries', 'dead_lettered',
 ];
 
 /** What the page shows of the run over time. */

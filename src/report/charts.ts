@@ -6,7 +6,7 @@
 import type { TopLevelSpec } from 'vega-lite';
 import type { Metrics } from '../results/metrics.js';
 import { duration, estimateText, num } from './format.js';
-import { DUPLICATE_SOURCES, noDuplicates } from './duplicate-sources.js';
+import { duplicateSources, noDuplicates } from './duplicate-sources.js';
 import { capitalised } from './metric-text.js';
 import { metricTitle } from '../results/metric-registry.js';
 import { FONT_STACK } from './html.js';
@@ -113,7 +113,8 @@ export interface BreakdownOptions {
 
 /**
  * A small horizontal bar chart, as SVG: duplicates per 1000 actions from transport retries,
- * model re-plans and crash replays, each with its 95% CI as a whisker and its value as text.
+ * model re-plans and crash replays (and a trigger's redeliveries, where the run has a trigger),
+ * each with its 95% CI as a whisker and its value as text.
  * A run with no duplicate at all (noDuplicates) draws no whiskers: the bars are empty on an
  * axis from 0 to 1, and the text and the subtitle say none, with each upper bound in brackets.
  */
@@ -126,11 +127,8 @@ const DUPLICATES = metricTitle('duplicates_per_1000');
 
 /** The spec behind breakdownChart (pure). */
 export function breakdownSpec(metrics: Pick<Metrics, 'duplicates_per_1000'>, opts: BreakdownOptions = {}): TopLevelSpec {
-  const rows = DUPLICATE_SOURCES.map(([key, source]) => {
-    const e = metrics.duplicates_per_1000[key];
-    return { source, value: e.value, lo: e.ci95[0], hi: e.ci95[1], text: estimateText(e) };
-  });
-  const y = { field: 'source', type: 'nominal', sort: DUPLICATE_SOURCES.map(([, s]) => s), title: null } as const;
+  const rows = duplicateSources(metrics).map(({ label: source, e }) => ({ source, value: e.value, lo: e.ci95[0], hi: e.ci95[1], text: estimateText(e) }));
+  const y = { field: 'source', type: 'nominal', sort: rows.map((r) => r.source), title: null } as const;
   const none = noDuplicates(metrics);
   const x = { field: 'value', type: 'quantitative', title: DUPLICATES, scale: { zero: true, ...(none ? { domain: [0, 1] } : {}) } } as const;
   const title = opts.title ?? `${capitalised(DUPLICATES)}, by source`;

@@ -6,6 +6,7 @@ import type { Metrics } from '../results/metrics.js';
 import type { MetricPath } from '../results/metric-paths.js';
 import { METRICS, metricTitle } from '../results/metric-registry.js';
 import { coupledMetrics } from '../results/capacity.js';
+import { triggeredMetrics } from '../results/delivery.js';
 import { escapeHtml } from './html.js';
 import { metricText } from './metric-text.js';
 import { labelWithIncidents } from './table.js';
@@ -23,11 +24,15 @@ const CAPACITY_HEADLINE: readonly MetricPath[] = [
   'saturated_share', 'offered_utilisation', 'peak_offered_utilisation',
 ];
 
+/** What the headline adds for a run with a trigger (docs/model.md, "Inbound delivery"), after the lost actions; the duplicates of its redeliveries come after the duplicates. */
+const TRIGGER_HEADLINE: readonly MetricPath[] = ['deliveries_per_action', 'redelivered_per_1000', 'dead_lettered_per_1000'];
+
 /** Rows of the headline table: label, and the value as text. */
 export function headline(m: Metrics): [string, string][] {
   const after = (list: readonly MetricPath[], at: MetricPath, more: readonly MetricPath[]) => [...list.slice(0, list.indexOf(at) + 1), ...more, ...list.slice(list.indexOf(at) + 1)];
   let paths = !coupledMetrics(m) ? HEADLINE : after(HEADLINE, 'action_latency_ms.p95', CAPACITY_HEADLINE);
   if (m.throttled_per_1000 !== undefined) paths = after(paths, 'breaker_rejected_per_1000', ['throttled_per_1000']); // where it is set (model/guards.ts)
+  if (triggeredMetrics(m)) paths = after(after(paths, 'duplicates_per_1000', ['duplicates_per_1000.redelivery']), 'lost_per_1000', TRIGGER_HEADLINE); // with a trigger (results/delivery.ts)
   // With incidents the per-day figure repeats them, as the run table says; the quiet time's comes next.
   const incidents = m.quiet_time_ms !== undefined;
   if (incidents) paths = after(paths, 'duplicates_per_day', ['duplicates_per_day_outside_incidents']);

@@ -14,6 +14,16 @@ import type { StoryPanel } from './story.js';
 
 const $ = (id: string) => document.getElementById(id) as HTMLElement;
 
+/** Whether `metrics` hold `path` (a quantile of no samples, null, included): each part of it their own field. */
+function reports(metrics: object, path: string): boolean {
+  let node: unknown = metrics;
+  for (const part of path.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, part)) return false;
+    node = (node as Record<string, unknown>)[part];
+  }
+  return true;
+}
+
 /** Headline cards that turn red when their metric is above 0: what no design should have. */
 const ZERO_IS_GOOD: ReadonlySet<string> = new Set(['duplicates_per_1000', 'lost_per_1000']);
 
@@ -28,10 +38,10 @@ export class ResultsView {
 
   render(r: RunResult): void {
     const metrics = r.metrics as unknown as Metrics;
-    // A row of a metric only some runs report (a coupled run's capacity readings) shows when the run has it.
-    for (const row of document.querySelectorAll<HTMLElement>('tr[data-only]')) {
+    // A row of a metric only some runs report (a coupled run's capacity readings, a trigger's) shows when the run has it.
+    for (const row of document.querySelectorAll<HTMLElement>('[data-only]')) {
       const path = row.querySelector<HTMLElement>('[data-metric]')?.dataset['metric'] ?? '';
-      row.hidden = !Object.hasOwn(r.metrics, path.split('.')[0] ?? '');
+      row.hidden = !reports(r.metrics, path);
     }
     for (const el of document.querySelectorAll<HTMLElement>('[data-metric]')) {
       const path = el.dataset['metric'] ?? '';
