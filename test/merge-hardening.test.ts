@@ -1,5 +1,5 @@
 /** `merge` checks every part fully (issue 12, item 10): in process, on parts written by run and sweep --shard. */
-import { NUM_COUNTERS } from '../src/model/counters.js';
+import { C, NUM_COUNTERS } from '../src/model/counters.js';
 import { mkdtempSync, readFileSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -126,12 +126,17 @@ describe('every field is checked, even in a part sealed again', () => {
     expect(refused(withPart3(edited(2, (p) => { (p.runs[0] as unknown as { warnings: string[] }).warnings = [esc]; })))).toContain('key runs[0].warnings[0]: is not in the form idem-sim writes');
   });
 
-  it('reads a part written before the `duplicated` counter with it at 0: the merged output is the same', async () => {
-    const old = edited(2, (p) => { p.runs[0]!.state.sum.pop(); p.runs[0]!.state.sumSq.pop(); });
-    writeFileSync(join(dir, 'p3-old.json'), old);
-    const w = io();
-    expect(await command(['merge', join(dir, 'p1.json'), join(dir, 'p2.json'), join(dir, 'p3-old.json'), '--json'], w)).toBe(0);
-    expect(w.out()).toBe(whole);
+  it('reads a part written before the `throttled` counter, or before the four of "Inbound delivery", with them at 0: the merged output is the same', async () => {
+    for (const counter of ['throttled', 'duplicates_redelivery'] as const) {
+      const cut = NUM_COUNTERS - C[counter];
+      const old = edited(2, (p) => { p.runs[0]!.state.sum.splice(-cut); p.runs[0]!.state.sumSq.splice(-cut); });
+      writeFileSync(join(dir, 'p3-old.json'), old);
+      const w = io();
+      expect(await command(['merge', join(dir, 'p1.json'), join(dir, 'p2.json'), join(dir, 'p3-old.json'), '--json'], w), counter).toBe(0);
+      expect(w.out()).toBe(whole);
+    }
+    // One counter short of the delivery counters is no earlier build's part.
+    expect(refused(withPart3(edited(2, (p) => { p.runs[0]!.state.sum.pop(); })))).toContain(`runs[0].state.sum: expected ${NUM_COUNTERS} entries, found ${NUM_COUNTERS - 1}`);
   });
 
   it('refuses a part numbered beyond the count', () => {

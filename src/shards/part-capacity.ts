@@ -52,10 +52,14 @@ function saturationOf(c: PartChecker, v: unknown, field: string): SaturationOutp
  * A run's counter sums. Parts of earlier builds hold fewer, and are read with the missing ones at
  * 0 where 0 is what they would hold, or no output reads them: before "Capacity" added its four
  * counters (0 in every run that is not coupled; a coupled run's part must hold them all), before
- * `duplicated` (read only by an agent's readings, and an agent file is never sharded), and before
- * `throttled` (0 in every run without client.retry_throttle, which a coupled run's part would set).
+ * `duplicated` (read only by an agent's readings, and an agent file is never sharded), before
+ * `throttled` (0 in every run without client.retry_throttle, which a coupled run's part would set),
+ * and before the four of "Inbound delivery" (0 in every run without a trigger; a `triggered` run's
+ * part must hold them all).
  */
-export function counterSums(c: PartChecker, v: unknown, field: string, coupled: boolean): number[] {
-  const known = Array.isArray(v) && ((v.length === C.shed && !coupled) || v.length === C.duplicated || v.length === C.throttled) ? v.length : NUM_COUNTERS;
+export function counterSums(c: PartChecker, v: unknown, field: string, coupled: boolean, triggered = false): number[] {
+  const before = (k: number) => Array.isArray(v) && v.length === k;
+  const older = (before(C.shed) && !coupled) || before(C.duplicated) || before(C.throttled);
+  const known = (older || before(C.duplicates_redelivery)) && !triggered ? (v as unknown[]).length : NUM_COUNTERS;
   return [...c.counts(v, field, known), ...new Array<number>(NUM_COUNTERS - known).fill(0)];
 }

@@ -104,15 +104,16 @@ export class PartChecker {
    * A run's (or a point's) sums: counts whole and >= 0, arrays of the model's lengths, grid in
    * bounds; a series exactly when the run counts one (`seriesStep`, results/alerts.ts's
    * seriesStepOf), of that step, each count adding up to its sum (series.ts); the measures of
-   * the workers exactly when the run is `coupled` (model/capacity.ts).
+   * the workers exactly when the run is `coupled` (model/capacity.ts); every counter of "Inbound
+   * delivery" when it is `triggered`.
    */
-  runState(v: unknown, field: string, gridStep: number, seriesStep: number | null, coupled = false): RunStateData {
+  runState(v: unknown, field: string, gridStep: number, seriesStep: number | null, coupled = false, triggered = false): RunStateData {
     const o = this.object(v, field, ['primaries', 'actions', 'handlerRuns', 'handlerRunsOverTimeout', 'attemptsUnknown', 'sum', 'sumSq', 'callLatency', 'actionLatency', 'grid'], ['series', 'capacity']);
     const count = (k: string) => this.int(o[k], join(field, k));
     const s: RunStateData = {
       primaries: count('primaries'), actions: count('actions'), handlerRuns: count('handlerRuns'),
       handlerRunsOverTimeout: count('handlerRunsOverTimeout'), attemptsUnknown: count('attemptsUnknown'),
-      sum: counterSums(this, o['sum'], join(field, 'sum'), coupled), sumSq: counterSums(this, o['sumSq'], join(field, 'sumSq'), coupled),
+      sum: counterSums(this, o['sum'], join(field, 'sum'), coupled, triggered), sumSq: counterSums(this, o['sumSq'], join(field, 'sumSq'), coupled, triggered),
       callLatency: this.bins(o['callLatency'], join(field, 'callLatency')), actionLatency: this.bins(o['actionLatency'], join(field, 'actionLatency')),
       grid: this.grid(o['grid'], join(field, 'grid'), gridStep),
       ...(o['series'] === undefined ? {} : { series: this.series(o['series'], join(field, 'series')) }),

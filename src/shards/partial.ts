@@ -17,6 +17,7 @@ import { resolvedScenario } from '../report/json.js';
 import { timeResults } from '../results/time-results.js';
 import { seriesStepOf } from '../results/alerts.js';
 import { isCoupled } from '../model/capacity.js';
+import { hasTrigger } from '../results/delivery.js';
 import { MAX_DURATION_MS } from '../model/limits.js';
 import type { ScenarioRun } from '../report/types.js';
 
@@ -219,7 +220,7 @@ export class RunMerger {
       name: c.string(o['name'], `${field}.name`, 4096, PRINTABLE_TEXT), file: o['file'] === null ? null : c.string(o['file'], `${field}.file`),
       seed: c.string(o['seed'], `${field}.seed`, 200, SEED_TEXT), scenario,
       warnings: o['warnings'] === undefined ? [] : c.array(o['warnings'], `${field}.warnings`, 0, 100).map((w, k) => c.string(w, `${field}.warnings[${k}]`, 4096, PRINTABLE_TEXT)), fingerprint: checkFingerprint(c, `${field}.fingerprint`, o['fingerprint'], scenario),
-      grid_step: gridStep, state: c.runState(o['state'], `${field}.state`, gridStep, seriesStepOf(scenario, asked), isCoupled(scenario)),
+      grid_step: gridStep, state: c.runState(o['state'], `${field}.state`, gridStep, seriesStepOf(scenario, asked), isCoupled(scenario), hasTrigger(scenario)),
     };
     if (run.seed === '') c.fail(`${field}.seed`, 'is empty');
     if (run.state.primaries !== shardPrimaries(primaryCount(scenario, run.seed), shard)) {

@@ -10,6 +10,7 @@ import { primaryCount } from '../model/clock.js';
 import { alertsOnly, timeResults } from '../results/time-results.js';
 import { seriesStepOf } from '../results/alerts.js';
 import { isCoupled } from '../model/capacity.js';
+import { hasTrigger } from '../results/delivery.js';
 import { alertReadings, MAX_ALERT_READINGS, tooManyReadings } from '../sweeps/readings.js';
 import { shellQuote } from '../scenario/shell-quote.js';
 import { MAX_POINTS } from '../sweeps/grid.js';
@@ -120,7 +121,7 @@ export class SweepMerger {
     }
     const step = checkGridStep(c, `${field}.grid_step`, o['grid_step'], scenario);
     // A sweep counts a point's series only for its alerts, on --series' step when it was given.
-    const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, series_step), isCoupled(scenario));
+    const state = c.runState(o['state'], `${field}.state`, step, seriesStepOf(scenario, series_step), isCoupled(scenario), hasTrigger(scenario));
     // With load.duration the point's primaries are the Poisson count its seed draws (model/clock.ts).
     if (state.primaries !== primaryCount(scenario, seed)) c.fail(`${field}.state.primaries`, 'is not the scenario\'s actions: a point is simulated whole');
     const sums = new RunState(step, 0, state.series?.step ?? null);
