@@ -9,6 +9,7 @@ import { GUARDS, LATER_GUARDS } from '../model/guards.js';
 import type { WrittenScenario } from '../model/types.js';
 import { alertQuery, isAlertPath, type AlertPath } from '../results/alert-paths.js';
 import { metricDef, SWEEP_METRIC_PATHS, type MetricPath } from '../results/metric-registry.js';
+import { hasTrigger } from '../results/delivery.js';
 import { isSaturationPath, saturationQuery, type SaturationPath } from '../results/saturation.js';
 import { InputError, type Origin } from '../scenario/errors.js';
 import { clipped } from '../scenario/printable.js';
@@ -36,8 +37,8 @@ const mayHave = (varied: readonly string[], key: string) => varied.some((p) => p
 
 /**
  * A reading whose value would be missing at every point is refused, as `expect:` refuses it: a
- * coupled run's reading where no point can be coupled, a saturation reading without
- * service.capacity, an alert or incident the scenario does not have.
+ * coupled run's reading where no point can be coupled, a trigger's where no point has one, a
+ * saturation reading without service.capacity, an alert or incident the scenario does not have.
  */
 export function checkSweepMetric(metric: SweepMetric, where: MetricSource, scenario: WrittenScenario, varied: readonly string[]): void {
   const coupled = isCoupled(scenario) || COUPLING_KEYS.some((k) => mayHave(varied, k));
@@ -50,6 +51,10 @@ export function checkSweepMetric(metric: SweepMetric, where: MetricSource, scena
   if (guard !== undefined && scenario.client[guard] === null && !mayHave(varied, GUARDS[guard].key)) {
     throw new InputError(where.origin, where.keyPath, `${metric} is reported only by scenarios with ${GUARDS[guard].key} set (docs/model.md, "Capacity"), and neither this scenario nor the keys the sweep varies set it`,
       `Chart another metric, set it (--set '${GUARDS[guard].key}={}'), or vary it.`);
+  }
+  if (metricDef(metric)?.only === 'trigger' && !hasTrigger(scenario) && !mayHave(varied, 'trigger')) {
+    throw new InputError(where.origin, where.keyPath, `${metric} is reported only by scenarios with a trigger (docs/model.md, "Inbound delivery"), and neither this scenario nor the keys the sweep varies set one`,
+      'Chart another metric, or give the scenario a trigger (trigger: {kind: webhook, ack_timeout: 3s}) and vary its keys (--vary trigger.ack_timeout=1s,3s,10s).');
   }
   if (isSaturationPath(metric) && scenario.service.capacity === null && !mayHave(varied, 'service.capacity')) {
     throw new InputError(where.origin, where.keyPath, `${metric} is a reading of the workers' saturation (docs/model.md, "Saturation"), and neither this scenario nor the keys the sweep varies set service.capacity`,
