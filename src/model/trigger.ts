@@ -2,7 +2,7 @@
  * Inbound delivery (docs/model.md, "Inbound delivery", version 4): the step is started by a
  * message or a webhook that its sender delivers again when no acknowledgement reaches it in
  * time. The resolved `trigger` section as the engines read it; its keys are declared in
- * shape.ts (`TRIGGER`), whose resolved value is this type.
+ * trigger-keys.ts (`TRIGGER`, in shape.ts as `trigger`), whose resolved value is this type.
  */
 
 /** What delivers the step: descriptive (it selects presets and words); both kinds mean the same. */

@@ -36,6 +36,10 @@ export function checkProbeable(s: Scenario, file: string | null, kind: StoreKind
     throw new InputError({ source }, key, 'is a key of time (docs/model.md, "Time"), and the probe replays a steady stream of requests against the store, without incidents, profiles or alerts',
       'Probe the scenario without its time keys (a copy without them, or --set with their defaults), and use idem-sim run for the incidents.');
   }
+  if (s.trigger !== null) {
+    throw new InputError({ source }, 'trigger', 'is set (docs/model.md, "Inbound delivery"), and the probe replays each action\'s requests once: it does not deliver the trigger again',
+      'Probe the scenario without its trigger (add --set trigger=none), and use idem-sim run for its redeliveries.');
+  }
   const store = descriptorOf(kind);
   if (!store.transactional && s.idempotency.transactional) {
     throw new InputError({ source }, 'idempotency.transactional', `is true, and ${store.label} cannot commit the side effect with the key`,
