@@ -37,8 +37,8 @@ describe('expectations', () => {
 
 describe('missions', () => {
   const missions = readdirSync(join(ROOT, 'scenarios')).filter((f) => f.startsWith('mission-'));
-  it('there are four, each with a solution of the same name', () => {
-    expect(missions).toHaveLength(4);
+  it('there are five, each with a solution of the same name', () => {
+    expect(missions).toHaveLength(5);
     expect(readdirSync(join(ROOT, 'scenarios/solutions')).sort()).toEqual(missions.sort());
   });
 });

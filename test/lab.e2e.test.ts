@@ -29,7 +29,7 @@ describe('idem-sim lab', () => {
     expect(statSync(out).size).toBeLessThan(2_000_000);
     const config = configOf(html);
     expect(config.start).toMatchObject({ name: 'lab-defaults', file: null, text: '', seed: '1' });
-    expect(config.missions.map((m) => m.id)).toHaveLength(4);
+    expect(config.missions.map((m) => m.id)).toHaveLength(5);
     expect(readdirSync(dir)).toEqual(['x.html']);
   });
 

@@ -154,7 +154,7 @@ describe('the page', () => {
     const config = { version: 'test', start: await startScenario(null, labSettings({}), io), missions: await missions() };
     const page = labPage(config, { engine: '/* engine */', ui: '/* ui */' });
     for (const key of KNOB_KEYS) expect(page, key).toContain(`data-key="${key}"`);
-    expect(config.missions.map((m) => m.id)).toEqual(['mission-1-blind-retries', 'mission-2-slow-downstream', 'mission-3-crash-replays', 'mission-4-slow-and-lossy']);
+    expect(config.missions.map((m) => m.id)).toEqual(['mission-1-blind-retries', 'mission-2-slow-downstream', 'mission-3-crash-replays', 'mission-4-slow-and-lossy', 'mission-5-slack-redelivery']);
     for (const m of config.missions) {
       const file = join(ROOT, 'scenarios', `${m.id}.yaml`);
       expect(m.scenario.text).toBe(readFileSync(file, 'utf8'));

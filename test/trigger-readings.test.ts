@@ -7,6 +7,7 @@
  * webhook with `scope: none` gives exact numbers: 3 deliveries, 2000 duplicates per 1000, all of
  * them redeliveries', every action redelivered and dead-lettered.
  */
+import { parseScenario } from '../src/scenario/parse.js';
 import { Chalk } from 'chalk';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -242,5 +243,19 @@ describe('a trigger written in a scenario file, through the command line', () =>
     const checker = new PartChecker('part3.json');
     expect(counterSums(checker, older, 'runs[0].state.sum', false)).toEqual([...older, 0, 0, 0, 0]);
     expect(() => counterSums(checker, older, 'runs[0].state.sum', false, true)).toThrow(`runs[0].state.sum: expected ${NUM_COUNTERS} entries, found ${C.duplicates_redelivery}`);
+  });
+});
+
+describe('a trigger\'s readings asked of a scenario without a trigger', () => {
+  it('expect: on one is refused at its line, with the fix', () => {
+    expect(() => parseScenario('expect:\n  dead_lettered_per_1000: "== 0"\n', 'x.yaml')).toThrow(/x\.yaml:2:\d+, key expect\.dead_lettered_per_1000: .*trigger/);
+  });
+
+  it('an alert on deliveries or dead_lettered is warned of at its metric\'s line (it never fires)', () => {
+    const yaml = 'alerts:\n  - {name: redelivering, metric: deliveries, above: 1, for: 1m}\n';
+    const warned = parseScenario(yaml, 'x.yaml').warnings.filter((w) => w.keyPath?.startsWith('alerts') || /deliveries/.test(w.problem));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]!.origin.line).toBe(2);
+    expect(parseScenario(`${yaml}trigger: {preset: slack}\n`, 'x.yaml').warnings.filter((w) => /deliveries/.test(w.problem) && w.origin.line === 2)).toHaveLength(0);
   });
 });

@@ -1,4 +1,4 @@
-/** `idem-sim missions`: the guide's four missions, bundled in scenarios/, with a hint each. */
+/** `idem-sim missions`: the missions (the guide's four, and inbound delivery's), bundled in scenarios/, with a hint each. */
 import { readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { relative } from 'node:path';

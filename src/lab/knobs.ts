@@ -72,6 +72,10 @@ export const KNOB_GROUPS: readonly KnobGroup[] = [
     name: 'incidents', title: 'a window of the run in which the service pauses, loses workers or slows down',
     keys: [INCIDENT, INCIDENT_KEYS.from, INCIDENT_KEYS.to, INCIDENT_KEYS.workers, INCIDENT_KEYS.multiplier],
   },
+  {
+    name: 'trigger', title: 'the webhook or message that starts the step, delivered again until acknowledged in time',
+    keys: ['', '.ack_timeout', '.ack', '.redeliveries', '.run_id', '.dedupe', '.extend_up_to', '.ack_loss', '.consumer_crash'].map((k) => `trigger${k}`),
+  },
   { name: 'network', title: 'the network between agent and tool', keys: ['network.request_loss', 'network.reply_loss'] },
   { name: 'agent', title: 'the model deciding what to do after a failed call', keys: ['agent.replan_probability', 'agent.verify_before_replan'] },
   { name: 'runtime', title: 'the durable agent runtime', keys: ['runtime.crash_probability', 'runtime.max_replays', 'runtime.resume_delay.min', 'runtime.resume_delay.max'] },

@@ -5,6 +5,7 @@ import { alertQuery, isAlertPath, readAlert, type AlertPath } from '../results/a
 import type { AlertSummary } from '../results/alerts.js';
 import { isDurationMetric, readMetric, type MetricPath, type MetricReading } from '../results/metric-paths.js';
 import { metricDef } from '../results/metric-registry.js';
+import { triggerOnlyExpectation } from '../results/delivery.js';
 import type { Metrics } from '../results/metrics.js';
 import { isSaturationPath, readSaturation, saturationQuery, type SaturationPath } from '../results/saturation.js';
 import type { WrittenScenario } from '../model/types.js';
@@ -158,6 +159,8 @@ export function checkAlertNames(expectations: readonly Expectation[], s: Written
       throw new InputError(e.origin, `expect.${e.metric}`, `is reported only by scenarios with ${GUARDS[guard].key} set (docs/model.md, "Capacity"), and this one has none`,
         `Set ${GUARDS[guard].key} (${guard}: {} takes its defaults), or remove this expectation.`);
     }
+    const trigger = triggerOnlyExpectation(metricDef(e.metric)?.only, s);
+    if (trigger !== null) throw new InputError(e.origin, `expect.${e.metric}`, trigger.problem, trigger.fix);
     if (e.metric === 'utilisation' && s.service.capacity === null) {
       throw new InputError(e.origin, `expect.${e.metric}`, 'is the share of service.capacity.workers kept busy, and this scenario has no service.capacity (a retry budget or a breaker alone reports no utilisation)',
         'Set service.capacity (at least its workers), or remove this expectation.');

@@ -8,6 +8,7 @@ import type { WrittenScenario } from '../model/types.js';
 import { valueAt } from './document.js';
 import { capacityWarnings } from './capacity-warnings.js';
 import { triggerWarnings } from './trigger-warnings.js';
+import { alertsWithoutTrigger } from '../results/delivery.js';
 import { namedPresets } from './presets.js';
 import type { Origin } from './errors.js';
 
@@ -38,6 +39,7 @@ export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: 
     fix: 'Remove it, or change the setting that makes it inert if it should count.',
   }));
   found.push(...incidentWarnings(scenario, locate), ...capacityWarnings(scenario, locate), ...triggerWarnings(document, scenario, locate));
+  found.push(...alertsWithoutTrigger(scenario).map(({ index, ...w }) => ({ origin: locate(['alerts', index, 'metric'], true), ...w })));
   if (scenario.load.profile[0]?.at === 0 && changed.includes('load.rate_per_s')) {
     found.push({ origin: locate(['load', 'rate_per_s'], true), keyPath: 'load.rate_per_s',
       problem: 'has no effect: load.profile sets the rate from 0 on', fix: 'Remove it, or start the profile later than 0.' });

@@ -1,5 +1,5 @@
 /**
- * The guide's four missions: a button each (its star beside it), the loaded mission's goal, hint
+ * The missions (the guide's four, and inbound delivery's): a button each (its star beside it), the loaded mission's goal, hint
  * and goals (the file's `expect:` block, each ticked when the run meets it), and the stars,
  * kept in the browser's localStorage until cleared.
  */
