@@ -8,6 +8,7 @@ import { LATENCY_FORMS } from '../model/latency.js';
 import { rangeEnds, type Param } from '../model/params.js';
 import { paramAt, SCENARIO_SHAPE } from '../model/shape.js';
 import { formatPath } from './document.js';
+import { providerWordsHint } from './provider-words.js';
 import { scenarioSchema } from './schema.js';
 import { didYouMean } from './suggest.js';
 import { unmodelledHint } from './unmodelled.js';
@@ -80,14 +81,17 @@ function whereText(paths: readonly string[], under: string): string {
 /**
  * The start of the fix for an unknown key `key` under `path`, whose value is `value`: that the
  * model lacks the feature when the key, or a key below it, names one (`hedge`, `kafka.rebalance`:
- * unmodelled.ts), else where the key lives when it is a key of another section, else the
- * allowed key it most likely misspells; '' when none. Inside a latency distribution a key of
- * another form is a question of `dist`, not of place.
+ * unmodelled.ts), else the trigger key that a provider's word in it models (`visibility_timeout`,
+ * `consumer: {max_receive_count: 5}`: provider-words.ts), else where the key lives when it is a
+ * key of another section, else the allowed key it most likely misspells; '' when none. Inside a
+ * latency distribution a key of another form is a question of `dist`, not of place.
  */
 export function unknownKeyHint(key: string, path: Path, allowed: readonly string[], value?: unknown): string {
   const unmodelled = unmodelledHint(key, value);
   if (unmodelled !== '') return unmodelled;
   const parent = formatPath(path).replace(/\[\d+\]/g, '[]');
+  const provider = providerWordsHint(key, parent, value);
+  if (provider !== '') return provider;
   const kind = path.length === 0 ? undefined : paramAt(formatPath(path))?.kind;
   const found = kind === 'latency' || kind === 'components' ? [] : homesOf(key, parent);
   if (found.length > 0) return `${whereText(found, parent === '' ? 'the top level' : parent)} `;
