@@ -58,7 +58,7 @@ describe('missions', () => {
   it('idem-sim missions lists them with a hint each', () => {
     const r = cli(['missions']);
     expect(r.status).toBe(0);
-    expect(r.stdout.match(/^\d\. /gm)).toHaveLength(4);
+    expect(r.stdout.match(/^\d\. /gm)).toHaveLength(5);
     expect(r.stdout.match(/hint: /g)).toHaveLength(4);
   });
 });
