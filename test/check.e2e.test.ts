@@ -59,7 +59,7 @@ describe('missions', () => {
     const r = cli(['missions']);
     expect(r.status).toBe(0);
     expect(r.stdout.match(/^\d\. /gm)).toHaveLength(5);
-    expect(r.stdout.match(/hint: /g)).toHaveLength(4);
+    expect(r.stdout.match(/hint: /g)).toHaveLength(5);
   });
 });
 
