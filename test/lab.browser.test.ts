@@ -179,6 +179,20 @@ describe(`the lab in headless Chromium (${CHROMIUM})`, () => {
     await context.close();
   });
 
+  it('mission 5 (Slack redelivers): the trigger\'s knobs solve it, a run id from the message with intent keys', async () => {
+    const context = await browser.newContext();
+    const { page } = await open(context, defaults);
+    await clickAndSettle(page, '[data-mission="mission-5-slack-redelivery"]');
+    expect(await page.locator('#mission-goals li.fail').count()).toBe(2); // duplicates from redeliveries, and in all
+    expect(await page.locator('[data-key="trigger.ack_timeout"]').inputValue()).toBe('3s'); // the slack preset's
+    await setKnob(page, 'idempotency.scope', 'intent');
+    expect(await page.locator('#mission-goals li.fail').count()).toBe(2); // a run id per delivery: still a key per run
+    await setKnob(page, 'trigger.run_id', 'from_message');
+    expect(await page.locator('#mission-goals li.pass').count()).toBe(3);
+    expect(await page.locator('#mission-verdict').textContent()).toContain("mission 5's star is earned");
+    await context.close();
+  });
+
   it('the keyboard reaches every knob, and a knob changed from the keyboard runs the scenario', async () => {
     const context = await browser.newContext();
     const { page } = await open(context, defaults);
