@@ -1,0 +1,19 @@
+/**
+ * The limits table of docs/security-and-limits.md states the trigger's bounds as model/limits.ts
+ * has them (fit-mle.test.ts holds the row of MAX_FIT_BINS the same way).
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MAX_REDELIVERIES, MAX_SCHEDULE_ENTRIES } from '../src/model/limits.js';
+import { ROOT } from './helpers.js';
+
+const limits = readFileSync(join(ROOT, 'docs', 'security-and-limits.md'), 'utf8');
+const shown = (n: number): string => n.toLocaleString('en-US');
+
+describe('the limits table', () => {
+  it('gives trigger.redeliveries and trigger.schedule their bounds, each with its constant', () => {
+    expect(limits).toMatch(new RegExp(`^\\| \`trigger\\.redeliveries\` \\| 0 to ${shown(MAX_REDELIVERIES)} \\(\`MAX_REDELIVERIES\`\\)`, 'm'));
+    expect(limits).toMatch(new RegExp(`^\\| \`trigger\\.schedule\` \\| 1 to ${shown(MAX_SCHEDULE_ENTRIES)} entries \\(\`MAX_SCHEDULE_ENTRIES\``, 'm'));
+  });
+});
