@@ -24,8 +24,8 @@ const WHOLE = readFileSync(join(ROOT, 'docs/csv.md'), 'utf8');
 const [DOC, AFTER = ''] = WHOLE.split('\n## Series\n') as [string, string?];
 const [SERIES_DOC, RUNS_DOC = ''] = AFTER.split('\n## Runs\n') as [string, string?];
 const metrics = sim('actions: 200\n', 200);
-/** A point with workers: the capacity metrics' columns (docs/model.md, "Capacity"). */
-const coupled = sim('actions: 200\nservice: { capacity: { workers: 2 } }\n', 200);
+/** A point with workers and the throttle: the capacity metrics' columns (docs/model.md, "Capacity"). */
+const coupled = sim('actions: 200\nservice: { capacity: { workers: 2 } }\nclient: { retry_throttle: {} }\n', 200);
 /** A point with a trigger: its readings' columns (docs/model.md, "Inbound delivery"). */
 const TRIGGER: Trigger = { kind: 'webhook', ack_timeout: 1000, ack: 'after_step', redeliveries: 2, schedule: [0], ack_loss: 0, consumer_crash: 0, run_id: 'per_delivery', extend_up_to: null, dedupe: 'none' };
 const triggered = simulate({ ...parseRunnable('actions: 200\n'), trigger: TRIGGER } as Scenario, '1').metrics;
