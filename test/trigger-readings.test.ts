@@ -255,7 +255,7 @@ describe('a trigger\'s readings asked of a scenario without a trigger', () => {
     const yaml = 'alerts:\n  - {name: redelivering, metric: deliveries, above: 1, for: 1m}\n';
     const warned = parseScenario(yaml, 'x.yaml').warnings.filter((w) => w.keyPath?.startsWith('alerts') || /deliveries/.test(w.problem));
     expect(warned).toHaveLength(1);
-    expect(warned[0]!.origin.line).toBe(2);
-    expect(parseScenario(`${yaml}trigger: {preset: slack}\n`, 'x.yaml').warnings.filter((w) => /deliveries/.test(w.problem) && w.origin.line === 2)).toHaveLength(0);
+    expect(warned[0]!.origin?.line).toBe(2);
+    expect(parseScenario(`${yaml}trigger: {preset: slack}\n`, 'x.yaml').warnings.filter((w) => /deliveries/.test(w.problem) && w.origin?.line === 2)).toHaveLength(0);
   });
 });
