@@ -29,14 +29,19 @@ export class CallModel extends EngineState {
     // Plain stores: TypedArray.fill is a builtin call, too slow to make per action.
     for (let k = i * 3; k < i * 3 + 3; k++) this.execByKind[k] = 0;
     this.gotStoredSuccess[i] = 0;
+    this.resetTallies(i);
+    this.text[i] = text;
+    this.startCall(i, ORIGINAL, at);
+  }
+
+  /** Actor `i`'s per-action tallies (group.ts `countTallies` adds them up) at 0. */
+  protected resetTallies(i: number): void {
     this.attemptsSent[i] = 0;
     this.mismatches422[i] = 0;
     this.conflicts409[i] = 0;
     this.dedupHits[i] = 0;
     this.unknownOutcomes[i] = 0;
     this.storeUnavailable[i] = 0;
-    this.text[i] = text;
-    this.startCall(i, ORIGINAL, at);
   }
 
   /** Actor `i` starts a tool call of `kind` at `at`: its first attempt is sent then. */

@@ -21,9 +21,6 @@ import { C } from '../model/counters.js';
 import { GroupModel } from './group.js';
 import { SER } from '../model/series.js';
 
-/** Counter of the duplicates made by each kind of call of the first executing run. */
-const DUPLICATES_BY_KIND = [C.duplicates_transport, C.duplicates_replan, C.duplicates_replay];
-
 export class DeliveryModel extends GroupModel {
   /** The trigger's parameters (the same in every incident window). */
   protected get trig(): TriggerParams {
@@ -139,7 +136,7 @@ export class DeliveryModel extends GroupModel {
   protected finishDelivered(a: number, fold: (a: number, j: number) => void = () => undefined): void {
     const t = this.totals;
     let n = 0, first = -1, latest = -Infinity, stored = 0;
-    if (!this.runStarted[a]) this.zeroTallies(a); // its delivery started no run: the later runs' tallies gather there
+    if (!this.runStarted[a]) this.resetTallies(a); // its delivery started no run: the later runs' tallies gather there
     for (let j = a; j >= 0; j = this.nextRun[j] as number) {
       if (!this.runStarted[j]) continue;
       const c = this.execCount[j] as number;
@@ -161,16 +158,7 @@ export class DeliveryModel extends GroupModel {
       if (n > 0) sr.add(SER.duplicates, this.execFirst[first] as number, -1);
       else sr.add(SER.lost, this.actArrival[a] as number);
     }
-    if (n === 0) {
-      t.count(C.lost, 1);
-      if (stored) t.count(C.merged, 1);
-    } else if (n > 1) {
-      const kind = this.execFirstKind[first] as number;
-      for (let c = 0; c < 3; c++) t.count(DUPLICATES_BY_KIND[c] as number, (this.execByKind[first * 3 + c] as number) - (c === kind ? 1 : 0));
-      t.count(C.duplicates_redelivery, n - (this.execCount[first] as number));
-      t.count(C.duplicates, n - 1);
-      t.count(C.duplicated, 1);
-    }
+    this.countExecutions(n, stored, first, n > 0 ? n - (this.execCount[first] as number) : 0);
     if (latest > -Infinity) t.actionLatency.countKey(binKey(latest - (this.actArrival[a] as number)));
     t.actions++;
   }
@@ -183,14 +171,5 @@ export class DeliveryModel extends GroupModel {
     this.dedupHits[a]! += this.dedupHits[j] as number;
     this.unknownOutcomes[a]! += this.unknownOutcomes[j] as number;
     this.storeUnavailable[a]! += this.storeUnavailable[j] as number;
-  }
-
-  private zeroTallies(a: number): void {
-    this.attemptsSent[a] = 0;
-    this.mismatches422[a] = 0;
-    this.conflicts409[a] = 0;
-    this.dedupHits[a] = 0;
-    this.unknownOutcomes[a] = 0;
-    this.storeUnavailable[a] = 0;
   }
 }

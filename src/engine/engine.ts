@@ -131,12 +131,8 @@ export class ChunkSimulator extends DeliveryModel {
   /** Simulates the chunk's group `g` (arrival `arrivals[g]`) with its deliveries (docs/model.md, "Inbound delivery"), from its start. */
   private simulateDelivered(g: number): void {
     const arrival = this.arrivals[g] as number;
-    this.log.clear();
     this.totals.rows.beginGroup();
-    this.nextCall = 0;
-    this.nextText = 0;
-    this.hooks.onGroup(arrival, 0);
-    if (this.series !== null) this.series.add(SER.arrivals, arrival);
+    this.beginGroup(arrival, 0);
     for (let i = 0; i < this.usedActors; i++) this.sendAt[i] = Infinity;
     this.usedActors = 2;
     const twin = this.twinDrawn();

@@ -19,12 +19,8 @@ export class GroupModel extends AttemptModel {
   protected simulateGroup(a: number): void {
     const p = this.p;
     const arrival = this.arrivals[a] as number;
-    this.log.clear();
     this.totals.rows.beginGroup();
-    this.nextCall = 0;
-    this.nextText = 0;
-    this.hooks.onGroup(arrival, 0);
-    if (this.series !== null) this.series.add(SER.arrivals, arrival);
+    this.beginGroup(arrival, 0);
     const twin = this.twinDrawn();
     this.startAction(0, arrival);
     if (twin) this.startAction(1, arrival + uniform(this.rng, p.twinMin, p.twinMax));
@@ -51,19 +47,39 @@ export class GroupModel extends AttemptModel {
       if (n > 0) sr.add(SER.duplicates, this.execFirst[i] as number, -1);
       else sr.add(SER.lost, this.arrival[i] as number);
     }
-    if (n === 0) {
-      t.count(C.lost, 1);
-      if (this.gotStoredSuccess[i]) t.count(C.merged, 1);
-    } else if (n > 1) {
-      const first = this.execFirstKind[i] as number;
-      for (let k = 0; k < 3; k++) t.count(DUPLICATES_BY_KIND[k] as number, (this.execByKind[i * 3 + k] as number) - (k === first ? 1 : 0));
-      t.count(C.duplicates, n - 1);
-      t.count(C.duplicated, 1);
-    }
+    this.countExecutions(n, this.gotStoredSuccess[i] as number, i, 0);
     // Most actions make one call, whose latency is the action's: reuse its bin key.
     const latency = (this.lastReturn[i] as number) - (this.arrival[i] as number);
     t.actionLatency.countKey(latency === this.lastCallLatency[i] ? (this.lastCallKey[i] as number) : binKey(latency));
     t.actions++;
+  }
+
+  /** A group (or, in the coupled engine, the entered group's slot `slot`) starts at `arrival`: its key store empty, its numbering from 0. */
+  protected beginGroup(arrival: number, slot: number): void {
+    this.log.clear();
+    this.nextCall = 0;
+    this.nextText = 0;
+    this.hooks.onGroup(arrival, slot);
+    if (this.series !== null) this.series.add(SER.arrivals, arrival);
+  }
+
+  /**
+   * An action's `n` executions into the chunk's sums: lost (merged when `stored`: a twin got its
+   * sibling's stored result), or its duplicates by the kind of call that made them, the first
+   * execution being actor `first`'s first, and `redelivered` of them by runs a redelivery started.
+   */
+  protected countExecutions(n: number, stored: number, first: number, redelivered: number): void {
+    const t = this.totals;
+    if (n === 0) {
+      t.count(C.lost, 1);
+      if (stored) t.count(C.merged, 1);
+    } else if (n > 1) {
+      const kind = this.execFirstKind[first] as number;
+      for (let k = 0; k < 3; k++) t.count(DUPLICATES_BY_KIND[k] as number, (this.execByKind[first * 3 + k] as number) - (k === kind ? 1 : 0));
+      t.count(C.duplicates_redelivery, redelivered);
+      t.count(C.duplicates, n - 1);
+      t.count(C.duplicated, 1);
+    }
   }
 
   /** Actor `i`'s per-action tallies of the counters that do not derive from executions, into the chunk's sums. */

@@ -147,11 +147,7 @@ export class CoupledSimulator extends CoupledDelivered {
     if (this.simple !== null && this.running < this.workers.at(x) && this.simpleArrival(x)) return;
     const g = this.newGroup();
     this.enter(g);
-    this.log.clear();
-    this.nextCall = 0;
-    this.nextText = 0;
-    this.hooks.onGroup(x, g);
-    if (this.series !== null) this.series.add(SER.arrivals, x);
+    this.beginGroup(x, g);
     const i = 2 * g;
     const twin = this.twinDrawn();
     this.groups.twin[g] = twin ? 1 : 0;

@@ -6,7 +6,6 @@
  * its instant), and a group ends only once no deadline of it is to come. A layer of the coupled
  * engine's class (state.ts < server.ts < delivered.ts < coupled.ts).
  */
-import { SER } from '../../model/series.js';
 import { uniform } from '../../random/uniform.js';
 import { CLIENT, CoupledServer, EV_SEND, LATE, EV_DEADLINE } from './server.js';
 
@@ -15,11 +14,7 @@ export class CoupledDelivered extends CoupledServer {
   protected arriveDelivered(x: number): void {
     const g = this.newGroup();
     this.enter(g);
-    this.log.clear();
-    this.nextCall = 0;
-    this.nextText = 0;
-    this.hooks.onGroup(x, g);
-    if (this.series !== null) this.series.add(SER.arrivals, x);
+    this.beginGroup(x, g);
     const groups = this.groups;
     groups.acting[g] = 0;
     groups.atServer[g] = 0;
