@@ -108,6 +108,7 @@ function declareRun(cmd: Command, { io, signal, setCode }: Context): void {
     .option('--json', 'print JSON with every metric, the resolved scenario, seed and version')
     .option('--out <file>', 'write the report to a file instead of stdout')
     .addOption(parsedOption('--series <step>', `count every event in buckets of STEP (such as 1m): JSON results[i].series, or --format ${formatList(RUN_FORMATS.filter(writesSeries))}`, seriesStepOption))
+    .option('--effects-out <file>', 'write every execution as a production table holds it, with the model\'s truth apart: CSV, or JSON lines for .jsonl (docs/reconcile.md)')
     .action(async (files: string[], opts: RunOptions) => {
       const { runCommand, runSettings } = await import('./run.js');
       setCode(await runCommand(files, runSettings(opts), io, signal));

@@ -11,6 +11,8 @@ import { sayNotes, scenarioReader, warningTexts, type ScenarioReader } from './s
 import type { ScenarioWarning } from '../scenario/parse.js';
 import { columnNames } from '../scenario/names.js';
 import { withOutput } from '../io/output.js';
+import { checkEffectsRun, effectsOutput, writeEffects } from '../io/effects-file.js';
+import type { PendingOutput } from '../io/outputs.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, progressOfMany, runSeed, simulate, simulationWork, threadSetting } from './shared/simulate.js';
 import type { RunAsk, RunOutcome, RunRequest } from '../exec/runner.js';
@@ -36,6 +38,8 @@ export interface RunOptions extends ScenarioOptions, SimulationOptions, LargeRun
   format?: Given<RunFormat>;
   /** `--series STEP`: count the run's series in buckets of STEP (ms). */
   series?: Given<number>;
+  /** `--effects-out FILE`: every execution, as a production table holds it (docs/reconcile.md). */
+  effectsOut?: string;
 }
 
 /** What `run` is asked, one typed piece for each stage: read, simulate, write. */
@@ -45,10 +49,11 @@ export interface RunSettings {
   large: LargeRunSettings;
   output: OutputSettings<Given<RunFormat>>;
   series: Given<number> | undefined;
+  effectsOut: string | undefined;
 }
 
 export function runSettings(opts: RunOptions): RunSettings {
-  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), large: largeRunSettings(opts), output: outputSettings(opts), series: opts.series };
+  return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), large: largeRunSettings(opts), output: outputSettings(opts), series: opts.series, effectsOut: opts.effectsOut };
 }
 
 /** What the settings ask for, each taken in the order its errors have always come; `ask`: what every run's request holds but its scenario (exec/runner.ts). */
@@ -61,16 +66,18 @@ interface RunPlan {
   seed: string | undefined;
   threads: (actions: number) => number;
   ask: RunAsk;
+  /** `--effects-out`'s file, opened before anything runs. */
+  effects: PendingOutput | undefined;
 }
 
 /** A run as reported, with what a shard's part holds besides (`part`), and what an agent's readings read. */
-type SimulatedRun = ScenarioRun & { part?: { fingerprint: string; gridStep: number; state: RunStateData }; duplicated: ToolRun['duplicated'] };
+type SimulatedRun = ScenarioRun & { part?: { fingerprint: string; gridStep: number; state: RunStateData }; duplicated: ToolRun['duplicated']; simulated: Scenario };
 
 export async function runCommand(files: string[], s: RunSettings, io: Io, signal?: AbortSignal): Promise<number> {
   return withOutput(io, s.output.out, files, async (out) => {
     const notes: string[] = [];
-    const plan = runPlan(s, io, notes);
-    const { runs, agents } = await simulateRuns(files.length > 0 ? files : [null], plan, s, io, signal);
+    const plan = runPlan(s, io, notes, files);
+    const { runs, agents } = await simulated(files.length > 0 ? files : [null], plan, s, io, signal);
     const seeds = [...new Set([...runs.filter((r) => !agents.some((a) => a.tools.some((t) => t.run === r.name))).map((r) => r.seed), ...agents.map((a) => a.seed)])];
     const args = new ReplayLine('run', files, s.scenario).overrides(s.scenario).option('--seed', seeds.length === 1 ? seeds[0] : undefined)
       .given('--series', s.series).precision(s.large.precision).args;
@@ -82,8 +89,20 @@ export async function runCommand(files: string[], s: RunSettings, io: Io, signal
   });
 }
 
+/** The runs simulated, and their effects written first when asked (an error leaves no effects file, and no report). */
+async function simulated(files: readonly (string | null)[], plan: RunPlan, s: RunSettings, io: Io, signal: AbortSignal | undefined): ReturnType<typeof simulateRuns> {
+  try {
+    const done = await simulateRuns(files, plan, s, io, signal);
+    if (plan.effects) writeEffects(plan.effects, done.runs.map((r) => ({ scenario: r.simulated, seed: r.seed, tool: r.name })), io.stdout);
+    return done;
+  } catch (e) {
+    plan.effects?.abort();
+    throw e;
+  }
+}
+
 /** `notes`: where the readers leave the note of each file's lab values, said after the report (docs/scenarios.md, "The lab's values"). */
-function runPlan(s: RunSettings, io: Io, notes: string[]): RunPlan {
+function runPlan(s: RunSettings, io: Io, notes: string[], files: readonly string[]): RunPlan {
   const read = scenarioReader(s.scenario, io, notes);
   const readAgent = agentReader(s.scenario, io, notes);
   const format = runFormat(s.output);
@@ -96,8 +115,13 @@ function runPlan(s: RunSettings, io: Io, notes: string[]): RunPlan {
     throw new InputError({ source: '--shard' }, '', 'cannot be combined with --precision (when to stop depends on all shards)',
       'Shard a run of fixed --actions, or run --precision on one machine.');
   }
+  if (s.effectsOut !== undefined && (shard || precision)) {
+    throw new InputError({ source: '--effects-out' }, '', `cannot be combined with ${shard ? '--shard' : '--precision'} (the file holds every execution of a whole run of fixed --actions)`,
+      `Drop ${shard ? '--shard' : '--precision'}, or --effects-out.`);
+  }
   const ask = { ...(shard ? { shard } : {}), ...(precision ? { precision } : {}), ...(seriesStep !== undefined ? { seriesStep } : {}) };
-  return { read, readAgent, format, seed, threads, ask };
+  const effects = s.effectsOut === undefined ? undefined : effectsOutput(s.effectsOut, files);
+  return { read, readAgent, format, seed, threads, ask, effects };
 }
 
 /**
@@ -122,6 +146,7 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
     // A tool's seed is the agent's made its own (toolSeed), whatever --seed said.
     return agent.tools.map((t, i) => ({ file, name: runNames[i] as string, scenario: t.scenario, seed: toolSeed(seed, t.name), warnings: [], locate: t.parsed.locate }));
   });
+  if (plan.effects) for (const l of loaded) checkEffectsRun(l.scenario, l.file ?? l.name);
   const threads = plan.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, ask.precision?.maxActions ?? l.scenario.actions), 0));
   // Each run's request, made once (the ask with its scenario and seed), and checked before any runs: every split refused, then what each asks of time.
   const requests = loaded.map(({ scenario, seed, locate }): RunRequest => {
@@ -143,7 +168,7 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
       name, file, seed, scenario: writtenScenario(scenario), warnings: warningTexts(warnings), metrics: outcome.state.finish(scenario),
       ...(parts ? { part: { fingerprint: parts.scenarioFingerprint(scenario), gridStep: outcome.gridStep, state: outcome.state.toData() } } : {}),
       ...(ask.precision ? { precision: precisionInfo(ask.precision, outcome) } : {}),
-      ...timeResults(scenario, outcome.state, ask.seriesStep !== undefined), duplicated: outcome.state.counter('duplicated'),
+      ...timeResults(scenario, outcome.state, ask.seriesStep !== undefined), duplicated: outcome.state.counter('duplicated'), simulated: scenario,
     });
   };
   try {

@@ -186,7 +186,7 @@ export class AttemptModel extends CallModel {
       return ERR_5XX;
     }
     if (u < p.crashCut) {
-      if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done, kind);
+      if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done, kind, key);
       if (claims && p.transactional) {
         log.write(key, done, RELEASE, fp, done);
         rows.record(key, s, done, owner);
@@ -195,7 +195,7 @@ export class AttemptModel extends CallModel {
       }
       return NO_REPLY;
     }
-    this.execution(i, done, kind);
+    this.execution(i, done, kind, key);
     if (keyed) {
       log.write(key, done, DONE_OK, fp, done + p.retention);
       rows.record(key, claims ? s : done, done + p.retention, owner);
@@ -203,9 +203,9 @@ export class AttemptModel extends CallModel {
     return OK;
   }
 
-  /** The handler's side effect for actor `i`, of a call of `kind`, happens at `at`. */
-  private execution(i: number, at: number, kind: number): void {
-    this.hooks.onExecution(i, at);
+  /** The handler's side effect for actor `i`, of a call of `kind` whose request carried `key` (as the store used it), happens at `at`. */
+  private execution(i: number, at: number, kind: number, key: number): void {
+    this.hooks.onExecution(i, at, key);
     if (this.series !== null) {
       this.series.add(SER.executions, at);
       this.series.add(SER.duplicates, at); // the first of the action's is taken off when it ends (group.ts)

@@ -19,8 +19,8 @@ export interface EngineHooks {
    * the client got that reply before its timeout.
    */
   onAttempt(i: number, s: number, key: number, delay: number, status: number, answeredBy: number, received: boolean): void;
-  /** The handler's side effect for actor `i` happened at `at`. */
-  onExecution(i: number, at: number): void;
+  /** The handler's side effect for actor `i` happened at `at`, its request carrying `key` (as onAttempt's; NO_KEY when the store was down and the server failed open). */
+  onExecution(i: number, at: number, key: number): void;
   /** Actor `i`'s tool call returned to the model at `at`. */
   onCallEnd(i: number, at: number, success: boolean, unknown: boolean): void;
   /**

@@ -181,13 +181,14 @@ class CoupledTracer implements EngineHooks {
     }
   }
 
-  onExecution(i: number, at: number): void {
+  onExecution(i: number, at: number, key: number): void {
     const slot = this.slots[i >> 1];
     const a = this.actor(i);
     if (!slot || !a) return;
     // A request served after its client gave up belongs to the call that sent it.
     const call = this.serving?.i === i ? this.serving.note.call : a.action.calls.length - 1;
-    a.action.executions.push({ at: at - slot.arrival, call, duplicate: false });
+    const text = keyText(this.scenario.idempotency.scope, slot.group, i, key, `${call}.e${a.action.executions.length + 1}`);
+    a.action.executions.push({ at: at - slot.arrival, call, duplicate: false, key: text });
   }
 
   /** A client guard stopped actor `i`'s retry or attempt: its call ends. */

@@ -73,6 +73,8 @@ export interface TracedExecution {
   call: number;
   /** Every execution after an action's first (in time) is a duplicate, as in docs/model.md. */
   duplicate: boolean;
+  /** The idempotency key its request carried, as the attempts' (`scope:action.key`), or null without one. */
+  key: string | null;
 }
 
 export interface TracedAction {
@@ -155,9 +157,12 @@ class Tracer implements EngineHooks {
     });
   }
 
-  onExecution(i: number, at: number): void {
+  onExecution(i: number, at: number, key: number): void {
     const action = this.current[i] as TracedAction;
-    action.executions.push({ at: at - this.groupArrival, call: action.calls.length - 1, duplicate: false });
+    const call = action.calls.length - 1;
+    // The attempt being served is the call's next (onAttempt comes after the server's answer).
+    const text = keyText(this.scope, this.group, i, key, `${call}.${(this.callAttempts[i] ?? 0) + 1}`);
+    action.executions.push({ at: at - this.groupArrival, call, duplicate: false, key: text });
   }
 
   onServe(): void { /* the chunk engine has no queue */ }
