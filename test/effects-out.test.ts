@@ -3,7 +3,7 @@
  * model's truth apart (docs/reconcile.md, "Effects"). The truth columns must be the run's own
  * counts exactly (the same simulation, traced), case by case.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -72,5 +72,27 @@ describe('run --effects-out', () => {
     await expect(captured(['run', '--effects-out', '-'])).rejects.toThrow(/would write the effects into the report on standard output/);
     await expect(captured(['run', '--effects-out', dir])).rejects.toThrow(/is a directory/);
     expect(readdirSync(dir).filter((f) => f.startsWith('.') || f.startsWith('refused'))).toEqual([]);
+  });
+});
+
+describe('an agent file with a trigger', () => {
+  it('runs, sweeps and says model 4 in the sweep\'s JSON', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-agent-trigger-'));
+    const file = join(dir, 'bot.yaml');
+    writeFileSync(file, [
+      'agent: {name: bot, conversations_per_s: 2, calls_per_conversation: 2}',
+      'defaults: {actions: 2000, trigger: {preset: slack}, service: {latency: {median: 3200ms, sigma: 0.5}}, client: {timeout: 10s}}',
+      'tools:',
+      '  - {name: refund, share: 0.5, scenario: {idempotency: {scope: call}}}',
+      '  - {name: email, share: 0.5, scenario: {idempotency: {scope: intent}, trigger: {preset: slack, run_id: from_message}}}',
+      '',
+    ].join('\n'));
+    const run = await captured(['run', file, '--json']);
+    const tools = (JSON.parse(run.stdout) as { results: { name: string; metrics: { duplicates_per_1000: { redelivery?: { value: number } } } }[] }).results;
+    expect(tools.find((t) => t.name === 'refund')!.metrics.duplicates_per_1000.redelivery!.value).toBeGreaterThan(500);
+    expect(tools.find((t) => t.name === 'email')!.metrics.duplicates_per_1000.redelivery!.value).toBe(0);
+    const sweep = await captured(['sweep', file, '--vary', 'defaults.trigger.ack_timeout=3s,10s', '--format', 'json']);
+    expect((JSON.parse(sweep.stdout) as { model: number }).model).toBe(4);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -4,6 +4,7 @@
  * the same at every point: common random numbers) and reports the agent's readings
  * (report/agent-sweep-points.ts), so a point gives what `run --set` of its values gives.
  */
+import { hasTrigger } from '../results/delivery.js';
 import { runScenario } from '../exec/runner.js';
 import { runSideBySide } from '../exec/side-by-side.js';
 import { refuseSplit } from '../exec/coupled-refusal.js';
@@ -159,7 +160,7 @@ async function simulatePoints(file: string, plan: AgentSweepPlan, points: readon
   const take = ({ pt, agent, tool, request: { scenario, seed: toolSeedText } }: Job, outcome: Awaited<ReturnType<typeof runScenario>>) => {
     bar.update(results.points.length * agent.tools.length + tool + 1, total);
     results.add(pt, agent, tool, {
-      name: (agent.tools[tool] as LoadedAgent['tools'][number]).name, seed: toolSeedText, metrics: outcome.state.finish(scenario), duplicated: outcome.state.counter('duplicated'), coupled: isCoupled(scenario),
+      name: (agent.tools[tool] as LoadedAgent['tools'][number]).name, seed: toolSeedText, metrics: outcome.state.finish(scenario), duplicated: outcome.state.counter('duplicated'), coupled: isCoupled(scenario) || hasTrigger(scenario),
       ...(precision ? { precision: precisionInfo(precision, outcome) } : {}),
     });
   };

@@ -24,7 +24,7 @@ export interface AgentSweepToolRun {
   name: string;
   seed: string;
   metrics: Metrics;
-  /** Whether its scenario is coupled (docs/model.md, "Capacity"): the JSON's model version. */
+  /** Whether its scenario is coupled (docs/model.md, "Capacity") or has a trigger ("Inbound delivery"): the JSON's model version. */
   coupled: boolean;
   precision?: PrecisionInfo;
 }
