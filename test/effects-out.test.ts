@@ -20,6 +20,8 @@ const CASES: Record<string, string> = {
   'twins': 'actions: 20000\nworkload: {twin_probability: 0.2}\nidempotency: {scope: intent}\n',
   'crash replays after a short retention': 'actions: 20000\nruntime: {crash_probability: 0.1}\nidempotency: {scope: intent, retention: 5m}\n',
   'a redelivered webhook': 'actions: 20000\nservice: {latency: {median: 3200ms, sigma: 0.5}}\nclient: {timeout: 10s}\nidempotency: {scope: call}\ntrigger: {preset: slack}\n',
+  'a coupled run (workers near capacity: a short pause makes a storm)': 'actions: 20000\nservice: {capacity: {workers: 26}}\nincidents: [{name: pause, from: 2m, to: 150s, service: {capacity: {workers: 0}}}]\n',
+  'a coupled run with a trigger': 'actions: 20000\nservice: {latency: {median: 3200ms, sigma: 0.5}, capacity: {workers: 400}}\nclient: {timeout: 10s}\nidempotency: {scope: call}\ntrigger: {preset: slack}\n',
 };
 
 const bySource = (rows: readonly EffectRecord[], source: string) => rows.filter((r) => r.duplicate && r.source === source).length;
@@ -67,7 +69,7 @@ describe('run --effects-out', () => {
 
   it('refuses what it cannot write, in one paragraph with exit 2, and leaves no file', async () => {
     const out = join(dir, 'refused.csv');
-    await expect(captured(['run', '--set', 'service.capacity={workers: 30}', '--effects-out', out])).rejects.toThrow(/coupled scenario .* --effects-out does not write yet/);
+    await expect(captured(['run', '--set', 'service.capacity={workers: 30}', '--actions', '300000', '--effects-out', out])).rejects.toThrow(/actions: is 300,000, and --effects-out traces a coupled run .* whole, at most 200,000 actions/);
     await expect(captured(['run', '--shard', '1/2', '--effects-out', out])).rejects.toThrow(/--effects-out: cannot be combined with --shard/);
     await expect(captured(['run', '--effects-out', '-'])).rejects.toThrow(/would write the effects into the report on standard output/);
     await expect(captured(['run', '--effects-out', dir])).rejects.toThrow(/is a directory/);

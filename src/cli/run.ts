@@ -146,7 +146,7 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
     // A tool's seed is the agent's made its own (toolSeed), whatever --seed said.
     return agent.tools.map((t, i) => ({ file, name: runNames[i] as string, scenario: t.scenario, seed: toolSeed(seed, t.name), warnings: [], locate: t.parsed.locate }));
   });
-  if (plan.effects) for (const l of loaded) checkEffectsRun(l.scenario, l.file ?? l.name);
+  if (plan.effects) for (const l of loaded) checkEffectsRun(l.scenario, l.seed, l.file ?? l.name);
   const threads = plan.threads(loaded.reduce((sum, l) => sum + simulationWork(l.scenario, ask.precision?.maxActions ?? l.scenario.actions), 0));
   // Each run's request, made once (the ask with its scenario and seed), and checked before any runs: every split refused, then what each asks of time.
   const requests = loaded.map(({ scenario, seed, locate }): RunRequest => {

@@ -235,9 +235,10 @@ class TracingSimulator extends CoupledSimulator {
 
 /**
  * The actions of chunk `plan` of the coupled run of `scenario` from `seed` (see above), and the
- * outputs of that simulation (the run's own blocks while no later arrival is missing).
+ * outputs of that simulation (the run's own blocks while no later arrival is missing); the run
+ * is driven through `upTo` chunks (the whole run: every group's actions, `plan` spanning them).
  */
-export function traceCoupled(scenario: Scenario, gridStep: number, seed: string, plan: ChunkPlan): { actions: TracedAction[]; outputs: ChunkOutput[] } {
+export function traceCoupled(scenario: Scenario, gridStep: number, seed: string, plan: ChunkPlan, upTo = plan.index + 2): { actions: TracedAction[]; outputs: ChunkOutput[] } {
   const bound = withPrimaries(scenario, seed);
   const tracer = new CoupledTracer(bound, plan);
   const outputs: ChunkOutput[] = [];
@@ -245,7 +246,7 @@ export function traceCoupled(scenario: Scenario, gridStep: number, seed: string,
     scenario: bound, rng: streamRng(seed, 'coupled'), gridStep, seriesStep: null, loadEnd: bound.load.duration ?? Infinity,
     emit: (out) => outputs.push(detachedOutput(out)),
   }, tracer);
-  drive(sim, seed, runPlans(bound, seed, 0, Math.min(plan.index + 2, chunkCount(bound.actions))));
+  drive(sim, seed, runPlans(bound, seed, 0, Math.min(upTo, chunkCount(bound.actions))));
   markDuplicates(tracer.traced);
   return { actions: tracer.traced, outputs };
 }

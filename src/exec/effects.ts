@@ -7,9 +7,14 @@
  * records are the run's own executions.
  */
 import { runGrid } from '../engine/grid.js';
-import { runPlans } from '../engine/plan.js';
+import { chunkCount, runPlans, type ChunkPlan } from '../engine/plan.js';
+import { traceCoupled } from '../engine/trace-coupled.js';
+import { isCoupled } from '../model/capacity.js';
 import { traceChunk, type TracedAction } from '../engine/trace.js';
 import type { Scenario } from '../model/types.js';
+
+/** Most actions of a coupled run whose effects are written: its whole trace is held at once (about 1 KB an action). */
+export const MAX_COUPLED_EFFECT_ACTIONS = 200_000;
 import { chunkRng } from '../random/rng.js';
 
 /** What made a duplicate (docs/model.md): the kind of call that executed again, or a redelivery; '' for an action's first execution. */
@@ -57,11 +62,17 @@ function chunkEffects(actions: readonly TracedAction[], offset: number, first: n
 
 /**
  * Every execution of `scenario` (bound to its primaries: model/clock.ts `withPrimaries`) run from
- * `seed`, a chunk at a time in the run's order; the chunk engine's scenarios only (a coupled run
- * is one simulation of all its actions, which the tracer replays a chunk at a time from the start).
+ * `seed`, a chunk at a time in the run's order; a coupled run, one simulation of all its actions,
+ * is traced whole (its actions held at once: MAX_COUPLED_EFFECT_ACTIONS).
  */
 export function* runEffects(scenario: Scenario, seed: string, tool: string): Generator<EffectRecord[]> {
   const grid = runGrid(scenario, scenario.actions, false);
+  if (isCoupled(scenario)) {
+    const whole: ChunkPlan = { index: 0, actions: scenario.actions, offset: 0, span: 0, opOffset: 0, opSpan: 0 };
+    const { actions } = traceCoupled(scenario, grid.step, seed, whole, chunkCount(scenario.actions));
+    yield chunkEffects(actions, 0, 0, tool);
+    return;
+  }
   let first = 0;
   for (const plan of runPlans(scenario, seed)) {
     const { actions } = traceChunk(scenario, grid.step, chunkRng(seed, plan.index), plan);

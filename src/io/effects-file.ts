@@ -4,8 +4,9 @@
  * in memory to be sorted, at most MAX_EFFECT_ROWS of them (docs/security-and-limits.md).
  */
 import { isCoupled } from '../model/capacity.js';
+import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
-import { runEffects, type EffectRecord } from '../exec/effects.js';
+import { MAX_COUPLED_EFFECT_ACTIONS, runEffects, type EffectRecord } from '../exec/effects.js';
 import { effectsFormatOf, effectsHead, effectsText } from '../report/effects-rows.js';
 import { InputError } from '../scenario/errors.js';
 import { PendingOutput } from './outputs.js';
@@ -27,11 +28,12 @@ export function effectsOutput(path: string, inputs: readonly string[]): PendingO
   return new PendingOutput(path, inputs, '--effects-out');
 }
 
-/** Refuses what --effects-out cannot write: a coupled scenario (named by `name`). */
-export function checkEffectsRun(scenario: Scenario, name: string): void {
-  if (!isCoupled(scenario)) return;
-  throw new InputError({ source: name }, 'service.capacity', 'is a coupled scenario (workers, a retry budget, a breaker or a throttle), whose executions --effects-out does not write yet: it writes those of the chunk engine',
-    'Write the effects of the scenario without its capacity keys (--set service.capacity=none and the guards none), or drop --effects-out.');
+/** Refuses what --effects-out cannot write: a coupled scenario (named by `name`) of more than MAX_COUPLED_EFFECT_ACTIONS actions. */
+export function checkEffectsRun(scenario: Scenario, seed: string, name: string): void {
+  const actions = withPrimaries(scenario, seed).actions; // load.duration's primaries, drawn
+  if (!isCoupled(scenario) || actions <= MAX_COUPLED_EFFECT_ACTIONS) return;
+  throw new InputError({ source: name }, 'actions', `is ${actions.toLocaleString('en-US')}, and --effects-out traces a coupled run (workers, a retry budget, a breaker or a throttle) whole, at most ${MAX_COUPLED_EFFECT_ACTIONS.toLocaleString('en-US')} actions`,
+    `Run at most ${MAX_COUPLED_EFFECT_ACTIONS.toLocaleString('en-US')} actions for the effects file (--actions), or drop --effects-out.`);
 }
 
 /** Writes every execution of `runs`, in time order (ties in the runs' order), to `out`. */
