@@ -16,6 +16,7 @@ import { InputError } from '../scenario/errors.js';
 import {
   connectFailure, postgresUrl, QUERY_OPTION, queryFailure, type FailureContext, type PostgresUrl,
 } from './postgres-failures.js';
+import { VALUE_TYPES } from './postgres-values.js';
 import type { RawRows, RawValue } from './raw.js';
 
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5 * 60_000;
@@ -108,7 +109,7 @@ class PostgresRows implements RawRows {
     const { statementTimeoutMs, idleTimeoutMs, connectTimeoutMs, query } = this.settings;
     const client = new pg.Client({
       connectionString: this.url.url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: statementTimeoutMs + ANSWER_MARGIN_MS,
-      keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'idem-sim-reconcile', types: TYPES,
+      keepAlive: true, keepAliveInitialDelayMillis: 10_000, application_name: 'idem-sim-reconcile', types: VALUE_TYPES,
     });
     client.on('error', (e) => { this.lost ??= e; });
     this.client = client;
@@ -118,7 +119,9 @@ class PostgresRows implements RawRows {
       await this.close();
       throw connectFailure(this.url, e);
     }
-    await this.run(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.round(statementTimeoutMs)}; SET LOCAL idle_in_transaction_session_timeout = ${Math.round(idleTimeoutMs)}`);
+    // DateStyle's output ISO (its field order for input, which the query's literals use, kept): the times' text as the values read it.
+    await this.run(`BEGIN READ ONLY; SET LOCAL statement_timeout = ${Math.round(statementTimeoutMs)}; `
+      + `SET LOCAL idle_in_transaction_session_timeout = ${Math.round(idleTimeoutMs)}; SET LOCAL DateStyle = ISO`);
     // The extended protocol takes one statement only: `SELECT 1; DELETE ...` is refused, not run.
     await this.run({ text: `${DECLARE}${query}`, queryMode: 'extended' } as pg.QueryConfig);
     return this.fetch();
@@ -148,36 +151,3 @@ class PostgresRows implements RawRows {
     }
   }
 }
-
-/** PostgreSQL's text of a time as a Date; the text itself where it is none (infinity). */
-const timestamptz = pg.types.getTypeParser(pg.types.builtins.TIMESTAMPTZ, 'text') as (text: string) => unknown;
-const dateOr = (text: string, withZone: string): RawValue => {
-  const d = timestamptz(withZone);
-  return d instanceof Date && Number.isFinite(d.getTime()) ? d : text;
-};
-/** A time written without a zone, read as UTC (before a BC era's mark). */
-const utc = (text: string): string => (text.endsWith(' BC') ? `${text.slice(0, -3)}+00 BC` : `${text}+00`);
-
-const finite = (text: string): RawValue => {
-  const n = Number(text);
-  return Number.isFinite(n) ? n : text;
-};
-/** A bigint or numeric: a number, unless it is a whole number past 2^53 (which a number would change). */
-const wide = (text: string): RawValue => {
-  const n = Number(text);
-  return Number.isFinite(n) && (Number.isSafeInteger(n) || !/^-?\d+$/.test(text)) ? n : text;
-};
-const B = pg.types.builtins;
-const PARSERS: ReadonlyMap<number, (text: string) => RawValue> = new Map([
-  [B.TIMESTAMPTZ, (t: string) => dateOr(t, t)],
-  [B.TIMESTAMP, (t: string) => dateOr(t, utc(t))],
-  [B.DATE, (t: string) => dateOr(t, utc(t.endsWith(' BC') ? `${t.slice(0, -3)} 00:00:00 BC` : `${t} 00:00:00`))],
-  [B.INT2, Number], [B.INT4, Number], [B.OID, Number],
-  [B.FLOAT4, finite], [B.FLOAT8, finite], [B.INT8, wide], [B.NUMERIC, wide],
-]);
-const asText = (text: string): RawValue => text;
-
-/** The rows' values as RawValue: every type not listed above stays PostgreSQL's text (a boolean is t or f). */
-const TYPES = {
-  getTypeParser: (oid: number, format?: string) => (format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : PARSERS.get(oid) ?? asText),
-} as pg.CustomTypesConfig;
