@@ -5,14 +5,14 @@
  * value: a query that fails, a missing column, a value PostgreSQL cannot convert, a statement
  * timeout, an idle timeout, a connection the server ends mid-stream, a refused connection, an
  * unknown user, a missing database. The tables live in a schema of this file's own; the small
- * ones are loaded with INSERT, the large ones with INSERT ... SELECT generate_series (COPY FROM
- * STDIN needs pg-copy-streams, which the project does not have).
+ * one is loaded with COPY FROM STDIN (pg-copy.ts), the large one made by generate_series.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresRows, type PostgresSource } from '../src/reconcile/postgres.js';
 import type { RawRows, RawValue } from '../src/reconcile/raw.js';
 import { InputError } from '../src/scenario/errors.js';
+import { copyFrom } from './pg-copy.js';
 import { POSTGRES_URL, SECRET } from './store-helpers.js';
 
 const SCHEMA = 'reconcile_pg_test';
@@ -31,10 +31,19 @@ beforeAll(async () => {
   await pool.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
   await pool.query(`CREATE SCHEMA ${SCHEMA}`);
   await pool.query(`CREATE TABLE ${T} (business_key text, at timestamptz, idempotency_key text, tool text, local_at timestamp, amount int, big bigint, paid boolean)`);
-  await pool.query(`INSERT INTO ${T} VALUES
-    ('order-1', '2026-01-01T00:00:01.250Z', 'k-1', 'refund', '2026-01-01 00:00:01.25', 100, 9007199254740993, true),
-    ('order-1', '2026-01-01T00:00:31.000Z', 'k-2', 'refund', '2026-01-01 00:00:31', 100, 12, false),
-    ('order-2', '2026-01-01T00:05:00.000Z', NULL, 'refund', NULL, NULL, NULL, NULL)`);
+  const client = await pool.connect();
+  try {
+    // As an export is loaded (run --effects-out's CSV): an empty field is NULL.
+    expect(await copyFrom(client, `COPY ${T} FROM STDIN (FORMAT csv, HEADER true)`, [
+      'business_key,at,idempotency_key,tool,local_at,amount,big,paid',
+      'order-1,2026-01-01T00:00:01.250Z,k-1,refund,2026-01-01 00:00:01.25,100,9007199254740993,true',
+      'order-1,2026-01-01T00:00:31.000Z,k-2,refund,2026-01-01 00:00:31,100,12,false',
+      'order-2,2026-01-01T00:05:00.000Z,,refund,,,,',
+    ].join('\n'))).toBe(3);
+    await expect(copyFrom(client, `COPY ${T} FROM STDIN (FORMAT csv)`, 'order-3,not a time,,,,,,\n')).rejects.toThrow(/invalid input syntax for type timestamp with time zone/);
+  } finally {
+    client.release();
+  }
   await pool.query(`CREATE TABLE ${SCHEMA}.big AS SELECT 'order-' || (g % 1000) AS business_key, timestamptz '2026-01-01' + g * interval '1 second' AS at, g AS n FROM generate_series(1, 25000) g`);
   await pool.query(`CREATE SEQUENCE ${SCHEMA}.s`);
 });
