@@ -129,7 +129,7 @@ describe('what the shells offer', () => {
   }
 
   it('bash: subcommands, options, their values (also after =), scenario files', async () => {
-    expect(await bash('idem-sim', 'r')).toEqual(['report', 'run']);
+    expect(await bash('idem-sim', 'r')).toEqual(['reconcile', 'report', 'run']);
     expect(await bash('idem-sim', 'run', '--fo')).toEqual(['--format']);
     expect(await bash('idem-sim', 'run', '--format', '')).toEqual(['csv', 'json', 'table']);
     expect(await bash('idem-sim', 'run', '--format', '=', 'j')).toEqual(['json']);
@@ -149,7 +149,7 @@ describe('what the shells offer', () => {
       expect(r.stderr).toBe('');
       return r.stdout.split('\n').filter(Boolean).map((l) => l.split('\t')[0] as string).sort();
     };
-    expect(fish('idem-sim r')).toEqual(['report', 'run']);
+    expect(fish('idem-sim r')).toEqual(['reconcile', 'report', 'run']);
     expect(fish('idem-sim run --format ')).toEqual(['csv', 'json', 'table']);
     expect(fish('idem-sim completion ')).toEqual(['bash', 'fish', 'zsh']);
     expect(fish('idem-sim run a.yaml ')).toEqual(expect.arrayContaining(['a.yaml', 'sub/']));

@@ -18,6 +18,7 @@ import { declareAlerts } from './alerts-declare.js';
 import { declareFit } from './fit-declare.js';
 import { declareCheck } from './check-declare.js';
 import { declareExplain } from './explain-declare.js';
+import { declareReconcile } from './reconcile-declare.js';
 import { findOption, nonNegativeInteger, positiveInteger, positiveNumber, retentionOption, seriesStepOption, sweepMetricOption } from './options.js';
 import { collect, parsedOption, repeatedOption } from './settings/given.js';
 import { FORMAT_OPTION } from './settings/output.js';
@@ -74,7 +75,7 @@ probabilities are numbers from 0 to 1. See README.md and docs/model-decisions.md
 Exit status: 0 success, 1 an expectation failed (check), 2 bad input,
 70 internal error (a bug), 130 / 143 / 129 stopped by SIGINT / SIGTERM / SIGHUP.`);
 
-  for (const declare of [declareRun, declareSweep, declareCheck, declareExplain, declareAlerts, declareSize, declareReport, declareLab, declareProbe, declareInventory, declareFit, declareMissions, declareMerge, declareSchema, declareCompletion]) declare(cmd, ctx);
+  for (const declare of [declareRun, declareSweep, declareCheck, declareExplain, declareAlerts, declareSize, declareReport, declareLab, declareProbe, declareInventory, declareFit, declareReconcile, declareMissions, declareMerge, declareSchema, declareCompletion]) declare(cmd, ctx);
   for (const sub of cmd.commands) {
     // Each subcommand's errors name it, and its help ends with its examples.
     sub.configureOutput({ ...cmd.configureOutput(), outputError: (s, write) => write(usageError(s, sub.name())) })

@@ -71,6 +71,11 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
     { what: 'another route as p50 and p99, with the unknown outcomes at the timeouts you weigh', line: "idem-sim fit {scenarios}/metrics/payments.prom --metric 'http_request_duration_seconds{route=\"/refund\"}' --form percentiles --client-timeouts 1s,2s,5s" },
     { what: "a day of a histogram from Prometheus's HTTP API, written into a scenario as its service.latency", line: "idem-sim fit --prometheus http://127.0.0.1:9090 --query 'sum by (le) (increase(http_request_duration_seconds_bucket[1d]))' --into scenario.yaml" },
   ],
+  reconcile: [
+    { what: "a refunds table's duplicates within 1h of each order line's first refund, each diagnosed against a 10-minute key store", line: 'idem-sim reconcile {scenarios}/effects/refunds.csv --retention 10m' },
+    { what: 'the same over time, in buckets of 15 minutes, as CSV', line: 'idem-sim reconcile {scenarios}/effects/refunds.csv --retention 10m --step 15m --format csv --out refunds-over-time.csv' },
+    { what: 'every reading as JSON, the most duplicated order lines named (they can be personal data)', line: 'idem-sim reconcile {scenarios}/effects/refunds.csv --retention 10m --format json --show-keys' },
+  ],
   missions: [
     { what: "the guide's missions, with a hint each", line: 'idem-sim missions' },
     { what: 'the first one', line: 'idem-sim check {scenarios}/mission-1-blind-retries.yaml' },
