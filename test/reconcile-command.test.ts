@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { MAX_LINE_CHARS, MAX_OPEN_KEYS, MAX_ROWS, MAX_SORTED_ROWS } from '../src/reconcile/limits.js';
 import { captured } from './command-line.js';
 import { ROOT } from './helpers.js';
 
@@ -69,5 +70,28 @@ describe("reconcile's options", () => {
     await expect(captured(['reconcile', REFUNDS, '--key-column', 'order_id'])).rejects.toThrow(/refunds\.csv: has no column order_id, which --key-column names: its columns are refund_id, order_line_id, amount_cents, created_at, idempotency_key\./);
     const doc = JSON.parse((await captured(['reconcile', REFUNDS, '--key-column', 'refund_id', '--format', 'json'])).stdout);
     expect(doc.overall.duplicates).toBe(0);
+  });
+});
+
+describe('docs/reconcile.md', () => {
+  const doc = readFileSync(join(ROOT, 'docs/reconcile.md'), 'utf8');
+  const block = (line: string) => doc.split(`$ ${line}\n`)[1]?.split('```')[0];
+
+  it("shows the walkthrough's output as the command writes it", async () => {
+    for (const line of ['idem-sim reconcile scenarios/effects/refunds.csv --retention 10m', 'idem-sim reconcile scenarios/effects/refunds.csv --retention 10m --step 2h --format csv']) {
+      const args = line.split(' ').slice(1).map((a) => (a.endsWith('.csv') ? REFUNDS : a));
+      const r = await captured(args);
+      expect(r.stdout.replace(REFUNDS, 'scenarios/effects/refunds.csv'), line).toBe(block(line));
+    }
+  });
+
+  it('and docs/security-and-limits.md state the limits as src/reconcile/limits.ts has them', () => {
+    const limits = readFileSync(join(ROOT, 'docs/security-and-limits.md'), 'utf8');
+    const shown = (n: number) => n.toLocaleString('en-US');
+    expect(MAX_LINE_CHARS).toBe(1024 * 1024);
+    expect(limits).toContain('of 1 MiB (`MAX_LINE_CHARS`)');
+    expect(limits).toContain(`${shown(MAX_ROWS)} rows (\`MAX_ROWS\`)`);
+    expect(limits).toContain(`${shown(MAX_SORTED_ROWS)} rows sorted in memory with \`--sort\` (\`MAX_SORTED_ROWS\`)`);
+    expect(limits).toContain(`${shown(MAX_OPEN_KEYS)} business keys in an open window at once (\`MAX_OPEN_KEYS\`)`);
   });
 });
