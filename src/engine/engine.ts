@@ -16,6 +16,7 @@ import { clockOf, type Clock } from '../model/clock.js';
 import { compile, S_NONE, type Params } from './compile.js';
 import { simpleChances, type SimpleChances } from './draws.js';
 import { DeliveryModel } from './delivery.js';
+import { DueRuns } from './due-runs.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
 import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
@@ -127,6 +128,8 @@ export class ChunkSimulator extends DeliveryModel {
 
   /** Actors the group uses now: a triggered group's runs are 2k + action for delivery k (delivery.ts). */
   private usedActors = 2;
+  /** A triggered group's runs by their next send. */
+  private readonly due = new DueRuns();
 
   /** Simulates the chunk's group `g` (arrival `arrivals[g]`) with its deliveries (docs/model.md, "Inbound delivery"), from its start. */
   private simulateDelivered(g: number): void {
@@ -135,6 +138,7 @@ export class ChunkSimulator extends DeliveryModel {
     this.beginGroup(arrival, 0);
     for (let i = 0; i < this.usedActors; i++) this.sendAt[i] = Infinity;
     this.usedActors = 2;
+    this.due.clear();
     const twin = this.twinDrawn();
     this.beginAction(0, arrival);
     if (twin) this.beginAction(1, arrival + uniform(this.rng, this.p.twinMin, this.p.twinMax));
@@ -144,20 +148,28 @@ export class ChunkSimulator extends DeliveryModel {
     if (twin) this.finishDelivered(1);
   }
 
-  /** The group's events in time order until none is left: the next attempt, or a deadline when it comes strictly first. */
+  /**
+   * The group's events in time order until none is left: the next attempt (of the runs by their
+   * next send, `due`; at a tie the lower actor first), or a deadline when it comes strictly first.
+   * Handling an attempt moves only its own run's next send (the server answers at once here), and
+   * a delivery's new run enters `due` as it starts (runStartedAt).
+   */
   private runEvents(): void {
+    const due = this.due;
     for (;;) {
-      let next = -1;
-      let s = Infinity;
-      for (let j = 0; j < this.usedActors; j++) {
-        const t = this.sendAt[j] as number;
-        if (t < s) { s = t; next = j; }
-      }
+      const s = due.size > 0 ? due.topTime() : Infinity;
       const a = (this.deadline[0] as number) <= (this.deadline[1] as number) ? 0 : 1;
-      if ((this.deadline[a] as number) < s) this.deadlinePassed(a);
-      else if (next < 0) return;
-      else this.sendAttempt(next);
+      if ((this.deadline[a] as number) < s) { this.deadlinePassed(a); continue; }
+      if (due.size === 0) return;
+      const i = due.pop();
+      this.sendAttempt(i);
+      const next = this.sendAt[i] as number;
+      if (next !== Infinity) due.push(next, i);
     }
+  }
+
+  protected override runStartedAt(i: number): void {
+    this.due.push(this.sendAt[i] as number, i);
   }
 
   protected override runActor(a: number, k: number): number {
