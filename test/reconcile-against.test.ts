@@ -1,0 +1,56 @@
+/**
+ * Reconciled duplicates against the model (reconcile/against.ts). The observed rows are a run's
+ * own effects (run --effects-out's records) from one seed, the model run from another: the same
+ * scenario must be found consistent, another one not, in the right direction. The test is exact
+ * Poisson at p < 0.01; duplicates come in clusters (an action's several retries), so the spread
+ * is wider than Poisson's and a consistent pair fails more often than 1%: the seeds are fixed,
+ * and the other scenario is chosen far off (several times fewer), where the test has no doubt.
+ */
+import { describe, expect, it } from 'vitest';
+import { runEffects } from '../src/exec/effects.js';
+import { withPrimaries } from '../src/model/clock.js';
+import { againstModel, recordRows } from '../src/reconcile/against.js';
+import { reconcileRows } from '../src/reconcile/reconcile.js';
+import type { Scenario } from '../src/model/types.js';
+import { parseRunnable } from './helpers.js';
+
+const HOUR = 3_600_000;
+
+async function observedOf(scenario: Scenario, seed: string) {
+  const bound = withPrimaries(scenario, seed);
+  const records = [...runEffects(bound, seed, 'refund')].flat().sort((a, b) => a.at - b.at);
+  return (await reconcileRows(recordRows(records, 'production'), { windowMs: HOUR })).overall;
+}
+
+describe('against the model', () => {
+  const blind = parseRunnable('actions: 20000\nidempotency: {scope: none}\n');
+
+  it('the same scenario from another seed: consistent, the ratio near 1', async () => {
+    const observed = await observedOf(blind, 'observed');
+    expect(observed.duplicates).toBeGreaterThan(500); // about 44 per 1000 actions
+    const r = await againstModel(observed, blind, 'model', 'blind.yaml', HOUR, null);
+    expect(r.verdict).toBe('consistent');
+    expect(r.ratio!.low).toBeLessThan(1);
+    expect(r.ratio!.high).toBeGreaterThan(1);
+    expect(r.simulatedActions).toBe(10 * observed.businessKeys);
+    expect(r.twinShare).toBe(0);
+  });
+
+  it('a scenario that predicts several times fewer (a timeout above the tail, fewer lost replies): more than predicted, by that much', async () => {
+    const observed = await observedOf(blind, 'observed');
+    const fewer = parseRunnable('actions: 20000\nidempotency: {scope: none}\nclient: {timeout: 3s}\nnetwork: {reply_loss: 0.005}\n');
+    const r = await againstModel(observed, fewer, 'model', 'fewer.yaml', HOUR, null);
+    expect(r.verdict).toBe('more');
+    expect(r.pValue).toBeLessThan(1e-6);
+    expect(r.ratio!.low).toBeGreaterThan(4);
+  });
+
+  it('names the share of the predicted duplicates that are twins (asked for twice)', async () => {
+    const twins = parseRunnable('actions: 20000\nworkload: {twin_probability: 0.1}\nidempotency: {scope: intent}\n');
+    const observed = await observedOf(twins, 'observed');
+    const r = await againstModel(observed, twins, 'model', 'twins.yaml', HOUR, null);
+    // Intent keys leave almost no repeat: nearly every reconciled duplicate is a twin the customer asked for.
+    expect(r.twinShare!).toBeGreaterThan(0.9);
+    expect(r.verdict).toBe('consistent');
+  });
+});
