@@ -23,7 +23,7 @@ import { checkArrivals } from '../scenario/time-checks.js';
 import { formatPath, parseScenario, type ParsedScenario } from '../scenario/parse.js';
 import { seedOption } from '../scenario/seed.js';
 import { roundNoise } from '../report/json.js';
-import { DEFAULT_LIMITS, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
+import { DEFAULT_LIMITS, runsWords, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
 import { timelineSvg } from '../report/timeline-svg.js';
 import { saturationParagraph } from '../report/saturation-text.js';
 import { num } from '../report/format.js';
@@ -75,7 +75,7 @@ function timelineSample(scenario: Scenario, seed: string): TimelineSample {
 
 /** What the timeline's rows are, in words. */
 export function sampleNote(sample: TimelineSample): string {
-  const head = `${num(sample.rows.length)} of the ${num(sample.simulated)} actions of the run's first chunk`;
+  const head = `${num(sample.shown)} of the ${num(sample.simulated)} actions of the run's first chunk${runsWords(sample)}`;
   if (sample.eventful === 0) return `${head}; none had anything happen to it beyond one attempt, one reply and one execution.`;
   const share = (100 * sample.eventful / sample.simulated).toFixed(1);
   return `${head}: ${num(sample.shownEventful)} of the ${num(sample.eventful)} (${share}%) that had something happen to them, labelled with what happened (over-represented), and ${num(sample.shownQuiet)} quiet ones for scale.`;
@@ -132,7 +132,7 @@ export function labRun(req: RunRequest): RunResult {
   const metrics = cliMetrics(run, cliSeries);
   const alerts = cliSeries ? runAlerts(scenario, cliSeries) : undefined;
   const sample = timelineSample(scenario, seed);
-  const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${num(sample.rows.length)} of ${num(sample.simulated)} actions, eventful ones over-represented`;
+  const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${num(sample.shown)} of ${num(sample.simulated)} actions${runsWords(sample)}, eventful ones over-represented`;
   return {
     kind: 'result', id: req.id,
     metrics: JSON.parse(JSON.stringify(metrics, roundNoise)) as Record<string, unknown>,

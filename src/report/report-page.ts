@@ -15,7 +15,7 @@ import { STORY_SCRIPT, STORY_STYLE, storyPanel } from './story-panel.js';
 import { resolvedScenario } from './json.js';
 import { num } from './format.js';
 import { TIME_STYLE, timeSection } from './time-section.js';
-import type { TimelineSample } from './timeline-rows.js';
+import { runsWords, type TimelineSample } from './timeline-rows.js';
 
 const STYLE = `${HEADLINE_STYLE}
 .timeline-wrap { overflow-x: auto; }
@@ -34,16 +34,17 @@ export const FIRST_CHUNK: SampleScope = { source: "of the run's first chunk", po
 
 /** What the sample is, and how far it over-represents eventful actions, in words that match the numbers. */
 export function sampleNote(sample: TimelineSample, scope: SampleScope = FIRST_CHUNK): string {
-  const shown = sample.rows.length;
-  const head = `${num(shown)} of the ${num(sample.simulated)} actions ${scope.source}.`;
+  const shown = sample.shown;
+  const head = `${num(shown)} of the ${num(sample.simulated)} actions ${scope.source}${runsWords(sample)}.`;
   if (sample.eventful === 0) return `${head} None had anything happen to it beyond one attempt, one reply and one execution; the rows are spread evenly over ${scope.pool}.`;
   const inChunk = sample.eventful / sample.simulated;
   const inRows = shown > 0 ? sample.shownEventful / shown : 0;
   const all = sample.shownEventful === sample.eventful;
+  const these = sample.rows.length > shown ? 'of the actions shown' : 'of these rows'; // a trigger's actions may have rows of several runs
   const kinds = 'Actions that had anything happen to them (a retry, a duplicate, a 409 or 422, an answer from the key store, a re-plan, a crash replay, a twin) are labelled with what happened';
   const weight = inRows > inChunk * 1.05
-    ? `<strong>over-represented</strong>: ${pct(inChunk)} of ${scope.poolActions}, ${pct(inRows)} of these rows (${num(sample.shownEventful)})`
-    : `${pct(inChunk)} of ${scope.poolActions} and ${pct(inRows)} of these rows (${num(sample.shownEventful)})`;
+    ? `<strong>over-represented</strong>: ${pct(inChunk)} of ${scope.poolActions}, ${pct(inRows)} ${these} (${num(sample.shownEventful)})`
+    : `${pct(inChunk)} of ${scope.poolActions} and ${pct(inRows)} ${these} (${num(sample.shownEventful)})`;
   const choice = all ? 'all of them are shown' : `each kind of event (duplicates; 409s and 422s; answers from the key store; re-plans and replays; actions never executed; twins; other retries) gets an equal share of their rows, spread over ${scope.pool}`;
   return `${head} ${kinds}; they are ${weight}, and ${choice}. The ${num(sample.shownQuiet)} rows labelled <em>quiet</em> (one attempt, one reply, one execution) are spread evenly over ${scope.pool}.`;
 }

@@ -6,7 +6,7 @@
  */
 import type { TracedAction, TracedAttempt } from '../engine/trace.js';
 import type { GuardStop } from '../model/guards.js';
-import { duration } from './format.js';
+import { duration, num } from './format.js';
 
 export interface TimelineRow {
   action: TracedAction;
@@ -18,12 +18,15 @@ export interface TimelineRow {
 }
 
 export interface TimelineSample {
+  /** A row per traced run: an action redelivered by a trigger has one per delivery's run. */
   rows: TimelineRow[];
-  /** Actions traced, and how many of them were eventful. */
+  /** Actions traced (a primary and its twin two, however many runs each had), and how many of them were eventful. */
   simulated: number;
   eventful: number;
+  /** Actions shown: eventful, quiet, and both (each action's rows are all shown). */
   shownEventful: number;
   shownQuiet: number;
+  shown: number;
 }
 
 export interface SampleLimits {
@@ -115,6 +118,7 @@ export function sampleRows(actions: readonly TracedAction[], runStart: number, t
   const orders = buckets.map((b) => spreadOrder(b.length));
   const next = buckets.map(() => 0);
   let rows = 0;
+  let shownEventful = 0;
   for (let progress = true; progress;) {
     progress = false;
     buckets.forEach((bucket, c) => {
@@ -124,12 +128,12 @@ export function sampleRows(actions: readonly TracedAction[], runStart: number, t
         if (rows + g.length > limits.eventfulRows) continue;
         chosen.push(g);
         rows += g.length;
+        shownEventful += actionCount(g);
         progress = true;
         break;
       }
     });
   }
-  const shownEventful = rows;
   const quietCount = Math.min(limits.quietRows, quiet.length);
   for (let k = 0; k < quietCount; k++) chosen.push(quiet[Math.floor(((k + 0.5) * quiet.length) / quietCount)] as TracedAction[]);
 
@@ -137,15 +141,30 @@ export function sampleRows(actions: readonly TracedAction[], runStart: number, t
   return {
     rows: chosen.flatMap((group) => group.map((action) => {
       const tags = actionTags(action);
-      if (tags.length === 0 && group.length > 1) tags.push('has a twin'); // a quiet primary is shown for its twin
+      // A quiet primary is shown for its twin; a group's other rows may be its redeliveries' runs, no twin.
+      if (tags.length === 0 && !action.twin && group.some((a) => a.twin)) tags.push('has a twin');
       const delivery = (action.delivery ?? 0) > 0 ? ` delivery ${(action.delivery ?? 0) + 1}` : '';
       return { action, label: `#${action.group + 1}${action.twin ? ' twin' : ''}${delivery}`, tags, story: actionStory(action, runStart, timeout) };
     })),
-    simulated: actions.length,
-    eventful: buckets.reduce((n, b) => n + b.reduce((m, g) => m + g.length, 0), 0),
+    simulated: actionCount(actions),
+    eventful: buckets.reduce((n, b) => n + b.reduce((m, g) => m + actionCount(g), 0), 0),
     shownEventful,
     shownQuiet: quietCount,
+    shown: shownEventful + quietCount,
   };
+}
+
+/** ", a row for each of their N runs" when a trigger's redeliveries gave actions more runs than one; else nothing. */
+export function runsWords(sample: TimelineSample): string {
+  return sample.rows.length > sample.shown ? `, a row for each of their ${num(sample.rows.length)} runs` : '';
+}
+
+/**
+ * The actions among traced runs: a primary and its twin are two, and with a trigger each
+ * delivery's run is traced apart (TracedAction.delivery) but is still its action's.
+ */
+export function actionCount(runs: readonly TracedAction[]): number {
+  return new Set(runs.map((a) => 2 * a.group + (a.twin ? 1 : 0))).size;
 }
 
 const KIND_WORDS = { original: 'the original call', replan: 'a model re-plan', replay: 'a crash replay' } as const;
