@@ -6,7 +6,10 @@
  * is wider than Poisson's and a consistent pair fails more often than 1%: the seeds are fixed,
  * and the other scenario is chosen far off (several times fewer), where the test has no doubt.
  */
+import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
+import { renderReconcileJson } from '../src/report/reconcile-json.js';
+import { renderReconcileTable } from '../src/report/reconcile-table.js';
 import { runEffects } from '../src/exec/effects.js';
 import { withPrimaries } from '../src/model/clock.js';
 import { againstModel, recordRows } from '../src/reconcile/against.js';
@@ -52,5 +55,24 @@ describe('against the model', () => {
     // Intent keys leave almost no repeat: nearly every reconciled duplicate is a twin the customer asked for.
     expect(r.twinShare!).toBeGreaterThan(0.9);
     expect(r.verdict).toBe('consistent');
+  });
+});
+
+describe('the comparison in the report', () => {
+  it('follows the table and sits in JSON as against_model', async () => {
+    const blind = parseRunnable('actions: 5000\nidempotency: {scope: none}\n');
+    const bound = withPrimaries(blind, 'observed');
+    const records = [...runEffects(bound, 'observed', 'refund')].flat().sort((a, b) => a.at - b.at);
+    const r = await reconcileRows(recordRows(records, 'production'), { windowMs: HOUR });
+    const against = await againstModel(r.overall, blind, 'model', 'blind.yaml', HOUR, null);
+    const withIt = { ...r, against };
+    const table = renderReconcileTable(withIt, 'test', new Chalk({ level: 0 }));
+    expect(table).toMatch(/Against the model blind\.yaml: consistent with the model \(p = [\d.]+\)/);
+    expect(table).toContain('duplicates expected for these business keys');
+    const json = JSON.parse(renderReconcileJson(withIt, 'test')) as { against_model: { verdict: string; observed: number; observed_ci95: number[] } };
+    expect(json.against_model.verdict).toBe('consistent');
+    expect(json.against_model.observed).toBe(r.overall.duplicates);
+    expect(json.against_model.observed_ci95).toHaveLength(2);
+    expect(renderReconcileTable(r, 'test', new Chalk({ level: 0 }))).not.toContain('Against the model');
   });
 });

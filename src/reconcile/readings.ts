@@ -5,6 +5,7 @@
  * from the first effect binned as the guide's sources arrive. Evidence, not certainty: the rows
  * say which key each effect carried and when, not why it ran.
  */
+import type { AgainstModel } from './against.js';
 import { metricShort } from '../results/metric-registry.js';
 import type { ColumnMap, ColumnNames } from './columns.js';
 
@@ -126,4 +127,6 @@ export interface Reconciliation {
   readonly overall: Readings;
   /** Each tool's, in the order first seen. */
   readonly tools: readonly Readings[];
+  /** With --scenario: the observed duplicates against the model's (against.ts). */
+  readonly against?: AgainstModel;
 }

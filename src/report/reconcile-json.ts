@@ -6,6 +6,7 @@
 import type { Bucket, Readings, Reconciliation } from '../reconcile/readings.js';
 import { DIAGNOSES, GAP_BINS } from '../reconcile/readings.js';
 import { roundNoise } from './json.js';
+import { againstJson } from './reconcile-against.js';
 
 const iso = (ms: number | null): string | null => (ms === null ? null : new Date(ms).toISOString());
 
@@ -55,6 +56,7 @@ export function renderReconcileJson(r: Reconciliation, version: string): string 
     top_keys_exact: r.topKeysExact,
     overall: readingJson(r.overall, retention),
     tools: r.tools.map((t) => readingJson(t, retention)),
+    ...(r.against === undefined ? {} : { against_model: againstJson(r.against) }),
   };
   return `${JSON.stringify(doc, roundNoise, 2)}\n`;
 }

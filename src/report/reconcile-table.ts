@@ -10,6 +10,7 @@ import { formatDuration } from '../scenario/duration.js';
 import { clipped, printable } from '../scenario/printable.js';
 import { num } from './format.js';
 import { drawRows } from './sweep-table.js';
+import { againstTable } from './reconcile-against.js';
 
 const shown = (text: string, max = 40): string => printable(clipped(text, max));
 const count = (n: number): string => n.toLocaleString('en-US');
@@ -82,5 +83,6 @@ export function renderReconcileTable(r: Reconciliation, version: string, chalk: 
   const head = ['', ...columns.map((x) => chalk.bold(x.name === null ? 'all tools' : shown(x.name)))];
   const table = drawRows(head, tableRows(r, columns, chalk), ['left', ...columns.map(() => 'right' as const)]);
   const title = `${chalk.bold('Effects reconciled')} from ${shown(r.where, 80)}\n${columnsLine(r)}`;
-  return `${title}\n${table}\n${topKeys(r, chalk)}${chalk.dim(footer(r, version).join('\n'))}\n`;
+  const against = r.against === undefined ? '' : `\n${againstTable(r.against, chalk)}`;
+  return `${title}\n${table}\n${topKeys(r, chalk)}${against}${chalk.dim(footer(r, version).join('\n'))}\n`;
 }
