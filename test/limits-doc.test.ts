@@ -17,3 +17,11 @@ describe('the limits table', () => {
     expect(limits).toMatch(new RegExp(`^\\| \`trigger\\.schedule\` \\| 1 to ${shown(MAX_SCHEDULE_ENTRIES)} entries \\(\`MAX_SCHEDULE_ENTRIES\``, 'm'));
   });
 });
+
+describe('the limits table on run --effects-out', () => {
+  it('states its bounds with their constants', async () => {
+    const { MAX_EFFECT_ROWS } = await import('../src/io/effects-file.js');
+    const { MAX_COUPLED_EFFECT_ACTIONS } = await import('../src/exec/effects.js');
+    expect(limits).toMatch(new RegExp(`^\\| \`run --effects-out\` \\| ${shown(MAX_EFFECT_ROWS)} executions \\(\`MAX_EFFECT_ROWS\`.*at most ${shown(MAX_COUPLED_EFFECT_ACTIONS)} actions \\(\`MAX_COUPLED_EFFECT_ACTIONS\``, 'm'));
+  });
+});
