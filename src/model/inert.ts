@@ -35,6 +35,15 @@ type Window = WrittenScenario['incidents'][number];
 /** Whether a probability is 0 for the scenario and in every incident window (a window may raise it: docs/model.md, "Time"). */
 const zero = (s: WrittenScenario, own: number, inWindow: (w: Window) => number | null): boolean => own === 0 && s.incidents.every((w) => !inWindow(w));
 const noRuntimeCrash = (s: WrittenScenario): boolean => zero(s, s.runtime.crash_probability, (w) => w.runtime.crash_probability);
+/**
+ * Whether a trigger may deliver an action again (docs/model.md, "Inbound delivery"): each
+ * redelivery's run starts a new original call, whose free text drifts from the last one's.
+ * Under on_receipt with no ack_loss every delivery is acknowledged in time, and none follows.
+ */
+const redelivers = (s: WrittenScenario): boolean => {
+  const t = s.trigger;
+  return t !== null && t.redeliveries > 0 && (t.ack === 'after_step' || t.ack_loss > 0);
+};
 
 /** Every rule, in the order its reason is preferred; `test/inert.test.ts` checks each against the engine. */
 export const INERT_RULES: readonly Rule[] = [
@@ -56,7 +65,7 @@ export const INERT_RULES: readonly Rule[] = [
   { when: (s) => s.agent.replan_probability === 0, because: 'agent.replan_probability is 0, so no call is re-planned', keys: ['agent.max_replans', 'agent.replan_delay', 'agent.verify_before_replan'] },
   { when: (s) => s.agent.max_replans === 0, because: 'agent.max_replans is 0, so no call is re-planned', keys: ['agent.replan_probability', 'agent.replan_delay', 'agent.verify_before_replan'] },
   {
-    when: (s) => noReplan(s) && noRuntimeCrash(s), because: 'no call is re-planned or replayed, so no free text is rewritten',
+    when: (s) => noReplan(s) && noRuntimeCrash(s) && !redelivers(s), because: 'no call is re-planned or replayed, and no action is delivered again, so no free text is rewritten',
     keys: ['agent.arg_drift_probability'],
   },
   {
