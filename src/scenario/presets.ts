@@ -11,6 +11,13 @@ export interface Preset {
   /** Where the values come from. */
   source: string;
   values: Raw;
+  /**
+   * A trigger preset whose redeliveries stand for a retention period, not a documented count (a
+   * queue without a dead-letter policy redelivers until the message expires): the count was
+   * worked out as this retention in the preset's own windows, so a window written beside the
+   * preset needs a count of its own (scenario/trigger-warnings.ts says which).
+   */
+  retention?: string;
 }
 
 /** Server behaviour (`preset:`), filling `idempotency`. */
@@ -72,8 +79,8 @@ export const CLIENT_PRESETS: Readonly<Record<string, Preset>> = {
  * the provider documents: kind, ack_timeout, redeliveries, schedule, extend_up_to. The keys of the
  * consumer (ack, ack_loss, consumer_crash, run_id, dedupe) are the scenario's own: no provider
  * documents them. A queue without a dead-letter policy redelivers until its retention ends; that
- * count is worked out at the preset's own ack window, and is not recomputed when a key beside the
- * preset changes ack_timeout or extend_up_to.
+ * count is worked out at the preset's own ack window (`retention` marks such a preset), and is not
+ * recomputed when a key beside the preset changes ack_timeout or extend_up_to: that is warned of.
  */
 export const TRIGGER_PRESETS: Readonly<Record<string, Preset>> = {
   slack: {
@@ -87,6 +94,7 @@ export const TRIGGER_PRESETS: Readonly<Record<string, Preset>> = {
   sqs: {
     source: 'Amazon SQS standard queue without a redrive policy, AWS\'s defaults (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/SQSDeveloperGuide/sqs-visibility-timeout.html, API_SetQueueAttributes): "The default visibility timeout for a message is 30 seconds"; once it passes "the message becomes visible to other consumers and the message is received again"; MessageRetentionPeriod "Default: 345,600 (4 days)", and "Standard queues keep processing messages until the expiration of the retention period". AWS gives no count: 4 days of 30 s windows is 11,520 receives (redeliveries 11519), worked out for the default 30 s window; the message expires rather than moves to a dead-letter queue. The consumer\'s heartbeat (ChangeMessageVisibility) is its own code: no extend_up_to.',
     values: { trigger: { kind: 'queue', ack_timeout: '30s', redeliveries: 11519, schedule: ['0s'] } },
+    retention: '4d',
   },
   'sqs-dlq': {
     source: 'Amazon SQS standard queue with a redrive policy at its API default (https://docs.aws.amazon.com/AWSSimpleQueueService/latest/APIReference/API_SetQueueAttributes.html): "maxReceiveCount - The number of times a message is delivered to the source queue before being moved to the dead-letter queue. Default: 10", so redeliveries 9; visibility timeout 30 s, received again as soon as it passes, as for sqs.',
@@ -95,6 +103,7 @@ export const TRIGGER_PRESETS: Readonly<Record<string, Preset>> = {
   pubsub: {
     source: 'Google Cloud Pub/Sub pull subscription read with a client library (https://cloud.google.com/pubsub/docs/lease-management, .../reference/rest/v1/projects.subscriptions, .../subscription-retry-policy): ack deadline 10 s by default; "By default, the client libraries can extend the deadline to an hour" (Java, Go, Python and Node.js: 60 minutes); "By default, subscriptions use immediate redelivery"; message retention 7 days by default. Google gives no count without a dead-letter topic: 7 days of 60-minute windows is 168 deliveries (redeliveries 167), worked out for the default window of 60 minutes.',
     values: { trigger: { kind: 'queue', ack_timeout: '10s', extend_up_to: '60m', redeliveries: 167, schedule: ['0s'] } },
+    retention: '7d',
   },
   'pubsub-dlq': {
     source: 'Google Cloud Pub/Sub with a dead-letter topic at its default (https://cloud.google.com/pubsub/docs/reference/rest/v1/projects.subscriptions, deadLetterPolicy): max_delivery_attempts "If this parameter is 0, a default value of 5 is used", so redeliveries 4; the client libraries\' lease extension and immediate redelivery as for pubsub.',

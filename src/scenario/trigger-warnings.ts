@@ -5,10 +5,12 @@
  * one written with its default value; a preset's values are the provider's, not the user's.
  */
 import type { Trigger } from '../model/trigger.js';
+import { MAX_REDELIVERIES } from '../model/limits.js';
 import { TRIGGER } from '../model/trigger-keys.js';
 import type { WrittenScenario } from '../model/types.js';
 import { valueAt } from './document.js';
-import { formatDuration } from './duration.js';
+import { formatDuration, parseDuration } from './duration.js';
+import { TRIGGER_PRESETS } from './presets.js';
 import type { Origin } from './errors.js';
 import type { ScenarioWarning } from './warnings.js';
 
@@ -85,5 +87,48 @@ export function triggerWarnings(document: Raw, s: WrittenScenario, locate: Locat
         'Remove the waits past the last redelivery, or allow more redeliveries (trigger.redeliveries).');
     }
   }
+  const stale = staleRedeliveries(document, t);
+  if (stale) out.push({ origin: locate(['trigger', 'preset'], true), keyPath: 'trigger.preset', ...stale });
   return out;
+}
+
+/** The window a delivery has before the sender delivers again (docs/model.md: `max(ack_timeout, extend_up_to)`). */
+const windowOf = (t: Pick<Trigger, 'ack_timeout' | 'extend_up_to'>): number => Math.max(t.ack_timeout, t.extend_up_to ?? 0);
+
+/**
+ * The redeliveries that keep a message delivered for `retention` (ms) from its first delivery:
+ * the deliveries that start before it expires, the first not counted, at most MAX_REDELIVERIES.
+ * Under `schedule: [0s]` it is `ceil(retention / window) - 1`.
+ */
+export function redeliveriesWithin(retention: number, t: Pick<Trigger, 'ack_timeout' | 'extend_up_to' | 'schedule'>): number {
+  const window = windowOf(t);
+  let at = 0;
+  let deliveries = 0;
+  while (at < retention && deliveries <= MAX_REDELIVERIES) {
+    at += window + (t.schedule[Math.min(deliveries, t.schedule.length - 1)] ?? 0);
+    deliveries++;
+  }
+  return Math.min(Math.max(0, deliveries - 1), MAX_REDELIVERIES);
+}
+
+/**
+ * A preset whose redeliveries stand for a retention (`retention` in TRIGGER_PRESETS: sqs, pubsub)
+ * keeps its count when ack_timeout or extend_up_to is written beside it, though the count was
+ * worked out for the preset's own window: the problem, and the count that keeps the retention.
+ */
+function staleRedeliveries(document: Raw, t: Trigger): { problem: string; fix: string } | undefined {
+  const name = valueAt(document, ['trigger', 'preset']);
+  const preset = typeof name === 'string' && Object.hasOwn(TRIGGER_PRESETS, name) ? TRIGGER_PRESETS[name] : undefined;
+  if (preset?.retention === undefined || valueAt(document, ['trigger', 'redeliveries']) !== undefined) return undefined;
+  const written = (['ack_timeout', 'extend_up_to'] as const).filter((k) => valueAt(document, ['trigger', k]) !== undefined);
+  const retention = parseDuration(preset.retention);
+  const keeps = redeliveriesWithin(retention, t);
+  if (written.length === 0 || keeps === t.redeliveries) return undefined;
+  const own = (preset.values as { trigger: Record<string, string | null> }).trigger;
+  const ownWindow = formatDuration(windowOf({ ack_timeout: parseDuration(own['ack_timeout'] as string), extend_up_to: own['extend_up_to'] ? parseDuration(own['extend_up_to']) : null }));
+  const keys = written.map((k) => `trigger.${k} (${t[k] === null ? 'none' : formatDuration(t[k])})`).join(' and ');
+  return {
+    problem: `keeps trigger.redeliveries: ${t.redeliveries}, which stands for ${preset.retention} of retention in the preset's own windows of ${ownWindow}, but ${keys} written beside it make${written.length === 1 ? 's' : ''} each window ${formatDuration(windowOf(t))}, so the count no longer stands for that retention`,
+    fix: `Write trigger.redeliveries: ${keeps} beside the preset (the deliveries that start within ${preset.retention} of retention in windows of ${formatDuration(windowOf(t))}, less the first${keeps === MAX_REDELIVERIES ? `, held to the limit of ${MAX_REDELIVERIES}` : ''}), or the count for your own queue's retention.`,
+  };
 }
