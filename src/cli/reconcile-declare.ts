@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { withChoices } from '../completion/choices.js';
 import type { Io } from '../io/streams.js';
 import { durationOption } from '../reconcile/durations.js';
+import { statementTimeoutOption } from '../reconcile/postgres-failures.js';
 import { formatList } from '../report/formats.js';
 import { RECONCILE_FORMAT_INFO, RECONCILE_FORMATS, type ReconcileFormat } from '../report/reconcile-formats.js';
 import { oneOf } from './options.js';
@@ -19,8 +20,11 @@ export const reconcileFormatOf = (text: string): ReconcileFormat => oneOf('--for
 /** `reconcile`: the duplicates a production table holds, diagnosed. */
 export function declareReconcile(cmd: Command, { io, setCode }: { io: Io; setCode: (code: number) => void }): void {
   cmd.command('reconcile')
-    .description('count the business-level duplicates an export of effects holds (CSV or JSON lines), per tool and overall, and diagnose each from its idempotency key and its gap')
-    .argument('<file>', 'the effects: CSV with a header row, or JSON lines (.jsonl, .ndjson, .json), one row per effect, in time order')
+    .description('count the business-level duplicates an export of effects (CSV or JSON lines) or a PostgreSQL query holds, per tool and overall, and diagnose each from its idempotency key and its gap')
+    .argument('[file]', 'the effects: CSV with a header row, or JSON lines (.jsonl, .ndjson, .json), one row per effect, in time order (or --postgres and --query)')
+    .option('--postgres <url>', 'read the effects from PostgreSQL instead of a file: the URL (its password never shown; PGPASSWORD or ~/.pgpass keep it off the command line)')
+    .option('--query <sql>', 'with --postgres: one SELECT whose rows are the effects, in time order (run through a cursor in a read-only transaction)')
+    .addOption(parsedOption('--statement-timeout <duration>', 'with --postgres: how long PostgreSQL may take over each statement of the query (default 5m)', statementTimeoutOption))
     .addOption(parsedOption('--window <duration>', "an effect within this of its business key's first effect is a duplicate (default 1h)", (t) => durationOption('--window', t)))
     .addOption(parsedOption('--retention <duration>', "the key store's retention: a duplicate with the first effect's key later than this is diagnosed after expiry", (t) => durationOption('--retention', t, true)))
     .addOption(parsedOption('--step <duration>', 'the buckets over time of --format csv and json (default 1h)', (t) => durationOption('--step', t)))
@@ -32,7 +36,7 @@ export function declareReconcile(cmd: Command, { io, setCode }: { io: Io; setCod
     .option('--sort', 'sort rows that are not in time order, in memory (at most 1,000,000)')
     .addOption(withChoices(parsedOption('--format <format>', formatList(RECONCILE_FORMATS, RECONCILE_FORMAT_INFO), reconcileFormatOf), () => RECONCILE_FORMATS))
     .option('--out <file>', 'write the report to a file instead of stdout')
-    .action(async (file: string, opts: ReconcileCommandOptions) => {
+    .action(async (file: string | undefined, opts: ReconcileCommandOptions) => {
       const { reconcileCommand } = await import('./reconcile.js');
       setCode(await reconcileCommand(file, opts, io));
     });
