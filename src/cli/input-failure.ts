@@ -4,7 +4,7 @@
  * later than its series can reach. `main.ts` reports them as bad input (exit 2) rather than as a
  * bug.
  */
-import { IN_FLIGHT_OVERFLOW } from '../engine/coupled/in-flight.js';
+import { IN_FLIGHT_OVERFLOW, inFlightFix } from '../engine/coupled/in-flight.js';
 import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
 
@@ -18,7 +18,7 @@ export function inputFailure(e: unknown): string | undefined {
     return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
   }
   if (e instanceof Error && e.message.startsWith(IN_FLIGHT_OVERFLOW)) {
-    return `${printable(e.message)}. Work piles up faster than the workers take it (a storm whose queue never drains, and whose retries add to it): bound service.capacity.queue (requests past it are shed), add a guard (drop_expired, a retry budget, a breaker), lower client.retries, or simulate fewer actions (a smaller actions or a shorter load.duration); see docs/security-and-limits.md.`;
+    return `${printable(e.message)}. ${inFlightFix(e.message)}; see docs/security-and-limits.md.`;
   }
   return undefined;
 }

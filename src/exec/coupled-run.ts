@@ -3,6 +3,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { seriesStepOf } from '../results/alerts.js';
 import type { RunState } from '../results/metrics.js';
 import { driving } from '../engine/coupled/drive.js';
+import { withTriggerNote } from '../engine/coupled/in-flight.js';
 import { prepareCoupled } from './coupled.js';
 import { Interrupted } from './interrupted.js';
 import type { RunRequest } from './runner.js';
@@ -17,12 +18,16 @@ export async function runCoupled(req: CoupledRequest): Promise<{ state: RunState
   let done = 0;
   let chunks = 0;
   if (req.signal?.aborted) throw new Interrupted();
-  for (const plan of driving(sim, req.seed, plans())) {
-    done += plan.actions;
-    chunks++;
-    req.onProgress?.(done, scenario.actions);
-    await yieldToEventLoop();
-    if (req.signal?.aborted) throw new Interrupted();
+  try {
+    for (const plan of driving(sim, req.seed, plans())) {
+      done += plan.actions;
+      chunks++;
+      req.onProgress?.(done, scenario.actions);
+      await yieldToEventLoop();
+      if (req.signal?.aborted) throw new Interrupted();
+    }
+  } catch (e) {
+    throw withTriggerNote(e, scenario.trigger !== null);
   }
   return { state, gridStep, seriesStep, chunks };
 }

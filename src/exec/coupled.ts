@@ -7,6 +7,7 @@
  */
 import { CoupledSimulator } from '../engine/coupled/coupled.js';
 import { drive } from '../engine/coupled/drive.js';
+import { withTriggerNote } from '../engine/coupled/in-flight.js';
 import { runGrid } from '../engine/grid.js';
 import type { SaturationTally } from '../engine/coupled/saturation.js';
 import { runPlans, type ChunkPlan } from '../engine/plan.js';
@@ -37,6 +38,10 @@ export function prepareCoupled(written: Scenario, seed: string, seriesStep: numb
 /** The run on this thread at once (tests, the lab's worker, `simulate`). */
 export function simulateCoupled(written: Scenario, seed: string, seriesStep: number | null, fastPath = true, saturationTally?: SaturationTally): { scenario: Scenario; state: RunState } {
   const { scenario, state, sim, plans } = prepareCoupled(written, seed, seriesStep, fastPath, saturationTally);
-  drive(sim, seed, plans());
+  try {
+    drive(sim, seed, plans());
+  } catch (e) {
+    throw withTriggerNote(e, scenario.trigger !== null);
+  }
   return { scenario, state };
 }

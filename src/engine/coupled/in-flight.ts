@@ -36,3 +36,27 @@ export const IN_FLIGHT_OVERFLOW = 'the coupled run holds too much work in flight
 export function inFlightOverflow(limit: number, what: string, now: number): Error {
   return new Error(`${IN_FLIGHT_OVERFLOW} more than ${limit.toLocaleString('en-US')} ${what} at once at minute ${Math.floor(now / 60_000)} of the run`);
 }
+
+/**
+ * What an error past a limit says when the scenario has a trigger (docs/triggers.md): each
+ * delivery starts a run whose attempts compete for the workers, so redeliveries pile work up as
+ * retries do. The error is made where the scenario is not at hand, so the run's driver adds it
+ * (`withTriggerNote`); an error from a worker thread keeps only its message, and this with it.
+ */
+export const IN_FLIGHT_TRIGGERED = ', with a trigger whose every delivery starts a run of its own';
+
+/** `e` as thrown by a coupled run of a scenario with a trigger or none (`triggered`): an error past a limit says so; any other as it is. */
+export function withTriggerNote(e: unknown, triggered: boolean): unknown {
+  if (!triggered || !(e instanceof Error) || !e.message.startsWith(IN_FLIGHT_OVERFLOW) || e.message.endsWith(IN_FLIGHT_TRIGGERED)) return e;
+  return new Error(`${e.message}${IN_FLIGHT_TRIGGERED}`);
+}
+
+/** The fix for an error past a limit (its message `message`): a trigger's keys too when its scenario has one. */
+export function inFlightFix(message: string): string {
+  const triggered = message.endsWith(IN_FLIGHT_TRIGGERED);
+  const why = triggered
+    ? 'a storm whose queue never drains, and whose retries and redeliveries add to it: each delivery whose step outlasts its deadline is delivered again, and its run joins the queue'
+    : 'a storm whose queue never drains, and whose retries add to it';
+  const trigger = triggered ? 'give the trigger a longer trigger.ack_timeout or trigger.extend_up_to (fewer steps outlast their deadline), fewer trigger.redeliveries or a later trigger.schedule, ' : '';
+  return `Work piles up faster than the workers take it (${why}): bound service.capacity.queue (requests past it are shed), add a guard (drop_expired, a retry budget, a breaker), lower client.retries, ${trigger}or simulate fewer actions (a smaller actions or a shorter load.duration)`;
+}
