@@ -151,9 +151,9 @@ describe('the readings of a run with a trigger', () => {
     expect(rows.slice(rows.indexOf('lost actions per 1000') + 1, rows.indexOf('lost actions per 1000') + 4)).toEqual(TRIGGER_PATHS.slice(1).map((p) => METRICS[p].title));
     expect(headline(plain.metrics).map(([label]) => label)).not.toContain('duplicates from redeliveries per 1000 actions');
     const bars = (m: ScenarioRun['metrics']) => (breakdownSpec(m).data as { values: { source: string }[] }).values.map((r) => r.source);
-    expect(bars(triggered.metrics)).toEqual(['transport retries', 'model re-plans', 'crash replays', 'trigger redeliveries']);
+    expect(bars(triggered.metrics)).toEqual(['transport retries', 'model re-plans', 'crash replays', 'redelivery dup/1000']);
     expect(bars(plain.metrics)).toEqual(['transport retries', 'model re-plans', 'crash replays']);
-    expect(breakdownSvg(triggered.metrics)).toContain('crash replays 0 (≤ 1.5); trigger redeliveries 2,000">');
+    expect(breakdownSvg(triggered.metrics)).toContain('crash replays 0 (≤ 1.5); redelivery dup/1000 2,000">');
     expect(breakdownSvg(plain.metrics)).not.toContain('redeliveries');
   });
 
