@@ -18,8 +18,11 @@ export interface CountOrUnbounded { readonly kind: 'count_or_unbounded'; readonl
 export interface Real { readonly kind: 'number'; readonly default?: number; readonly min: number; readonly max: number; readonly description: string }
 export interface Flag { readonly kind: 'flag'; readonly default: boolean; readonly meaning: string }
 export interface Choice<T extends string = string> { readonly kind: 'choice'; readonly values: readonly T[]; readonly default?: T; readonly meaning: string }
-/** A duration in ms; without a default the key is required where it appears (a latency form's keys). */
-export interface Duration { readonly kind: 'duration'; readonly default?: number; readonly meaning: string }
+/**
+ * A duration in ms; without a default the key is required where it appears (a latency form's keys).
+ * `positive`: 0 is refused by a check of its own (with the reason), so the key is described as above 0.
+ */
+export interface Duration { readonly kind: 'duration'; readonly default?: number; readonly meaning: string; readonly positive?: true }
 /** A list of `min` to `max` durations (a schedule of waits), each written as a duration is. */
 export interface Durations { readonly kind: 'durations'; readonly default: readonly number[]; readonly min: number; readonly max: number; readonly meaning: string }
 /** A duration or `none` (null), `none` by default. */
@@ -81,6 +84,7 @@ export const real = (def: number | undefined, min: number, max: number, descript
 export const flag = (def: boolean, meaning: string): Flag => ({ kind: 'flag', default: def, meaning });
 export const choice = <T extends string>(values: readonly T[], def: NoInfer<T> | undefined, meaning: string): Choice<T> => ({ kind: 'choice', values, ...(def === undefined ? {} : { default: def }), meaning });
 export const duration = (def: number | undefined, meaning: string): Duration => ({ kind: 'duration', ...(def === undefined ? {} : { default: def }), meaning });
+export const positiveDuration = (def: number | undefined, meaning: string): Duration => ({ ...duration(def, meaning), positive: true });
 export const durations = (def: readonly number[], meaning: string, min: number, max: number): Durations => ({ kind: 'durations', default: def, min, max, meaning });
 export const optionalDuration = (meaning: string): OptionalDuration => ({ kind: 'optional_duration', meaning });
 export const range = (def: DelayRange, meaning: string): Range => ({ kind: 'range', default: def, meaning });

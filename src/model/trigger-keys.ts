@@ -5,12 +5,12 @@
  * providers' presets (`trigger.preset`) are scenario/presets.ts's TRIGGER_PRESETS.
  */
 import { MAX_REDELIVERIES, MAX_SCHEDULE_ENTRIES } from './limits.js';
-import { choice, count, duration, durations, optional, optionalDuration, probability } from './params.js';
+import { choice, count, durations, optional, optionalDuration, positiveDuration, probability } from './params.js';
 import { ACKS, DEDUPES, RUN_IDS, TRIGGER_KINDS } from './trigger.js';
 
 export const TRIGGER = optional('the delivery that starts each step, which its sender makes again when no acknowledgement reaches it in time (docs/triggers.md); none: each action is delivered once', {
   kind: choice(TRIGGER_KINDS, 'webhook', 'what delivers the step: a queue\'s message or a webhook; it selects presets and words, both kinds mean the same'),
-  ack_timeout: duration(undefined, 'the sender\'s deadline after a delivery (a webhook\'s response timeout, a queue\'s visibility timeout or ack deadline): no acknowledgement by then and it delivers again, > 0; required unless trigger.preset gives it'),
+  ack_timeout: positiveDuration(undefined, 'the sender\'s deadline after a delivery (a webhook\'s response timeout, a queue\'s visibility timeout or ack deadline): no acknowledgement by then and it delivers again, > 0; required unless trigger.preset gives it'),
   ack: choice(ACKS, 'after_step', 'when the consumer acknowledges: when its step ends, succeeded or failed (at least once), or on receipt, before the step starts (at most once: a consumer that dies then loses the action)'),
   redeliveries: count(3, 'deliveries after the first at most, up to 100000; after the last the sender gives up and the action is dead-lettered (SQS\'s maxReceiveCount is redeliveries + 1)', 0, MAX_REDELIVERIES),
   schedule: durations([0], 'the wait after each missed deadline before the next delivery, one entry per redelivery, the last repeating; 0: redelivered as soon as the deadline passes', 1, MAX_SCHEDULE_ENTRIES),

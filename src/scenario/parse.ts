@@ -12,7 +12,7 @@ import { overrideFor, readDocument, type Locate } from './read-document.js';
 import { checkAlertNames, confidenceWarnings, readExpectations, type Expectation } from './expect.js';
 import { applyPresets } from './presets.js';
 import { capacityFix, checkCapacity, openedSection } from './capacity-checks.js';
-import { checkTrigger, missingKeyFix, triggerFix } from './trigger-checks.js';
+import { checkTrigger, missingKeyFix, triggerFix, triggerKindFix } from './trigger-checks.js';
 import { InputError, type Origin } from './errors.js';
 import { checkBareDurations, checkCrossField, checkDurations, resolve } from './resolve.js';
 import { checkTime } from './time-checks.js';
@@ -256,7 +256,7 @@ function schemaError(raw: Raw, errors: readonly ErrorObject[], locate: (p: Path,
     const allowed = (params['allowedValues'] as unknown[]).map(String);
     const guess = typeof value === 'string' ? didYouMean(value, allowed) : undefined;
     return new InputError(locate(path), formatPath(path), `${shown} is not one of the allowed values`,
-      (guess ? `Did you mean \`${guess}\`? ` : '') + `Use one of: ${allowed.join(', ')}.`);
+      (guess ? undefined : triggerKindFix(path, value)) ?? (guess ? `Did you mean \`${guess}\`? ` : '') + `Use one of: ${allowed.join(', ')}.`);
   }
   const expected = described ?? `${pick.message ?? 'a valid value'}`;
   const spelling = isDurationKey(formatPath(path)) ? durationSpellingHint(value) : '';

@@ -28,13 +28,16 @@ const NON_EMPTY = '\\S';
 const MAX_DURATION = formatDuration(MAX_DURATION_MS);
 /** A number is a duration only when it is 0: every other needs its unit (a string). */
 const durationNumber: Json = { const: 0 };
-const durationSchema = (meaning: string, def?: number): Json => ({
+const durationSchema = (meaning: string, def?: number, positive?: true): Json => ({
   anyOf: [
     durationNumber,
     { type: 'string', pattern: DURATION_PATTERN },
   ],
   ...(def === undefined ? {} : { default: formatDuration(def) }),
-  description: `a duration >= 0 with its unit, at most ${MAX_DURATION} (10 years), such as 250ms, 2s, 5m, 1h or 7d, or 0 (${meaning})`,
+  // A positive one's 0 is refused after the schema, with its reason (trigger.ack_timeout: scenario/trigger-checks.ts).
+  description: positive
+    ? `a duration above 0 with its unit, at most ${MAX_DURATION} (10 years), such as 250ms, 2s, 5m, 1h or 7d (${meaning})`
+    : `a duration >= 0 with its unit, at most ${MAX_DURATION} (10 years), such as 250ms, 2s, 5m, 1h or 7d, or 0 (${meaning})`,
 });
 /** A list of durations (a schedule), each as a duration is written. */
 const durationsSchema = (p: Durations): Json => ({
@@ -97,7 +100,7 @@ function paramSchema(p: Param, extra: Json = {}): Json {
     case 'number': return { type: 'number', minimum: p.min, maximum: p.max, ...(p.default === undefined ? {} : { default: p.default }), description: p.description };
     case 'flag': return { type: 'boolean', default: p.default, description: `true or false (${p.meaning})` };
     case 'choice': return choice(p.values, p.default, p.meaning);
-    case 'duration': return durationSchema(p.meaning, p.default);
+    case 'duration': return durationSchema(p.meaning, p.default, p.positive);
     case 'optional_duration': return optionalDuration(p.meaning);
     case 'durations': return durationsSchema(p);
     case 'range': {

@@ -47,3 +47,15 @@ export function triggerFix(path: Path, value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The fix for a trigger.kind the schema refused when it names a provider's preset (`kind: sqs`):
+ * the kind is webhook or queue, and the provider's values come from `preset`.
+ */
+export function triggerKindFix(path: Path, value: unknown): string | undefined {
+  if (formatPath(path) !== 'trigger.kind' || typeof value !== 'string') return undefined;
+  const preset = Object.hasOwn(TRIGGER_PRESETS, value) ? value : didYouMean(value, Object.keys(TRIGGER_PRESETS));
+  if (preset === undefined) return undefined;
+  const kind = String((TRIGGER_PRESETS[preset]?.values as { trigger: { kind: string } }).trigger.kind);
+  return `A provider is named by its preset: write trigger: {preset: ${preset}} instead of kind (it sets kind ${kind}, the deadline and the redeliveries ${preset} documents; keys written beside it win), or give kind one of: queue, webhook.`;
+}
