@@ -12,7 +12,7 @@ import type { CheckedScenario, CheckError, CheckReport } from '../report/types.j
 import { checkedRuns, checkError, toolInputs, withExpectations, type CheckInput } from '../report/check-report.js';
 import type { CheckFormat } from '../report/check-formats.js';
 import type { Given } from './settings/given.js';
-import { appendStepSummary } from './step-summary.js';
+import { appendStepSummary } from '../io/step-summary.js';
 import { checkTimeRun, warnCoarsened } from './shared/time.js';
 import { timeResults } from '../results/time-results.js';
 import { sayNotes, scenarioReader, type ScenarioReader } from './shared/load.js';
