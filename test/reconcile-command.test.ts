@@ -63,7 +63,7 @@ describe("reconcile's options", () => {
   it('refuse a duration without its unit, with the fix', async () => {
     await expect(captured(['reconcile', REFUNDS, '--window', '30'])).rejects.toThrow('--window 30: the duration has no unit. Write the unit: 30h for hours, 30m for minutes, 30s for seconds (or 30ms if you mean milliseconds).');
     await expect(captured(['reconcile', REFUNDS, '--step', '0'])).rejects.toThrow('--step 0: must be longer than 0.');
-    await expect(captured(['reconcile', REFUNDS, '--format', 'html'])).rejects.toThrow(/--format html: "html" is not one of the allowed values\. Use one of: table, json, csv\./);
+    await expect(captured(['reconcile', REFUNDS, '--format', 'html'])).rejects.toThrow(/--format html: "html" is not one of the allowed values\. Use one of: table, json, csv, github\./);
   });
 
   it('name a column, and refuse one the file lacks', async () => {

@@ -9,13 +9,14 @@ import type { Io } from '../io/streams.js';
 import { durationOption } from '../reconcile/durations.js';
 import { statementTimeoutOption } from '../reconcile/postgres-failures.js';
 import { formatList } from '../report/formats.js';
-import { RECONCILE_FORMAT_INFO, RECONCILE_FORMATS, type ReconcileFormat } from '../report/reconcile-formats.js';
+import { expectOption } from '../reconcile/gate.js';
+import { RECONCILE_COMMAND_FORMAT_INFO, RECONCILE_COMMAND_FORMATS, type ReconcileCommandFormat } from '../report/reconcile-command-formats.js';
 import { oneOf } from './options.js';
-import { parsedOption } from './settings/given.js';
+import { parsedOption, repeatedOption } from './settings/given.js';
 import type { ReconcileCommandOptions } from './reconcile.js';
 
 /** `reconcile --format NAME`: one of RECONCILE_FORMATS. */
-export const reconcileFormatOf = (text: string): ReconcileFormat => oneOf('--format', text, RECONCILE_FORMATS) as ReconcileFormat; // oneOf checked it
+export const reconcileFormatOf = (text: string): ReconcileCommandFormat => oneOf('--format', text, RECONCILE_COMMAND_FORMATS) as ReconcileCommandFormat; // oneOf checked it
 
 /** `reconcile`: the duplicates a production table holds, diagnosed. */
 export function declareReconcile(cmd: Command, { io, setCode }: { io: Io; setCode: (code: number) => void }): void {
@@ -34,7 +35,11 @@ export function declareReconcile(cmd: Command, { io, setCode }: { io: Io; setCod
     .option('--tool-column <name>', 'the column of the tool (default: tool, tool_name, action, operation, kind, type if found; else one tool)')
     .option('--show-keys', 'show the most duplicated business keys as they are, not as hashes (they can be personal data)')
     .option('--sort', 'sort rows that are not in time order, in memory (at most 1,000,000)')
-    .addOption(withChoices(parsedOption('--format <format>', formatList(RECONCILE_FORMATS, RECONCILE_FORMAT_INFO), reconcileFormatOf), () => RECONCILE_FORMATS))
+    .addOption(repeatedOption('--expect <expectation>', "a gate: [TOOL:]READING OP VALUE, such as 'duplicates_per_1000 <= 5' (repeatable); exit 1 if one fails", expectOption))
+    .option('--expect-file <file>', 'a gate: the expectations under expect: in a YAML file, as a scenario has them (per tool under expect.tools)')
+    .option('--junit <file>', 'with a gate: also write JUnit XML for CI systems')
+    .option('--summary <file>', 'with a gate: write a Markdown summary there (--format github without it: appended to the file $GITHUB_STEP_SUMMARY names, when set)')
+    .addOption(withChoices(parsedOption('--format <format>', formatList(RECONCILE_COMMAND_FORMATS, RECONCILE_COMMAND_FORMAT_INFO), reconcileFormatOf), () => RECONCILE_COMMAND_FORMATS))
     .option('--out <file>', 'write the report to a file instead of stdout')
     .action(async (file: string | undefined, opts: ReconcileCommandOptions) => {
       const { reconcileCommand } = await import('./reconcile.js');

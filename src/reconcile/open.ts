@@ -19,6 +19,8 @@ export interface SourceOptions {
 }
 
 export interface EffectsSource {
+  /** Where the rows come from, as the readings name it (RawRows.where). */
+  readonly where: string;
   /** The files read, which no output may overwrite: the effects file, or none for a query. */
   readonly inputs: readonly string[];
   open(): Promise<RawRows>;
@@ -36,13 +38,14 @@ export function effectsSource(o: SourceOptions): EffectsSource {
     if (o.statementTimeoutMs !== undefined) refuse(TIMEOUT_OPTION, `applies to ${URL_OPTION} alone, and no ${URL_OPTION} is given`, `Leave ${TIMEOUT_OPTION} out for a file, or give ${URL_OPTION} URL ${QUERY_OPTION} SQL.`);
     const file = o.file;
     if (file === undefined) return refuse('reconcile', 'no effects given', `${EITHER}.`);
-    return { inputs: [file], open: async () => (await import('./file-rows.js')).openEffectsFile(file) };
+    return { where: file, inputs: [file], open: async () => (await import('./file-rows.js')).openEffectsFile(file) };
   }
   if (o.file !== undefined) refuse(URL_OPTION, `cannot read a query and the effects file ${o.file} at once`, `${EITHER}, not both.`);
   const query = o.query;
   if (query === undefined) return refuse(URL_OPTION, `needs ${QUERY_OPTION} SQL, the SELECT whose rows are the effects`, `Give ${QUERY_OPTION} "SELECT order_line_id, created_at, idempotency_key FROM refunds ORDER BY created_at" beside it.`);
   const url = o.postgres;
   return {
+    where: 'the query',
     inputs: [],
     open: async () => (await import('./postgres.js')).postgresRows({ url, query, ...(o.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: o.statementTimeoutMs }) }),
   };

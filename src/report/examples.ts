@@ -74,7 +74,7 @@ export const EXAMPLES: Readonly<Record<string, readonly Example[]>> = {
   reconcile: [
     { what: "a refunds table's duplicates within 1h of each order line's first refund, each diagnosed against a 10-minute key store", line: 'idem-sim reconcile {scenarios}/effects/refunds.csv --retention 10m' },
     { what: 'the same over time, in buckets of 15 minutes, as CSV', line: 'idem-sim reconcile {scenarios}/effects/refunds.csv --retention 10m --step 15m --format csv --out refunds-over-time.csv' },
-    { what: 'every reading as JSON, the most duplicated order lines named (they can be personal data)', line: 'idem-sim reconcile {scenarios}/effects/refunds.csv --retention 10m --format json --show-keys' },
+    { what: 'a gate for CI: exit 1 when an expectation fails (here 4 replays came after the retention), with JUnit XML', line: "idem-sim reconcile {scenarios}/effects/refunds.csv --retention 10m --expect 'duplicates_per_1000 <= 100' --expect 'diagnosis.same_key_after_expiry == 0' --junit refunds.xml" },
   ],
   missions: [
     { what: "the guide's missions, with a hint each", line: 'idem-sim missions' },
