@@ -4,7 +4,8 @@
  * with COPY, as an export is loaded, read back by the query and by the file, give the same
  * readings (the JSON equal but for `source`); and what goes wrong through the command (a column
  * the query lacks, a query PostgreSQL cannot run, a statement timeout) ends with exit 2 and one
- * sentence that shows no password, though the URL given has one.
+ * sentence that shows no password, though the URL given has one; with a gate (--expect), the
+ * query's readings are judged, and a failure is in the gate's reports too, with no password.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -124,5 +125,22 @@ describe('reconcile --postgres: each failure exit 2, one sentence, no password',
     const r = await idem(['reconcile', '--postgres', u.toString(), '--query', 'SELECT 1']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe(`idem-sim: error: --postgres postgres://${u.username}:****@${u.hostname}:1${u.pathname}: cannot connect to PostgreSQL (connect ECONNREFUSED ${u.hostname}:1). Start PostgreSQL there, or give --postgres the URL of a PostgreSQL you can reach.\n`);
+  });
+
+  it('with a gate, the failure is in its reports too, the password in none of them', async () => {
+    const junit = join(dir, 'gate.xml');
+    const summary = join(dir, 'gate.md');
+    const r = await idem(['reconcile', '--postgres', URL_WITH_SECRET, '--query', `SELECT * FROM ${SCHEMA}.refunds`, '--expect', 'duplicates_per_1000 <= 5', '--format', 'github', '--junit', junit, '--summary', summary]);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toMatch(/^::error title=idem-sim reconcile%3A not checked::--query: PostgreSQL cannot run it \(relation "reconcile_command_test\.refunds" does not exist/);
+    for (const text of [r.stdout, r.stderr, readFileSync(junit, 'utf8'), readFileSync(summary, 'utf8')]) expect(text).not.toContain(SECRET);
+    expect(readFileSync(junit, 'utf8')).toContain('<testsuite name="the query" tests="1" failures="0" errors="1">');
+  });
+
+  it('with a gate that passes and one that fails: exit 0 and 1 on the query\'s readings', async () => {
+    const args = (threshold: string) => ['--query', queryOf('crash_replays'), '--retention', '5m', '--expect', `diagnosis.same_key_after_expiry ${threshold}`];
+    const [pass, fail] = [await idem(['reconcile', '--postgres', URL_WITH_SECRET, ...args('> 0')]), await idem(['reconcile', '--postgres', URL_WITH_SECRET, ...args('== 0')])];
+    expect([pass.status, fail.status]).toEqual([0, 1]);
+    expect(fail.stdout).toMatch(/│ all tools │ diagnosis\.same_key_after_expiry │ == 0 +│ +\d+ │ FAIL +│\n└[─┴]+┘\nthe expectation fails\n$/);
   });
 });
