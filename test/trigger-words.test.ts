@@ -1,11 +1,13 @@
 /**
  * Words around `trigger:` (docs/triggers.md): the short name of the duplicates a redelivery made
- * says they are duplicates, not redeliveries; errors name the preset a kind meant, and describe
- * ack_timeout as above 0.
+ * says they are duplicates, not redeliveries; errors name the preset a kind meant, describe
+ * ack_timeout as above 0, and say that trigger.schedule, a list, cannot be swept whole.
  */
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../src/scenario/errors.js';
 import { parseScenario } from '../src/scenario/parse.js';
+import { SCHEDULE_SWEEP_FIX } from '../src/scenario/trigger-checks.js';
+import { readAxes } from '../src/sweeps/plan.js';
 import { metricShort, METRICS } from '../src/results/metric-registry.js';
 import { readingShort } from '../src/report/sweep-readings.js';
 
@@ -49,5 +51,36 @@ describe('the errors of trigger keys', () => {
     expect(refusal('trigger: {ack_timeout: 0}\n').problem).toBe('is 0: the sender would give up on every delivery the moment it made it');
     // Other durations still take 0.
     expect(refusal('client: {timeout: -1s}\n').problem).toMatch(/expected a duration >= 0 with its unit, .*, or 0 \(/);
+  });
+});
+
+describe('a sweep of trigger.schedule', () => {
+  const axes = (vary: string[], file: { path: string; values: string[] }[] = []) =>
+    readAxes('s.yaml', file.map((v) => ({ ...v, origin: { source: 's.yaml', line: 4 } })), vary, () => 1000);
+  const SAYS = /^trigger\.schedule is a list of waits, which a sweep cannot vary: --vary splits its values at commas, and a sweep: block gives each point one value, not a list$/;
+
+  it('is refused whole, from --vary or a sweep: block, with what to sweep instead', () => {
+    for (const vary of ['trigger.schedule=0s,1m', 'trigger.schedule=[0s,1m]']) {
+      expect(() => axes([vary])).toThrow(InputError);
+      try { axes([vary]); } catch (e) {
+        expect((e as InputError).problem).toMatch(SAYS);
+        expect((e as InputError).fix).toBe(SCHEDULE_SWEEP_FIX);
+        expect((e as InputError).origin).toEqual({ source: `--vary ${vary}` });
+      }
+    }
+    expect(() => axes([], [{ path: 'trigger.schedule', values: ['0s', '1m'] }])).toThrow(/trigger\.schedule is a list of waits, which a sweep cannot vary/);
+    expect(SCHEDULE_SWEEP_FIX).toMatch(/trigger\.ack_timeout or trigger\.redeliveries/);
+    expect(SCHEDULE_SWEEP_FIX).toMatch(/one scenario per schedule/);
+  });
+
+  it('takes one of its waits, and whole trigger mappings', () => {
+    expect(axes(['trigger.schedule[1]=1m,10m'])[0]?.values).toEqual(['1m', '10m']);
+    expect(axes(['trigger.ack_timeout=1s,3s'])[0]?.values).toEqual(['1s', '3s']);
+  });
+
+  it('written as a list of lists in a sweep: block, is refused at its line with the same fix', () => {
+    const e = refusal('trigger: {preset: slack}\nsweep:\n  vary:\n    trigger.schedule: [[0s], [1m]]\n');
+    expect(e).toMatchObject({ keyPath: 'sweep.vary.trigger.schedule[0]', origin: { line: 4 } });
+    expect(e.fix).toBe(`trigger.schedule is a list, which a sweep cannot vary. ${SCHEDULE_SWEEP_FIX}`);
   });
 });

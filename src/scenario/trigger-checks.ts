@@ -29,6 +29,14 @@ export function missingKeyFix(path: Path, key: string): string | undefined {
   return `A trigger needs the sender's deadline: write ack_timeout, such as 3s (Slack's) or 30s (SQS's visibility timeout), or name ${PRESETS_NAMED}.`;
 }
 
+/**
+ * What to do instead of sweeping trigger.schedule whole: a list is no sweep's value (--vary splits
+ * at commas; a sweep: block's values are one each). docs/sweeps.md and docs/triggers.md say the same.
+ */
+export const SCHEDULE_SWEEP_FIX = 'Sweep one of its waits where the scenario writes the schedule (--vary \'trigger.schedule[1]=1m,10m\'), '
+  + 'or trigger.ack_timeout or trigger.redeliveries; vary whole trigger mappings in a sweep: block '
+  + '(vary: {trigger: [{preset: slack}, {preset: slack, schedule: [0s, 10m]}]}); or write one scenario per schedule and run them side by side (idem-sim run a.yaml b.yaml).';
+
 /** The fix for a value the schema refused at `path`, when a trigger key has a better one than "change the value". */
 export function triggerFix(path: Path, value: unknown): string | undefined {
   const key = formatPath(path);
@@ -42,6 +50,8 @@ export function triggerFix(path: Path, value: unknown): string | undefined {
       : `Give at most ${MAX_SCHEDULE_ENTRIES} waits, each a duration with its unit: the last one repeats for every later redelivery, so equal waits at the end are one entry.`;
   }
   if (key === 'trigger.schedule') return 'Write the waits as a list of durations, such as [0s, 1m, 5m] (one entry: [30s]).';
+  // A sweep: block's values for the schedule, each a list: a list is no sweep's value.
+  if (/^sweep\.vary\.trigger\.schedule\[\d+\]$/.test(key) && Array.isArray(value)) return `trigger.schedule is a list, which a sweep cannot vary. ${SCHEDULE_SWEEP_FIX}`;
   if (key === 'trigger.redeliveries' && typeof value === 'number' && value > MAX_REDELIVERIES) {
     return `Give at most ${MAX_REDELIVERIES} redeliveries. A queue that redelivers until its retention ends makes retention / ack window deliveries: 11520 for SQS's 4 days at 30s.`;
   }

@@ -8,6 +8,7 @@ import { parseKeyPath } from '../scenario/overrides.js';
 import type { FileVary, Override } from '../scenario/parse.js';
 import { clipped } from '../scenario/printable.js';
 import { isDurationKey } from '../scenario/schema.js';
+import { SCHEDULE_SWEEP_FIX } from '../scenario/trigger-checks.js';
 import { paramAt } from '../model/shape.js';
 import { MAX_POINTS, type Axis, type GridPoint } from './grid.js';
 import { labelChars, MAX_LABEL_CHARS, pointLabel, type Label } from './labels.js';
@@ -71,6 +72,7 @@ export function readAxes(file: string, fileVary: readonly FileVary[], vary: read
       throw new InputError({ source: a.option }, '', `${a.path} is not a setting of the model`,
         top === 'seed' ? 'Every point uses one seed (common random numbers); to compare seeds, run the sweep with --seed.' : 'Vary the scenario\'s settings, such as client.timeout.');
     }
+    checkNotAList(a, runs.keyOf(a.path));
   }
   if (specs.length === 0) {
     throw new InputError({ source: file }, '', 'nothing to vary', 'Give --vary PATH=VALUES (such as --vary client.timeout=200ms..2s:10), or a sweep: block in the scenario.');
@@ -96,6 +98,16 @@ export function readAxes(file: string, fileVary: readonly FileVary[], vary: read
     }
     return { path: a.path, values, option: a.option, log: isLogRange(a.spec) };
   });
+}
+
+/**
+ * A list of durations (trigger.schedule) is no sweep's value: --vary splits its values at
+ * commas, and a sweep: block gives one value a point. One of its entries (`[1]`) may be varied.
+ */
+function checkNotAList(a: AxisSpec, key: string): void {
+  if (paramAt(key)?.kind !== 'durations' || /\]\s*$/.test(key)) return;
+  throw new InputError({ source: a.option }, '', `${a.path} is a list of waits, which a sweep cannot vary: --vary splits its values at commas, and a sweep: block gives each point one value, not a list`,
+    SCHEDULE_SWEEP_FIX);
 }
 
 /**
