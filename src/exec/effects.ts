@@ -17,6 +17,9 @@ import type { Scenario } from '../model/types.js';
 export const MAX_COUPLED_EFFECT_ACTIONS = 200_000;
 import { chunkRng } from '../random/rng.js';
 
+/** The run's time 0 in an effects file: 2026-01-01T00:00:00.000Z. */
+export const EFFECTS_EPOCH = Date.UTC(2026, 0, 1);
+
 /** What made a duplicate (docs/model.md): the kind of call that executed again, or a redelivery; '' for an action's first execution. */
 export type EffectSource = '' | 'transport' | 'replan' | 'replay' | 'redelivery';
 

@@ -7,11 +7,10 @@
  * count's exact interval. The model's twins (distinct requests a customer made for the same
  * business action) land in the reconciliation as duplicates; their share is named apart.
  */
-import { runEffects, MAX_COUPLED_EFFECT_ACTIONS, type EffectRecord } from '../exec/effects.js';
+import { EFFECTS_EPOCH, runEffects, MAX_COUPLED_EFFECT_ACTIONS, type EffectRecord } from '../exec/effects.js';
 import { isCoupled } from '../model/capacity.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
-import { EFFECTS_EPOCH } from '../report/effects-rows.js';
 import { poissonInterval, poissonTest } from './poisson.js';
 import type { RawRows, RawValue } from './raw.js';
 import { reconcileRows } from './reconcile.js';

@@ -4,10 +4,7 @@
  * (`truth_*`), which `reconcile` reads only when asked. Times are ISO 8601 UTC with the run's
  * start at EFFECTS_EPOCH.
  */
-import type { EffectRecord } from '../exec/effects.js';
-
-/** The run's time 0 in an effects file: 2026-01-01T00:00:00.000Z. */
-export const EFFECTS_EPOCH = Date.UTC(2026, 0, 1);
+import { EFFECTS_EPOCH, type EffectRecord } from '../exec/effects.js';
 
 export const EFFECT_COLUMNS = ['business_key', 'at', 'idempotency_key', 'tool', 'truth_action', 'truth_duplicate', 'truth_source'] as const;
 
