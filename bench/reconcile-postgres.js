@@ -7,12 +7,17 @@
 // at 1 M rows and at 10 M says that memory holds a batch, not the table. Run after a build
 // (npx tsc -p tsconfig.json): `node bench/reconcile-postgres.js [--rows N] [--json]`, against
 // IDEM_SIM_BENCH_POSTGRES or the tests' PostgreSQL (postgres://postgres@127.0.0.1:5432/test).
+// With --readings the rows go through reconcile's readings too (src/reconcile/reconcile.ts, a 1 h
+// window): each key's state is dropped once its window passed, so memory holds the keys of an hour
+// (here 180,000), not the table.
 import { postgresRows } from '../dist/reconcile/postgres.js';
+import { reconcileRows } from '../dist/reconcile/reconcile.js';
 
 const URL = process.env.IDEM_SIM_BENCH_POSTGRES ?? process.env.IDEM_SIM_TEST_POSTGRES ?? 'postgres://postgres@127.0.0.1:5432/test';
 const at = process.argv.indexOf('--rows');
 const ROWS = at > 0 ? Number(process.argv[at + 1]) : 10_000_000;
 const json = process.argv.includes('--json');
+const readings = process.argv.includes('--readings');
 if (!Number.isInteger(ROWS) || ROWS < 10) throw new Error('--rows takes a whole number of at least 10');
 
 const QUERY = `SELECT 'order-' || (g / 2) AS business_key,
@@ -33,14 +38,29 @@ let lastMs = 0;
 const peaks = [];
 const tenth = Math.ceil(ROWS / 10);
 try {
-  const columns = await source.columns();
-  if (columns.join() !== 'business_key,at,idempotency_key,tool') throw new Error(`unexpected columns ${columns.join()}`);
-  for await (const row of source.rows()) {
-    // Each value read as the readings will: the key's text, the time's ms, whether a key was sent.
-    if (typeof row[0] !== 'string' || row[3] !== 'refund') throw new Error('unexpected row');
-    lastMs = row[1].getTime();
-    if (row[2] !== null) keyed++;
-    if (++rows % tenth === 0) peaks.push({ rows, peak_rss_mb: rssMb() });
+  if (readings) {
+    // The readings read every row; the peaks are taken from a wrapper over the source's rows.
+    const counted = { where: source.where, columns: () => source.columns(), close: () => source.close(), rows: async function* () {
+      for await (const row of source.rows()) {
+        lastMs = row[1].getTime();
+        if (row[2] !== null) keyed++;
+        if (++rows % tenth === 0) peaks.push({ rows, peak_rss_mb: rssMb() });
+        yield row;
+      }
+    } };
+    const r = await reconcileRows(counted, { windowMs: 3_600_000 });
+    // Key k holds rows 2k and 2k + 1 (key 0 only row 1): every row beyond its key's first is a duplicate.
+    if (r.overall.duplicates !== ROWS - (Math.floor(ROWS / 2) + 1)) throw new Error(`found ${r.overall.duplicates} duplicates`);
+  } else {
+    const columns = await source.columns();
+    if (columns.join() !== 'business_key,at,idempotency_key,tool') throw new Error(`unexpected columns ${columns.join()}`);
+    for await (const row of source.rows()) {
+      // Each value read as the readings will: the key's text, the time's ms, whether a key was sent.
+      if (typeof row[0] !== 'string' || row[3] !== 'refund') throw new Error('unexpected row');
+      lastMs = row[1].getTime();
+      if (row[2] !== null) keyed++;
+      if (++rows % tenth === 0) peaks.push({ rows, peak_rss_mb: rssMb() });
+    }
   }
 } finally {
   await source.close();
@@ -55,6 +75,6 @@ const report = {
 if (json) {
   process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
 } else {
-  console.log(`reconcile --postgres: ${rows.toLocaleString('en-US')} rows in ${report.seconds} s, ${report.rows_per_s.toLocaleString('en-US')} rows/s`);
+  console.log(`reconcile --postgres${readings ? ' (rows and readings)' : ' (rows)'}: ${rows.toLocaleString('en-US')} rows in ${report.seconds} s, ${report.rows_per_s.toLocaleString('en-US')} rows/s`);
   console.log(`peak RSS ${report.peak_rss_mb} MB (${before} MB before the query); after each tenth: ${peaks.map((p) => `${(p.rows / 1e6).toFixed(1)} M ${p.peak_rss_mb} MB`).join(', ')}`);
 }
