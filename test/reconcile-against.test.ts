@@ -7,7 +7,11 @@
  * and the other scenario is chosen far off (several times fewer), where the test has no doubt.
  */
 import { Chalk } from 'chalk';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { captured } from './command-line.js';
 import { renderReconcileJson } from '../src/report/reconcile-json.js';
 import { renderReconcileTable } from '../src/report/reconcile-table.js';
 import { runEffects } from '../src/exec/effects.js';
@@ -15,7 +19,7 @@ import { withPrimaries } from '../src/model/clock.js';
 import { againstModel, recordRows } from '../src/reconcile/against.js';
 import { reconcileRows } from '../src/reconcile/reconcile.js';
 import type { Scenario } from '../src/model/types.js';
-import { parseRunnable } from './helpers.js';
+import { parseRunnable, ROOT } from './helpers.js';
 
 const HOUR = 3_600_000;
 
@@ -74,5 +78,22 @@ describe('the comparison in the report', () => {
     expect(json.against_model.observed).toBe(r.overall.duplicates);
     expect(json.against_model.observed_ci95).toHaveLength(2);
     expect(renderReconcileTable(r, 'test', new Chalk({ level: 0 }))).not.toContain('Against the model');
+  });
+});
+
+describe('reconcile --scenario', () => {
+  it('holds a run\'s effects against its own scenario (consistent) and against its solution (more, where it predicts none)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-against-'));
+    const effects = join(dir, 'm1.csv');
+    const mission = join(ROOT, 'scenarios/mission-1-blind-retries.yaml');
+    expect((await captured(['run', mission, '--actions', '20000', '--seed', '5', '--effects-out', effects])).status).toBe(0);
+    const same = await captured(['reconcile', effects, '--scenario', mission]);
+    expect(same.stdout).toMatch(/Against the model mission-1-blind-retries: consistent with the model/);
+    const solved = await captured(['reconcile', effects, '--scenario', join(ROOT, 'scenarios/solutions/mission-1-blind-retries.yaml'), '--format', 'json']);
+    const a = (JSON.parse(solved.stdout) as { against_model: { verdict: string; expected: number; observed: number } }).against_model;
+    expect(a).toMatchObject({ verdict: 'more', expected: 0 });
+    expect(a.observed).toBeGreaterThan(500);
+    await expect(captured(['reconcile', effects, '--scenario', join(dir, 'missing.yaml')])).rejects.toThrow(/missing\.yaml/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

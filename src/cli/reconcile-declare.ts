@@ -35,6 +35,7 @@ export function declareReconcile(cmd: Command, { io, setCode }: { io: Io; setCod
     .option('--tool-column <name>', 'the column of the tool (default: tool, tool_name, action, operation, kind, type if found; else one tool)')
     .option('--show-keys', 'show the most duplicated business keys as they are, not as hashes (they can be personal data)')
     .option('--sort', 'sort rows that are not in time order, in memory (at most 1,000,000)')
+    .option('--scenario <file>', 'hold the duplicates against this scenario run for the same traffic: an exact Poisson test, and the twins it predicts (docs/reconcile.md)')
     .addOption(repeatedOption('--expect <expectation>', "a gate: [TOOL:]READING OP VALUE, such as 'duplicates_per_1000 <= 5' (repeatable); exit 1 if one fails", expectOption))
     .option('--expect-file <file>', 'a gate: the expectations under expect: in a YAML file, as a scenario has them (per tool under expect.tools)')
     .option('--junit <file>', 'with a gate: also write JUnit XML for CI systems')

@@ -14,7 +14,7 @@ import type { Scenario } from '../model/types.js';
 import { poissonInterval, poissonTest } from './poisson.js';
 import type { RawRows, RawValue } from './raw.js';
 import { reconcileRows } from './reconcile.js';
-import type { Readings } from './readings.js';
+import type { Readings, Reconciliation } from './readings.js';
 
 /** The fewest and most actions the model is run for (chunk engine; a coupled run's trace is held whole: MAX_COUPLED_EFFECT_ACTIONS). */
 export const MIN_ACTIONS = 20_000;
@@ -98,4 +98,14 @@ export async function againstModel(observed: Readings, scenario: Scenario, seed:
     ratio: expected > 0 ? { value: observed.duplicates / expected, low: interval.low / expected, high: interval.high / expected } : null,
     twinShare: model.duplicates > 0 ? twinDuplicates(records, windowMs) / model.duplicates : null,
   };
+}
+
+/**
+ * `reconcile --scenario FILE`: the reconciliation with the comparison, held against the tool of
+ * the scenario's name where the rows have one (as `run --effects-out` names a scenario's effects),
+ * else against all the rows.
+ */
+export async function withAgainst(r: Reconciliation, scenario: Scenario, name: string, seed: string): Promise<Reconciliation> {
+  const readings = r.tools.length > 1 ? (r.tools.find((t) => t.name === name) ?? r.overall) : r.overall;
+  return { ...r, against: await againstModel(readings, scenario, seed, name, r.windowMs, r.retentionMs) };
 }

@@ -14,8 +14,8 @@ const pct = (x: number): string => `${num(100 * x)}%`;
 /** The verdict in words: consistent, or more or fewer than predicted and by how much. */
 export function verdictWords(a: AgainstModel): string {
   if (a.verdict === 'consistent') return `consistent with the model (p = ${num(a.pValue)})`;
-  const times = a.ratio === null ? '' : ` ${num(a.ratio.value)} times the prediction (${num(a.ratio.low)} – ${num(a.ratio.high)})`;
-  return `${a.verdict === 'more' ? 'MORE' : 'FEWER'} duplicates than the model predicts:${times}, p = ${num(a.pValue)}`;
+  const times = a.ratio === null ? ' (it predicts none)' : `: ${num(a.ratio.value)} times the prediction (${num(a.ratio.low)} – ${num(a.ratio.high)})`;
+  return `${a.verdict === 'more' ? 'MORE' : 'FEWER'} duplicates than the model predicts${times}, p = ${num(a.pValue)}`;
 }
 
 export function againstTable(a: AgainstModel, chalk: ChalkInstance): string {
