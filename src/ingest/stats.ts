@@ -76,9 +76,13 @@ function upperGamma(a: number, x: number): number {
   return Math.exp(-x + a * Math.log(x) - lnGamma(a)) * h;
 }
 
+/** The regularized upper incomplete gamma Q(a, x) = Γ(a, x) / Γ(a), for a > 0: by the series below a + 1, the continued fraction above. */
+export function regularizedUpperGamma(a: number, x: number): number {
+  if (!(x > 0)) return 1;
+  return x < a + 1 ? 1 - lowerGamma(a, x) : upperGamma(a, x);
+}
+
 /** P(X > x) for X chi-square with `df` degrees of freedom (df >= 1): Q(df/2, x/2). */
 export function chiSquareAbove(x: number, df: number): number {
-  if (!(x > 0)) return 1;
-  const a = df / 2, y = x / 2;
-  return y < a + 1 ? 1 - lowerGamma(a, y) : upperGamma(a, y);
+  return regularizedUpperGamma(df / 2, x / 2);
 }
