@@ -6,6 +6,7 @@
  * (test/provider-words.test.ts): a key of the model written in the wrong place is suggest-home.ts's.
  */
 import { TRIGGER_PRESETS } from './presets.js';
+import { keysBelow } from './unmodelled.js';
 
 /** Where the trigger's keys and each provider's words are explained. */
 export const TRIGGER_DOC = 'docs/triggers.md';
@@ -74,20 +75,6 @@ const presetWords = (): ProviderWord[] => Object.keys(TRIGGER_PRESETS).map((name
   keys: [name], path: 'trigger.preset', note: `\`trigger: {preset: ${name}}\`, the sender's documented values`,
 }));
 
-/** At most this many keys below an unknown one are looked up, as for unmodelled.ts's. */
-const MAX_KEYS_BELOW = 1_000;
-
-/** The keys of the mappings in `value`, a level at a time in the order written (lists' items included), at most MAX_KEYS_BELOW. */
-function keysIn(value: unknown): string[] {
-  const keys: string[] = [];
-  for (let level: unknown[] = [value]; level.length > 0 && keys.length < MAX_KEYS_BELOW;) {
-    const entries = level.flatMap((v): [string | undefined, unknown][] => (Array.isArray(v) ? v.map((x) => [undefined, x])
-      : typeof v === 'object' && v !== null ? Object.entries(v) : [])).slice(0, MAX_KEYS_BELOW);
-    keys.push(...entries.flatMap(([k]) => (k === undefined ? [] : [k])));
-    level = entries.map(([, x]) => x);
-  }
-  return keys.slice(0, MAX_KEYS_BELOW);
-}
 
 let byKey: Map<string, ProviderWord> | undefined;
 
@@ -106,7 +93,7 @@ export function providerWord(key: string): ProviderWord | undefined {
 export function providerWordsHint(key: string, parent: string, value?: unknown): string {
   const seen = new Set<ProviderWord>();
   const found: string[] = [];
-  for (const k of [key, ...keysIn(value)]) {
+  for (const k of [key, ...keysBelow(value)]) {
     const w = providerWord(k);
     if (w === undefined || seen.has(w) || (w.path === 'trigger' && (parent === 'trigger' || parent.startsWith('trigger.')))) continue;
     seen.add(w);

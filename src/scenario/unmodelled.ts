@@ -79,7 +79,7 @@ export function unmodelledFeature(key: string): Unmodelled | undefined {
 const MAX_KEYS_BELOW = 1_000;
 
 /** The keys of the mappings in `value` (an unknown key's value), a level at a time in the order written, at most MAX_KEYS_BELOW. */
-function keysBelow(value: unknown): string[] {
+export function keysBelow(value: unknown): string[] {
   const keys: string[] = [];
   let level: unknown[] = [value];
   while (level.length > 0 && keys.length < MAX_KEYS_BELOW) {
