@@ -75,7 +75,6 @@ const presetWords = (): ProviderWord[] => Object.keys(TRIGGER_PRESETS).map((name
   keys: [name], path: 'trigger.preset', note: `\`trigger: {preset: ${name}}\`, the sender's documented values`,
 }));
 
-
 let byKey: Map<string, ProviderWord> | undefined;
 
 /** What a key names (in any case, `_` and `-` ignored) in a provider's words, if anything. */
