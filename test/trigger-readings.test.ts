@@ -259,3 +259,14 @@ describe('a trigger\'s readings asked of a scenario without a trigger', () => {
     expect(parseScenario(`${yaml}trigger: {preset: slack}\n`, 'x.yaml').warnings.filter((w) => /deliveries/.test(w.problem) && w.origin?.line === 2)).toHaveLength(0);
   });
 });
+
+describe('a series of a triggered run', () => {
+  it('is refused before the run when the redeliveries\' schedule outlasts its buckets, with a step that fits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-trigger-series-'));
+    const file = join(dir, 'late.yaml');
+    writeFileSync(file, 'trigger: {ack_timeout: 1s, schedule: [2d], redeliveries: 3}\n');
+    // The last delivery may start 3 × (1 s + 2 d) after an arrival: about 518,000 buckets of 1 s.
+    await expect(captured(['run', file, '--series', '1s'])).rejects.toThrow(/could need up to [\d,]+ buckets .*redeliveries can go on.*Give --series a step of at least 6s/);
+    rmSync(dir, { recursive: true, force: true });
+  });
+});

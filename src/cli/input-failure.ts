@@ -15,7 +15,7 @@ export function inputFailure(e: unknown): string | undefined {
   }
   if (e instanceof Error && e.message.startsWith(SERIES_OVERFLOW)) {
     // An event later than any bound known before the run (a latency's tail is unbounded).
-    return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
+    return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after, a trigger's redeliveries). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
   }
   if (e instanceof Error && e.message.startsWith(IN_FLIGHT_OVERFLOW)) {
     return `${printable(e.message)}. ${inFlightFix(e.message)}; see docs/security-and-limits.md.`;

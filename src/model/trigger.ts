@@ -46,3 +46,18 @@ export function ackWindow(t: Trigger): number {
 export function triggerOf(s: object): Trigger | null {
   return (s as { trigger?: Trigger | null }).trigger ?? null;
 }
+
+/**
+ * The latest a delivery of an action can start after its arrival (0 without a trigger): each
+ * delivery's deadline a window after it, the next delivery a schedule's wait after that deadline,
+ * `redeliveries` times. What the series must reach beyond an undelivered action's own calls.
+ */
+export function deliveryReach(t: Trigger | null): number {
+  if (t === null || t.redeliveries === 0) return 0;
+  const s = t.schedule;
+  const listed = Math.min(t.redeliveries, s.length - 1);
+  let waits = 0;
+  for (let k = 0; k < listed; k++) waits += s[k] as number;
+  waits += (t.redeliveries - listed) * (s[s.length - 1] as number); // the last entry repeats
+  return t.redeliveries * ackWindow(t) + waits;
+}

@@ -6,6 +6,7 @@ import { seriesStepOf } from '../../results/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
 import { checkArrivals } from '../../scenario/time-checks.js';
 import { MAX_SERIES_BUCKETS } from '../../model/limits.js';
+import { deliveryReach } from '../../model/trigger.js';
 import { longestDelay } from '../../engine/grid.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { formatDuration } from '../../scenario/duration.js';
@@ -25,7 +26,7 @@ type Locate = (path: readonly (string | number)[]) => Origin;
  * `warnCoarsened` says so.
  */
 export function checkSeriesLength(step: number, scenario: WrittenScenario, source: string): void {
-  const reach = arrivalSpan(scenario) + longestDelay(scenario);
+  const reach = arrivalSpan(scenario) + longestDelay(scenario) + deliveryReach(scenario.trigger); // a redelivered run starts its calls anew
   const most = reach / step;
   if (most > MAX_SERIES_BUCKETS) {
     // Rounded up to a whole second (to a whole ms below one).
@@ -33,7 +34,7 @@ export function checkSeriesLength(step: number, scenario: WrittenScenario, sourc
     const least = exact < 1000 ? Math.ceil(exact) : Math.ceil(exact / 1000) * 1000;
     const backlog = scenario.service.capacity !== null
       ? '; its queue may go on serving a backlog after the last call, and a run that outlasts its series then counts them in a longer step' : '';
-    throw new InputError({ source }, '', `could need up to ${Math.ceil(most).toLocaleString('en-US')} buckets for this scenario (its arrivals and the longest its retries, re-plans and replays can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
+    throw new InputError({ source }, '', `could need up to ${Math.ceil(most).toLocaleString('en-US')} buckets for this scenario (its arrivals and the longest its retries, re-plans, replays and redeliveries can go on), more than the ${MAX_SERIES_BUCKETS.toLocaleString('en-US')} a series may hold`,
       `Give --series a step of at least ${formatDuration(least)}, or simulate fewer actions${backlog}.`);
   }
 }
