@@ -76,6 +76,8 @@ interface Bucket { start_ms: number; timeouts: number; succeeded: number }
 async function series(page: Page): Promise<{ step_ms: number; buckets: Bucket[] }> {
   const details = page.locator('#series-details');
   if (!(await details.evaluate((el) => (el as HTMLDetailsElement).open))) await details.locator('summary').click();
+  // The page writes the JSON when the details' toggle event comes, a task after the click.
+  await page.locator('#series-json').filter({ hasText: '"step_ms"' }).waitFor();
   return JSON.parse((await page.locator('#series-json').textContent()) ?? '{}') as { step_ms: number; buckets: Bucket[] };
 }
 

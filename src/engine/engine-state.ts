@@ -124,10 +124,13 @@ export class EngineState extends Draws {
   /**
    * Room for `actors` actors (a group's actor i is 2g + 0 or 1 in the coupled engine, which has
    * many groups in flight; the chunk engine has one group, actors 0 and 1). Keeps what is there.
+   * A trigger's arrays grow only with a trigger (the engine reads them nowhere else): a coupled
+   * run holds hundreds of thousands of actors.
    */
   protected resizeActors(actors: number): void {
     const self = this as unknown as Record<ActorArray, Float64Array | Int32Array | Int8Array | Uint8Array>;
     for (const name of Object.keys(ACTOR_WIDTH) as ActorArray[]) {
+      if (this.base.trigger === null && DELIVERY_ARRAYS.has(name)) continue;
       const old = self[name];
       const next = new (old.constructor as new (n: number) => typeof old)(actors * ACTOR_WIDTH[name]);
       next.set(old.subarray(0, Math.min(old.length, next.length)));
@@ -178,3 +181,5 @@ const ACTOR_WIDTH = {
   lastRun: 1,
 } as const;
 type ActorArray = keyof typeof ACTOR_WIDTH;
+/** The arrays of delivery.ts, used only with a trigger. */
+const DELIVERY_ARRAYS: ReadonlySet<ActorArray> = new Set<ActorArray>(['runStarted', 'acking', 'runDelivery', 'nextRun', 'actArrival', 'delivery', 'deadline', 'runBegun', 'originalText', 'deadLettered', 'lastRun']);

@@ -216,8 +216,7 @@ export class PartChecker {
       return v;
     }
     const t = template as Record<string, unknown>;
-    // A scenario using no key of "Capacity" prints without them, and without a later guard it does not set (model/shape.ts);
-    // a part written before version 4's trigger has none (null).
+    // Without a key of "Capacity", a later guard it does not set (model/shape.ts) or a trigger (a part before version 4): null.
     const absent = Object.keys(t).filter((k) => COUPLING_KEYS.some((end) => join(field, k).endsWith(end)) || (k === 'trigger' && t[k] instanceof OptionalSample));
     const o = this.object(v, field, Object.keys(t).filter((k) => !absent.includes(k)), absent);
     for (const k of absent) if (!Object.hasOwn(o, k)) o[k] = t[k] instanceof OptionalSample ? null : { workers: null };
