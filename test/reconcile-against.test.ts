@@ -97,3 +97,16 @@ describe('reconcile --scenario', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 });
+
+describe('against a scenario with a trigger', () => {
+  it('says when its redeliveries come, and in which gap bin their duplicates land', async () => {
+    const slack = parseRunnable('actions: 5000\nservice: {latency: {median: 3200ms, sigma: 0.5}}\nclient: {timeout: 10s}\nidempotency: {scope: call}\ntrigger: {preset: slack}\n');
+    const observed = await observedOf(slack, 'observed');
+    const r = await againstModel(observed, slack, 'model', 'slack.yaml', HOUR, null);
+    // Slack: a 3 s deadline, then at once, after 1 minute and after 5: 3 s, 1 min 6 s and 6 min 9 s after the first delivery.
+    expect(r.redeliveryAt).toEqual([3_000, 66_000, 369_000]);
+    expect(r.verdict).toBe('consistent');
+    const table = renderReconcileTable({ ...(await reconcileRows(recordRows([], 'none'), { windowMs: HOUR })), against: r }, 'test', new Chalk({ level: 0 }));
+    expect(table).toMatch(/its trigger redelivers at \(gaps from the first delivery\) │ 3 s \(< 30 s\), 1\.1 min \(30 s – 2 min\), 6\.15 min \(2 – 20 min\)/);
+  });
+});

@@ -61,3 +61,14 @@ export function deliveryReach(t: Trigger | null): number {
   waits += (t.redeliveries - listed) * (s[s.length - 1] as number); // the last entry repeats
   return t.redeliveries * ackWindow(t) + waits;
 }
+
+/** When each redelivery of an action starts after its first delivery, at the earliest (every delivery unacknowledged): at most `most` of them. */
+export function redeliveryTimes(t: Trigger, most = 5): number[] {
+  const times: number[] = [];
+  let at = 0;
+  for (let k = 0; k < Math.min(t.redeliveries, most); k++) {
+    at += ackWindow(t) + (t.schedule[Math.min(k, t.schedule.length - 1)] as number);
+    times.push(at);
+  }
+  return times;
+}

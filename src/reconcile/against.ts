@@ -11,6 +11,7 @@ import { EFFECTS_EPOCH, runEffects, MAX_COUPLED_EFFECT_ACTIONS, type EffectRecor
 import { isCoupled } from '../model/capacity.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
+import { redeliveryTimes } from '../model/trigger.js';
 import { poissonInterval, poissonTest } from './poisson.js';
 import type { RawRows, RawValue } from './raw.js';
 import { reconcileRows } from './reconcile.js';
@@ -42,6 +43,8 @@ export interface AgainstModel {
   readonly ratio: { readonly value: number; readonly low: number; readonly high: number } | null;
   /** Of the model's reconciled duplicates, those that are twins' own first executions (asked for twice, not repeated). */
   readonly twinShare: number | null;
+  /** With the scenario's trigger: when its first redeliveries come after an action's first delivery (ms), the gaps a redelivery's duplicate shows. */
+  readonly redeliveryAt: readonly number[];
 }
 
 /** Simulated effects as a source's rows (sorted by time), as an export of them would read. */
@@ -97,6 +100,7 @@ export async function againstModel(observed: Readings, scenario: Scenario, seed:
     expected, observed: observed.duplicates, observedLow: interval.low, observedHigh: interval.high, pValue, verdict,
     ratio: expected > 0 ? { value: observed.duplicates / expected, low: interval.low / expected, high: interval.high / expected } : null,
     twinShare: model.duplicates > 0 ? twinDuplicates(records, windowMs) / model.duplicates : null,
+    redeliveryAt: scenario.trigger === null ? [] : redeliveryTimes(scenario.trigger),
   };
 }
 

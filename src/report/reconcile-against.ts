@@ -5,7 +5,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { AgainstModel } from '../reconcile/against.js';
 import { clipped, printable } from '../scenario/printable.js';
-import { num } from './format.js';
+import { duration, num } from './format.js';
+import { GAP_BINS, gapBin } from '../reconcile/readings.js';
 import { drawRows } from './sweep-table.js';
 
 const count = (n: number): string => n.toLocaleString('en-US');
@@ -24,6 +25,7 @@ export function againstTable(a: AgainstModel, chalk: ChalkInstance): string {
     ['duplicates expected for these business keys', num(a.expected)],
     ['duplicates observed (95% interval)', `${count(a.observed)} (${num(a.observedLow)} – ${num(a.observedHigh)})`],
     ['of the predicted, twins a customer asked for', a.twinShare === null ? '–' : pct(a.twinShare)],
+    ...(a.redeliveryAt.length === 0 ? [] : [['its trigger redelivers at (gaps from the first delivery)', a.redeliveryAt.map((ms) => `${duration(ms)} (${GAP_BINS[gapBin(ms)]?.label ?? ''})`).join(', ')]]),
   ];
   const title = `${chalk.bold('Against the model')} ${printable(clipped(a.scenario, 80))}: ${verdictWords(a)}`;
   const how = `the scenario run for ${count(a.simulatedActions)} actions at the observed ${num(a.ratePerS)} business keys/s, reconciled with the same window and retention; exact Poisson test (duplicates cluster: read a p near 0.01 with care)`;
@@ -37,5 +39,6 @@ export function againstJson(a: AgainstModel): Record<string, unknown> {
     expected: a.expected, observed: a.observed, observed_ci95: [a.observedLow, a.observedHigh],
     p_value: a.pValue, verdict: a.verdict, ratio: a.ratio === null ? null : a.ratio.value,
     ratio_ci95: a.ratio === null ? null : [a.ratio.low, a.ratio.high], twin_share: a.twinShare,
+    ...(a.redeliveryAt.length === 0 ? {} : { redelivery_at_ms: a.redeliveryAt }),
   };
 }
