@@ -129,10 +129,10 @@ export class EngineState extends Draws {
    */
   protected resizeActors(actors: number): void {
     const self = this as unknown as Record<ActorArray, Float64Array | Int32Array | Int8Array | Uint8Array>;
-    for (const name of Object.keys(ACTOR_WIDTH) as ActorArray[]) {
-      if (this.base.trigger === null && DELIVERY_ARRAYS.has(name)) continue;
+    const widths: Readonly<Record<string, number>> = this.base.trigger === null ? ACTOR_WIDTH : { ...ACTOR_WIDTH, ...DELIVERY_WIDTH };
+    for (const name of Object.keys(widths) as ActorArray[]) {
       const old = self[name];
-      const next = new (old.constructor as new (n: number) => typeof old)(actors * ACTOR_WIDTH[name]);
+      const next = new (old.constructor as new (n: number) => typeof old)(actors * (widths[name] as number));
       next.set(old.subarray(0, Math.min(old.length, next.length)));
       self[name] = next;
     }
@@ -168,6 +168,9 @@ const ACTOR_WIDTH = {
   storeUnavailable: 1,
   lastCallLatency: 1,
   lastCallKey: 1,
+} as const;
+/** The per-actor arrays of delivery.ts, read only with a trigger. */
+const DELIVERY_WIDTH = {
   runStarted: 1,
   acking: 1,
   runDelivery: 1,
@@ -180,6 +183,4 @@ const ACTOR_WIDTH = {
   deadLettered: 1,
   lastRun: 1,
 } as const;
-type ActorArray = keyof typeof ACTOR_WIDTH;
-/** The arrays of delivery.ts, used only with a trigger. */
-const DELIVERY_ARRAYS: ReadonlySet<ActorArray> = new Set<ActorArray>(['runStarted', 'acking', 'runDelivery', 'nextRun', 'actArrival', 'delivery', 'deadline', 'runBegun', 'originalText', 'deadLettered', 'lastRun']);
+type ActorArray = keyof typeof ACTOR_WIDTH | keyof typeof DELIVERY_WIDTH;

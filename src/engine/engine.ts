@@ -126,9 +126,7 @@ export class ChunkSimulator extends DeliveryModel {
     }
   }
 
-  /** Actors the group uses now: a triggered group's runs are 2k + action for delivery k (delivery.ts). */
-  private usedActors = 2;
-  /** A triggered group's runs by their next send. */
+  /** A triggered group's runs (actor 2k + action for delivery k: delivery.ts) by their next send; only those in it are read. */
   private readonly due = new DueRuns();
 
   /** Simulates the chunk's group `g` (arrival `arrivals[g]`) with its deliveries (docs/model.md, "Inbound delivery"), from its start. */
@@ -136,8 +134,6 @@ export class ChunkSimulator extends DeliveryModel {
     const arrival = this.arrivals[g] as number;
     this.totals.rows.beginGroup();
     this.beginGroup(arrival, 0);
-    for (let i = 0; i < this.usedActors; i++) this.sendAt[i] = Infinity;
-    this.usedActors = 2;
     this.due.clear();
     const twin = this.twinDrawn();
     this.beginAction(0, arrival);
@@ -175,8 +171,6 @@ export class ChunkSimulator extends DeliveryModel {
   protected override runActor(a: number, k: number): number {
     const i = 2 * k + a;
     if (i >= this.sendAt.length) this.resizeActors(Math.max(2 * this.sendAt.length, i + 2));
-    for (let j = this.usedActors; j <= i; j++) this.sendAt[j] = Infinity;
-    if (i >= this.usedActors) this.usedActors = i + 1;
     return i;
   }
 
