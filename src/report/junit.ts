@@ -11,10 +11,10 @@ import { verdictMessage, writtenAt } from './verdict-text.js';
 import type { CheckedScenario, CheckError, CheckReport } from './types.js';
 
 // XML 1.0 allows no control character but tab and line ends, not even as a reference: write them out.
-const escape = (s: string) => printable(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
+export const escape = (s: string): string => printable(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
 
 /** A number as a property's value: 12 significant digits (as in --json), no float noise. */
-const value = (x: number) => String(Number.isInteger(x) ? x : Number(x.toPrecision(12)));
+export const value = (x: number): string => String(Number.isInteger(x) ? x : Number(x.toPrecision(12)));
 
 export function renderJunit(report: CheckReport, version: string): string {
   const { checked, errors } = report;

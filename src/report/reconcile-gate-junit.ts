@@ -9,14 +9,10 @@
  */
 import type { GateVerdict } from '../reconcile/gate.js';
 import type { Reconciliation } from '../reconcile/readings.js';
-import { printable } from '../scenario/printable.js';
+import { escape, value } from './junit.js';
 import { roundNoise } from './json.js';
 import { expectationText, gateMessage, toolOf } from './reconcile-gate.js';
 
-// XML 1.0 allows no control character but tab and line ends, not even as a reference: write them out.
-const escape = (s: string): string => printable(s).replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c] as string);
-/** A number as a property's value: 12 significant digits (as in JSON), no float noise. */
-const value = (x: number): string => String(Number.isInteger(x) ? x : Number(x.toPrecision(12)));
 const property = (name: string, x: string): string => `<property name="${escape(name)}" value="${escape(x)}"/>`;
 
 const head = (tests: number, failures: number, errors: number): string[] => [
