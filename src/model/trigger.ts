@@ -42,7 +42,7 @@ export function ackWindow(t: Trigger): number {
   return Math.max(t.ack_timeout, t.extend_up_to ?? 0);
 }
 
-/** A scenario's trigger, or null without one. */
+/** A scenario's trigger, or null without one (a scenario as outputs echo it leaves the key out then: model/clock.ts `echoed`). */
 export function triggerOf(s: object): Trigger | null {
   return (s as { trigger?: Trigger | null }).trigger ?? null;
 }
