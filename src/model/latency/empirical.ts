@@ -5,7 +5,8 @@
  */
 import type { Rng } from '../../random/rng.js';
 import { text } from '../params.js';
-import type { LatencyForm, LatencySampler } from './form.js';
+import type { LatencyCut, LatencyForm, LatencySampler } from './form.js';
+import { nextUp } from './next-up.js';
 
 export interface EmpiricalSpec { dist: 'empirical'; file: string; values: readonly number[] }
 
@@ -16,6 +17,40 @@ class EmpiricalSampler implements LatencySampler {
   }
   sample(rng: Rng): number {
     return this.values[(rng.next() * this.values.length) | 0] as number;
+  }
+  cut(at: number): LatencyCut {
+    return new EmpiricalCut(Float64Array.from(this.values).sort(), at);
+  }
+}
+
+/**
+ * Observed values split at `at`: the k of them at most `at` (the first k once sorted) and the
+ * rest, each value drawn with the same chance within its side.
+ */
+class EmpiricalCut implements LatencyCut {
+  readonly pBelow: number;
+  readonly pAbove: number;
+  private readonly count: number;
+  private readonly justAbove: number;
+  constructor(private readonly sorted: Float64Array, private readonly at: number) {
+    let lo = 0, hi = sorted.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if ((sorted[mid] as number) <= at) lo = mid + 1; else hi = mid;
+    }
+    this.count = lo;
+    this.pBelow = lo / sorted.length;
+    this.pAbove = (sorted.length - lo) / sorted.length;
+    this.justAbove = nextUp(at);
+  }
+  /** A side with no value (never drawn) answers with the nearest value it may hold. */
+  below(v: number): number {
+    const k = this.count;
+    return k > 0 ? this.sorted[Math.min(k - 1, (v * k) | 0)] as number : this.at;
+  }
+  above(v: number): number {
+    const rest = this.sorted.length - this.count;
+    return rest > 0 ? this.sorted[this.count + Math.min(rest - 1, (v * rest) | 0)] as number : this.justAbove;
   }
 }
 

@@ -6,10 +6,29 @@
  */
 import type { Rng } from '../../random/rng.js';
 import type { Param, Params } from '../params.js';
+import { nextUp } from './next-up.js';
 
-/** Draws one latency in ms. */
+/** Draws one latency in ms, and splits its distribution at a cut (`cut`). */
 export interface LatencySampler {
   sample(rng: Rng): number;
+  /** The distribution split at `at` ms (at >= 0, Infinity allowed): made once per engine parameters, then drawn from per attempt. */
+  cut(at: number): LatencyCut;
+}
+
+/**
+ * A latency distribution L split at `at` ms (the engine's timeout): the chance of each side, and a
+ * draw from either side given one uniform, so that the engine first decides on which side of the
+ * timeout an attempt's latency falls (most often together with the rest of a simple group's fate,
+ * from one uniform) and draws the latency only then, from that side (docs/performance.md).
+ */
+export interface LatencyCut {
+  /** P(L <= at) and P(L > at), each computed directly (not as 1 minus the other), so that a tail of 1e-12 keeps its digits. */
+  readonly pBelow: number;
+  readonly pAbove: number;
+  /** A draw of L given L <= at, from `v` uniform on [0, 1] (1 included): a finite value <= at. Called only when pBelow > 0. */
+  below(v: number): number;
+  /** A draw of L given L > at, from `v` uniform on [0, 1] (1 included): a finite value > at. Called only when pAbove > 0. */
+  above(v: number): number;
 }
 
 /**
@@ -53,5 +72,11 @@ export class ConstantSampler implements LatencySampler {
   constructor(private readonly value: number) {}
   sample(): number {
     return this.value;
+  }
+  cut(at: number): LatencyCut {
+    const value = this.value, below = value <= at;
+    // The side the value is not on is never drawn; it answers with the nearest value it may hold.
+    const other = below ? nextUp(at) : at;
+    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, above: below ? () => other : () => value };
   }
 }

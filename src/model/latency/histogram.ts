@@ -8,7 +8,8 @@
 import type { Rng } from '../../random/rng.js';
 import { MAX_HISTOGRAM_BOUND, MAX_HISTOGRAM_BUCKETS, MAX_HISTOGRAM_COUNT } from '../limits.js';
 import { choice, list, real, section, text } from '../params.js';
-import type { LatencyForm, LatencyProblem, LatencySampler } from './form.js';
+import type { LatencyCut, LatencyForm, LatencyProblem, LatencySampler } from './form.js';
+import { nextUp } from './next-up.js';
 import { bucketProblem, finiteBuckets, histogramMean, histogramValues, HISTOGRAM_UNITS, MAX_COUNT_TEXT, UNIT_MS, type HistogramBucket, type HistogramUnit } from './histogram-data.js';
 
 export const HISTOGRAM_FORMATS = ['prometheus', 'otlp'] as const;
@@ -50,7 +51,27 @@ class HistogramSampler implements LatencySampler {
     this.top = this.bounds[this.bounds.length - 1] as number;
   }
   sample(rng: Rng): number {
-    const rank = rng.next() * this.total;
+    return this.valueAt(rng.next() * this.total);
+  }
+  cut(at: number): LatencyCut {
+    return new HistogramCut(this, at);
+  }
+  /**
+   * The observations at most `at` and those above it, each summed from its own side (the bucket
+   * `at` falls in shared by its width), so that a small side keeps its digits.
+   */
+  split(at: number): [number, number] {
+    let start = 0, before = 0;
+    for (let i = 0; i < this.bounds.length; i++) {
+      const le = this.bounds[i] as number, count = this.counts[i] as number;
+      if (at >= le) { start = le; before = count; continue; }
+      const inside = count - before, width = le - start;
+      return [before + inside * ((at - start) / width), this.total - count + inside * ((le - at) / width)];
+    }
+    return [this.total, 0];
+  }
+  /** The value of rank `rank` in [0, total]: the inverse of the counts' piecewise-linear CDF, the observations above every bound at the highest. */
+  valueAt(rank: number): number {
     // The first bucket whose count is above the rank: rank lies in [its count before, its count).
     let lo = 0, hi = this.counts.length;
     while (lo < hi) {
@@ -61,6 +82,29 @@ class HistogramSampler implements LatencySampler {
     const start = lo === 0 ? 0 : this.bounds[lo - 1] as number;
     const before = lo === 0 ? 0 : this.counts[lo - 1] as number;
     return start + ((this.bounds[lo] as number) - start) * ((rank - before) / ((this.counts[lo] as number) - before));
+  }
+}
+
+/** A histogram split at `at`: each side's ranks, drawn uniformly and read through the histogram's CDF. */
+class HistogramCut implements LatencyCut {
+  readonly pBelow: number;
+  readonly pAbove: number;
+  private readonly countBelow: number;
+  private readonly countAbove: number;
+  private readonly justAbove: number;
+  constructor(private readonly histogram: HistogramSampler, private readonly at: number) {
+    [this.countBelow, this.countAbove] = histogram.split(at);
+    const total = this.countBelow + this.countAbove;
+    this.pBelow = this.countBelow / total;
+    this.pAbove = this.countAbove / total;
+    this.justAbove = nextUp(at);
+  }
+  // A rank at the side's end may land on the cut itself, or past empty buckets: the clamp keeps the side's value on its side.
+  below(v: number): number {
+    return Math.min(this.at, this.histogram.valueAt(v * this.countBelow));
+  }
+  above(v: number): number {
+    return Math.max(this.justAbove, this.histogram.valueAt(this.countBelow + v * this.countAbove));
   }
 }
 

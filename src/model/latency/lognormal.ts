@@ -8,6 +8,9 @@ import type { Rng } from '../../random/rng.js';
 import { MAX_SIGMA } from '../limits.js';
 import { duration, real } from '../params.js';
 import { ConstantSampler, type LatencyForm, type LatencyProblem, type LatencySampler } from './form.js';
+import { nextUp } from './next-up.js';
+import { lowerTail, normalQuantile, upperTail } from './normal-tails.js';
+import { TableCut, type Side } from './table.js';
 
 export interface LognormalSpec {
   dist: 'lognormal';
@@ -19,12 +22,37 @@ export interface LognormalSpec {
 
 class LognormalSampler implements LatencySampler {
   private readonly mu: number;
-  constructor(median: number, private readonly sigma: number) {
+  constructor(private readonly median: number, private readonly sigma: number) {
     this.mu = Math.log(median);
   }
   sample(rng: Rng): number {
     return Math.exp(this.mu + this.sigma * normal(rng));
   }
+  cut(at: number): TableCut {
+    return lognormalCut(this.median, this.sigma, at);
+  }
+}
+
+/**
+ * The lognormal split at `at` ms: each side's chance from its own tail of the normal, and its
+ * exact conditional quantile and CDF for the table (`table.ts`). A side's quantile at q is the
+ * normal's at the two tails q gives it, each computed directly.
+ */
+export function lognormalCut(median: number, sigma: number, at: number): TableCut {
+  const standard = (x: number): number => Math.log(x / median) / sigma;
+  const value = (z: number): number => median * Math.exp(sigma * z);
+  const pBelow = lowerTail(standard(at)), pAbove = upperTail(standard(at));
+  const justAbove = nextUp(at);
+  // q = 1 is read as the largest double below 1, 1 - 2^-53, so that a draw stays finite (at = Infinity below).
+  const lower: Side = {
+    quantile: (q) => Math.min(at, value(normalQuantile(q * pBelow, Math.max(1 - q, 2 ** -53) * pBelow + pAbove))),
+    cdf: (x) => lowerTail(standard(x)) / pBelow,
+  };
+  const upper: Side = {
+    quantile: (q) => Math.max(justAbove, Math.min(Number.MAX_VALUE, value(normalQuantile(pBelow + q * pAbove, Math.max(1 - q, 2 ** -53) * pAbove)))),
+    cdf: (x) => 1 - upperTail(standard(x)) / pAbove,
+  };
+  return new TableCut(pBelow, pAbove, lower, upper);
 }
 
 /** Standard normal quantiles of the percentiles a file may give (Φ⁻¹(q), to double precision). */
