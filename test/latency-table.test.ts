@@ -26,7 +26,7 @@ const exponential = (mean: number, at: number): Tabled => ({
 });
 
 const TABLED: Tabled[] = [
-  lognormal(300, 0.6, 1000), lognormal(1200, 0.6, 600), lognormal(300, 0.1, 300), lognormal(300, 0.1, 330),
+  lognormal(300, 0.6, 1000), lognormal(1200, 0.6, 600), lognormal(300, 0.01, 301), lognormal(300, 0.1, 300), lognormal(300, 0.1, 330),
   lognormal(300, 1, 30), lognormal(300, 3, 300), lognormal(300, 3, 30_000), lognormal(300, 10, 300), lognormal(300, 10, 1e9),
   exponential(300, 1000), exponential(300, 30),
 ];

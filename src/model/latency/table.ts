@@ -14,19 +14,21 @@
  * 2e-11 for the cubic. A line would need 8 times the cells to keep within the tolerance below
  * at the median alone.
  *
- * The tolerance. Building a side's table measures each cell's error where it is the CDF error of
- * a draw: |F(value at f) − (j + f)/CELLS|, F the side's exact conditional CDF, at the three
- * extremes of a cubic's error f(f − 1/3)(f − 2/3)(f − 1) (f = 1/2 and (3 ± √5)/6; at 128 points a
- * cell the error is no larger). A cell is drawn from its cubic only if that error is at most
- * TOLERANCE (1e-9), the cubic rises through the cell (|aⱼ| + |bⱼ| <= (Tⱼ₊₁ − Tⱼ)/2, so a draw
- * stays in [Tⱼ, Tⱼ₊₁] and rises with v) and the cell is narrow beside its values
+ * The tolerance. A cell is built at the first draw that falls in it, and its error measured
+ * where it is the CDF error of a draw: |F(value at f) − (j + f)/CELLS|, F the side's exact
+ * conditional CDF, at the three extremes of a cubic's error f(f − 1/3)(f − 2/3)(f − 1): f = 1/2
+ * and (3 ± √5)/6. At 128 points a cell the error is at most 0.03% above theirs (220,000 cells of
+ * 62 cuts, sigma 0.01 to 10), so they must keep 0.1% under TOLERANCE (1e-9). The cell is drawn
+ * from its cubic only if they do, the cubic rises through the cell (|aⱼ| + |bⱼ| <= (Tⱼ₊₁ − Tⱼ)/2,
+ * so a draw stays in [Tⱼ, Tⱼ₊₁] and rises with v) and the cell is narrow beside its values
  * (Tⱼ >= 15/16·Tⱼ₊₁, so the rounding of the formula, a few units in the last place of the cell's
  * width, cannot carry a draw past Tⱼ₊₁: `below` never exceeds the cut, `above` never reaches it).
- * Every other cell is drawn by the exact quantile: they are runs at the two ends (the steep
- * tails, and above the cut the last cell, which runs to infinity), so the table is drawn from in
- * the longest run of good cells, [from, to), and the fast branch is one range test. (A test of
- * each cell's own mark instead, which would let cells be built at their first draw, cost 2 ns a
- * draw more.)
+ * Every other cell, runs at the two ends (the steep tails, and above the cut the last cell, which
+ * runs to infinity), is drawn by the exact quantile. A cell's content is a function of the side
+ * and j alone, whenever it is built, so a chunk's draws do not depend on the chunks drawn before
+ * it; building cells as they are drawn rather than a side at once costs the draws nothing
+ * measurable and a short run most of the building (1,000 draws of the lab's lognormal: 18 ms
+ * rather than 43 ms, in a fresh process).
  *
  * Why 1e-9: the engine's results must change only within Monte Carlo error. A distortion of
  * 1e-9 in the probability of any event is a bias that n samples detect only once 1e-9 stands out
@@ -34,10 +36,11 @@
  * where no run goes.
  *
  * Why 2048 cells: a side's table is 3·2048 + 1 doubles (48 KB). With 2048 cells the exact
- * quantile draws 0.44% of the lab's lognormal (median 300 ms, sigma 0.6, cut at 1 s) and 0.57% of
- * mission 2's (1200 ms, 0.6, cut at 600 ms); 1024 cells leave it 1.2% and 1.4%, which cost up to
- * 2 ns a draw more, and 4096 cells 0.2% for twice the table and twice the time to build it
- * (bench/latency-cut.js measures both).
+ * quantile (some 60 ns) draws 0.44% of the lab's lognormal (median 300 ms, sigma 0.6, cut at 1 s)
+ * and 0.57% of mission 2's (1200 ms, 0.6, cut at 600 ms), 0.3 ns a draw on average; 1024 cells
+ * leave it 1.2% and 1.4%, 4096 cells 0.2% for twice the table and more building (every cell of
+ * the lab's cut in 26, 38 and 55 ms with 1024, 2048 and 4096 cells, in a fresh process).
+ * bench/latency-cut.js measures the draws.
  */
 import type { LatencyCut } from './form.js';
 
@@ -53,107 +56,94 @@ export const CELLS = 2048;
 export const TOLERANCE = 1e-9;
 /** Where in a cell the error is measured: the extremes of a cubic's error f(f − 1/3)(f − 2/3)(f − 1). */
 const CHECKS = [(3 - Math.sqrt(5)) / 6, 1 / 2, (3 + Math.sqrt(5)) / 6];
+/** What the error there may be: 0.1% under the tolerance, since between them it is up to 0.03% more. */
+const MEASURED = TOLERANCE / 1.001;
 
-/** A side's table: [T₀, a₀, b₀, T₁, a₁, b₁, ..., T_CELLS], and the run of cells [from, to) drawn from it. */
-interface Table { readonly values: Float64Array; readonly from: number; readonly to: number }
+/** A cell not built yet, drawn from its cubic, or drawn by the exact quantile. */
+const UNBUILT = 0, TABLED = 1, EXACT = 2;
 
-const NONE: Table = { values: new Float64Array(0), from: 0, to: 0 };
+/**
+ * A side's cells: [T₀, a₀, b₀, T₁, a₁, b₁, ..., T_CELLS], NaN where not known yet, and b NaN in
+ * every cell not drawn from its cubic (so that a draw tests one number); and each cell's state.
+ */
+function emptyTable(): { values: Float64Array; states: Uint8Array } {
+  return { values: new Float64Array(3 * CELLS + 1).fill(NaN), states: new Uint8Array(CELLS) };
+}
 
 /** The cubic's value at f in the cell at k = 3j, as a draw computes it. */
 const cubic = (t: Float64Array, k: number, f: number): number =>
   (t[k] as number) + f * ((t[k + 3] as number) - (t[k] as number) + (f - 1) * ((t[k + 1] as number) + f * (t[k + 2] as number)));
 
-/** Whether cell j (its edges in place) is to be drawn from its cubic: its coefficients set, its error measured. */
-function goodCell(side: Side, t: Float64Array, j: number): boolean {
-  const k = 3 * j, start = t[k] as number, end = t[k + 3] as number, rise = end - start;
+/** Builds cell j of a side: true when it is to be drawn from its cubic. */
+function buildCell(side: Side, t: Float64Array, states: Uint8Array, j: number): boolean {
+  const k = 3 * j;
+  if (Number.isNaN(t[k])) t[k] = side.quantile(j / CELLS);
+  if (Number.isNaN(t[k + 3])) t[k + 3] = side.quantile((j + 1) / CELLS);
+  const start = t[k] as number, end = t[k + 3] as number, rise = end - start;
   // Through the thirds P₁, P₂: a + b/3 = 3/2·(rise − 3(P₁ − T)) and a + 2b/3 = 3·(rise − 3/2·(P₂ − T)).
   const first = 1.5 * (rise - 3 * (side.quantile((j + 1 / 3) / CELLS) - start));
   const second = 3 * (rise - 1.5 * (side.quantile((j + 2 / 3) / CELLS) - start));
   const a = 2 * first - second, b = 3 * (second - first);
+  let good = Number.isFinite(end) && start >= (15 / 16) * end && Math.abs(a) + Math.abs(b) <= rise / 2;
   t[k + 1] = a; t[k + 2] = b;
-  if (!(Number.isFinite(end) && start >= (15 / 16) * end && Math.abs(a) + Math.abs(b) <= rise / 2)) return false;
-  for (const f of CHECKS) if (!(Math.abs(side.cdf(cubic(t, k, f)) - (j + f) / CELLS) <= TOLERANCE)) return false;
-  return true;
-}
-
-/** The table of a side, drawn from in the longest run of good cells. */
-export function tableOf(side: Side): Table {
-  const values = new Float64Array(3 * CELLS + 1);
-  for (let j = 0; j <= CELLS; j++) values[3 * j] = side.quantile(j / CELLS);
-  let from = 0, to = 0;
-  for (let j = 0, runFrom = 0; j < CELLS; j++) {
-    if (!goodCell(side, values, j)) runFrom = j + 1;
-    else if (j + 1 - runFrom > to - from) { from = runFrom; to = j + 1; }
-  }
-  return { values, from, to };
+  for (const f of CHECKS) good &&= Math.abs(side.cdf(cubic(t, k, f)) - (j + f) / CELLS) <= MEASURED;
+  if (!good) t[k + 2] = NaN;
+  states[j] = good ? TABLED : EXACT;
+  return good;
 }
 
 /**
- * A cut drawn from each side's table in its good cells, and from the side's exact quantile in the
- * others. One class for every tabled form, so that the engine's call stays monomorphic. A side's
- * table is built at its first draw (never for a side of chance 0, nor for a cut no run draws
- * from), before that draw reads it: every draw of a chunk is the same wherever and after
- * whatever it runs.
+ * A cut drawn from each side's cells, by its cubic or by the side's exact quantile. One class for
+ * every tabled form, so that the engine's call stays monomorphic. v = 1 falls past the last cell,
+ * to the exact quantile.
  */
 export class TableCut implements LatencyCut {
-  private low = NONE.values;
-  private belowFrom = 0;
-  private belowTo = 0;
-  private lowBuilt = false;
-  private high = NONE.values;
-  private aboveFrom = 0;
-  private aboveTo = 0;
-  private highBuilt = false;
+  private readonly low = emptyTable();
+  private readonly high = emptyTable();
+  private readonly lowValues = this.low.values;
+  private readonly highValues = this.high.values;
 
   constructor(readonly pBelow: number, readonly pAbove: number, private readonly lower: Side, private readonly upper: Side) {}
 
   below(v: number): number {
     const x = v * CELLS, j = x | 0;
-    if (j >= this.belowFrom && j < this.belowTo) {
-      const t = this.low, f = x - j, k = 3 * j, start = t[k] as number;
-      return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * (t[k + 2] as number)));
+    if (j < CELLS) {
+      const t = this.lowValues, k = 3 * j, b = t[k + 2] as number;
+      if (b === b) {
+        const f = x - j, start = t[k] as number;
+        return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * b));
+      }
     }
-    return this.belowExactly(v);
+    return this.belowExactly(v, j);
   }
 
   above(v: number): number {
     const x = v * CELLS, j = x | 0;
-    if (j >= this.aboveFrom && j < this.aboveTo) {
-      const t = this.high, f = x - j, k = 3 * j, start = t[k] as number;
-      return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * (t[k + 2] as number)));
+    if (j < CELLS) {
+      const t = this.highValues, k = 3 * j, b = t[k + 2] as number;
+      if (b === b) {
+        const f = x - j, start = t[k] as number;
+        return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * b));
+      }
     }
-    return this.aboveExactly(v);
+    return this.aboveExactly(v, j);
   }
 
-  /** Both tables built, and whether each cell is drawn from its cubic (for the tests and the bench). */
+  /** Every cell built, and whether each is drawn from its cubic (for the tests and the bench). */
   cells(): { below: boolean[]; above: boolean[] } {
-    this.buildLow();
-    this.buildHigh();
-    const run = (from: number, to: number): boolean[] => Array.from({ length: CELLS }, (_, j) => j >= from && j < to);
-    return { below: run(this.belowFrom, this.belowTo), above: run(this.aboveFrom, this.aboveTo) };
+    const all = (side: Side, table: { values: Float64Array; states: Uint8Array }): boolean[] =>
+      Array.from({ length: CELLS }, (_, j) => (table.states[j] === UNBUILT ? buildCell(side, table.values, table.states, j) : table.states[j] === TABLED));
+    return { below: all(this.lower, this.low), above: all(this.upper, this.high) };
   }
 
-  /** The exact quantile; at the side's first draw, the draw from the table just built. */
-  private belowExactly(v: number): number {
-    return this.buildLow() ? this.below(v) : this.lower.quantile(v);
+  /** A cell not built: built, and drawn as it then says; a cell drawn exactly (or v = 1): the exact quantile. */
+  private belowExactly(v: number, j: number): number {
+    if (this.low.states[j] === UNBUILT && buildCell(this.lower, this.lowValues, this.low.states, j)) return this.below(v);
+    return this.lower.quantile(v);
   }
 
-  private aboveExactly(v: number): number {
-    return this.buildHigh() ? this.above(v) : this.upper.quantile(v);
-  }
-
-  /** Builds the table below the cut unless it is built (false: it was). */
-  private buildLow(): boolean {
-    if (this.lowBuilt) return false;
-    const table = this.pBelow > 0 ? tableOf(this.lower) : NONE;
-    this.low = table.values; this.belowFrom = table.from; this.belowTo = table.to; this.lowBuilt = true;
-    return true;
-  }
-
-  private buildHigh(): boolean {
-    if (this.highBuilt) return false;
-    const table = this.pAbove > 0 ? tableOf(this.upper) : NONE;
-    this.high = table.values; this.aboveFrom = table.from; this.aboveTo = table.to; this.highBuilt = true;
-    return true;
+  private aboveExactly(v: number, j: number): number {
+    if (this.high.states[j] === UNBUILT && buildCell(this.upper, this.highValues, this.high.states, j)) return this.above(v);
+    return this.upper.quantile(v);
   }
 }
