@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runScenario } from '../dist/exec/runner.js';
 import { standardExponential } from '../dist/random/exponential.js';
-import { compileLatency } from '../dist/model/latency.js';
+import { compile } from '../dist/engine/compile.js';
 import { chunkRng } from '../dist/random/rng.js';
 import { parseScenario } from '../dist/scenario/parse.js';
 
@@ -26,16 +26,23 @@ async function timed(scenario, actions, threads, seed) {
   return { seconds: seconds(t0), chunks: outcome.chunksPerThread };
 }
 
-/** A timer of the RNG floor: seconds to draw what one run drew (A exponential gaps, H latencies, the rest as uniforms). */
+/**
+ * A timer of the RNG floor: seconds to draw what one run drew, as the engine draws it (A
+ * exponential gaps; H latencies, each from a uniform through the latency's split at the timeout,
+ * engine/draws.ts; the rest as uniforms).
+ */
 function floorTimer(scenario, counts) {
   const rng = chunkRng('floor', 0);
-  const latency = compileLatency(scenario.service.latency);
+  const { cut } = compile(scenario);
   const uniforms = Math.max(0, counts.draws - counts.primaries - counts.handlerRuns);
   return () => {
     let sink = 0;
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < counts.primaries; i++) sink += standardExponential(rng);
-    for (let i = 0; i < counts.handlerRuns; i++) sink += latency.sample(rng);
+    for (let i = 0; i < counts.handlerRuns; i++) {
+      const u = rng.next();
+      sink += u < cut.pBelow ? cut.below(u / cut.pBelow) : cut.above((u - cut.pBelow) / cut.pAbove);
+    }
     for (let i = 0; i < uniforms; i++) sink += rng.next();
     const s = seconds(t0);
     if (sink === -1) console.log(sink); // keep the loops

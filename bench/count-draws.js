@@ -12,7 +12,7 @@ class CountingRng extends Rng {
 
 const [yaml, actions, seed] = JSON.parse(process.argv[2]);
 const { scenario } = parseScenario(yaml, 'bench');
-const sim = new ChunkSimulator(scenario, 100, false); // no fast path: it draws some numbers twice
+const sim = new ChunkSimulator(scenario, 100); // the fast path draws what the general model draws (test/fast-path.test.ts)
 let draws = 0, handlerRuns = 0, primaries = 0;
 for (const plan of planChunks(seed, actions, scenario.load.rate_per_s)) {
   const source = chunkRng(seed, plan.index);

@@ -43,7 +43,8 @@ service: { error_rate: 0.3 }
 client: { retries: 2, breaker: { failure_rate: 0.3, window: 5s, min_calls: 10, open_for: 2s } }
 `;
 
-const SEED = '7';
+/** A seed whose sample of rows shows each thing capacity does (about half the seeds' samples do; the run's counts have them all: see 'counts what the run counts'). */
+const SEED = '3';
 
 function traced(yaml: string, chunk = 0) {
   const scenario = parseRunnable(yaml);
@@ -137,9 +138,11 @@ describe('traceCoupled', () => {
     const primaries = actions.filter((a) => !a.twin);
     expect(primaries.length).toBe(plan.actions);
     expect(new Set(primaries.map((a) => a.group)).size).toBe(plan.actions);
+    // A group's arrival is its run time less the chunk's offset: the subtraction may round it an ulp of the run time past the span.
+    const ulp = Number.EPSILON * (plan.offset + plan.span);
     for (const a of primaries) {
       expect(a.groupArrival).toBeGreaterThanOrEqual(0);
-      expect(a.groupArrival).toBeLessThanOrEqual(plan.span);
+      expect(a.groupArrival).toBeLessThanOrEqual(plan.span + ulp);
     }
   });
 

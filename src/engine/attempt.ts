@@ -102,11 +102,11 @@ export class AttemptModel extends CallModel {
       status = found === DONE_OK ? OK : ERR_5XX; this.dedupHits[i]!++;
       if (found === DONE_OK) this.gotStoredSuccess[i] = 1;
     } else {
-      delay = p.latency.sample(this.rng) * p.latencyScale; // × 1 outside incidents: the same number
+      this.drawHandlerDelay(this.handlerDelay, i);
+      delay = this.handlerDelay[i] as number;
       this.answeredBy = HANDLER;
       this.totals.handlerRuns++;
       if (delay > p.timeout) this.totals.overTimeout++;
-      this.handlerDelay[i] = delay;
       status = this.execute(i, used, fp, kind);
     }
     if (this.series !== null && this.answeredBy === FROM_STORE) this.countStoreReply(status, t + delay);

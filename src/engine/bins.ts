@@ -28,13 +28,17 @@ export interface BinsData {
 /** The key of values too small for a bin (0 ms). */
 export const ZERO_KEY = -(2 ** 31);
 
-/** The sketch bin of a value: the same key as the library's mapping, without a call. */
+/**
+ * The sketch bin of a value: the same key as the library's mapping, without a call. Its common
+ * case is small and calls nothing, so that the engine's loops inline it: a double passed to a
+ * call the optimiser does not inline is boxed, an allocation per action.
+ */
 export function binKey(value: number): number {
   F64[0] = value;
   const b = (WORDS[HIGH_WORD]! >> (20 - BUCKET_BITS)) - FIRST_BUCKET; // negative below the table and for negative values
   if (b < 0 || b >= BUCKETS) return logKey(value);
-  let key = BUCKET_KEY[b]!;
-  if (key === UNSET) key = fillBucket(b);
+  if (BUCKET_KEY[b] === UNSET) fillBinade(b >> BUCKET_BITS);
+  const key = BUCKET_KEY[b]!;
   return value < BUCKET_SPLIT[b]! ? key : key + 1;
 }
 
@@ -48,11 +52,13 @@ export function logKey(value: number): number {
  * time per action): for values in [2^LOW_EXP, 2^HIGH_EXP) ms, the exponent and the top
  * BUCKET_BITS bits of the mantissa pick a bucket. A bucket spans less than one bin (at most
  * log2(1 + 2^-7) * MULTIPLIER = 0.78 of one), so it holds at most one bin boundary: the
- * bucket's table entry is its lowest value's key and the first value of the next key,
- * found by bisection on logKey itself, so binKey gives logKey's bins exactly
- * (test/scale.test.ts checks the values around every boundary). Buckets are filled when
- * first used: filling all of them would add tens of ms to every start. Other values take
- * the formula.
+ * bucket's table entry is its lowest value's key and the first value of the next key, found
+ * from the formula's inverse and stepped to the exact double by logKey itself, so binKey gives
+ * logKey's bins exactly (test/scale.test.ts checks the values around every boundary). A
+ * binade's buckets are filled when one of them is first used: all of them would add about 8 ms
+ * to every start, and one at a time would call the filling often enough, while the engine warms
+ * up, for the optimiser to inline it into binKey, which then grew too large to inline into the
+ * engine's loops. Other values take the formula.
  */
 const LOW_EXP = -8, HIGH_EXP = 32; // about 4 us to 50 days
 const BUCKET_BITS = 7;
@@ -65,7 +71,8 @@ const F64 = new Float64Array(1);
 const WORDS = new Int32Array(F64.buffer);
 const HIGH_WORD = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 1 : 0; // the word with the sign, exponent and top mantissa bits
 
-function fillBucket(b: number): number {
+/** Bucket b's entry: its lowest value's key, and where the next key starts in it (Infinity: nowhere). */
+function fillBucket(b: number): void {
   const exp = LOW_EXP + (b >> BUCKET_BITS);
   const ulp = 2 ** (exp - 52); // spacing of doubles in [2^exp, 2^(exp+1))
   const lo = 2 ** exp * (1 + (b & ((1 << BUCKET_BITS) - 1)) / 2 ** BUCKET_BITS);
@@ -75,22 +82,26 @@ function fillBucket(b: number): number {
   let split = Infinity;
   if (lastKey !== key) {
     if (lastKey !== key + 1) throw new Error(`bin bucket ${b} spans more than one bin boundary`);
-    let below = 0, at = last; // logKey(lo + below * ulp) === key < logKey(lo + at * ulp)
-    while (at - below > 1) {
-      const mid = Math.floor((below + at) / 2);
-      if (logKey(lo + mid * ulp) > key) at = mid;
-      else below = mid;
-    }
+    // log2(x) * MULTIPLIER passes key - KEY_OFFSET at 2^((key - KEY_OFFSET) / MULTIPLIER); rounding
+    // puts the first double of the next key a few steps from there, which logKey settles.
+    const guess = Math.ceil((2 ** ((key - KEY_OFFSET) / MULTIPLIER) - lo) / ulp);
+    let at = Math.min(last, Math.max(1, guess));
+    while (at > 1 && logKey(lo + (at - 1) * ulp) > key) at--;
+    while (logKey(lo + at * ulp) === key) at++;
     split = lo + at * ulp;
   }
   BUCKET_SPLIT[b] = split;
   BUCKET_KEY[b] = key;
-  return key;
+}
+
+/** The buckets of binade `e` (values in [2^(LOW_EXP + e), 2^(LOW_EXP + e + 1))). */
+function fillBinade(e: number): void {
+  for (let b = e << BUCKET_BITS; b < (e + 1) << BUCKET_BITS; b++) fillBucket(b);
 }
 
 /** binKey's table range in ms and every bin boundary in it (for tests). */
 export function binTable(): { lowest: number; highest: number; boundaries: number[] } {
-  for (let b = 0; b < BUCKETS; b++) if (BUCKET_KEY[b] === UNSET) fillBucket(b);
+  for (let e = 0; e < HIGH_EXP - LOW_EXP; e++) if (BUCKET_KEY[e << BUCKET_BITS] === UNSET) fillBinade(e);
   return { lowest: 2 ** LOW_EXP, highest: 2 ** HIGH_EXP, boundaries: Array.from(BUCKET_SPLIT).filter((x) => x !== Infinity) };
 }
 

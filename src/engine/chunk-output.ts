@@ -5,7 +5,8 @@
  */
 import { LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from '../model/counters.js';
-import { LiveRows, type GridCells } from './live-rows.js';
+import { CellList, type GridCells } from './grid-cells.js';
+import { LiveRows } from './live-rows.js';
 import type { ChunkPlan } from './plan.js';
 import type { SeriesTally } from './series-tally.js';
 import type { SaturationData } from './coupled/saturation.js';
@@ -90,10 +91,12 @@ export class ChunkTotals {
   readonly callLatency = new LatencyBins();
   readonly actionLatency = new LatencyBins();
   readonly simpleLatency = new LatencyBins();
-  /** The chunk's key rows, for peak_live_keys. */
+  /** The group's key rows (the chunk engine's; the coupled engine keeps one per group in flight), and the chunk's as grid cells, for peak_live_keys. */
   readonly rows = new LiveRows();
+  readonly cells = new CellList();
 
-  reset(): void {
+  /** A new chunk, starting at run time `offset`, its key rows on a grid of `gridStep` ms. */
+  reset(offset: number, gridStep: number): void {
     this.sum.fill(0);
     this.sumSq.fill(0);
     this.actions = 0;
@@ -104,6 +107,7 @@ export class ChunkTotals {
     this.actionLatency.reset();
     this.simpleLatency.reset();
     this.rows.clear();
+    this.cells.begin(offset, gridStep);
     this.simpleGroups = 0;
   }
 
@@ -114,8 +118,8 @@ export class ChunkTotals {
     this.sumSq[k] = (this.sumSq[k] as number) + v * v;
   }
 
-  /** The chunk's output, once its groups ran: `keyed` whether simple groups wrote a key; `gridStep` the peak grid's (ms). */
-  output(plan: ChunkPlan, keyed: boolean, gridStep: number, series: SeriesTally | null): ChunkOutput {
+  /** The chunk's output, once its groups ran: `keyed` whether simple groups wrote a key. */
+  output(plan: ChunkPlan, keyed: boolean, series: SeriesTally | null): ChunkOutput {
     // Simple groups' counts (one attempt, one execution, a key unless unkeyed), added at once:
     // sums of integers are exact in any order.
     const simple = this.simpleGroups;
@@ -125,12 +129,13 @@ export class ChunkTotals {
     this.sumSq[C.keys]! += keys;
     this.callLatency.addBins(this.simpleLatency);
     this.actionLatency.addBins(this.simpleLatency);
+    this.rows.flushTo(this.cells); // empty, as each group's end flushes its own: kept so a row can never go uncounted
     return {
       index: plan.index, primaries: plan.actions, actions: this.actions,
       sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
-      ...this.rows.gridCells(plan.offset, gridStep),
+      ...this.cells.view(),
       series: series && { base: series.base, rows: series.rows(), step: series.step },
       capacity: null,
     };

@@ -3,10 +3,11 @@
  * precomputed tables, made once per simulator. The decisions' arithmetic is policy.ts's.
  */
 import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type OnStoreDown, type Scope } from '../model/enums.js';
-import { compileLatency, type LatencySampler } from '../model/latency.js';
+import { compileLatency, type LatencyCut, type LatencySampler } from '../model/latency.js';
 import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from '../model/policy.js';
 import type { Scenario } from '../model/types.js';
 import { ackWindow, triggerOf, type Trigger } from '../model/trigger.js';
+import { failChances, lastDecisionOf, reachOf } from './draws.js';
 
 /** Key identities as the hot loop's small integers, one per identity (`keyOf` has a case for each). */
 /** S_RUN: scope intent where each delivery's run mints its own run id (trigger.run_id: per_delivery; the key is the run's). */
@@ -44,6 +45,10 @@ export interface Params {
   twinP: number; twinMin: number; twinMax: number;
   requestLoss: number; replyLoss: number;
   latency: LatencySampler;
+  /** The latency split at the timeout (in the latency's own ms: timeout / latencyScale), from which the engine draws it. */
+  cut: LatencyCut;
+  /** A simple group's decisions (draws.ts): the chance that the first k pass, and the last one a script settles. */
+  reach: Float64Array; lastDecision: number;
   errorRate: number; crashCut: number; crashAfter: number; fastReply: number;
   timeout: number; retries: number; deadline: number;
   /** `backoff[j]`: the delay before retry j (1-based) before jitter; index 0 unused. */
@@ -110,10 +115,12 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
   for (let j = 1; j <= s.client.retries; j++) backoff[j] = backoffDelay(b, j);
   const i = s.idempotency;
   const crashCut = s.service.error_rate + s.service.crash_probability;
-  return {
+  const latency = compileLatency(s.service.latency);
+  const params: Params = {
     twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
     requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
-    latency: compileLatency(s.service.latency),
+    latency, cut: latency.cut(s.client.timeout / w.latencyScale),
+    reach: NO_REACH, lastDecision: 0,
     errorRate: s.service.error_rate,
     crashCut,
     crashAfter: s.service.crash_after_effect,
@@ -135,4 +142,11 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
     latencyScale: w.latencyScale, storeDown: w.storeDown, failOpen: FAILS_OPEN[i.on_store_down],
     trigger: triggerParams(triggerOf(s)),
   };
+  const fail = failChances(params, params.cut.pAbove);
+  params.reach = reachOf(fail, params.cut.pBelow);
+  params.lastDecision = lastDecisionOf(fail);
+  return params;
 }
+
+/** The literal's placeholder until its chances are known (they need the rest of it). */
+const NO_REACH = new Float64Array(0);

@@ -1,35 +1,42 @@
 /**
- * The random decisions a simple group passes, each written once: the general model (group.ts,
- * attempt.ts, calls.ts) calls these methods where it decides, and the fast path (engine.ts,
- * `simulateArrivals`) draws from `simpleChances`, the same chances in the same order. Each
- * decision draws only when its chance is not zero, so both paths take the same numbers from
- * the stream whatever the scenario. `Draws` is the bottom layer of the engine's one class
- * (engine-state.ts says why it is one class).
+ * The random decisions of the general model (group.ts, attempt.ts, calls.ts), each written once,
+ * and the one uniform that settles a group's first decisions together. `Draws` is the bottom
+ * layer of the engine's one class (engine-state.ts says why it is one class).
  *
- * A simple group (no twin, its first attempt executed and answered in time, no replay after
- * it) draws, in the general model's order:
+ * A simple group (no twin, its first attempt executed and answered in time, no replay after it;
+ * about 96% of the lab's) meets six decisions, in the general model's order:
  *
- *   twinDrawn      simulateGroup (group.ts), before the primary's first call
- *   requestLost    sendAttempt (attempt.ts); an ORIGINAL call's startCall draws nothing
- *   latency        sendAttempt: the handler runs (a group's first lookup finds nothing)
- *   outcomeDraw    execute (attempt.ts): an error, a crash, or the handler's success
- *   replyLost      sendAttempt, once the reply left in time
- *   replayDrawn    endCall (calls.ts) of the successful call (a success neither re-plans nor verifies)
+ *   D_TWIN      twinDrawn         simulateGroup (group.ts), before the primary's first call
+ *   D_REQUEST   requestLost       sendAttempt (attempt.ts)
+ *   D_LATENCY   drawHandlerDelay  serve (attempt.ts): at most the timeout
+ *   D_OUTCOME   outcomeDraw       execute (attempt.ts): the handler's success
+ *   D_REPLY     replyLost         sendAttempt, once the reply left in time
+ *   D_REPLAY    replayDrawn       stepEnded (calls.ts) of the successful call
  *
- * The fast path does not call these methods: it walks `simpleChances`, the same chances in
- * the same order as two short lists, which measured about 6% faster on the lab defaults than
- * the chain of calls (each call loads and tests its chance anew, per group). So the order is
- * written twice, here: by the general model's control flow and by `simpleChances` below it.
- * A new draw anywhere a simple group passes, or a reordering, needs its line there. Forgotten,
- * the fast path takes another count of numbers for its groups than the general model, every
- * later group of the chunk sees other numbers, and test/fast-path.test.ts fails: it compares
- * whole chunk outputs with and without the fast path on the lab defaults (scope intent, a
- * full chunk) and on 300 random scenarios of test/arbitrary.ts, which must give the new
- * draw's chance non-zero values for the test to see it. (Tried: swapping two chances of
- * `after`, or letting an ORIGINAL call draw the argument drift, each fails it.)
+ * Drawing each of them costs a uniform apiece. Instead, where a group's first decisions all meet
+ * the same parameters (engine.ts, coupled.ts), one uniform `u` settles them: decision k passes
+ * with chance pass(k) (independent of the others), so the chance that the first k pass is
+ * reach[k] = pass(0)···pass(k − 1), and `u` lands in [reach[k + 1], reach[k]) exactly when k is
+ * the first to fail, or below reach[6] when the group is simple. `script` keeps that verdict;
+ * the decision methods below then read it rather than draw, until the decision it ends with:
+ * those before the first failure pass, that one fails, and everything after is drawn as usual.
+ * A passing latency is drawn from the latency given that it is within the timeout, a failing
+ * one from the latency given that it is not (model/latency/form.ts, `LatencyCut`); a simple
+ * group's from u / reach[6] (uniform given that it is simple), so that it takes one uniform in
+ * all. The engine's fast path settles simple groups without these methods, from the same
+ * numbers (engine.ts): test/fast-path.test.ts checks that chunks come out the same with and
+ * without it.
+ *
+ * Every decision draws only when its chance is not zero, and a script never settles a
+ * decision of chance zero as failed, so a scenario whose chance is zero draws nothing for it.
  */
 import type { Params } from './compile.js';
 import { Rng } from '../random/rng.js';
+
+/** The decisions of a simple group, in order (see above); D_NONE: none fails. */
+export const D_TWIN = 0, D_REQUEST = 1, D_LATENCY = 2, D_OUTCOME = 3, D_REPLY = 4, D_REPLAY = 5, D_NONE = 6;
+/** No script in force. */
+const OFF = -1;
 
 export class Draws {
   /** The chunk's stream (set per chunk). */
@@ -39,50 +46,131 @@ export class Draws {
    * set where an attempt is sent and where a step ends (attempt.ts, calls.ts).
    */
   protected p: Params;
+  /** The last decision the group's script settles (OFF: none in force), the one that fails (D_NONE: none), and a simple group's latency uniform. */
+  private scriptLast = OFF;
+  private scriptFail = D_NONE;
+  private scriptV = 0;
 
   constructor(protected readonly base: Params) {
     this.p = base;
   }
 
+  /**
+   * The group's first decisions settled by the uniform `u` under `p` (the parameters they all
+   * meet): kept for the decision methods, which read them until the last one it settles.
+   */
+  protected script(p: Params, u: number): void {
+    const reach = p.reach;
+    if (u < (reach[D_NONE] as number)) {
+      this.scriptFail = D_NONE;
+      this.scriptLast = p.lastDecision;
+      this.scriptV = u / (reach[D_NONE] as number);
+      return;
+    }
+    let k = D_TWIN;
+    while (u < (reach[k + 1] as number)) k++;
+    this.scriptFail = k;
+    this.scriptLast = k;
+  }
+
+  /** Whether the script settles decision `d` as failed (read only while a script is in force); past its last decision, the script ends. */
+  private settled(d: number): boolean {
+    if (d >= this.scriptLast) this.scriptLast = OFF;
+    return d === this.scriptFail;
+  }
+
   /** Whether the group has a twin (a second action of the same business identity). */
   protected twinDrawn(): boolean {
+    if (this.scriptLast !== OFF) return this.settled(D_TWIN);
     return this.p.twinP > 0 && this.rng.next() < this.p.twinP;
   }
 
   /** Whether an attempt's request is lost on the way to the server. */
   protected requestLost(): boolean {
+    if (this.scriptLast !== OFF) return this.settled(D_REQUEST);
     return this.p.requestLoss > 0 && this.rng.next() < this.p.requestLoss;
+  }
+
+  /**
+   * The handler's time (ms) for a request that runs it, with the window's multiplier, into
+   * `into[i]`: from one uniform, on the side of the timeout the script settled, or on either by
+   * its chance. (Into an array: a double returned from a call the optimiser does not inline is
+   * boxed, an allocation per attempt.)
+   */
+  protected drawHandlerDelay(into: Float64Array, i: number): void {
+    const p = this.p;
+    const cut = p.cut;
+    if (this.scriptLast !== OFF) {
+      if (this.settled(D_LATENCY)) {
+        into[i] = overTimeout(cut.above(this.rng.next()) * p.latencyScale, p.timeout);
+        return;
+      }
+      const within = cut.below(this.scriptFail === D_NONE ? this.scriptV : this.rng.next()) * p.latencyScale;
+      into[i] = within > p.timeout ? p.timeout : within; // the same expression as the fast path's (engine.ts)
+      return;
+    }
+    const u = this.rng.next();
+    into[i] = (u < cut.pBelow ? cut.below(u / cut.pBelow) : cut.above((u - cut.pBelow) / cut.pAbove)) * p.latencyScale;
   }
 
   /** The handler's fate as one uniform: below `errorRate` a 5xx, below `crashCut` a crash, else a success (1 when neither can happen). */
   protected outcomeDraw(): number {
+    if (this.scriptLast !== OFF) return this.settled(D_OUTCOME) ? this.p.crashCut * this.rng.next() : 1;
     return this.p.crashCut > 0 ? this.rng.next() : 1;
   }
 
   /** Whether a reply the server sent in time is lost on the way back. */
   protected replyLost(): boolean {
+    if (this.scriptLast !== OFF) return this.settled(D_REPLY);
     return this.p.replyLoss > 0 && this.rng.next() < this.p.replyLoss;
   }
 
   /** Whether the agent's runtime crashes after a call and replays it, for an action already replayed `replays` times. */
   protected replayDrawn(replays: number): boolean {
+    if (this.scriptLast !== OFF) return this.settled(D_REPLAY);
     return replays < this.p.maxReplays && this.p.crashP > 0 && this.rng.next() < this.p.crashP;
+  }
+
+  /**
+   * The script ends with the group's first steps (each engine calls this after them), so that it
+   * can never settle another group's or a later attempt's decisions. Its decisions are a draw of
+   * all six together, so one the group did not reach (an attempt dropped before its handler)
+   * leaves the others' chances as they are.
+   */
+  protected endScript(): void {
+    this.scriptLast = OFF;
   }
 }
 
-/** A simple group's draws, as the fast path walks them: the chances each must miss, without the zero ones (those draw nothing). */
-export interface SimpleChances {
-  /** Before the handler's latency: twinDrawn, requestLost. */
-  before: Float64Array;
-  /** After it: outcomeDraw (a simple group's success misses both the error and the crash), replyLost, replayDrawn of the first call. */
-  after: Float64Array;
+/** A latency the script settled as past the timeout, kept past it when the window's multiplier rounds it back onto the timeout. */
+function overTimeout(delay: number, timeout: number): number {
+  return delay > timeout ? delay : timeout + Math.max(Number.MIN_VALUE, timeout * Number.EPSILON);
 }
 
-/** The fast path's lists, in the order of the methods above (see the module's comment). */
-export function simpleChances(p: Params): SimpleChances {
-  const drawing = (...chances: number[]) => Float64Array.from(chances.filter((x) => x > 0));
-  return {
-    before: drawing(p.twinP, p.requestLoss),
-    after: drawing(p.crashCut, p.replyLoss, p.maxReplays > 0 ? p.crashP : 0),
-  };
+/**
+ * The chance that each of a simple group's decisions fails, in order (see the module's
+ * comment), under `p` without its script fields; `latencyOver` is P(handler latency > the
+ * timeout). The replay's only where a replay can follow a first call (max_replays > 0).
+ */
+export function failChances(p: Omit<Params, 'reach' | 'lastDecision'>, latencyOver: number): number[] {
+  return [p.twinP, p.requestLoss, latencyOver, p.crashCut, p.replyLoss, p.maxReplays > 0 ? p.crashP : 0];
+}
+
+/** reach[k]: the chance that decisions 0..k − 1 all pass (reach[0] = 1, reach[6] a simple group's); the latency's from `latencyWithin`, which keeps its digits. */
+export function reachOf(fail: readonly number[], latencyWithin: number): Float64Array<ArrayBuffer> {
+  const reach = new Float64Array(D_NONE + 1);
+  reach[0] = 1;
+  for (let k = 0; k < D_NONE; k++) reach[k + 1] = (reach[k] as number) * (k === D_LATENCY ? latencyWithin : 1 - (fail[k] as number));
+  return reach;
+}
+
+/**
+ * The last decision a simple group's script settles: the last that can fail, and at least its
+ * latency (drawn from the script's uniform). A chance too small to move 1 − chance off 1 still
+ * counts: the general model draws for any chance above zero, so the script must settle it.
+ */
+export function lastDecisionOf(fail: readonly number[]): number {
+  let last = D_LATENCY;
+  for (let k = D_LATENCY + 1; k < D_NONE; k++) if ((fail[k] as number) > 0) last = k;
+  return last;
 }

@@ -9,12 +9,11 @@
  * fast path.
  */
 import { drawArrivals } from './arrivals.js';
-import { FRESH_KEY } from './attempt.js';
 import { binKey } from './bins.js';
 import type { ChunkOutput } from './chunk-output.js';
 import { clockOf, type Clock } from '../model/clock.js';
 import { compile, S_NONE, type Params } from './compile.js';
-import { simpleChances, type SimpleChances } from './draws.js';
+import { D_NONE } from './draws.js';
 import { DeliveryModel } from './delivery.js';
 import { DueRuns } from './due-runs.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
@@ -32,23 +31,10 @@ export { detachedOutput, type ChunkOutput } from './chunk-output.js';
 
 /** Simulates chunks of one scenario; reuse one instance for many chunks. */
 export class ChunkSimulator extends DeliveryModel {
-  /** What the fast path draws for a group (draws.ts). */
-  private readonly simple: SimpleChances;
-  /** Whether this chunk tries the fast path. */
-  private tryFast = true;
-  /**
-   * Whether the fast path ran at least half the groups of the last chunk that tried it. A
-   * boolean, not the share itself: a field that starts as a small integer and is later set to
-   * a fraction changes the object's shape, which threw the optimised engine away in every
-   * thread's first chunks.
-   */
-  private fastPaidOff = true;
   /** The run's clock (arrivals are drawn in its operational time). */
   private readonly clock: Clock;
-  /** With incident windows, this chunk's spans of time and the parameters the fast path uses in each (Regimes.fastSpans). */
+  /** With incident windows, this chunk's spans of time and the parameters a group's first decisions meet in each (Regimes.fastSpans). */
   private spans: FastSpan[] = [];
-  /** Which windows the last chunk met (`Regimes.spanSignature`): on leaving or entering one, the fast path is tried afresh. */
-  private spanSignature = '';
 
   /**
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
@@ -61,7 +47,6 @@ export class ChunkSimulator extends DeliveryModel {
     hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null,
   ) {
     super(compile(scenario), hooks);
-    this.simple = simpleChances(this.p);
     this.clock = clockOf(scenario);
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
     if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
@@ -70,56 +55,47 @@ export class ChunkSimulator extends DeliveryModel {
   /** Simulates one chunk with the chunk's own stream. */
   run(rng: Rng, plan: ChunkPlan): ChunkOutput {
     this.rng = rng;
-    this.totals.reset();
+    this.totals.reset(plan.offset, this.gridStep);
     this.p = this.base;
     this.offset = plan.offset;
     this.series?.begin(plan.offset);
-    if (this.regimes !== null) {
-      this.spans = this.regimes.fastSpans(plan.offset);
-      // A slowdown switches the fast path off (it stops paying); the steady time after it must not inherit that.
-      const signature = this.regimes.signature(this.spans);
-      if (signature !== this.spanSignature) this.fastPaidOff = true;
-      this.spanSignature = signature;
-    }
+    if (this.regimes !== null) this.spans = this.regimes.fastSpans(plan.offset);
     this.arrivals = drawArrivals(this.rng, plan, this.clock, this.arrivals);
-    // Where few groups are simple (mission 2: most first attempts time out) the fast path
-    // would redraw most groups for nothing: it is tried while it ran half the last chunk's.
-    this.tryFast = this.fastPath && this.fastPaidOff;
     this.simulateArrivals(plan.actions);
-    if (this.tryFast) this.fastPaidOff = this.totals.simpleGroups / Math.max(1, plan.actions) >= 0.5;
-    return this.totals.output(plan, this.p.scope !== S_NONE, this.gridStep, this.series);
+    return this.totals.output(plan, this.p.scope !== S_NONE, this.series);
   }
 
   /**
    * The hot loop, in a method of its own: code that runs once per chunk would reach the
    * optimiser without type feedback and throw the loop back to the interpreter each chunk.
    *
-   * Most groups are simple: no twin, and the first attempt of the first call is executed and
-   * answered in time, with no replay after it (about 96% of the lab's). The loop runs those
-   * itself: it makes the general model's draws for such a group (draws.ts's `simpleChances`,
-   * which says how that order is kept) as far as it can tell the group is simple; when it is
-   * not, it rewinds the stream and `simulateGroup` runs the group from its start.
-   * test/fast-path.test.ts checks that chunks come out the same with and without this path.
-   * It is written out here rather than in methods because the optimiser inlines only so much
-   * into one function, and a double passed to or returned from a call it does not inline is
-   * boxed: an allocation per group.
+   * One uniform per group settles its first decisions (draws.ts, `script`). Most groups are
+   * simple: no twin, and the first attempt of the first call is executed and answered in time,
+   * with no replay after it (about 96% of the lab's). The loop settles those itself, their
+   * latency drawn from the same uniform; the others go through the general model with the
+   * uniform's verdict (`simulateGroup`), which gives a simple group the same numbers
+   * (test/fast-path.test.ts compares chunks with and without this path, `fastPath`). The simple
+   * group is written out here rather than in methods because the optimiser inlines only so
+   * much into one function, and a double passed to or returned from a call it does not inline
+   * is boxed: an allocation per group.
    *
    * With incident windows the chunk is cut into spans of time (incidents.ts, `fastSpans`): in
-   * each the fast path runs with the parameters in force there, and where a group could meet
-   * two sets of them (the timeout before a change) every group goes through the general model.
+   * each, one uniform settles a group's first decisions with the parameters in force there, and
+   * where a group could meet two sets of them (the timeout before a change) every group goes
+   * through the general model, drawing each decision.
    */
   private simulateArrivals(n: number): void {
     if (this.base.trigger !== null) {
       for (let g = 0; g < n; g++) this.simulateDelivered(g);
       return;
     }
-    if (this.regimes === null) return this.simulateSpan(0, n, this.base, this.simple);
+    if (this.regimes === null) return this.simulateSpan(0, n, this.base);
     const arrivals = this.arrivals;
     let a = 0;
     for (const span of this.spans) {
       let b = a;
       while (b < n && (arrivals[b] as number) < span.to) b++;
-      if (span.fast) this.simulateSpan(a, b, span.fast.params, span.fast.simple);
+      if (span.fast !== null) this.simulateSpan(a, b, span.fast);
       else for (let g = a; g < b; g++) this.simulateGroup(g);
       a = b;
       if (a >= n) return;
@@ -132,7 +108,6 @@ export class ChunkSimulator extends DeliveryModel {
   /** Simulates the chunk's group `g` (arrival `arrivals[g]`) with its deliveries (docs/model.md, "Inbound delivery"), from its start. */
   private simulateDelivered(g: number): void {
     const arrival = this.arrivals[g] as number;
-    this.totals.rows.beginGroup();
     this.beginGroup(arrival, 0);
     this.due.clear();
     const twin = this.twinDrawn();
@@ -142,6 +117,7 @@ export class ChunkSimulator extends DeliveryModel {
     this.runEvents();
     this.finishDelivered(0);
     if (twin) this.finishDelivered(1);
+    this.rows.flushTo(this.totals.cells);
   }
 
   /**
@@ -174,39 +150,83 @@ export class ChunkSimulator extends DeliveryModel {
     return i;
   }
 
-  /** Groups [from, to) of the chunk, the simple ones by the fast path with the parameters `p` (and their chances `simple`). */
-  private simulateSpan(from: number, to: number, p: Params, simple0: SimpleChances): void {
+  /** The span's groups that are not simple, and the uniform that settled each (simulateSpan). */
+  private later = new Int32Array(0);
+  private laterU = new Float64Array(0);
+
+  /**
+   * Groups [from, to) of the chunk, each settled by one uniform under the parameters `p`: the
+   * simple ones here, as they come; the others after them, through the general model with their
+   * uniform's verdict. Groups share nothing but the chunk's sums, so the order they are simulated
+   * in changes no number, and the stream is the same either way: a uniform per group, then the
+   * general model's draws group by group.
+   */
+  private simulateSpan(from: number, to: number, p: Params): void {
+    if (this.later.length < to - from) {
+      this.later = new Int32Array(to - from);
+      this.laterU = new Float64Array(to - from);
+    }
     const t = this.totals;
     const rng = this.rng;
-    const { before, after } = simple0;
-    const fast = this.tryFast;
+    const simpleP = p.reach[D_NONE] as number;
+    const cut = p.cut;
+    const scale = p.latencyScale;
+    const timeout = p.timeout;
+    const keyed = p.scope !== S_NONE;
+    const inline = this.fastPath;
     const sr = this.series;
+    const bins = t.simpleLatency;
+    const cells = t.cells;
+    const later = this.later;
+    const laterU = this.laterU;
+    let deferred = 0;
+    let simple = 0; // counted into the totals after the loop: a local stays in a register
     for (let a = from; a < to; a++) {
-      if (!fast) { this.simulateGroup(a); continue; }
-      const s = this.arrivals[a] as number;
-      rng.mark();
-      let simple = true;
-      for (let k = 0; simple && k < before.length; k++) simple = rng.next() >= (before[k] as number);
-      const delay = simple ? p.latency.sample(rng) * p.latencyScale : 0; // × 1 outside incidents: the same number
-      simple &&= delay <= p.timeout;
-      for (let k = 0; simple && k < after.length; k++) simple = rng.next() >= (after[k] as number);
-      if (!simple) {
-        rng.rewind();
-        this.simulateGroup(a);
+      const u = rng.next();
+      // A simple group whose latency the table does not draw quickly (NaN: a cell drawn by the exact
+      // quantile) goes with the others: the general model gives it the same numbers (draws.ts).
+      // Calling `below` here instead made the optimiser box a number of every group.
+      if (u >= simpleP) {
+        later[deferred] = a;
+        laterU[deferred++] = u;
         continue;
       }
-      // One attempt, one execution, one key record unless unkeyed; the call's latency is the action's.
-      const done = s + delay;
+      const quick = cut.belowQuick(u / simpleP);
+      if (quick !== quick) {
+        later[deferred] = a;
+        laterU[deferred++] = u;
+        continue;
+      }
+      if (!inline) {
+        // Through the general model, here rather than later, so that the chunk's cells come in the
+        // same order: it draws nothing more for a simple group.
+        this.simulateLater(p, a, u);
+        continue;
+      }
+      // One attempt, one execution, one key record unless unkeyed; the call's latency is the
+      // action's, drawn as draws.ts's drawHandlerDelay draws a simple group's (the same expression).
+      const s = this.arrivals[a] as number;
+      const within = quick * scale;
+      const done = s + (within > timeout ? timeout : within);
       if (sr !== null) {
         sr.add(SER.arrivals, s);
         sr.add(SER.attempts, s);
         sr.add(SER.executions, done);
       }
-      t.handlerRuns++;
-      t.simpleGroups++;
-      if (p.scope !== S_NONE) t.rows.append(FRESH_KEY, p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
-      t.simpleLatency.countKey(binKey(done - s));
-      t.actions++;
+      simple++;
+      if (keyed) cells.add(p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
+      bins.countKey(binKey(done - s));
     }
+    t.handlerRuns += simple;
+    t.simpleGroups += simple;
+    t.actions += simple;
+    for (let k = 0; k < deferred; k++) this.simulateLater(p, later[k] as number, laterU[k] as number);
+  }
+
+  /** Group `a` through the general model, with the verdict of its uniform `u` under `p`. */
+  private simulateLater(p: Params, a: number, u: number): void {
+    this.script(p, u);
+    this.simulateGroup(a);
+    this.endScript();
   }
 }

@@ -19,7 +19,6 @@ export class GroupModel extends AttemptModel {
   protected simulateGroup(a: number): void {
     const p = this.p;
     const arrival = this.arrivals[a] as number;
-    this.totals.rows.beginGroup();
     this.beginGroup(arrival, 0);
     const twin = this.twinDrawn();
     this.startAction(0, arrival);
@@ -32,6 +31,7 @@ export class GroupModel extends AttemptModel {
     }
     this.finishAction(0);
     if (twin) this.finishAction(1);
+    this.rows.flushTo(this.totals.cells);
   }
 
   /** Actor `i`'s action is over: its counts and latency go into the chunk's totals. */

@@ -3,28 +3,24 @@
  * says what is in force in each), with the engine's parameters in each, compiled once per segment.
  */
 import { compile, type Params } from './compile.js';
-import { simpleChances, type SimpleChances } from './draws.js';
 import { changes, inForceAt, segmentStarts, serviceInForce, type InForce } from '../model/incidents.js';
 import type { Scenario } from '../model/types.js';
 
-/** What the fast path runs with in a segment: its parameters and their chances. */
-export interface FastPath { params: Params; simple: SimpleChances }
-
 /**
- * A span of a chunk's time, up to `to` (chunk time, ms), with the fast path of the parameters a
- * simple group arriving in it meets throughout (its one attempt at its arrival, its step's end
- * within the timeout), or null where it could meet two sets of them, or a down key store (the
- * fast path assumes a lookup that finds nothing and a key written).
+ * A span of a chunk's time, up to `to` (chunk time, ms), with the parameters a group arriving in
+ * it meets through its first decisions (its first attempt at its arrival, its step's end within
+ * the timeout), which one uniform then settles (draws.ts), or null where it could meet two sets
+ * of them, or a down key store (a simple group's lookup finds nothing and its key is written).
  */
-export interface FastSpan { to: number; fast: FastPath | null }
+export interface FastSpan { to: number; fast: Params | null }
 
 /** The run's segments and the engine's parameters in each. */
 export class Regimes {
   /** Segment j (1-based) starts at `starts[j - 1]`; segment 0 is the time before every window. */
   private readonly starts: Float64Array;
   private readonly params: Params[];
-  /** Each segment's fast path (null: a down key store, none); segments of the base parameters share one. */
-  private readonly fast: (FastPath | null)[];
+  /** Each segment's parameters for a span's first decisions (null: a down key store, none). */
+  private readonly fast: (Params | null)[];
 
   constructor(s: Scenario, readonly base: Params) {
     const starts = segmentStarts(s.incidents);
@@ -33,19 +29,13 @@ export class Regimes {
       const f = inForceAt(s.incidents, t);
       return changes(f) ? regime(s, f) : base;
     })];
-    const baseFast: FastPath = { params: base, simple: simpleChances(base) };
-    this.fast = this.params.map((p) => (p === base ? baseFast : p.storeDown ? null : { params: p, simple: simpleChances(p) }));
-  }
-
-  /** Which segments a chunk's spans cover, as text: equal for chunks that meet the same windows. */
-  signature(spans: readonly FastSpan[]): string {
-    return spans.map((s) => (s.fast === null ? '-' : String(this.fast.indexOf(s.fast)))).join(',');
+    this.fast = this.params.map((p) => (p.storeDown ? null : p));
   }
 
   /**
    * The spans of a chunk starting at run time `offset`, in order, the last open-ended: each
-   * segment's own (the fast path with its parameters) up to one timeout before the next
-   * segment, then that timeout (none).
+   * segment's own (its parameters) up to one timeout before the next segment, then that timeout
+   * (none).
    */
   fastSpans(offset: number): FastSpan[] {
     const spans: FastSpan[] = [];

@@ -13,7 +13,7 @@ import { lognormal, type LognormalSpec } from './latency/lognormal.js';
 import { mixtureForm, type MixtureSpec } from './latency/mixture.js';
 import { uniform, type UniformSpec } from './latency/uniform.js';
 
-export type { LatencyForm, LatencyProblem, LatencySampler } from './latency/form.js';
+export type { LatencyCut, LatencyForm, LatencyProblem, LatencySampler } from './latency/form.js';
 export type { MixtureComponent } from './latency/mixture.js';
 
 /**

@@ -17,27 +17,11 @@ export class Rng {
   private b: number;
   private c: number;
   private d: number;
-  // The state saved by `mark`.
-  private ma = 0;
-  private mb = 0;
-  private mc = 0;
-  private md = 0;
-
   constructor(state: TycheState) {
     this.a = state.a | 0;
     this.b = state.b | 0;
     this.c = state.c | 0;
     this.d = state.d | 0;
-  }
-
-  /** Saves the state, so that `rewind` can draw the same numbers again. */
-  mark(): void {
-    this.ma = this.a; this.mb = this.b; this.mc = this.c; this.md = this.d;
-  }
-
-  /** Returns to the state saved by the last `mark`. */
-  rewind(): void {
-    this.a = this.ma; this.b = this.mb; this.c = this.mc; this.d = this.md;
   }
 
   /** The next 32 random bits, as a signed integer (seedrandom's `int32()`). */

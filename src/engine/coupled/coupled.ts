@@ -10,9 +10,9 @@
  */
 import { drawArrivals } from '../arrivals.js';
 import { REPLAN } from '../calls.js';
-import { FRESH_KEY, LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
+import { LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
 import { binKey } from '../bins.js';
-import { simpleChances, type SimpleChances } from '../draws.js';
+import { D_NONE } from '../draws.js';
 import type { ChunkOutput } from '../chunk-output.js';
 import type { EngineHooks } from '../hooks.js';
 import { S_NONE } from '../compile.js';
@@ -58,8 +58,9 @@ export class CoupledSimulator extends CoupledDelivered {
   private blockPrimaries = 0;
   private blockIndex = 0;
   private succeeded = 0;
-  /** With the fast path (`simpleArrival`): the chances a simple group's draws must miss, in order; else null. */
-  private readonly simple: SimpleChances | null;
+  /** Whether one uniform settles the first decisions of a group arriving to a free worker (draws.ts), and whether simple ones are then counted here (`simpleArrival`). */
+  private readonly settles: boolean;
+  private readonly inline: boolean;
 
   constructor(private readonly spec: CoupledSpec) {
     super(spec.scenario, spec.hooks, spec.seriesStep, spec.loadEnd);
@@ -68,11 +69,14 @@ export class CoupledSimulator extends CoupledDelivered {
     this.rng = spec.rng;
     this.clock = clockOf(spec.scenario);
     this.series?.begin(0);
-    // The fast path needs a simple group's later steps to draw nothing and touch nothing shared:
-    // no replay after a success (its draw would come at the return), no window, no client guard.
+    this.totals.reset(0, spec.gridStep); // a coupled run's times are the run's: its blocks start at 0
+    // One uniform settles a group's first decisions only where they all come at its arrival: to
+    // a free worker, with no replay after a success (its draw would come at the return), no
+    // window, no client guard. A simple group's later steps then draw nothing and touch nothing
+    // shared, so it can be counted whole at its arrival (not with hooks: they hear its steps).
     const p = this.base;
-    const fast = spec.fastPath !== false && spec.hooks === undefined && this.regimes === null && !this.guarded && p.crashP === 0 && p.trigger === null;
-    this.simple = fast ? simpleChances(p) : null;
+    this.settles = this.regimes === null && !this.guarded && p.crashP === 0 && p.trigger === null;
+    this.inline = this.settles && spec.fastPath !== false && spec.hooks === undefined;
   }
 
   /** The next chunk's arrivals, drawn from its own stream (as the chunk engine draws them). */
@@ -144,7 +148,11 @@ export class CoupledSimulator extends CoupledDelivered {
   /** A group arrives at `x`: its primary starts, and its twin is drawn (docs/model.md). */
   private arrive(x: number): void {
     if (this.base.trigger !== null) return this.arriveDelivered(x);
-    if (this.simple !== null && this.running < this.workers.at(x) && this.simpleArrival(x)) return;
+    if (this.settles && this.running < this.workers.at(x)) {
+      const u = this.rng.next();
+      if (this.inline && u < (this.base.reach[D_NONE] as number)) return this.simpleArrival(x, u);
+      this.script(this.base, u);
+    }
     const g = this.newGroup();
     this.enter(g);
     this.beginGroup(x, g);
@@ -161,30 +169,20 @@ export class CoupledSimulator extends CoupledDelivered {
       this.heap.push(this.sendAt[i + 1] as number, CLIENT, EV_SEND, i + 1, 0);
     }
     this.send(i); // its first attempt goes now
+    this.endScript();
   }
 
   /**
-   * A group whose first attempt starts at once, runs in time and is answered (no twin, nothing
-   * lost, no error or crash), counted here whole. It makes the general steps' draws in their order
-   * (draws.ts, `simpleChances`; with a free worker, every draw of such a group comes at its
-   * arrival) as far as it can tell the group is simple, else rewinds the stream for the general
-   * steps. Its later steps draw nothing and change nothing others see, so the run's sums are the
-   * same either way (test/coupled-fast-path.test.ts); only the block a group is counted in moves.
+   * A simple group (its first decisions settled by `u`, draws.ts) whose first attempt starts at
+   * once with a free worker, runs in time and is answered, counted here whole, its latency from
+   * the same uniform as draws.ts's drawHandlerDelay draws it. Its later steps draw nothing and change
+   * nothing others see, so the run's sums are the same as through the general steps
+   * (test/coupled-fast-path.test.ts); only the block a group is counted in moves.
    */
-  private simpleArrival(x: number): boolean {
+  private simpleArrival(x: number, u: number): void {
     const p = this.base;
-    const rng = this.rng;
-    const { before, after } = this.simple!;
-    rng.mark();
-    let simple = true;
-    for (let k = 0; simple && k < before.length; k++) simple = rng.next() >= (before[k] as number);
-    const delay = simple ? p.latency.sample(rng) : 0;
-    simple &&= delay <= p.timeout;
-    for (let k = 0; simple && k < after.length; k++) simple = rng.next() >= (after[k] as number);
-    if (!simple) {
-      rng.rewind();
-      return false;
-    }
+    const within = p.cut.below(u / (p.reach[D_NONE] as number)) * p.latencyScale; // not belowQuick: this is no hot loop
+    const delay = within > p.timeout ? p.timeout : within;
     const done = x + delay;
     const t = this.totals;
     if (this.series !== null) {
@@ -195,13 +193,12 @@ export class CoupledSimulator extends CoupledDelivered {
     }
     t.handlerRuns++;
     t.simpleGroups++;
-    if (p.scope !== S_NONE) t.rows.append(FRESH_KEY, p.atomic ? x : done, done + p.retention);
+    if (p.scope !== S_NONE) t.cells.add(p.atomic ? x : done, done + p.retention);
     t.simpleLatency.countKey(binKey(delay));
     t.actions++;
     this.occupy(-1, x, x, done);
     this.succeeded++;
     this.groupEnded();
-    return true;
   }
 
   /** Actor `i`'s next attempt is due now: rejected by an open breaker, lost on the way, or at the server. */
@@ -276,11 +273,11 @@ export class CoupledSimulator extends CoupledDelivered {
   /** The block's output (the series only with the last), then a fresh block. */
   private emitBlock(last: boolean): void {
     const plan: ChunkPlan = { index: this.blockIndex++, actions: this.blockPrimaries, offset: 0, span: 0, opOffset: 0, opSpan: 0 };
-    const out = this.totals.output(plan, this.p.scope !== S_NONE, this.spec.gridStep, last ? this.series : null);
+    const out = this.totals.output(plan, this.p.scope !== S_NONE, last ? this.series : null);
     out.capacity = { queueWait: this.queueWait.toData(), busyUs: this.busy, loadMs: this.spec.loadEnd, started: this.started, succeeded: this.succeeded };
     if (last) out.capacity.saturation = { ...this.saturation.finish(this.now), offered: offeredUtilisation(this.spec.scenario) };
     this.spec.emit(out);
-    this.totals.reset();
+    this.totals.reset(0, this.spec.gridStep);
     this.queueWait.reset();
     this.busy = 0;
     this.started = 0;

@@ -44,6 +44,10 @@ class EmpiricalCut implements LatencyCut {
     this.justAbove = nextUp(at);
   }
   /** A side with no value (never drawn) answers with the nearest value it may hold. */
+  belowQuick(): number {
+    return NaN; // no table: every draw through below
+  }
+
   below(v: number): number {
     const k = this.count;
     return k > 0 ? this.sorted[Math.min(k - 1, (v * k) | 0)] as number : this.at;

@@ -27,6 +27,13 @@ export interface LatencyCut {
   readonly pAbove: number;
   /** A draw of L given L <= at, from `v` uniform on [0, 1] (1 included): a finite value <= at. Called only when pBelow > 0. */
   below(v: number): number;
+  /**
+   * below(v) where it is a few operations (a table's cell), else NaN, and then the caller draws
+   * with `below`: small and calling nothing, so that the engine's hot loop inlines it (a double
+   * passed to or returned from a call the optimiser does not inline is boxed, an allocation per
+   * action; `below` grows past what it inlines once its rare branch has been run).
+   */
+  belowQuick(v: number): number;
   /** A draw of L given L > at, from `v` uniform on [0, 1] (1 included): a finite value > at. Called only when pAbove > 0. */
   above(v: number): number;
 }
@@ -77,6 +84,6 @@ export class ConstantSampler implements LatencySampler {
     const value = this.value, below = value <= at;
     // The side the value is not on is never drawn; it answers with the nearest value it may hold.
     const other = below ? nextUp(at) : at;
-    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, above: below ? () => other : () => value };
+    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, belowQuick: () => NaN, above: below ? () => other : () => value };
   }
 }

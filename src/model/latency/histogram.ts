@@ -100,6 +100,10 @@ class HistogramCut implements LatencyCut {
     this.justAbove = nextUp(at);
   }
   // A rank at the side's end may land on the cut itself, or past empty buckets: the clamp keeps the side's value on its side.
+  belowQuick(): number {
+    return NaN; // no table: every draw through below
+  }
+
   below(v: number): number {
     return Math.min(this.at, this.histogram.valueAt(v * this.countBelow));
   }

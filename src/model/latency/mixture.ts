@@ -71,6 +71,10 @@ class MixtureCut implements LatencyCut {
     this.pAbove = this.high.total / weight;
   }
   /** A side of chance 0 is never drawn; it answers with the first component's. */
+  belowQuick(): number {
+    return NaN; // no table: every draw through below
+  }
+
   below(v: number): number {
     const side = this.low, t = v * side.total;
     if (side.cuts.length === 0) return this.high.cuts[0]?.below(v) ?? 0;

@@ -64,10 +64,11 @@ const UNBUILT = 0, TABLED = 1, EXACT = 2;
 
 /**
  * A side's cells: [T₀, a₀, b₀, T₁, a₁, b₁, ..., T_CELLS], NaN where not known yet, and b NaN in
- * every cell not drawn from its cubic (so that a draw tests one number); and each cell's state.
+ * every cell not drawn from its cubic (so that a draw tests one number); then a cell past the
+ * last, all NaN, where v = 1 (or a rounding above it) lands; and each cell's state.
  */
 function emptyTable(): { values: Float64Array; states: Uint8Array } {
-  return { values: new Float64Array(3 * CELLS + 1).fill(NaN), states: new Uint8Array(CELLS) };
+  return { values: new Float64Array(3 * (CELLS + 1) + 1).fill(NaN), states: new Uint8Array(CELLS) };
 }
 
 /** The cubic's value at f in the cell at k = 3j, as a draw computes it. */
@@ -115,6 +116,15 @@ export class TableCut implements LatencyCut {
       }
     }
     return this.belowExactly(v, j);
+  }
+
+  /**
+   * The cubic, NaN where b is (a cell not drawn from its cubic, or past the last): no branch, and no
+   * NaN constant, which would make the optimiser box every value this returns into the engine's loop.
+   */
+  belowQuick(v: number): number {
+    const x = v * CELLS, j = x | 0, t = this.lowValues, k = 3 * j, b = t[k + 2] as number, f = x - j, start = t[k] as number;
+    return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * b));
   }
 
   above(v: number): number {

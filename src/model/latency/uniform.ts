@@ -38,6 +38,10 @@ class UniformCut implements LatencyCut {
     this.lowEnd = Math.min(at, max);
     this.highStart = Math.max(nextUp(at), min);
   }
+  belowQuick(): number {
+    return NaN; // no table: every draw through below
+  }
+
   below(v: number): number {
     return Math.min(this.lowEnd, this.min + v * (this.lowEnd - this.min));
   }

@@ -1,0 +1,60 @@
+/**
+ * A chunk's key rows as cells of the run's peak grid (peak.ts), written as each group ends (and
+ * by the fast path as it settles a simple group): a row live in [start, end) is live at the grid
+ * instants g·step with start <= g·step < end, cells ceil(start/step) .. ceil(end/step) - 1, kept
+ * as the pair (first live, first not live). Rows never live at a grid instant are left out.
+ */
+
+/** A chunk's rows on the peak grid. */
+export interface GridCells {
+  /** Key records on the run's peak grid: pairs of cells (first live, first not live). */
+  cells: Int32Array;
+  /** The lowest and the highest cell in `cells`, so the grid makes room at once (0 when empty). */
+  cellsLow: number;
+  cellsHigh: number;
+}
+
+/** The cell pairs of one chunk, in a buffer reused from chunk to chunk. */
+export class CellList {
+  /** Reused: a fresh 128 kB array per chunk cost page faults and garbage collection. */
+  private cells = new Int32Array(2048);
+  private len = 0;
+  /** The lowest and highest cell so far, in an array: a double field of an object may be boxed at each store. */
+  private readonly range = new Float64Array(2);
+  /** The chunk's start in the run's time and the grid's step (ms). */
+  private offset = 0;
+  private step = 1;
+
+  /** A chunk starting at run time `offset`, on a grid of `step` ms: no cells yet. */
+  begin(offset: number, step: number): void {
+    this.len = 0;
+    this.range[0] = Infinity;
+    this.range[1] = -Infinity;
+    this.offset = offset;
+    this.step = step;
+  }
+
+  /** A key row live in [start, end) (ms in the chunk): its cell pair, if it is live at a grid instant. */
+  add(start: number, end: number): void {
+    const g0 = Math.ceil((this.offset + start) / this.step);
+    const g1 = Math.ceil((this.offset + end) / this.step);
+    if (g1 <= g0) return;
+    if (this.len + 2 > this.cells.length) this.grow(); // apart, to keep this small enough to inline
+    this.cells[this.len++] = g0;
+    this.cells[this.len++] = g1;
+    if (g0 < (this.range[0] as number)) this.range[0] = g0;
+    if (g1 > (this.range[1] as number)) this.range[1] = g1;
+  }
+
+  /** The chunk's cells: `cells` is a view of this object's buffer, valid until the next `begin`. */
+  view(): GridCells {
+    const some = this.len > 0;
+    return { cells: this.cells.subarray(0, this.len), cellsLow: some ? this.range[0] as number : 0, cellsHigh: some ? this.range[1] as number : 0 };
+  }
+
+  private grow(): void {
+    const next = new Int32Array(2 * this.cells.length);
+    next.set(this.cells);
+    this.cells = next;
+  }
+}
