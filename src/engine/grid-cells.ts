@@ -21,9 +21,9 @@ export class CellList {
   private len = 0;
   /** The lowest and highest cell so far, in an array: a double field of an object may be boxed at each store. */
   private readonly range = new Float64Array(2);
-  /** The chunk's start in the run's time and the grid's step (ms). */
+  /** The chunk's start in the run's time (ms), and the inverse of the grid's step. */
   private offset = 0;
-  private step = 1;
+  private perMs = 1;
 
   /** A chunk starting at run time `offset`, on a grid of `step` ms: no cells yet. */
   begin(offset: number, step: number): void {
@@ -31,13 +31,18 @@ export class CellList {
     this.range[0] = Infinity;
     this.range[1] = -Infinity;
     this.offset = offset;
-    this.step = step;
+    this.perMs = 1 / step;
   }
 
-  /** A key row live in [start, end) (ms in the chunk): its cell pair, if it is live at a grid instant. */
+  /**
+   * A key row live in [start, end) (ms in the chunk): its cell pair, if it is live at a grid
+   * instant. Times are multiplied by the step's inverse rather than divided by the step (two
+   * divisions a simple group, each several multiplications' time): a row that starts or ends
+   * within a rounding error of a grid instant may count at it or not.
+   */
   add(start: number, end: number): void {
-    const g0 = Math.ceil((this.offset + start) / this.step);
-    const g1 = Math.ceil((this.offset + end) / this.step);
+    const g0 = Math.ceil((this.offset + start) * this.perMs);
+    const g1 = Math.ceil((this.offset + end) * this.perMs);
     if (g1 <= g0) return;
     if (this.len + 2 > this.cells.length) this.grow(); // apart, to keep this small enough to inline
     this.cells[this.len++] = g0;
