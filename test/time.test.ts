@@ -130,7 +130,9 @@ describe('incident windows', () => {
     // Plus about 2% for the steps that end in the window but began before it (a second of about 60).
     expect(Math.abs(share - 15 / 18)).toBeLessThan(4 * seProportion(15 / 18, replayed) + 0.02);
     expect(short.metrics.duplicates_per_1000.replay.value).toBe(short.metrics.duplicates_per_1000.value);
-    expect(sum(short.series, 'duplicates', 0, 15 * MINUTE)).toBe(0); // replays come 2 min after the steps at the earliest; 5 min of key first
+    // Replays come 2 min after the steps at the earliest, and a key lives 5 min from its write, which
+    // for a step that ends in the window comes at most the step's few seconds (retries) before it.
+    expect(sum(short.series, 'duplicates', 0, 14 * MINUTE)).toBe(0);
   });
 });
 

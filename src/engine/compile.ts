@@ -8,6 +8,7 @@ import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from '../mo
 import type { Scenario } from '../model/types.js';
 import { ackWindow, triggerOf, type Trigger } from '../model/trigger.js';
 import { failChances, lastDecisionOf, reachOf } from './draws.js';
+import { nextDown, nextUp } from '../model/latency/next-up.js';
 
 /** Key identities as the hot loop's small integers, one per identity (`keyOf` has a case for each). */
 /** S_RUN: scope intent where each delivery's run mints its own run id (trigger.run_id: per_delivery; the key is the run's). */
@@ -119,7 +120,7 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
   const params: Params = {
     twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
     requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
-    latency, cut: latency.cut(s.client.timeout / w.latencyScale),
+    latency, cut: latency.cut(latencyCut(s.client.timeout, w.latencyScale)),
     reach: NO_REACH, lastDecision: 0,
     errorRate: s.service.error_rate,
     crashCut,
@@ -146,6 +147,21 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
   params.reach = reachOf(fail, params.cut.pBelow);
   params.lastDecision = lastDecisionOf(fail);
   return params;
+}
+
+/**
+ * Where a latency is split for a timeout of `timeout` ms under a multiplier `scale`: the largest
+ * double a with a·scale <= timeout, so that the engine's own test (the drawn latency times the
+ * multiplier, against the timeout) puts every value on the side its cut says. timeout / scale
+ * rounds, and a value on that boundary (a constant latency, an observed one) fell on one side at a
+ * group's first attempt and on the other at its retries.
+ */
+export function latencyCut(timeout: number, scale: number): number {
+  let a = timeout / scale;
+  if (!Number.isFinite(a)) return a;
+  while (a * scale > timeout) a = nextDown(a);
+  while (nextUp(a) * scale <= timeout) a = nextUp(a);
+  return a;
 }
 
 /** The literal's placeholder until its chances are known (they need the rest of it). */

@@ -23,9 +23,10 @@
  * A passing latency is drawn from the latency given that it is within the timeout, a failing
  * one from the latency given that it is not (model/latency/form.ts, `LatencyCut`); a simple
  * group's from u / reach[6] (uniform given that it is simple), so that it takes one uniform in
- * all. The engine's fast path settles simple groups without these methods, from the same
- * numbers (engine.ts): test/fast-path.test.ts checks that chunks come out the same with and
- * without it.
+ * all, and the first value another verdict needs (a latency, or the failing outcome's error or
+ * crash) from u's place in its interval, a uniform of its own given the verdict. The engine's
+ * fast path settles simple groups without these methods, from the same numbers (engine.ts):
+ * test/fast-path.test.ts checks that chunks come out the same with and without it.
  *
  * Every decision draws only when its chance is not zero, and a script never settles a
  * decision of chance zero as failed, so a scenario whose chance is zero draws nothing for it.
@@ -35,8 +36,8 @@ import { Rng } from '../random/rng.js';
 
 /** The decisions of a simple group, in order (see above); D_NONE: none fails. */
 export const D_TWIN = 0, D_REQUEST = 1, D_LATENCY = 2, D_OUTCOME = 3, D_REPLY = 4, D_REPLAY = 5, D_NONE = 6;
-/** No script in force. */
-const OFF = -1;
+/** No script in force; no uniform left from it. */
+const OFF = -1, NONE_LEFT = -1;
 
 export class Draws {
   /** The chunk's stream (set per chunk). */
@@ -46,10 +47,14 @@ export class Draws {
    * set where an attempt is sent and where a step ends (attempt.ts, calls.ts).
    */
   protected p: Params;
-  /** The last decision the group's script settles (OFF: none in force), the one that fails (D_NONE: none), and a simple group's latency uniform. */
+  /**
+   * The last decision the group's script settles (OFF: none in force), the one that fails
+   * (D_NONE: none), and a uniform left from the script's (NONE_LEFT: none, or used): a simple
+   * group's latency draws from it, and so does the first value a script's other verdicts need.
+   */
   private scriptLast = OFF;
   private scriptFail = D_NONE;
-  private scriptV = 0;
+  private scriptV = NONE_LEFT;
 
   constructor(protected readonly base: Params) {
     this.p = base;
@@ -71,6 +76,17 @@ export class Draws {
     while (u < (reach[k + 1] as number)) k++;
     this.scriptFail = k;
     this.scriptLast = k;
+    // Given that k fails first, u is uniform on [reach[k + 1], reach[k]): its place there is a
+    // uniform of its own, kept where that interval leaves it at least 24 of u's 32 bits.
+    const width = (reach[k] as number) - (reach[k + 1] as number);
+    this.scriptV = width >= 1 / 256 ? (u - (reach[k + 1] as number)) / width : NONE_LEFT;
+  }
+
+  /** The script's uniform left, once (NONE_LEFT after), or a new draw. */
+  private leftOrDrawn(): number {
+    const v = this.scriptV;
+    this.scriptV = NONE_LEFT;
+    return v === NONE_LEFT ? this.rng.next() : v;
   }
 
   /** Whether the script settles decision `d` as failed (read only while a script is in force); past its last decision, the script ends. */
@@ -102,10 +118,10 @@ export class Draws {
     const cut = p.cut;
     if (this.scriptLast !== OFF) {
       if (this.settled(D_LATENCY)) {
-        into[i] = overTimeout(cut.above(this.rng.next()) * p.latencyScale, p.timeout);
+        into[i] = overTimeout(cut.above(this.leftOrDrawn()) * p.latencyScale, p.timeout);
         return;
       }
-      const within = cut.below(this.scriptFail === D_NONE ? this.scriptV : this.rng.next()) * p.latencyScale;
+      const within = cut.below(this.leftOrDrawn()) * p.latencyScale;
       into[i] = within > p.timeout ? p.timeout : within; // the same expression as the fast path's (engine.ts)
       return;
     }
@@ -115,7 +131,7 @@ export class Draws {
 
   /** The handler's fate as one uniform: below `errorRate` a 5xx, below `crashCut` a crash, else a success (1 when neither can happen). */
   protected outcomeDraw(): number {
-    if (this.scriptLast !== OFF) return this.settled(D_OUTCOME) ? this.p.crashCut * this.rng.next() : 1;
+    if (this.scriptLast !== OFF) return this.settled(D_OUTCOME) ? this.p.crashCut * this.leftOrDrawn() : 1;
     return this.p.crashCut > 0 ? this.rng.next() : 1;
   }
 
@@ -133,9 +149,10 @@ export class Draws {
 
   /**
    * The script ends with the group's first steps (each engine calls this after them), so that it
-   * can never settle another group's or a later attempt's decisions. Its decisions are a draw of
-   * all six together, so one the group did not reach (an attempt dropped before its handler)
-   * leaves the others' chances as they are.
+   * can never settle another group's or a later attempt's decisions. It is set only where a
+   * group's first attempt meets each decision in order up to the one the script ends with (no
+   * down key store, no guard, a free worker): a decision skipped and a later one read while the
+   * script is in force would read a verdict conditioned on the skipped one.
    */
   protected endScript(): void {
     this.scriptLast = OFF;

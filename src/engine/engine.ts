@@ -79,7 +79,7 @@ export class ChunkSimulator extends DeliveryModel {
    * much into one function, and a double passed to or returned from a call it does not inline
    * is boxed: an allocation per group.
    *
-   * With incident windows the chunk is cut into spans of time (incidents.ts, `fastSpans`): in
+   * With incident windows the chunk is cut into spans of time (regimes.ts, `fastSpans`): in
    * each, one uniform settles a group's first decisions with the parameters in force there, and
    * where a group could meet two sets of them (the timeout before a change) every group goes
    * through the general model, drawing each decision.
@@ -150,22 +150,12 @@ export class ChunkSimulator extends DeliveryModel {
     return i;
   }
 
-  /** The span's groups that are not simple, and the uniform that settled each (simulateSpan). */
-  private later = new Int32Array(0);
-  private laterU = new Float64Array(0);
-
   /**
-   * Groups [from, to) of the chunk, each settled by one uniform under the parameters `p`: the
-   * simple ones here, as they come; the others after them, through the general model with their
-   * uniform's verdict. Groups share nothing but the chunk's sums, so the order they are simulated
-   * in changes no number, and the stream is the same either way: a uniform per group, then the
-   * general model's draws group by group.
+   * Groups [from, to) of the chunk, in order, each settled by one uniform under the parameters
+   * `p`: the simple ones here, the others through the general model with their uniform's verdict.
+   * In order: the action timeline numbers groups as they are simulated.
    */
   private simulateSpan(from: number, to: number, p: Params): void {
-    if (this.later.length < to - from) {
-      this.later = new Int32Array(to - from);
-      this.laterU = new Float64Array(to - from);
-    }
     const t = this.totals;
     const rng = this.rng;
     const simpleP = p.reach[D_NONE] as number;
@@ -177,29 +167,13 @@ export class ChunkSimulator extends DeliveryModel {
     const sr = this.series;
     const bins = t.simpleLatency;
     const cells = t.cells;
-    const later = this.later;
-    const laterU = this.laterU;
-    let deferred = 0;
     let simple = 0; // counted into the totals after the loop: a local stays in a register
     for (let a = from; a < to; a++) {
       const u = rng.next();
-      // A simple group whose latency the table does not draw quickly (NaN: a cell drawn by the exact
-      // quantile) goes with the others: the general model gives it the same numbers (draws.ts).
-      // Calling `below` here instead made the optimiser box a number of every group.
-      if (u >= simpleP) {
-        later[deferred] = a;
-        laterU[deferred++] = u;
-        continue;
-      }
-      const quick = cut.belowQuick(u / simpleP);
+      // NaN: a simple group whose latency the table does not draw quickly (a cell not built yet,
+      // or drawn by the exact quantile); the general model gives it the same numbers (draws.ts).
+      const quick = u < simpleP && inline ? cut.belowQuick(u / simpleP) : NaN;
       if (quick !== quick) {
-        later[deferred] = a;
-        laterU[deferred++] = u;
-        continue;
-      }
-      if (!inline) {
-        // Through the general model, here rather than later, so that the chunk's cells come in the
-        // same order: it draws nothing more for a simple group.
         this.simulateLater(p, a, u);
         continue;
       }
@@ -220,7 +194,6 @@ export class ChunkSimulator extends DeliveryModel {
     t.handlerRuns += simple;
     t.simpleGroups += simple;
     t.actions += simple;
-    for (let k = 0; k < deferred; k++) this.simulateLater(p, later[k] as number, laterU[k] as number);
   }
 
   /** Group `a` through the general model, with the verdict of its uniform `u` under `p`. */

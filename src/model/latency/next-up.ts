@@ -10,3 +10,8 @@ export function nextUp(x: number): number {
   bits[0] = (bits[0] as bigint) + (x > 0 ? 1n : -1n);
   return word[0] as number;
 }
+
+/** The greatest double below x (-Infinity and NaN as they are). */
+export function nextDown(x: number): number {
+  return -nextUp(-x);
+}
