@@ -6,7 +6,9 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { cli } from './helpers.js';
+import { cli, ROOT } from './helpers.js';
+
+const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
 describe('check --format github', () => {
   it('a failing mission: the table, then an error at its expect: line; exit 1; the summary appended', () => {
@@ -17,8 +19,11 @@ describe('check --format github', () => {
     // Only the note of the lab values the mission runs on (docs/scenarios.md, "The lab's values").
     expect(r.stderr).toMatch(/^idem-sim: note: scenarios\/mission-1-blind-retries\.yaml runs on the guide's lab values [^\n]*\n$/);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.at(-2)).toBe('seed 1; idem-sim 0.1.0; replay: idem-sim check scenarios/mission-1-blind-retries.yaml --seed 1');
-    expect(lines.at(-1)).toBe('::error file=scenarios/mission-1-blind-retries.yaml,line=18,title=idem-sim check%3A duplicates_per_1000 == 0::mission-1-blind-retries: duplicates_per_1000 measured 41.5 ± 6.7, expected == 0 (seed 1, 4000 actions)%0Areplay: idem-sim check scenarios/mission-1-blind-retries.yaml --seed 1');
-    expect(readFileSync(summary, 'utf8')).toContain('| mission-1-blind-retries | duplicates\\_per\\_1000 | == 0 | 41.5 ± 6.7 | **FAIL** |');
+    expect(lines.at(-2)).toBe(`seed 1; idem-sim ${VERSION}; replay: idem-sim check scenarios/mission-1-blind-retries.yaml --seed 1`);
+    // The measured figure, as the table shows it: the annotation and the summary carry the same.
+    const measured = lines.find((l) => l.includes('│ duplicates_per_1000 │'))?.split('│')[4]?.trim() ?? '';
+    expect(measured).toMatch(/^\d+\.\d ± \d+\.\d$/);
+    expect(lines.at(-1)).toBe(`::error file=scenarios/mission-1-blind-retries.yaml,line=18,title=idem-sim check%3A duplicates_per_1000 == 0::mission-1-blind-retries: duplicates_per_1000 measured ${measured}, expected == 0 (seed 1, 4000 actions)%0Areplay: idem-sim check scenarios/mission-1-blind-retries.yaml --seed 1`);
+    expect(readFileSync(summary, 'utf8')).toContain(`| mission-1-blind-retries | duplicates\\_per\\_1000 | == 0 | ${measured} | **FAIL** |`);
   });
 });

@@ -38,7 +38,7 @@ describe('report --at', () => {
     expect(withoutNotes(centred.stderr)).toBe('');
     expect(centred.status).toBe(0);
     const near = rows(centred.stdout);
-    expect(near.length).toBeGreaterThan(30);
+    expect(near.length).toBeGreaterThan(20); // enough rows to see the centring (how many are eventful varies with the stream)
     // 256 groups at 50/s span about 5 s: every row within 10 s of 7 min, on both sides of it.
     for (const r of near) expect(Math.abs(r.arrival - 420_000)).toBeLessThan(10_000);
     expect(near.some((r) => r.arrival < 420_000)).toBe(true);
