@@ -150,7 +150,10 @@ export class CoupledSimulator extends CoupledDelivered {
     if (this.base.trigger !== null) return this.arriveDelivered(x);
     if (this.settles && this.running < this.workers.at(x)) {
       const u = this.rng.next();
-      if (this.inline && u < (this.base.reach[D_NONE] as number)) return this.simpleArrival(x, u);
+      const simpleP = this.base.reach[D_NONE] as number;
+      // NaN: not simple, or a latency the table does not draw quickly (the general steps then give a simple group the same numbers).
+      const quick = this.inline && u < simpleP ? this.base.cut.belowQuick(u / simpleP) : NaN;
+      if (quick === quick) return this.simpleArrival(x, quick);
       this.script(this.base, u);
     }
     const g = this.newGroup();
@@ -173,15 +176,15 @@ export class CoupledSimulator extends CoupledDelivered {
   }
 
   /**
-   * A simple group (its first decisions settled by `u`, draws.ts) whose first attempt starts at
-   * once with a free worker, runs in time and is answered, counted here whole, its latency from
-   * the same uniform as draws.ts's drawHandlerDelay draws it. Its later steps draw nothing and change
-   * nothing others see, so the run's sums are the same as through the general steps
-   * (test/coupled-fast-path.test.ts); only the block a group is counted in moves.
+   * A simple group (its first decisions settled by one uniform, draws.ts) whose first attempt
+   * starts at once with a free worker, runs in time and is answered, counted here whole, its
+   * latency `drawn` from that uniform as draws.ts's drawHandlerDelay draws it. Its later steps
+   * draw nothing and change nothing others see, so the run's sums are the same as through the
+   * general steps (test/coupled-fast-path.test.ts); only the block a group is counted in moves.
    */
-  private simpleArrival(x: number, u: number): void {
+  private simpleArrival(x: number, drawn: number): void {
     const p = this.base;
-    const within = p.cut.below(u / (p.reach[D_NONE] as number)) * p.latencyScale; // not belowQuick: this is no hot loop
+    const within = drawn * p.latencyScale;
     const delay = within > p.timeout ? p.timeout : within;
     const done = x + delay;
     const t = this.totals;
