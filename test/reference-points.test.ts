@@ -69,7 +69,10 @@ describe('key store size', () => {
   it('peak live keys approaches the steady state once the run outlasts retention', () => {
     // 1 min retention, 50/s: 3,000 keys live in steady state; 30,000 actions last 10 minutes.
     const m = sim('idempotency: {scope: intent, retention: 1m}', 30_000);
-    expect(m.keys).toBe(3_000);
+    // One key an action; a second for the rare action re-planned after its key expired (a minute's
+    // retention against re-plans up to a minute later: some 4 in 10^6 actions, 1 in these 30,000 on some seeds).
+    expect(m.keys).toBeGreaterThanOrEqual(3_000);
+    expect(m.keys).toBeLessThan(3_000 * 1.001);
     // Poisson fluctuation of 3,000 live keys is about 55; the peak over 10 windows sits a few sd above.
     expect(m.peak_live_keys).toBeGreaterThan(3_000);
     expect(m.peak_live_keys).toBeLessThan(3_000 + 5 * Math.sqrt(3_000));
