@@ -75,6 +75,15 @@ function emptyTable(): { values: Float64Array; states: Uint8Array } {
 const cubic = (t: Float64Array, k: number, f: number): number =>
   (t[k] as number) + f * ((t[k + 3] as number) - (t[k] as number) + (f - 1) * ((t[k + 1] as number) + f * (t[k + 2] as number)));
 
+/**
+ * A draw at x = v·CELLS from its cell's cubic, or NaN where b is (a cell not drawn from its cubic,
+ * or the cell past the last, where v = 1 lands): the one expression every draw computes.
+ */
+function cubicAt(t: Float64Array, x: number): number {
+  const j = x | 0, k = 3 * j, b = t[k + 2] as number, f = x - j, start = t[k] as number;
+  return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * b));
+}
+
 /** Builds cell j of a side: true when it is to be drawn from its cubic. */
 function buildCell(side: Side, t: Float64Array, states: Uint8Array, j: number): boolean {
   const k = 3 * j;
@@ -107,36 +116,18 @@ export class TableCut implements LatencyCut {
   constructor(readonly pBelow: number, readonly pAbove: number, private readonly lower: Side, private readonly upper: Side) {}
 
   below(v: number): number {
-    const x = v * CELLS, j = x | 0;
-    if (j < CELLS) {
-      const t = this.lowValues, k = 3 * j, b = t[k + 2] as number;
-      if (b === b) {
-        const f = x - j, start = t[k] as number;
-        return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * b));
-      }
-    }
-    return this.belowExactly(v, j);
+    const drawn = cubicAt(this.lowValues, v * CELLS);
+    return drawn === drawn ? drawn : this.belowExactly(v, (v * CELLS) | 0);
   }
 
-  /**
-   * The cubic, NaN where b is (a cell not drawn from its cubic, or past the last): no branch, and no
-   * NaN constant, which would make the optimiser box every value this returns into the engine's loop.
-   */
+  /** below(v) from the cell's cubic, or NaN: no branch, and no NaN constant, which would make the optimiser box every value this returns into the engine's loop. */
   belowQuick(v: number): number {
-    const x = v * CELLS, j = x | 0, t = this.lowValues, k = 3 * j, b = t[k + 2] as number, f = x - j, start = t[k] as number;
-    return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * b));
+    return cubicAt(this.lowValues, v * CELLS);
   }
 
   above(v: number): number {
-    const x = v * CELLS, j = x | 0;
-    if (j < CELLS) {
-      const t = this.highValues, k = 3 * j, b = t[k + 2] as number;
-      if (b === b) {
-        const f = x - j, start = t[k] as number;
-        return start + f * ((t[k + 3] as number) - start + (f - 1) * ((t[k + 1] as number) + f * b));
-      }
-    }
-    return this.aboveExactly(v, j);
+    const drawn = cubicAt(this.highValues, v * CELLS);
+    return drawn === drawn ? drawn : this.aboveExactly(v, (v * CELLS) | 0);
   }
 
   /** Every cell built, and whether each is drawn from its cubic (for the tests and the bench). */
