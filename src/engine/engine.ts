@@ -174,7 +174,7 @@ export class ChunkSimulator extends DeliveryModel {
       // or drawn by the exact quantile); the general model gives it the same numbers (draws.ts).
       const quick = u < simpleP && inline ? cut.belowQuick(u / simpleP) : NaN;
       if (quick !== quick) {
-        this.simulateLater(p, a, u);
+        this.simulateScripted(p, a, u);
         continue;
       }
       // One attempt, one execution, one key record unless unkeyed; the call's latency is the
@@ -197,7 +197,7 @@ export class ChunkSimulator extends DeliveryModel {
   }
 
   /** Group `a` through the general model, with the verdict of its uniform `u` under `p`. */
-  private simulateLater(p: Params, a: number, u: number): void {
+  private simulateScripted(p: Params, a: number, u: number): void {
     this.script(p, u);
     this.simulateGroup(a);
     this.endScript();
