@@ -97,6 +97,19 @@ describe.each(CASES)('the cut of $name', (c) => {
     expect(Math.abs(atMost / n - cut.pBelow)).toBeLessThanOrEqual(4 * Math.sqrt(cut.pBelow * cut.pAbove / n));
   });
 
+  it.each(c.cuts)('at %d ms: the quick draw is below(v) or NaN, and NaN at v = 1 (how the engines ask for none)', (at) => {
+    const cut = sampler.cut(at);
+    expect(cut.belowQuick(1)).toBeNaN();
+    if (cut.pBelow === 0) return;
+    const wrong: string[] = [];
+    for (const v of GRID) {
+      const quick = cut.belowQuick(v);
+      if (v < 1 && !Number.isNaN(quick) && quick !== cut.below(v)) wrong.push(`v ${v}: ${quick} against below's ${cut.below(v)}`);
+    }
+    expect(cut.belowQuick(1)).toBeNaN(); // still, once every cell the grid reaches is built
+    expect(wrong).toEqual([]);
+  });
+
   it.each(c.cuts)('at %d ms: each side on its side, distributed as L given the side', (at) => {
     const cut = sampler.cut(at);
     const sides = [

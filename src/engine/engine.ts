@@ -170,9 +170,10 @@ export class ChunkSimulator extends DeliveryModel {
     let simple = 0; // counted into the totals after the loop: a local stays in a register
     for (let a = from; a < to; a++) {
       const u = rng.next();
-      // NaN: a simple group whose latency the table does not draw quickly (a cell not built yet,
-      // or drawn by the exact quantile); the general model gives it the same numbers (draws.ts).
-      const quick = u < simpleP && inline ? cut.belowQuick(u / simpleP) : NaN;
+      // NaN: not simple (belowQuick(1) is NaN), or a simple group whose latency the table does not
+      // draw quickly (a cell not built yet, or drawn by the exact quantile); the general model
+      // gives it the same numbers (draws.ts). No NaN constant here: it made every value boxed.
+      const quick = cut.belowQuick(u < simpleP && inline ? u / simpleP : 1);
       if (quick !== quick) {
         this.simulateScripted(p, a, u);
         continue;

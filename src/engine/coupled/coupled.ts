@@ -151,8 +151,9 @@ export class CoupledSimulator extends CoupledDelivered {
     if (this.settles && this.running < this.workers.at(x)) {
       const u = this.rng.next();
       const simpleP = this.base.reach[D_NONE] as number;
-      // NaN: not simple, or a latency the table does not draw quickly (the general steps then give a simple group the same numbers).
-      const quick = this.inline && u < simpleP ? this.base.cut.belowQuick(u / simpleP) : NaN;
+      // NaN: not simple (belowQuick(1) is NaN: no NaN constant, which made every value boxed), or a
+      // latency the table does not draw quickly (the general steps then give a simple group the same numbers).
+      const quick = this.base.cut.belowQuick(this.inline && u < simpleP ? u / simpleP : 1);
       if (quick === quick) return this.simpleArrival(x, quick);
       this.script(this.base, u);
     }

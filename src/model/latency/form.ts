@@ -31,7 +31,10 @@ export interface LatencyCut {
    * below(v) where it is a few operations (a table's cell), else NaN, and then the caller draws
    * with `below`: small and calling nothing, so that the engine's hot loop inlines it (a double
    * passed to or returned from a call the optimiser does not inline is boxed, an allocation per
-   * action; `below` grows past what it inlines once its rare branch has been run).
+   * action; `below` grows past what it inlines once its rare branch has been run). NaN at
+   * v = 1, always: an engine asks with 1 for a group it does not settle quickly, since a NaN
+   * constant of its own beside this call's value made the optimiser box every value (a heap
+   * number allocated each simple group).
    */
   belowQuick(v: number): number;
   /** A draw of L given L > at, from `v` uniform on [0, 1] (1 included): a finite value > at. Called only when pAbove > 0. */
