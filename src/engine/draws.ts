@@ -122,7 +122,7 @@ export class Draws {
         return;
       }
       const within = cut.below(this.leftOrDrawn()) * p.latencyScale;
-      into[i] = within > p.timeout ? p.timeout : within; // the same expression as the fast path's (engine.ts)
+      into[i] = Math.min(within, p.timeout); // the same expression as the fast path's (engine.ts)
       return;
     }
     const u = this.rng.next();

@@ -182,7 +182,9 @@ export class ChunkSimulator extends DeliveryModel {
       // action's, drawn as draws.ts's drawHandlerDelay draws a simple group's (the same expression).
       const s = this.arrivals[a] as number;
       const within = quick * scale;
-      const done = s + (within > timeout ? timeout : within);
+      // Math.min, not a test: a timeout that is a whole number of ms is a small integer, and beside
+      // it in a conditional `within` was boxed (a heap number allocated each simple group).
+      const done = s + Math.min(within, timeout);
       if (sr !== null) {
         sr.add(SER.arrivals, s);
         sr.add(SER.attempts, s);

@@ -186,7 +186,7 @@ export class CoupledSimulator extends CoupledDelivered {
   private simpleArrival(x: number, drawn: number): void {
     const p = this.base;
     const within = drawn * p.latencyScale;
-    const delay = within > p.timeout ? p.timeout : within;
+    const delay = Math.min(within, p.timeout); // as drawHandlerDelay (draws.ts) caps it
     const done = x + delay;
     const t = this.totals;
     if (this.series !== null) {
