@@ -12,7 +12,8 @@
 //   the median of the rounds' own ratios, because this shared machine's speed drifts by tens
 //   of percent within a minute;
 // - the numpy baseline: the guide's simplest case (blind retries) vectorised in numpy, if
-//   `python3 -c "import numpy"` works, and our full-model rate over it;
+//   `python3 -c "import numpy"` works, measured in turns with the two lab cases (5 rounds), and
+//   each case's rate over it, the median of the rounds' own ratios;
 // - peak RSS (the largest of the measuring processes; workers are threads, so included) and the machine;
 // - flat memory: one run of 10^9 actions (scope intent, all cores), its time and peak RSS
 //   (skipped with `-- --quick`);
@@ -30,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 
 const RUNS = 5;
 const ROUNDS = 7; // speed-up rounds: its spread here is wide
+const NUMPY_ROUNDS = 5; // numpy against the lab cases, in turns
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 4_000_000); // one-thread throughput runs
 const PER_THREAD = 10_000_000; // speed-up runs: actions per thread, enough to amortise starting the workers
 const BILLION = 1e9;
@@ -116,12 +118,41 @@ async function speedup(c) {
   };
 }
 
-function numpyBaseline() {
+/** One numpy measurement: the median of `runs` runs of 4·ACTIONS actions, or null without python3 and numpy. */
+async function numpyRun(runs) {
   try {
-    return JSON.parse(execFileSync('python3', [here('numpy_baseline.py'), String(4 * ACTIONS), String(RUNS)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    const { stdout } = await promisify(execFile)('python3', [here('numpy_baseline.py'), String(4 * ACTIONS), String(runs)], { encoding: 'utf8' });
+    return JSON.parse(stdout);
   } catch {
     return null; // python3 or numpy missing
   }
+}
+
+/**
+ * The numpy baseline against the lab's one-thread rates, in turns: NUMPY_ROUNDS rounds, each
+ * numpy (3 runs) and the two lab cases (3 warm runs each, bench/case.js `rate`), in an order that
+ * alternates, and each case's ratio the median of the rounds' own ratios (numpy's rate moves by a
+ * quarter between runs here, as much as the ratio is off 1).
+ */
+async function numpyInTurns() {
+  if ((await numpyRun(1)) === null) return null;
+  const lab = CASES.slice(0, 2);
+  const rounds = [];
+  for (let r = 0; r < NUMPY_ROUNDS; r++) {
+    const round = { numpy: null, rates: [] };
+    const ways = [async () => { round.numpy = await numpyRun(3); }, async () => { for (const c of lab) round.rates.push((await child('rate', [c.yaml, 3, ACTIONS])).rate); }];
+    if (r % 2 === 1) ways.reverse();
+    for (const way of ways) await way();
+    rounds.push(round);
+  }
+  const rates = rounds.map((x) => x.numpy.median_actions_per_s);
+  return {
+    ...rounds[0].numpy, runs: 3, rounds: NUMPY_ROUNDS, median_actions_per_s: median(rates), actions_per_s_each_round: rates,
+    cases: lab.map((c, k) => {
+      const ratios = rounds.map((x) => x.rates[k] / x.numpy.median_actions_per_s).sort((a, b) => a - b);
+      return { case: c.name, one_thread_actions_per_s: Math.round(median(rounds.map((x) => x.rates[k]))), over_numpy: median(ratios), ratios };
+    }),
+  };
 }
 
 const results = [];
@@ -178,17 +209,16 @@ async function coupledCase() {
   };
 }
 const coupled = await coupledCase();
-const numpy = numpyBaseline();
+const numpy = await numpyInTurns();
 const billion = quick ? null : await child('cold', ['idempotency: {scope: intent}', BILLION, threadsAll, 'billion']);
 const start = JSON.parse(execFileSync(process.execPath, [here('startup.js'), '--json'], { encoding: 'utf8' }));
 const limits = JSON.parse(execFileSync(process.execPath, [here('limits.js'), '--json'], { encoding: 'utf8' }));
-const intent = results[1];
 const report = {
   machine: { cores: threadsAll, cpu: os.cpus()[0]?.model ?? 'unknown', node: process.version },
   results,
   incidents,
   coupled,
-  numpy: numpy && { ...numpy, idem_sim_intent_over_numpy: intent.one_thread_actions_per_s / numpy.median_actions_per_s },
+  numpy: numpy && { ...numpy, idem_sim_intent_over_numpy: numpy.cases[1].over_numpy },
   peak_rss_mb: Math.max(...results.map((r) => r.peak_rss_mb)),
   billion: billion && { actions: BILLION, scope: 'intent', threads: threadsAll, seconds: billion.seconds, peak_rss_mb: billion.peakRssMb },
   startup: start,
@@ -207,9 +237,12 @@ if (json) {
   const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
   console.log(line(head));
   for (const r of rows) console.log(line(r));
-  console.log(numpy
-    ? `numpy ${numpy.numpy}, blind retries only: ${m(numpy.median_actions_per_s)} (${numpy.duplicates_per_1000.toFixed(1)} duplicates/1000); idem-sim full model, scope intent, 1 thread: ${report.numpy.idem_sim_intent_over_numpy.toFixed(2)}x of it`
-    : 'numpy baseline skipped: python3 with numpy not found');
+  if (numpy) {
+    console.log(`numpy ${numpy.numpy}, blind retries only: ${m(numpy.median_actions_per_s)} (${numpy.duplicates_per_1000.toFixed(1)} duplicates/1000; rounds ${m(Math.min(...numpy.actions_per_s_each_round))}-${m(Math.max(...numpy.actions_per_s_each_round))}); idem-sim's full model, 1 thread, in turns with it (x: the ${numpy.rounds} rounds' median ratio to numpy):`);
+    for (const c of numpy.cases) console.log(`  ${c.case.padEnd(28)} ${m(c.one_thread_actions_per_s)}  ${c.over_numpy.toFixed(2)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
+  } else {
+    console.log('numpy baseline skipped: python3 with numpy not found');
+  }
   console.log(`incidents, ${(incidents.actions / 1e6).toFixed(2)} M actions over an hour, 1 thread (x: the rounds' median ratio to no incident):`);
   for (const c of incidents.cases) console.log(`  ${c.case.padEnd(28)} ${m(c.one_thread_actions_per_s)}  ${c.over_no_incident.toFixed(3)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
   console.log(`capacity, 1 thread (x: the rounds' median ratio to the chunk engine; peak RSS ${coupled.peak_rss_mb} MB):`);
