@@ -18,7 +18,7 @@
 // interleaved so that a slow spell of this shared machine falls on all of them.
 import { compile } from '../dist/engine/compile.js';
 import { binKey, LatencyBins } from '../dist/engine/bins.js';
-import { D_NONE } from '../dist/engine/draws.js';
+import { D_NONE, withinTimeout } from '../dist/engine/draws.js';
 import { CellList } from '../dist/engine/grid-cells.js';
 import { standardExponential } from '../dist/random/exponential.js';
 import { chunkRng } from '../dist/random/rng.js';
@@ -45,7 +45,7 @@ function drawArrivals() {
 
 /** One chunk's groups, with the parts `parts` names (1: the grid cell, 2: the bin). */
 function groups(parts) {
-  const cut = p.cut, simpleP = p.reach[D_NONE], scale = p.latencyScale, timeout = p.timeout;
+  const cut = p.cut, simpleP = p.reach[D_NONE];
   let other = 0;
   for (let a = 0; a < N; a++) {
     const u = rng.next();
@@ -56,7 +56,7 @@ function groups(parts) {
       quick = cut.below(v);
     }
     const s = arrivals[a];
-    const done = s + Math.min(quick * scale, timeout);
+    const done = s + withinTimeout(quick, p);
     if (parts & 1) cells.add(p.atomic ? s : done, done + p.retention);
     if (parts & 2) bins.countKey(binKey(done - s));
   }

@@ -121,8 +121,7 @@ export class Draws {
         into[i] = overTimeout(cut.above(this.leftOrDrawn()) * p.latencyScale, p.timeout);
         return;
       }
-      const within = cut.below(this.leftOrDrawn()) * p.latencyScale;
-      into[i] = Math.min(within, p.timeout); // the same expression as the fast path's (engine.ts)
+      into[i] = withinTimeout(cut.below(this.leftOrDrawn()), p);
       return;
     }
     const u = this.rng.next();
@@ -157,6 +156,18 @@ export class Draws {
   protected endScript(): void {
     this.scriptLast = OFF;
   }
+}
+
+/**
+ * A handler latency the script settled as within the timeout, from its draw `drawn` (the
+ * latency's own ms), with the window's multiplier: at most the timeout, where the multiplier
+ * rounds it past. The one expression of it, in the general model and both engines' fast paths,
+ * so that a simple group gets the same number whichever settles it. Math.min, not a test: a
+ * timeout of whole ms is a small integer, and beside it in a conditional the latency was boxed
+ * (a heap number allocated each simple group).
+ */
+export function withinTimeout(drawn: number, p: Params): number {
+  return Math.min(drawn * p.latencyScale, p.timeout);
 }
 
 /** A latency the script settled as past the timeout, kept past it when the window's multiplier rounds it back onto the timeout. */

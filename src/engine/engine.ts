@@ -13,7 +13,7 @@ import { binKey } from './bins.js';
 import type { ChunkOutput } from './chunk-output.js';
 import { clockOf, type Clock } from '../model/clock.js';
 import { compile, S_NONE, type Params } from './compile.js';
-import { D_NONE } from './draws.js';
+import { D_NONE, withinTimeout } from './draws.js';
 import { DeliveryModel } from './delivery.js';
 import { DueRuns } from './due-runs.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
@@ -160,8 +160,6 @@ export class ChunkSimulator extends DeliveryModel {
     const rng = this.rng;
     const simpleP = p.reach[D_NONE] as number;
     const cut = p.cut;
-    const scale = p.latencyScale;
-    const timeout = p.timeout;
     const keyed = p.scope !== S_NONE;
     const inline = this.fastPath;
     const sr = this.series;
@@ -179,12 +177,9 @@ export class ChunkSimulator extends DeliveryModel {
         continue;
       }
       // One attempt, one execution, one key record unless unkeyed; the call's latency is the
-      // action's, drawn as draws.ts's drawHandlerDelay draws a simple group's (the same expression).
+      // action's, drawn as draws.ts's drawHandlerDelay draws a simple group's.
       const s = this.arrivals[a] as number;
-      const within = quick * scale;
-      // Math.min, not a test: a timeout that is a whole number of ms is a small integer, and beside
-      // it in a conditional `within` was boxed (a heap number allocated each simple group).
-      const done = s + Math.min(within, timeout);
+      const done = s + withinTimeout(quick, p);
       if (sr !== null) {
         sr.add(SER.arrivals, s);
         sr.add(SER.attempts, s);

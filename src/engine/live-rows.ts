@@ -9,7 +9,6 @@
  */
 import type { CellList } from './grid-cells.js';
 
-
 export class LiveRows {
   private start: Float64Array;
   private end: Float64Array;

@@ -12,7 +12,7 @@ import { drawArrivals } from '../arrivals.js';
 import { REPLAN } from '../calls.js';
 import { LOST_REQUEST, NO_REPLY, OK } from '../attempt.js';
 import { binKey } from '../bins.js';
-import { D_NONE } from '../draws.js';
+import { D_NONE, withinTimeout } from '../draws.js';
 import type { ChunkOutput } from '../chunk-output.js';
 import type { EngineHooks } from '../hooks.js';
 import { S_NONE } from '../compile.js';
@@ -185,8 +185,7 @@ export class CoupledSimulator extends CoupledDelivered {
    */
   private simpleArrival(x: number, drawn: number): void {
     const p = this.base;
-    const within = drawn * p.latencyScale;
-    const delay = Math.min(within, p.timeout); // as drawHandlerDelay (draws.ts) caps it
+    const delay = withinTimeout(drawn, p);
     const done = x + delay;
     const t = this.totals;
     if (this.series !== null) {
