@@ -10,7 +10,7 @@
 // - base       the arrivals, and each group's uniform with its latency from the cut's table
 //              (model/latency/table.ts, belowQuick), a group the table does not draw quickly
 //              drawn by `below` instead;
-// - + cell     base, and the key row's grid cells (engine/grid-cells.ts);
+// - + cell     base, and the key row on the peak grid (engine/peak.ts, addRow);
 // - + bin      base, and the latency's histogram bin (engine/bins.ts);
 // - all        base with both: what the fast path does for a keyed simple group.
 //
@@ -19,7 +19,7 @@
 import { compile } from '../dist/engine/compile.js';
 import { binKey, LatencyBins } from '../dist/engine/bins.js';
 import { D_NONE, withinTimeout } from '../dist/engine/draws.js';
-import { CellList } from '../dist/engine/grid-cells.js';
+import { KeyGrid } from '../dist/engine/peak.js';
 import { standardExponential } from '../dist/random/exponential.js';
 import { chunkRng } from '../dist/random/rng.js';
 import { parseScenario } from '../dist/scenario/parse.js';
@@ -33,7 +33,7 @@ const p = compile(scenario);
 const rng = chunkRng('floor', 0);
 const arrivals = new Float64Array(N);
 const bins = new LatencyBins();
-const cells = new CellList();
+const grid = new KeyGrid(100, 1 << 16);
 
 function drawArrivals() {
   let t = 0;
@@ -57,7 +57,7 @@ function groups(parts) {
     }
     const s = arrivals[a];
     const done = s + withinTimeout(quick, p);
-    if (parts & 1) cells.add(p.atomic ? s : done, done + p.retention);
+    if (parts & 1) grid.addRow(p.atomic ? s : done, done + p.retention);
     if (parts & 2) bins.countKey(binKey(done - s));
   }
   return other;
@@ -66,7 +66,6 @@ function groups(parts) {
 function chunks(parts, n) {
   let other = 0;
   for (let c = 0; c < n; c++) {
-    cells.begin(0, 100);
     drawArrivals();
     if (parts >= 0) other += groups(parts);
   }

@@ -4,6 +4,7 @@
  * alerts give recovery_ms, and its six series counts are listed; a run that is not coupled
  * reports none of them and prints what it printed before.
  */
+import { KeyGrid } from '../src/engine/peak.js';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { binKey, LatencyBins, type BinsData } from '../src/engine/bins.js';
@@ -41,7 +42,7 @@ function chunk(actions: number, counts: Partial<Record<'shed' | 'expired' | 'bud
   for (const [name, n] of Object.entries(counts)) sum[C[name as keyof typeof counts]] = n;
   return {
     index: 0, primaries: actions, actions, sum, sumSq: sum.slice(), handlerRuns: 0, handlerRunsOverTimeout: 0, attemptsUnknown: 0,
-    callLatency: bins([]), actionLatency: bins([]), cells: new Int32Array(0), cellsLow: 0, cellsHigh: 0, series: null, capacity,
+    callLatency: bins([]), actionLatency: bins([]), grid: new KeyGrid(1000), series: null, capacity,
   };
 }
 

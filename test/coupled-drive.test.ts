@@ -3,6 +3,7 @@
  * order, the last block only after the drain, and the same blocks whether the loop is run at
  * once or a chunk at a time.
  */
+import { KeyGrid } from '../src/engine/peak.js';
 import { describe, expect, test } from 'vitest';
 import { detachedOutput, type ChunkOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
@@ -21,7 +22,7 @@ const SEED = '4';
 
 function simulator(out: ChunkOutput[]): CoupledSimulator {
   const s = parseRunnable(YAML);
-  return new CoupledSimulator({ scenario: s, rng: streamRng(SEED, 'coupled'), gridStep: 1e9, seriesStep: null, loadEnd: Infinity, emit: (o) => out.push(detachedOutput(o)) });
+  return new CoupledSimulator({ scenario: s, rng: streamRng(SEED, 'coupled'), grid: new KeyGrid(1e9), seriesStep: null, loadEnd: Infinity, emit: (o) => out.push(detachedOutput(o)) });
 }
 
 const primaries = (outs: readonly ChunkOutput[]) => outs.reduce((n, o) => n + o.primaries, 0);

@@ -1,4 +1,5 @@
 /** Runs of the coupled engine for tests, block by block. */
+import { KeyGrid } from '../src/engine/peak.js';
 import { detachedOutput, type ChunkOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
 import { drive } from '../src/engine/coupled/drive.js';
@@ -11,7 +12,7 @@ import { parseRunnable } from './helpers.js';
 export function coupledBlocks(yaml: string, seed = '7', all = false): ChunkOutput[] {
   const s = parseRunnable(yaml);
   const out: ChunkOutput[] = [];
-  const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), gridStep: 1e9, seriesStep: null, loadEnd: Infinity, emit: (o) => out.push(detachedOutput(o)) });
+  const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), grid: new KeyGrid(1e9), seriesStep: null, loadEnd: Infinity, emit: (o) => out.push(detachedOutput(o)) });
   drive(sim, seed, runPlans(s, seed));
   return all ? out : out.filter((o) => o.primaries === CHUNK_ACTIONS);
 }

@@ -3,6 +3,7 @@
  * the server, the client's pending timeouts; and a backlog that outlasts the series' buckets is
  * counted to the run's end in twice the step, as often as it takes (engine/series-tally.ts).
  */
+import { KeyGrid } from '../src/engine/peak.js';
 import { describe, expect, test } from 'vitest';
 import { detachedOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
@@ -30,7 +31,7 @@ interface Inside {
 /** A coupled run of `yaml` under `limits`: the simulator (whatever it holds when it stops) and the error that stopped it, if any. */
 function runUnder(yaml: string, limits: InFlightLimits, seed = '1'): { inside: Inside; error: Error | undefined } {
   const s = withPrimaries(parseRunnable(yaml), seed);
-  const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), gridStep: 1e9, seriesStep: null, loadEnd: Infinity, limits, emit: (o) => detachedOutput(o) });
+  const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), grid: new KeyGrid(1e9), seriesStep: null, loadEnd: Infinity, limits, emit: (o) => detachedOutput(o) });
   let error: Error | undefined;
   try {
     drive(sim, seed, runPlans(s, seed));

@@ -3,6 +3,7 @@
  * single worker walked by hand through a pause, and the share of time every worker is busy
  * against Erlang's formulas.
  */
+import { KeyGrid } from '../src/engine/peak.js';
 import { describe, expect, test } from 'vitest';
 import { detachedOutput, type ChunkOutput, type SaturationOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
@@ -68,7 +69,7 @@ function heard(yaml: string, seed = '3'): { saturation: SaturationOutput; arriva
   const arrivals: number[] = [];
   const hooks: EngineHooks = Object.assign(Object.create(NO_HOOKS) as EngineHooks, { onGroup: (x: number) => { arrivals.push(x); } });
   const out: ChunkOutput[] = [];
-  const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), gridStep: 1e9, seriesStep: null, loadEnd: s.load.duration ?? Infinity, hooks, emit: (o) => out.push(detachedOutput(o)) });
+  const sim = new CoupledSimulator({ scenario: s, rng: streamRng(seed, 'coupled'), grid: new KeyGrid(1e9), seriesStep: null, loadEnd: s.load.duration ?? Infinity, hooks, emit: (o) => out.push(detachedOutput(o)) });
   drive(sim, seed, runPlans(s, seed));
   return { saturation: out.at(-1)!.capacity!.saturation!, arrivals };
 }

@@ -4,6 +4,7 @@
  * budget denials and breaker rejections are those it counts, each wait is the one it measured,
  * and the drawing shows them (the wait as the bar's lighter start) with their legend and stories.
  */
+import { KeyGrid } from '../src/engine/peak.js';
 import { describe, expect, it } from 'vitest';
 import { detachedOutput, type ChunkOutput } from '../src/engine/chunk-output.js';
 import { CoupledSimulator } from '../src/engine/coupled/coupled.js';
@@ -56,7 +57,7 @@ function traced(yaml: string, chunk = 0) {
 function untraced(scenario: Scenario, plan: ChunkPlan): ChunkOutput[] {
   const out: ChunkOutput[] = [];
   const sim = new CoupledSimulator({
-    scenario, rng: streamRng(SEED, 'coupled'), gridStep: gridStepFor(scenario), seriesStep: null, loadEnd: Infinity, emit: (o) => out.push(detachedOutput(o)),
+    scenario, rng: streamRng(SEED, 'coupled'), grid: new KeyGrid(gridStepFor(scenario)), seriesStep: null, loadEnd: Infinity, emit: (o) => out.push(detachedOutput(o)),
   });
   drive(sim, SEED, runPlans(scenario, SEED, 0, Math.min(plan.index + 2, chunkCount(scenario.actions))));
   return out;

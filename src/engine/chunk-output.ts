@@ -5,7 +5,7 @@
  */
 import { LatencyBins, type BinsData } from './bins.js';
 import { C, NUM_COUNTERS } from '../model/counters.js';
-import { CellList, type GridCells } from './grid-cells.js';
+import { KeyGrid } from './peak.js';
 import { LiveRows } from './live-rows.js';
 import type { ChunkPlan } from './plan.js';
 import type { SeriesTally } from './series-tally.js';
@@ -16,7 +16,7 @@ import type { OfferedUtilisation } from '../model/offered.js';
  * Everything one chunk produced, as plain data; summed by `RunState`. The typed arrays are
  * views of the simulator's buffers, valid until its next `run` (a worker copies them).
  */
-export interface ChunkOutput extends GridCells {
+export interface ChunkOutput {
   index: number;
   /** Primary actions simulated. */
   primaries: number;
@@ -33,6 +33,11 @@ export interface ChunkOutput extends GridCells {
   attemptsUnknown: number;
   callLatency: BinsData;
   actionLatency: BinsData;
+  /**
+   * The grid the chunk's key rows were written to, for peak_live_keys: the run's own, as the chunk
+   * ran, or one of the chunk's (`RunState.addChunk` adds it unless it is the run's).
+   */
+  grid: KeyGrid;
   /** The chunk's series (series-tally.ts): rows of counts from bucket `base` of `step` ms buckets; null when the run counts none. */
   series: { base: number; rows: Int32Array; step: number } | null;
   /** What only a coupled run (engine/coupled/, docs/model.md "Capacity") measures; null in every other. */
@@ -66,7 +71,7 @@ export interface SaturationOutput extends SaturationData {
 /** A chunk output that stays valid after the simulator's next run: copies of its views. */
 export function detachedOutput(out: ChunkOutput): ChunkOutput {
   return {
-    ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(), cells: out.cells.slice(),
+    ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(),
     series: out.series && { ...out.series, rows: out.series.rows.slice() },
     capacity: out.capacity && { ...out.capacity, queueWait: { ...out.capacity.queueWait, counts: out.capacity.queueWait.counts.slice() } },
   };
@@ -91,12 +96,12 @@ export class ChunkTotals {
   readonly callLatency = new LatencyBins();
   readonly actionLatency = new LatencyBins();
   readonly simpleLatency = new LatencyBins();
-  /** The group's key rows (the chunk engine's; the coupled engine keeps one per group in flight), and the chunk's as grid cells, for peak_live_keys. */
+  /** The group's key rows (the chunk engine's; the coupled engine keeps one per group in flight), and the grid they go to as each group ends, for peak_live_keys. */
   readonly rows = new LiveRows();
-  readonly cells = new CellList();
+  grid = new KeyGrid(1);
 
-  /** A new chunk, starting at run time `offset`, its key rows on a grid of `gridStep` ms. */
-  reset(offset: number, gridStep: number): void {
+  /** A new chunk, starting at run time `offset`, its key rows written to `grid`. */
+  reset(offset: number, grid: KeyGrid): void {
     this.sum.fill(0);
     this.sumSq.fill(0);
     this.actions = 0;
@@ -107,7 +112,8 @@ export class ChunkTotals {
     this.actionLatency.reset();
     this.simpleLatency.reset();
     this.rows.clear();
-    this.cells.begin(offset, gridStep);
+    this.grid = grid;
+    grid.rowsFrom(offset);
     this.simpleGroups = 0;
   }
 
@@ -129,13 +135,13 @@ export class ChunkTotals {
     this.sumSq[C.keys]! += keys;
     this.callLatency.addBins(this.simpleLatency);
     this.actionLatency.addBins(this.simpleLatency);
-    this.rows.flushTo(this.cells); // empty, as each group's end flushes its own: kept so a row can never go uncounted
+    this.rows.flushTo(this.grid); // empty, as each group's end flushes its own: kept so a row can never go uncounted
     return {
       index: plan.index, primaries: plan.actions, actions: this.actions,
       sum: this.sum, sumSq: this.sumSq,
       handlerRuns: this.handlerRuns, handlerRunsOverTimeout: this.overTimeout, attemptsUnknown: this.unknownAttempts,
       callLatency: this.callLatency.toData(), actionLatency: this.actionLatency.toData(),
-      ...this.cells.view(),
+      grid: this.grid,
       series: series && { base: series.base, rows: series.rows(), step: series.step },
       capacity: null,
     };

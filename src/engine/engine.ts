@@ -16,6 +16,7 @@ import { compile, S_NONE, type Params } from './compile.js';
 import { D_NONE, withinTimeout } from './draws.js';
 import { DeliveryModel } from './delivery.js';
 import { DueRuns } from './due-runs.js';
+import { KeyGrid } from './peak.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
 import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
@@ -52,10 +53,13 @@ export class ChunkSimulator extends DeliveryModel {
     if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
   }
 
-  /** Simulates one chunk with the chunk's own stream. */
-  run(rng: Rng, plan: ChunkPlan): ChunkOutput {
+  /**
+   * Simulates one chunk with the chunk's own stream, writing its key rows to `grid` (the run's,
+   * or by default one of the chunk's: the output's `grid`).
+   */
+  run(rng: Rng, plan: ChunkPlan, grid = new KeyGrid(this.gridStep)): ChunkOutput {
     this.rng = rng;
-    this.totals.reset(plan.offset, this.gridStep);
+    this.totals.reset(plan.offset, grid);
     this.p = this.base;
     this.offset = plan.offset;
     this.series?.begin(plan.offset);
@@ -117,7 +121,7 @@ export class ChunkSimulator extends DeliveryModel {
     this.runEvents();
     this.finishDelivered(0);
     if (twin) this.finishDelivered(1);
-    this.rows.flushTo(this.totals.cells);
+    this.rows.flushTo(this.totals.grid);
   }
 
   /**
@@ -164,7 +168,7 @@ export class ChunkSimulator extends DeliveryModel {
     const inline = this.fastPath;
     const sr = this.series;
     const bins = t.simpleLatency;
-    const cells = t.cells;
+    const grid = t.grid;
     let simple = 0; // counted into the totals after the loop: a local stays in a register
     for (let a = from; a < to; a++) {
       const u = rng.next();
@@ -186,7 +190,7 @@ export class ChunkSimulator extends DeliveryModel {
         sr.add(SER.executions, done);
       }
       simple++;
-      if (keyed) cells.add(p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
+      if (keyed) grid.addRow(p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
       bins.countKey(binKey(done - s));
     }
     t.handlerRuns += simple;

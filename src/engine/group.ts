@@ -31,7 +31,7 @@ export class GroupModel extends AttemptModel {
     }
     this.finishAction(0);
     if (twin) this.finishAction(1);
-    this.rows.flushTo(this.totals.cells);
+    this.rows.flushTo(this.totals.grid);
   }
 
   /** Actor `i`'s action is over: its counts and latency go into the chunk's totals. */

@@ -1,13 +1,13 @@
 /**
  * The intervals in which a group's key records are live, for peak_live_keys (docs/model.md),
- * until the group ends and they become cells on the run's peak grid (grid-cells.ts). A key is
+ * until the group ends and they become rows of the run's peak grid (peak.ts). A key is
  * one row (docs/model.md v2): a record that overlaps a row of the same key in the group extends
  * that row instead of adding one, and a row it then overlaps too is absorbed, so overlapping
  * writes make one row from the first write to the last expiry. Each row belongs to the action
  * whose write began it, for keys_per_action (rows per action).
  * Typed arrays owned by one simulator (the coupled engine: one per group in flight), reused.
  */
-import type { CellList } from './grid-cells.js';
+import type { KeyGrid } from './peak.js';
 
 export class LiveRows {
   private start: Float64Array;
@@ -27,9 +27,9 @@ export class LiveRows {
     this.key = new Int32Array(size); this.owner = new Uint8Array(size);
   }
 
-  /** The group is over: each row becomes its cells in `cells`, and this is empty for the next. */
-  flushTo(cells: CellList): void {
-    for (let r = 0; r < this.len; r++) cells.add(this.start[r] as number, this.end[r] as number);
+  /** The group is over: each row goes to `grid`, and this is empty for the next. */
+  flushTo(grid: KeyGrid): void {
+    for (let r = 0; r < this.len; r++) grid.addRow(this.start[r] as number, this.end[r] as number);
     this.len = 0;
   }
 

@@ -22,6 +22,9 @@ export function runHorizon(retentionMs: number, ratePerS: number, maxActions: nu
   return (maxActions * 1000) / ratePerS + longestDelayMs + retentionMs;
 }
 
+/** Cells below the first row the grid makes room for (KeyGrid's `reserve`). */
+const BASE_SLACK = 4096;
+
 /** The grid of one run (or part of one), in plain serialisable form. */
 export interface GridData {
   step: number;
@@ -31,31 +34,65 @@ export interface GridData {
   diff: string;
 }
 
+/**
+ * A run's key rows on its peak grid. A row live in [start, end) is live at the grid instants
+ * g·step with start <= g·step < end, cells ceil(start/step) .. ceil(end/step) - 1: +1 in the
+ * first, -1 in the first not live. Rows never live at a grid instant are left out.
+ *
+ * The engines write each row here as they settle it (`addRow`, in ms from the chunk's start,
+ * `rowsFrom`), into the run's grid itself: a list of cell pairs per chunk, summed into the grid
+ * afterwards, cost the lab's intent runs a store, a pass and a scattered add per row (docs/performance.md).
+ */
 export class KeyGrid {
   private diff = new Int32Array(0);
   private base = 0;
+  /** The inverse of the step: rows' times are multiplied by it, not divided by the step (see `addRow`). */
+  private readonly perMs: number;
+  /** The run time (ms) that `addRow`'s times count from: the start of the chunk being written. */
+  private rowOffset = 0;
 
   /**
    * `expectedCells`: cells 0 .. expectedCells - 1 are made room for at the first record, so
    * the grid is not grown (allocated, copied and paged in again) every few chunks of a long
    * run. Pages of it no record touches cost nothing.
    */
-  constructor(readonly step: number, private readonly expectedCells = 0) {}
+  constructor(readonly step: number, private readonly expectedCells = 0) {
+    this.perMs = 1 / step;
+  }
+
+  /** Rows written from now on are in ms from run time `offset` (a chunk's start; 0 for run times). */
+  rowsFrom(offset: number): void {
+    this.rowOffset = offset;
+  }
 
   /**
-   * Adds records given as cell pairs: a record [start, end) is live at the grid instants
-   * g·step with start <= g·step < end, that is cells ceil(start/step) .. ceil(end/step) - 1.
-   * `lo` and `hi`: the lowest and highest cell in the list (the engine has them at no cost).
+   * A key row live in [start, end) (ms from `rowsFrom`'s offset), if it is live at a grid
+   * instant. Times are multiplied by the step's inverse rather than divided by the step (two
+   * divisions a simple group, each several multiplications' time): a row that starts or ends
+   * within a rounding error of a grid instant may count at it or not. Small, so that the
+   * engines' loops inline it; room is made apart.
    */
-  addCells(cells: Int32Array, lo: number, hi: number): void {
-    if (cells.length < 2) return;
-    this.reserve(lo, hi); // one reserve for the whole list (a call per record was a tenth of a chunk's summing)
-    const diff = this.diff;
-    const base = this.base;
-    for (let r = 0; r + 1 < cells.length; r += 2) {
-      diff[(cells[r] as number) - base]!++;
-      diff[(cells[r + 1] as number) - base]!--;
-    }
+  addRow(start: number, end: number): void {
+    const g0 = Math.ceil((this.rowOffset + start) * this.perMs);
+    const g1 = Math.ceil((this.rowOffset + end) * this.perMs);
+    if (g1 <= g0) return;
+    const i0 = g0 - this.base, i1 = g1 - this.base;
+    if (i0 < 0 || i1 >= this.diff.length) return this.addRowGrowing(g0, g1);
+    this.diff[i0]!++;
+    this.diff[i1]!--;
+  }
+
+  /** Adds another grid's rows (a chunk written apart: exec/lane.ts). */
+  addGrid(other: KeyGrid): void {
+    if (other.step !== this.step) throw new RangeError(`grid steps differ: ${other.step} vs ${this.step}`);
+    const from = other.diff;
+    let lo = 0, hi = from.length;
+    while (lo < hi && from[lo] === 0) lo++;
+    while (hi > lo && from[hi - 1] === 0) hi--;
+    if (lo === hi) return;
+    this.reserve(other.base + lo, other.base + hi - 1);
+    const shift = other.base - this.base;
+    for (let i = lo; i < hi; i++) this.diff[i + shift]! += from[i] as number;
   }
 
   addData(data: GridData): void {
@@ -87,11 +124,22 @@ export class KeyGrid {
     return peak;
   }
 
-  /** Makes cells lo..hi addressable. */
+  /** addRow's row, cells g0 (first live) and g1 (first not live), where room is made first. */
+  private addRowGrowing(g0: number, g1: number): void {
+    this.reserve(g0, g1);
+    this.diff[g0 - this.base]!++;
+    this.diff[g1 - this.base]!--;
+  }
+
+  /**
+   * Makes cells lo..hi addressable. The first room starts up to BASE_SLACK cells below the first
+   * row: a later row may start a little earlier (a shorter latency), and moving the base copies
+   * the whole grid.
+   */
   private reserve(lo: number, hi: number): void {
     if (this.diff.length === 0) {
-      this.base = lo;
-      this.diff = new Int32Array(Math.max(1024, 2 * (hi - lo + 1), this.expectedCells - lo));
+      this.base = lo - Math.min(Math.max(lo, 0), BASE_SLACK);
+      this.diff = new Int32Array(Math.max(1024, 2 * (hi - this.base + 1), this.expectedCells - this.base));
       return;
     }
     if (lo >= this.base && hi < this.base + this.diff.length) return;

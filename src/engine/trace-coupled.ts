@@ -17,6 +17,7 @@ import { detachedOutput, type ChunkOutput } from './chunk-output.js';
 import { CoupledSimulator, type CoupledSpec } from './coupled/coupled.js';
 import { drive } from './coupled/drive.js';
 import type { EngineHooks } from './hooks.js';
+import { KeyGrid } from './peak.js';
 import { chunkCount, CHUNK_ACTIONS, runPlans, type ChunkPlan } from './plan.js';
 import { withPrimaries } from '../model/clock.js';
 import { GUARDS, type GuardName, type GuardStop } from '../model/guards.js';
@@ -243,7 +244,7 @@ export function traceCoupled(scenario: Scenario, gridStep: number, seed: string,
   const tracer = new CoupledTracer(bound, plan);
   const outputs: ChunkOutput[] = [];
   const sim = new TracingSimulator({
-    scenario: bound, rng: streamRng(seed, 'coupled'), gridStep, seriesStep: null, loadEnd: bound.load.duration ?? Infinity,
+    scenario: bound, rng: streamRng(seed, 'coupled'), grid: new KeyGrid(gridStep), seriesStep: null, loadEnd: bound.load.duration ?? Infinity,
     emit: (out) => outputs.push(detachedOutput(out)),
   }, tracer);
   drive(sim, seed, runPlans(bound, seed, 0, Math.min(upTo, chunkCount(bound.actions))));

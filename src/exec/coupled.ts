@@ -28,7 +28,7 @@ export function prepareCoupled(written: Scenario, seed: string, seriesStep: numb
   const { step: gridStep, cells } = runGrid(scenario, scenario.actions, false);
   const state = new RunState(gridStep, cells, seriesStep);
   const sim = new CoupledSimulator({
-    scenario, rng: streamRng(seed, 'coupled'), gridStep, seriesStep,
+    scenario, rng: streamRng(seed, 'coupled'), grid: state.grid, seriesStep,
     loadEnd: scenario.load.duration ?? lastArrival, fastPath, emit: (out) => state.addChunk(out),
     ...(saturationTally === undefined ? {} : { saturationTally }),
   });

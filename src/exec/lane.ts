@@ -110,7 +110,10 @@ export class Lane {
    */
   run(plan: ChunkPlan): ChunkTotals | undefined {
     if (plan.index >= Atomics.load(this.spec.control, STOP)) return undefined;
-    const out = this.sim.run(chunkRng(this.spec.seed, plan.index), plan);
+    // A chunk confirmed before it runs writes its key rows into the lane's grid; another into one
+    // of its own, added if it is confirmed (whether it is can change while it runs).
+    const confirmed = plan.index < Atomics.load(this.spec.control, CONFIRMED);
+    const out = this.sim.run(chunkRng(this.spec.seed, plan.index), plan, confirmed ? this.state.grid : undefined);
     const totals = { index: plan.index, actions: out.actions, sum: out.sum.slice(), sumSq: out.sumSq.slice() };
     if (plan.index < Atomics.load(this.spec.control, CONFIRMED)) this.state.addChunk(out);
     else this.held.push(detachedOutput(out));

@@ -37,7 +37,7 @@ export function simulate(written: Scenario, seed: string, seriesStep: number | n
   const sim = new ChunkSimulator(scenario, grid.step, true, undefined, seriesStep);
   const state = new RunState(grid.step, grid.cells, seriesStep);
   for (const plan of runPlans(scenario, seed)) {
-    state.addChunk(sim.run(chunkRng(seed, plan.index), plan));
+    state.addChunk(sim.run(chunkRng(seed, plan.index), plan, state.grid));
   }
   return { scenario, seed, metrics: state.finish(scenario), series: state.series(), state };
 }

@@ -127,7 +127,7 @@ export class RunState extends CounterTally {
   private unknownAttempts = 0;
   private readonly callLatency = new LatencyBins();
   private readonly actionLatency = new LatencyBins();
-  private readonly grid: KeyGrid;
+  readonly grid: KeyGrid; // the engines write their key rows to it as they run (ChunkOutput.grid)
   private readonly seriesSum: SeriesSum | null;
   /** A coupled run's sums, from its first chunk that has them. */
   private capacity: CapacitySum | null = null;
@@ -142,7 +142,7 @@ export class RunState extends CounterTally {
   /** Adds one chunk. */
   addChunk(c: ChunkOutput): void {
     this.addTotals(c);
-    this.grid.addCells(c.cells, c.cellsLow, c.cellsHigh);
+    if (c.grid !== this.grid) this.grid.addGrid(c.grid);
     if (c.series) this.seriesSum?.add(c.series.base, c.series.rows, c.series.step);
     if (c.capacity) this.addCapacity(c.capacity);
   }

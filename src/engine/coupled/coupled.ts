@@ -23,6 +23,7 @@ import { SER } from '../../model/series.js';
 import type { Scenario } from '../../model/types.js';
 import type { Rng } from '../../random/rng.js';
 import { uniform } from '../../random/uniform.js';
+import type { KeyGrid } from '../peak.js';
 import type { InFlightLimits } from './in-flight.js';
 import type { SaturationTally } from './saturation.js';
 import { CoupledDelivered } from './delivered.js';
@@ -32,7 +33,8 @@ export interface CoupledSpec {
   scenario: Scenario;
   /** The event stream (arrivals come from each chunk's own, `feed`). */
   rng: Rng;
-  gridStep: number;
+  /** The run's peak grid, which its key rows are written to as groups end (the run's sums' own, `RunState.grid`). */
+  grid: KeyGrid;
   seriesStep: number | null;
   /** The load's end T (ms): utilisation counts handler time in [0, T). */
   loadEnd: number;
@@ -69,7 +71,7 @@ export class CoupledSimulator extends CoupledDelivered {
     this.rng = spec.rng;
     this.clock = clockOf(spec.scenario);
     this.series?.begin(0);
-    this.totals.reset(0, spec.gridStep); // a coupled run's times are the run's: its blocks start at 0
+    this.totals.reset(0, spec.grid); // a coupled run's times are the run's: its blocks start at 0
     // One uniform settles a group's first decisions only where they all come at its arrival: to
     // a free worker, with no replay after a success (its draw would come at the return), no
     // window, no client guard. A simple group's later steps then draw nothing and touch nothing
@@ -196,7 +198,7 @@ export class CoupledSimulator extends CoupledDelivered {
     }
     t.handlerRuns++;
     t.simpleGroups++;
-    if (p.scope !== S_NONE) t.cells.add(p.atomic ? x : done, done + p.retention);
+    if (p.scope !== S_NONE) t.grid.addRow(p.atomic ? x : done, done + p.retention);
     t.simpleLatency.countKey(binKey(delay));
     t.actions++;
     this.occupy(-1, x, x, done);
@@ -280,7 +282,7 @@ export class CoupledSimulator extends CoupledDelivered {
     out.capacity = { queueWait: this.queueWait.toData(), busyUs: this.busy, loadMs: this.spec.loadEnd, started: this.started, succeeded: this.succeeded };
     if (last) out.capacity.saturation = { ...this.saturation.finish(this.now), offered: offeredUtilisation(this.spec.scenario) };
     this.spec.emit(out);
-    this.totals.reset(0, this.spec.gridStep);
+    this.totals.reset(0, this.spec.grid);
     this.queueWait.reset();
     this.busy = 0;
     this.started = 0;

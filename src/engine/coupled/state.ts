@@ -99,7 +99,7 @@ export class CoupledState extends DeliveryModel {
       for (const g of this.guards) t.count(g.counter, g.stops[i] as number);
       if (this.base.trigger !== null) this.releaseRuns(i);
     }
-    this.rows.flushTo(t.cells);
+    this.rows.flushTo(t.grid);
     this.rows = t.rows;
     this.current = -1;
     this.groups.release(g);

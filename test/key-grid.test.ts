@@ -1,0 +1,75 @@
+/**
+ * The peak grid's rows (engine/peak.ts): written one at a time by the engines (`addRow`, in ms from
+ * a chunk's start), growing room on either side, and grids added to each other (`addGrid`, a chunk
+ * written apart), against the live count at every grid instant counted row by row.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { KeyGrid } from '../src/engine/peak.js';
+
+const STEP = 100;
+
+/** Rows as (chunk offset, start, length) in ms. */
+const rows = fc.array(fc.tuple(fc.integer({ min: 0, max: 2 * 10 ** 6 }), fc.double({ min: 0, max: 10 ** 5, noNaN: true }), fc.double({ min: 0, max: 10 ** 4, noNaN: true })), { minLength: 1, maxLength: 60 });
+
+/** The live count at each grid instant g from cell `from`, one row at a time: live at g·step when its cells (first live, first not live) hold g. */
+function counted(all: [number, number, number][], from: number, to: number): number[] {
+  const live = new Array<number>(to - from).fill(0);
+  for (const [offset, start, length] of all) {
+    const g0 = Math.ceil((offset + start) * (1 / STEP));
+    const g1 = Math.ceil((offset + start + length) * (1 / STEP));
+    for (let g = Math.max(g0, from); g < Math.min(g1, to); g++) live[g - from]!++;
+  }
+  return live;
+}
+
+/** The live count at each grid instant from cell `from`, from a grid's differences. */
+function liveOf(grid: KeyGrid, from: number, to: number): number[] {
+  const { base, diff } = grid.toData();
+  const d = new Int32Array(Uint8Array.from(Buffer.from(diff, 'base64')).buffer);
+  const live: number[] = [];
+  let n = 0;
+  for (let g = Math.min(base, from); g < to; g++) {
+    n += g >= base && g - base < d.length ? (d[g - base] as number) : 0;
+    if (g >= from) live.push(n);
+  }
+  return live;
+}
+
+const write = (grid: KeyGrid, all: [number, number, number][]) => {
+  for (const [offset, start, length] of all) {
+    grid.rowsFrom(offset);
+    grid.addRow(start, start + length);
+  }
+};
+
+describe('the peak grid', () => {
+  it('counts each row at the grid instants it is live, in any order, growing room on either side', () => {
+    fc.assert(fc.property(rows, fc.nat({ max: 3000 }), (all, expected) => {
+      const grid = new KeyGrid(STEP, expected);
+      write(grid, all);
+      const to = Math.ceil(2.11e6 / STEP) + 2;
+      const live = counted(all, 0, to);
+      expect(liveOf(grid, 0, to)).toEqual(live);
+      expect(grid.peak()).toBe(live.reduce((a, b) => Math.max(a, b), 0));
+    }), { numRuns: 100 });
+  });
+
+  it('a grid added to another gives what writing every row to one gives', () => {
+    fc.assert(fc.property(rows, rows, (a, b) => {
+      const one = new KeyGrid(STEP);
+      write(one, [...a, ...b]);
+      const apart = new KeyGrid(STEP, 1000);
+      const other = new KeyGrid(STEP);
+      write(apart, a);
+      write(other, b);
+      apart.addGrid(other);
+      apart.addGrid(new KeyGrid(STEP)); // an empty grid adds nothing
+      expect(apart.toData()).toEqual(one.toData());
+    }), { numRuns: 100 });
+  });
+
+  it('refuses a grid of another step', () => {
+    expect(() => new KeyGrid(STEP).addGrid(new KeyGrid(2 * STEP))).toThrow(/grid steps differ/);
+  });
+});
