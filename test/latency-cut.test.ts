@@ -110,6 +110,23 @@ describe.each(CASES)('the cut of $name', (c) => {
     expect(wrong).toEqual([]);
   });
 
+  it.each(c.cuts)('at %d ms: where quickBetween says every v of a range draws quickly, each does (and never for v = 1)', (at) => {
+    const cut = sampler.cut(at);
+    if (cut.pBelow === 0) return;
+    expect(cut.quickBetween(0.5, 1)).toBe(false);
+    const wrong: string[] = [];
+    let quick = 0;
+    for (let k = 0; k + 1 < GRID.length; k++) {
+      const v0 = GRID[k] as number, v1 = GRID[k + 1] as number;
+      if (!(v1 < 1) || !cut.quickBetween(v0, v1)) continue;
+      quick++;
+      for (const v of [v0, (v0 + v1) / 2, v1]) if (Number.isNaN(cut.belowQuick(v))) wrong.push(`v ${v} in [${v0}, ${v1}]`);
+    }
+    expect(wrong).toEqual([]);
+    // A form with a table says so somewhere (its cells are built now); one without never does.
+    expect(quick > 0).toBe(GRID.some((v) => v < 1 && !Number.isNaN(cut.belowQuick(v))));
+  });
+
   it.each(c.cuts)('at %d ms: each side on its side, distributed as L given the side', (at) => {
     const cut = sampler.cut(at);
     const sides = [

@@ -65,6 +65,8 @@ export function logKey(value: number): number {
  * engine's loops. Other values take the formula.
  */
 const LOW_EXP = -8, HIGH_EXP = 32; // about 4 us to 50 days
+/** The values (ms) binKey reads from its table, [BINNED_LOW, BINNED_HIGH): in them it rises with the value, bin by bin. */
+export const BINNED_LOW = 2 ** LOW_EXP, BINNED_HIGH = 2 ** HIGH_EXP;
 const BUCKET_BITS = 7;
 const BUCKETS = (HIGH_EXP - LOW_EXP) << BUCKET_BITS;
 const FIRST_BUCKET = (LOW_EXP + 1023) << BUCKET_BITS; // 1023: the exponent bias of a double
@@ -106,7 +108,7 @@ function fillBinade(e: number): void {
 /** binKey's table range in ms and every bin boundary in it (for tests). */
 export function binTable(): { lowest: number; highest: number; boundaries: number[] } {
   for (let e = 0; e < HIGH_EXP - LOW_EXP; e++) if (BUCKET_KEY[e << BUCKET_BITS] === UNSET) fillBinade(e);
-  return { lowest: 2 ** LOW_EXP, highest: 2 ** HIGH_EXP, boundaries: Array.from(BUCKET_SPLIT).filter((x) => x !== Infinity) };
+  return { lowest: BINNED_LOW, highest: BINNED_HIGH, boundaries: Array.from(BUCKET_SPLIT).filter((x) => x !== Infinity) };
 }
 
 /** Bins a fresh histogram allocates; its first key lands in the middle. */

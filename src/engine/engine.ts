@@ -17,6 +17,7 @@ import { D_NONE, withinTimeout } from './draws.js';
 import { DeliveryModel } from './delivery.js';
 import { DueRuns } from './due-runs.js';
 import { KeyGrid } from './peak.js';
+import { MIXED, NO_QUICK_KEYS, QUICK_ENTRIES, QuickKeys, SPAN_MS, UNFILLED } from './quick-keys.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
 import { Regimes, type FastSpan } from './regimes.js';
 import type { ChunkPlan } from './plan.js';
@@ -169,21 +170,35 @@ export class ChunkSimulator extends DeliveryModel {
     const sr = this.series;
     const bins = t.simpleLatency;
     const grid = t.grid;
+    // A simple group's bin from its uniform's range where the range has one (quick-keys.ts): then
+    // an unkeyed group with no series to count needs nothing else of its latency.
+    const quick = this.quickKeysOf(p);
+    const keys = to > from && (this.arrivals[to - 1] as number) + p.timeout < SPAN_MS ? quick.keys : NO_QUICK_KEYS;
+    const latencyRead = keyed || sr !== null;
     let simple = 0; // counted into the totals after the loop: a local stays in a register
     for (let a = from; a < to; a++) {
       const u = rng.next();
+      const settles = u < simpleP && inline;
+      const range = (u * QUICK_ENTRIES) | 0;
+      const known = keys[range] as number;
+      if (known > MIXED && settles && !latencyRead) {
+        simple++;
+        bins.countKey(known);
+        continue;
+      }
       // NaN: not simple (belowQuick(1) is NaN), or a simple group whose latency the table does not
       // draw quickly (a cell not built yet, or drawn by the exact quantile); the general model
       // gives it the same numbers (draws.ts). No NaN constant here: it made every value boxed.
-      const quick = cut.belowQuick(u < simpleP && inline ? u / simpleP : 1);
-      if (quick !== quick) {
+      const drawn = cut.belowQuick(settles ? u / simpleP : 1);
+      if (drawn !== drawn) {
         this.simulateScripted(p, a, u);
         continue;
       }
+      if (known === UNFILLED) quick.fill(range);
       // One attempt, one execution, one key record unless unkeyed; the call's latency is the
       // action's, drawn as draws.ts's drawHandlerDelay draws a simple group's.
       const s = this.arrivals[a] as number;
-      const done = s + withinTimeout(quick, p);
+      const done = s + withinTimeout(drawn, p);
       if (sr !== null) {
         sr.add(SER.arrivals, s);
         sr.add(SER.attempts, s);
@@ -191,11 +206,19 @@ export class ChunkSimulator extends DeliveryModel {
       }
       simple++;
       if (keyed) grid.addRow(p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
-      bins.countKey(binKey(done - s));
+      bins.countKey(known > MIXED ? known : binKey(done - s));
     }
     t.handlerRuns += simple;
     t.simpleGroups += simple;
     t.actions += simple;
+  }
+
+  /** The ranges' keys under `p` (the run's parameters, or a window's), made at its first span. */
+  private readonly quickKeys = new Map<Params, QuickKeys>();
+  private quickKeysOf(p: Params): QuickKeys {
+    let keys = this.quickKeys.get(p);
+    if (keys === undefined) this.quickKeys.set(p, (keys = new QuickKeys(p)));
+    return keys;
   }
 
   /** Group `a` through the general model, with the verdict of its uniform `u` under `p`. */

@@ -47,6 +47,9 @@ class EmpiricalCut implements LatencyCut {
   belowQuick(): number {
     return NaN; // no table: every draw through below
   }
+  quickBetween(): boolean {
+    return false;
+  }
 
   below(v: number): number {
     const k = this.count;

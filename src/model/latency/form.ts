@@ -37,6 +37,13 @@ export interface LatencyCut {
    * number allocated each simple group).
    */
   belowQuick(v: number): number;
+  /**
+   * Whether belowQuick draws every v in [v0, v1] (0 <= v0 <= v1 < 1) from its cells, building
+   * the cells it needs: then a draw there is the cells' own function of v, rising with it, and the
+   * engine can know a range of draws from its ends (engine/quick-keys.ts). False for a form
+   * without a table.
+   */
+  quickBetween(v0: number, v1: number): boolean;
   /** A draw of L given L > at, from `v` uniform on [0, 1] (1 included): a finite value > at. Called only when pAbove > 0. */
   above(v: number): number;
 }
@@ -87,6 +94,6 @@ export class ConstantSampler implements LatencySampler {
     const value = this.value, below = value <= at;
     // The side the value is not on is never drawn; it answers with the nearest value it may hold.
     const other = below ? nextUp(at) : at;
-    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, belowQuick: () => NaN, above: below ? () => other : () => value };
+    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, belowQuick: () => NaN, quickBetween: () => false, above: below ? () => other : () => value };
   }
 }

@@ -103,6 +103,9 @@ class HistogramCut implements LatencyCut {
   belowQuick(): number {
     return NaN; // no table: every draw through below
   }
+  quickBetween(): boolean {
+    return false;
+  }
 
   below(v: number): number {
     return Math.min(this.at, this.histogram.valueAt(v * this.countBelow));

@@ -74,6 +74,9 @@ class MixtureCut implements LatencyCut {
   belowQuick(): number {
     return NaN; // no table: every draw through below
   }
+  quickBetween(): boolean {
+    return false;
+  }
 
   below(v: number): number {
     const side = this.low, t = v * side.total;

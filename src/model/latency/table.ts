@@ -125,6 +125,16 @@ export class TableCut implements LatencyCut {
     return cubicAt(this.lowValues, v * CELLS);
   }
 
+  quickBetween(v0: number, v1: number): boolean {
+    const last = (v1 * CELLS) | 0;
+    if (!(v0 >= 0 && v1 < 1 && last < CELLS)) return false;
+    for (let j = (v0 * CELLS) | 0; j <= last; j++) {
+      const state = this.low.states[j];
+      if (state === EXACT || (state === UNBUILT && !buildCell(this.lower, this.lowValues, this.low.states, j))) return false;
+    }
+    return true;
+  }
+
   above(v: number): number {
     const drawn = cubicAt(this.highValues, v * CELLS);
     return drawn === drawn ? drawn : this.aboveExactly(v, (v * CELLS) | 0);

@@ -41,6 +41,9 @@ class UniformCut implements LatencyCut {
   belowQuick(): number {
     return NaN; // no table: every draw through below
   }
+  quickBetween(): boolean {
+    return false;
+  }
 
   below(v: number): number {
     return Math.min(this.lowEnd, this.min + v * (this.lowEnd - this.min));
