@@ -2,13 +2,13 @@
  * The simulation's random stream: seedrandom's `tychei` generator (Neves & Araujo, "Fast and
  * Small Nonlinear Pseudorandom Number Generators for Computer Simulation", 2011), stepped
  * here rather than through seedrandom's closure so that the hot loop makes no calls it
- * cannot inline. seedrandom seeds it: its ARC4 key schedule hashes the root seed and the
- * stream's name, and `seedrandom.tychei` turns that into the generator's state. A test
- * checks that this class and `seedrandom.tychei` give the same numbers.
+ * cannot inline. It is seeded as seedrandom seeds it: seedrandom's ARC4 key schedule hashes the
+ * root seed and the stream's name, and `seedrandom.tychei` turns that into the generator's
+ * state (both written out below, `streamRng`). Tests check that this class and
+ * `seedrandom.tychei` give the same numbers, and the seeding seedrandom's.
  *
  * Bits only: the distributions built on it live in files of their own beside it.
  */
-import seedrandom from 'seedrandom';
 
 interface TycheState { a: number; b: number; c: number; d: number }
 
@@ -37,6 +37,12 @@ export class Rng {
     return (s[0] = (a - b) | 0);
   }
 
+  /** The state words. */
+  state(): TycheState {
+    const s = this.s;
+    return { a: s[0] as number, b: s[1] as number, c: s[2] as number, d: s[3] as number };
+  }
+
   /** Uniform on [0, 1) with 32 random bits (seedrandom's `prng()`). */
   next(): number {
     return (this.int32() >>> 0) * 2.3283064365386963e-10; // 2^-32
@@ -48,11 +54,83 @@ export function chunkRng(seed: string, index: number): Rng {
   return streamRng(seed, `chunk/${index}`);
 }
 
-/** Derives a named stream from the root seed. */
+/**
+ * Derives a named stream from the root seed: seedrandom's ARC4 hashes `idem-sim/v1/<seed>/<name>`,
+ * two of its doubles make a 53-bit integer, and that integer seeds tychei as seedrandom.tychei
+ * seeds it (its high and low words, then 20 steps).
+ *
+ * The two seedrandom steps are written out here, number for number (test/random.test.ts checks
+ * them against seedrandom for seeds short and long): seedrandom's own took 30-70 us a stream, most
+ * of it converting its ARC4 state to a string and mixing that into a global pool no stream here
+ * reads; a run derives one stream a chunk, and that was 2-4% of the lab's run.
+ */
 export function streamRng(seed: string, name: string): Rng {
-  const hash = seedrandom(`idem-sim/v1/${seed}/${name}`);
-  // 53 bits from the ARC4 hash seed tychei, which reads an integer seed as its high and low words.
-  const seed53 = Math.floor(hash() * 2 ** 21) * 2 ** 32 + Math.floor(hash() * 2 ** 32);
-  const prng = seedrandom.tychei(seed53 as unknown as string, { state: true });
-  return new Rng(prng.state() as unknown as TycheState);
+  const arc4 = new Arc4(`idem-sim/v1/${seed}/${name}`);
+  const seed53 = Math.floor(arc4.double() * 2 ** 21) * 2 ** 32 + Math.floor(arc4.double() * 2 ** 32);
+  return new Rng(tycheiState(seed53));
+}
+
+/** seedrandom's ARC4 (RC4 keyed by its `mixkey` of the text, the first 256 bytes dropped) and its doubles. */
+class Arc4 {
+  private readonly s = new Uint8Array(256);
+  private i = 0;
+  private j = 0;
+
+  constructor(text: string) {
+    // mixkey: each character folds into key[j mod 256] with a running smear; a key byte not yet
+    // written counts as 0 in the smear (seedrandom's undefined * 19 is NaN, and NaN ^ x is x).
+    const key = new Uint8Array(256);
+    let smear = 0;
+    for (let j = 0; j < text.length; j++) {
+      const m = j & 255;
+      if (j > 255) smear ^= (key[m] as number) * 19;
+      key[m] = (smear + text.charCodeAt(j)) & 255;
+    }
+    const keylen = Math.max(1, Math.min(text.length, 256)); // an empty text keys with one 0
+    const s = this.s;
+    for (let i = 0; i < 256; i++) s[i] = i;
+    for (let i = 0, j = 0; i < 256; i++) {
+      const t = s[i] as number;
+      j = (j + (key[i % keylen] as number) + t) & 255;
+      s[i] = s[j] as number;
+      s[j] = t;
+    }
+    for (let k = 0; k < 256; k++) this.byte();
+  }
+
+  /** The next byte of the keystream. */
+  private byte(): number {
+    const s = this.s;
+    const i = (this.i = (this.i + 1) & 255);
+    const t = s[i] as number;
+    const j = (this.j = (this.j + t) & 255);
+    s[i] = s[j] as number;
+    s[j] = t;
+    return s[((s[i] as number) + t) & 255] as number;
+  }
+
+  /** seedrandom's `prng()`: 48 bits, then bytes until 52 significant bits, rounded down to 53. */
+  double(): number {
+    let n = 0;
+    for (let k = 0; k < 6; k++) n = n * 256 + this.byte();
+    let d = 2 ** 48, x = 0;
+    while (n < 2 ** 52) {
+      n = (n + x) * 256;
+      d *= 256;
+      x = this.byte();
+    }
+    while (n >= 2 ** 53) {
+      n /= 2;
+      d /= 2;
+      x >>>= 1;
+    }
+    return (n + x) / d;
+  }
+}
+
+/** seedrandom.tychei's state from an integer seed: its high and low words, then 20 steps. */
+function tycheiState(seed: number): TycheState {
+  const rng = new Rng({ a: (seed / 0x100000000) | 0, b: seed | 0, c: 2654435769 | 0, d: 1367130551 });
+  for (let k = 0; k < 20; k++) rng.int32();
+  return rng.state();
 }
