@@ -12,8 +12,9 @@
 //   the median of the rounds' own ratios, because this shared machine's speed drifts by tens
 //   of percent within a minute;
 // - the numpy baseline: the guide's simplest case (blind retries) vectorised in numpy, if
-//   `python3 -c "import numpy"` works, measured in turns with the two lab cases (5 rounds), and
-//   each case's rate over it, the median of the rounds' own ratios;
+//   `python3 -c "import numpy"` works, measured in turns with the two lab cases (5 rounds), all
+//   on one core where `taskset` is (this host's cores have differed by 1.7x), and each case's
+//   rate over it, the median of the rounds' own ratios;
 // - peak RSS (the largest of the measuring processes; workers are threads, so included) and the machine;
 // - flat memory: one run of 10^9 actions (scope intent, all cores), its time and peak RSS
 //   (skipped with `-- --quick`);
@@ -79,8 +80,28 @@ const COUPLED_CASES = [
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const threadsAll = os.availableParallelism();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-/** One measurement of bench/case.js in a process of its own (several may run at once). */
-const child = async (mode, args) => JSON.parse((await promisify(execFile)(process.execPath, [here('case.js'), mode, JSON.stringify(args)], { encoding: 'utf8' })).stdout);
+/** `file` with `args` in a process of its own, on the core `PIN` names when `pinned`; its stdout. */
+const exec = async (file, args, pinned = false) => {
+  const [cmd, ...rest] = pinned && PIN !== null ? ['taskset', '-c', String(PIN), file, ...args] : [file, ...args];
+  return (await promisify(execFile)(cmd, rest, { encoding: 'utf8' })).stdout;
+};
+/** One measurement of bench/case.js in a process of its own (several may run at once); `pinned`: on PIN's core. */
+const child = async (mode, args, pinned = false) => JSON.parse(await exec(process.execPath, [here('case.js'), mode, JSON.stringify(args)], pinned));
+/**
+ * The core numpy and the lab cases run on in turns (`taskset`, where it is): this host's two cores
+ * have run the same process at speeds up to 1.7x apart for minutes at a time (another tenant on
+ * one of them), so a round with numpy on one core and idem-sim on the other measured the cores.
+ * The last core; null without taskset (each process then runs where the system puts it).
+ */
+const PIN = await (async () => {
+  const core = os.cpus().length - 1;
+  try {
+    await promisify(execFile)('taskset', ['-c', String(core), 'true']);
+    return core;
+  } catch {
+    return null;
+  }
+})();
 
 /**
  * ROUNDS rounds of the same run three ways, each cold, in an order that rotates: on 1 thread;
@@ -118,19 +139,18 @@ async function speedup(c) {
   };
 }
 
-/** One numpy measurement: the median of `runs` runs of 4·ACTIONS actions, or null without python3 and numpy. */
+/** One numpy measurement (on PIN's core): the median of `runs` runs of 4·ACTIONS actions, or null without python3 and numpy. */
 async function numpyRun(runs) {
   try {
-    const { stdout } = await promisify(execFile)('python3', [here('numpy_baseline.py'), String(4 * ACTIONS), String(runs)], { encoding: 'utf8' });
-    return JSON.parse(stdout);
+    return JSON.parse(await exec('python3', [here('numpy_baseline.py'), String(4 * ACTIONS), String(runs)], true));
   } catch {
     return null; // python3 or numpy missing
   }
 }
 
 /**
- * The numpy baseline against the lab's one-thread rates, in turns: NUMPY_ROUNDS rounds, each
- * numpy (3 runs) and the two lab cases (3 warm runs each, bench/case.js `rate`), in an order that
+ * The numpy baseline against the lab's one-thread rates, in turns on one core (PIN): NUMPY_ROUNDS
+ * rounds, each numpy (3 runs) and the two lab cases (3 warm runs each, bench/case.js `rate`), in an order that
  * alternates, and each case's ratio the median of the rounds' own ratios (numpy's rate moves by a
  * quarter between runs here, as much as the ratio is off 1).
  */
@@ -140,14 +160,14 @@ async function numpyInTurns() {
   const rounds = [];
   for (let r = 0; r < NUMPY_ROUNDS; r++) {
     const round = { numpy: null, rates: [] };
-    const ways = [async () => { round.numpy = await numpyRun(3); }, async () => { for (const c of lab) round.rates.push((await child('rate', [c.yaml, 3, ACTIONS])).rate); }];
+    const ways = [async () => { round.numpy = await numpyRun(3); }, async () => { for (const c of lab) round.rates.push((await child('rate', [c.yaml, 3, ACTIONS], true)).rate); }];
     if (r % 2 === 1) ways.reverse();
     for (const way of ways) await way();
     rounds.push(round);
   }
   const rates = rounds.map((x) => x.numpy.median_actions_per_s);
   return {
-    ...rounds[0].numpy, runs: 3, rounds: NUMPY_ROUNDS, median_actions_per_s: median(rates), actions_per_s_each_round: rates,
+    ...rounds[0].numpy, runs: 3, rounds: NUMPY_ROUNDS, core: PIN, median_actions_per_s: median(rates), actions_per_s_each_round: rates,
     cases: lab.map((c, k) => {
       const ratios = rounds.map((x) => x.rates[k] / x.numpy.median_actions_per_s).sort((a, b) => a - b);
       return { case: c.name, one_thread_actions_per_s: Math.round(median(rounds.map((x) => x.rates[k]))), over_numpy: median(ratios), ratios };
@@ -238,7 +258,7 @@ if (json) {
   console.log(line(head));
   for (const r of rows) console.log(line(r));
   if (numpy) {
-    console.log(`numpy ${numpy.numpy}, blind retries only: ${m(numpy.median_actions_per_s)} (${numpy.duplicates_per_1000.toFixed(1)} duplicates/1000; rounds ${m(Math.min(...numpy.actions_per_s_each_round))}-${m(Math.max(...numpy.actions_per_s_each_round))}); idem-sim's full model, 1 thread, in turns with it (x: the ${numpy.rounds} rounds' median ratio to numpy):`);
+    console.log(`numpy ${numpy.numpy}, blind retries only: ${m(numpy.median_actions_per_s)} (${numpy.duplicates_per_1000.toFixed(1)} duplicates/1000; rounds ${m(Math.min(...numpy.actions_per_s_each_round))}-${m(Math.max(...numpy.actions_per_s_each_round))}); idem-sim's full model, 1 thread, in turns with it${numpy.core === null ? '' : ` on core ${numpy.core}`} (x: the ${numpy.rounds} rounds' median ratio to numpy):`);
     for (const c of numpy.cases) console.log(`  ${c.case.padEnd(28)} ${m(c.one_thread_actions_per_s)}  ${c.over_numpy.toFixed(2)}x (rounds ${c.ratios[0].toFixed(2)}-${c.ratios.at(-1).toFixed(2)})`);
   } else {
     console.log('numpy baseline skipped: python3 with numpy not found');
