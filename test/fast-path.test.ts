@@ -28,6 +28,16 @@ describe('fast path', () => {
     expectEqual(fast, general);
   });
 
+  it('gives the same chunks as the general model on the lab defaults, scope none, one simulator for several chunks (bins read from the ranges it filled)', () => {
+    const seed = 'fast-none';
+    const plans = planChunks(seed, 4 * CHUNK_ACTIONS, DEFAULT_SCENARIO.load.rate_per_s);
+    const fast = new ChunkSimulator(DEFAULT_SCENARIO, 100, true);
+    for (const plan of plans) {
+      const general = new ChunkSimulator(DEFAULT_SCENARIO, 100, false).run(chunkRng(seed, plan.index), plan);
+      expectEqual(detachedOutput(fast.run(chunkRng(seed, plan.index), plan)), detachedOutput(general));
+    }
+  });
+
   it('keeps out of incident windows: the same chunks, series included, with a slowdown, an outage and a deploy', () => {
     const scenario = parseRunnable(`load: {duration: 20m, profile: [{at: 8m, rate_per_s: 90}]}
 idempotency: {scope: intent}

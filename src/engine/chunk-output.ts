@@ -68,7 +68,11 @@ export interface SaturationOutput extends SaturationData {
   offered: OfferedUtilisation | null;
 }
 
-/** A chunk output that stays valid after the simulator's next run: copies of its views. */
+/**
+ * A chunk output that stays valid after the simulator's next run: copies of its views. Its `grid`
+ * is not copied: the run's own grid (already holding the chunk's rows, and more with each chunk)
+ * or one the chunk alone wrote (exec/lane.ts); outputs of one coupled run share the run's grid.
+ */
 export function detachedOutput(out: ChunkOutput): ChunkOutput {
   return {
     ...out, sum: out.sum.slice(), sumSq: out.sumSq.slice(),

@@ -8,8 +8,9 @@
  * range the table's cells draw (`LatencyCut.quickBetween`), L rises with u: u / P rises, the
  * cells' cubics rise, and so does the cap. So every L of the range lies between the L of its
  * first and of its last uniform (u takes 2^32 values, rng.ts), give or take the rounding of the
- * cubics, a few units in the last place; and (s + L) − s is L within half a unit in the last
- * place of s + L, 2^-22 ms while s + L < SPAN_MS (the engine checks a chunk's last arrival
+ * cubics, a few units in the last place; and (s + L) − s is L within a unit in the last place of
+ * s + L (the sum and then the difference each round by at most half of one), 2^-22 ms while
+ * s + L < SPAN_MS (the engine checks a chunk's last arrival
  * plus the timeout against it). binKey rises with its value between BINNED_LOW and BINNED_HIGH.
  * So when the first L less MARGIN and the last L plus MARGIN (which is more than both roundings)
  * have one key, every group of the range has it, and the fast path counts it without drawing a

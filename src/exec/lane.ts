@@ -110,8 +110,9 @@ export class Lane {
    */
   run(plan: ChunkPlan): ChunkTotals | undefined {
     if (plan.index >= Atomics.load(this.spec.control, STOP)) return undefined;
-    // A chunk confirmed before it runs writes its key rows into the lane's grid; another into one
-    // of its own, added if it is confirmed (whether it is can change while it runs).
+    // A chunk confirmed before it runs (every chunk of a fixed run) writes its key rows into the
+    // lane's grid; a precision run's chunk is confirmed only once its totals are in, after it ran,
+    // so it writes into a grid of its own, added with it once it is confirmed.
     const confirmed = plan.index < Atomics.load(this.spec.control, CONFIRMED);
     const out = this.sim.run(chunkRng(this.spec.seed, plan.index), plan, confirmed ? this.state.grid : undefined);
     const totals = { index: plan.index, actions: out.actions, sum: out.sum.slice(), sumSq: out.sumSq.slice() };

@@ -26,8 +26,9 @@ import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type 
 
 /**
  * With a precision target, how many chunks per thread a lane may run past the last one
- * confirmed: each held chunk is a copy of its output (about 150 KB), and this thread
- * confirms between its own chunks, so a few per thread keep the workers from waiting.
+ * confirmed: each held chunk is a copy of its output with a peak grid of its own (about 330 KB
+ * with an hour's retention on 100 ms cells), and this thread confirms between its own chunks, so
+ * a few per thread keep the workers from waiting.
  */
 const WINDOW_PER_THREAD = 8;
 
