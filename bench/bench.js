@@ -24,11 +24,11 @@
 // - limits: the times of the refusals and the long sweep table that the unit tests hold by
 //   counting work (bench/limits.js).
 // Each measurement runs in a process of its own (bench/case.js).
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { exec, PIN } from './pin.js';
 
 const RUNS = 5;
 const ROUNDS = 7; // speed-up rounds: its spread here is wide
@@ -80,28 +80,8 @@ const COUPLED_CASES = [
 const here = (f) => fileURLToPath(new URL(f, import.meta.url));
 const threadsAll = os.availableParallelism();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-/** `file` with `args` in a process of its own, on the core `PIN` names when `pinned`; its stdout. */
-const exec = async (file, args, pinned = false) => {
-  const [cmd, ...rest] = pinned && PIN !== null ? ['taskset', '-c', String(PIN), file, ...args] : [file, ...args];
-  return (await promisify(execFile)(cmd, rest, { encoding: 'utf8' })).stdout;
-};
 /** One measurement of bench/case.js in a process of its own (several may run at once); `pinned`: on PIN's core. */
 const child = async (mode, args, pinned = false) => JSON.parse(await exec(process.execPath, [here('case.js'), mode, JSON.stringify(args)], pinned));
-/**
- * The core numpy and the lab cases run on in turns (`taskset`, where it is): this host's two cores
- * have run the same process at speeds up to 1.7x apart for minutes at a time (another tenant on
- * one of them), so a round with numpy on one core and idem-sim on the other measured the cores.
- * The last core; null without taskset (each process then runs where the system puts it).
- */
-const PIN = await (async () => {
-  const core = os.cpus().length - 1;
-  try {
-    await promisify(execFile)('taskset', ['-c', String(core), 'true']);
-    return core;
-  } catch {
-    return null;
-  }
-})();
 
 /**
  * ROUNDS rounds of the same run three ways, each cold, in an order that rotates: on 1 thread;

@@ -7,11 +7,11 @@
 // Each round runs bench/case.js's warm measurement (3 runs of ACTIONS after a warm-up, median)
 // of every case in each build, in a process of its own, the order of the builds alternating;
 // it prints the median rate of each build over ROUNDS rounds and the median of the rounds' own
-// after/before ratios, since this shared machine's speed drifts within a minute.
-import { execFile } from 'node:child_process';
+// after/before ratios, since this shared machine's speed drifts within a minute. Every process
+// runs on one core (bench/pin.js), where `taskset` is.
 import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
+import { exec, PIN } from './pin.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const ACTIONS = Number(process.env.BENCH_ACTIONS ?? 4_000_000);
@@ -34,8 +34,7 @@ if (!before) {
 
 async function rate(root, c) {
   const actions = Math.round(ACTIONS * (c.scale ?? 1));
-  const { stdout } = await promisify(execFile)(process.execPath, [resolve(root, 'bench/case.js'), c.mode ?? 'warm', JSON.stringify([c.yaml, 3, actions])], { encoding: 'utf8' });
-  return JSON.parse(stdout).rate;
+  return JSON.parse(await exec(process.execPath, [resolve(root, 'bench/case.js'), c.mode ?? 'warm', JSON.stringify([c.yaml, 3, actions])], true)).rate;
 }
 
 const results = CASES.map(() => ({ before: [], after: [], ratios: [] }));
@@ -51,6 +50,7 @@ for (let round = 0; round < ROUNDS; round++) {
   process.stderr.write(`round ${round + 1}/${ROUNDS}\n`);
 }
 const m = (x) => (x / 1e6).toFixed(2);
+if (PIN !== null) process.stdout.write(`every run on core ${PIN}\n`);
 for (const [i, c] of CASES.entries()) {
   const r = results[i];
   process.stdout.write(`${c.name}: before ${m(median(r.before))} M/s, after ${m(median(r.after))} M/s, after/before ${median(r.ratios).toFixed(3)} (rounds ${Math.min(...r.ratios).toFixed(3)}-${Math.max(...r.ratios).toFixed(3)})\n`);
