@@ -84,33 +84,37 @@ export class KeyGrid {
 
   /** Adds another grid's rows (a chunk written apart: exec/lane.ts). */
   addGrid(other: KeyGrid): void {
-    if (other.step !== this.step) throw new RangeError(`grid steps differ: ${other.step} vs ${this.step}`);
-    const from = other.diff;
-    let lo = 0, hi = from.length;
-    while (lo < hi && from[lo] === 0) lo++;
-    while (hi > lo && from[hi - 1] === 0) hi--;
-    if (lo === hi) return;
-    this.reserve(other.base + lo, other.base + hi - 1);
-    const shift = other.base - this.base;
-    for (let i = lo; i < hi; i++) this.diff[i + shift]! += from[i] as number;
+    const [lo, hi] = other.used();
+    this.addDiff(other.step, other.base + lo, other.diff.subarray(lo, hi));
   }
 
   addData(data: GridData): void {
-    if (data.step !== this.step) throw new RangeError(`grid steps differ: ${data.step} vs ${this.step}`);
     const bytes = Buffer.from(data.diff, 'base64');
-    const other = new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4);
-    if (other.length === 0) return;
-    this.reserve(data.base, data.base + other.length - 1);
-    for (let i = 0; i < other.length; i++) this.diff[data.base + i - this.base]! += other[i] as number;
+    this.addDiff(data.step, data.base, new Int32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength / 4));
   }
 
   toData(): GridData {
+    const [lo, hi] = this.used();
+    const slice = this.diff.slice(lo, hi);
+    return { step: this.step, base: this.base + lo, diff: Buffer.from(slice.buffer).toString('base64') };
+  }
+
+  /** Differences `diff` of a grid of `step`, the first at cell `base`, added to these. */
+  private addDiff(step: number, base: number, diff: Int32Array): void {
+    if (step !== this.step) throw new RangeError(`grid steps differ: ${step} vs ${this.step}`);
+    if (diff.length === 0) return;
+    this.reserve(base, base + diff.length - 1);
+    const shift = base - this.base;
+    for (let i = 0; i < diff.length; i++) this.diff[i + shift]! += diff[i] as number;
+  }
+
+  /** The cells [lo, hi) of `diff` from its first non-zero difference to its last (lo = hi when none). */
+  private used(): [number, number] {
     let lo = 0;
     let hi = this.diff.length;
     while (lo < hi && this.diff[lo] === 0) lo++;
     while (hi > lo && this.diff[hi - 1] === 0) hi--;
-    const slice = this.diff.slice(lo, hi);
-    return { step: this.step, base: this.base + lo, diff: Buffer.from(slice.buffer).toString('base64') };
+    return [lo, hi];
   }
 
   /** Most records live at one grid instant. */
