@@ -13,12 +13,17 @@ import { cli } from './helpers.js';
 const dir = mkdtempSync(join(tmpdir(), 'idem-saturation-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** capacity-storm.yaml's service at 23 workers (78%) and no pause: it tips over by itself (seed 1: from minute 17). */
+/**
+ * capacity-storm.yaml's service at 21 workers (85%) and no pause: it tips over by itself, whatever
+ * the stream. At 23 workers (78%) it tipped over in 7 of 12 runs (seeds 1-6, under this stream and
+ * under a salted one); at 21 in each of 36 (seeds 1-18, both streams), by minute 7 at the latest, so
+ * these checks hold the readings, not one seed's luck (docs/contributing.md, "A stream-change rehearsal").
+ */
 const ALONE = join(dir, 'storm-alone.yaml');
 writeFileSync(ALONE, `load: {rate_per_s: 50, duration: 30m}
 service:
   latency: {median: 300ms, sigma: 0.6}
-  capacity: {workers: 23}
+  capacity: {workers: 21}
 network: {reply_loss: 0.02}
 agent: {replan_probability: 0.6}
 client: {timeout: 1s, retries: 3}
@@ -39,7 +44,7 @@ describe('a run\'s saturation in every format', () => {
     const first = r.stdout.split('\n').slice(0, 4);
     expect(first).toContainEqual(expect.stringMatching(/^capacity-storm: pause: did not recover before the load ended \(backlog cleared [\d.]+ (min|h) after the load ended\)$/));
     expect(first).toContainEqual(expect.stringMatching(/^capacity-guards: pause: backlog cleared [\d.]+ (ms|s) after it ended$/));
-    expect(first).toContainEqual(expect.stringMatching(/^storm-alone: saturated from [\d.]+ min to [\d.]+ (min|h) with no incident: the offered load with its retries exceeds 23 workers$/));
+    expect(first).toContainEqual(expect.stringMatching(/^storm-alone: saturated from [\d.]+ (s|min) to [\d.]+ (min|h) with no incident: the offered load with its retries exceeds 21 workers$/));
     expect(r.stdout).toMatch(/overload episodes \(1 min\+ saturated outside incidents\)\s+│\s+1: [\d.]+ min to [\d.]+ (min|h)\s+│\s+none \(stable\)\s+│\s+1: /);
     // The storm's column (the first) never ends on a missing alert reading; the guarded run, stable and recovered, may.
     const stormCells = r.stdout.split('\n').map((line) => line.split('│')[2] ?? '');
@@ -70,7 +75,7 @@ describe('a run\'s saturation in every format', () => {
     expect(end - start).toBeGreaterThan(60_000);
     // 50/s × 359 ms (the lognormal's mean, not its median) over the workers: from the scenario.
     expect(storm.offered_utilisation).toBeCloseTo((50 * 0.3 * Math.exp(0.18)) / 26, 9);
-    expect(alone.peak_offered_utilisation).toBeCloseTo((50 * 0.3 * Math.exp(0.18)) / 23, 9);
+    expect(alone.peak_offered_utilisation).toBeCloseTo((50 * 0.3 * Math.exp(0.18)) / 21, 9);
   });
 
   it('CSV has a column per reading, as expect: names them', () => {
@@ -88,7 +93,7 @@ describe('a run\'s saturation in every format', () => {
   });
 
   it('the HTML report leads with it, and its alert table never ends on a missing reading', () => {
-    for (const [file, words] of [[FILES[0], /pause: did not recover before the load ended/], [FILES[1], /pause: backlog cleared [\d.]+ (ms|s) after it ended/], [ALONE, /saturated from [\d.]+ min to [\d.]+ (min|h) with no incident/]] as const) {
+    for (const [file, words] of [[FILES[0], /pause: did not recover before the load ended/], [FILES[1], /pause: backlog cleared [\d.]+ (ms|s) after it ended/], [ALONE, /saturated from [\d.]+ (s|min) to [\d.]+ (min|h) with no incident/]] as const) {
       const r = cli(['report', file as string, '--seed', '1', '--series', '1m']);
       expect(r.status, r.stderr).toBe(0);
       const lead = /<p class="saturation">([\s\S]*?)<\/p>/.exec(r.stdout)?.[1] ?? '';
@@ -100,7 +105,7 @@ describe('a run\'s saturation in every format', () => {
 
   it('check gates on them', () => {
     const file = join(dir, 'gate.yaml');
-    writeFileSync(file, `extends: storm-alone.yaml\nexpect:\n  stable: true\n  peak_offered_utilisation: "< 0.85"\n`);
+    writeFileSync(file, `extends: storm-alone.yaml\nexpect:\n  stable: true\n  peak_offered_utilisation: "< 0.9"\n`);
     const r = cli(['check', file, '--seed', '1', '--json']);
     expect(r.status).toBe(1);
     const doc = JSON.parse(r.stdout) as { scenarios: { expectations: { metric: string; estimate: unknown; threshold: unknown; pass: boolean }[] }[] };
