@@ -70,6 +70,14 @@ describe('formatting helpers', () => {
     expect([describeReading({ value: null }), describeReading({ value: 1800 }, 'call_latency_ms.p95'), describeReading({ value: 2, ci95: [1.5, 2.5] }, 'lost_per_1000')])
       .toEqual(['no value (no samples)', '1.8 s', '2.00 ± 0.50']);
   });
+
+  it('writes an agent\'s lopsided interval as check\'s verdicts and the agent table do, its ends given rather than a ± it lacks', () => {
+    // A cost whose interval widens only upward (a tool with no duplicate seen): "209 ± 166" read as 43 to 375.
+    expect(describeReading({ value: 209, ci95: [198.4, 375.4] }, 'agent.cost_per_day.USD')).toBe('209 (198 to 375)');
+    // A symmetric one keeps its ±, as every other reading.
+    expect(describeReading({ value: 209, ci95: [190, 228] }, 'agent.cost_per_day.USD')).toBe('209 ± 19');
+    expect(describeReading({ value: 209, ci95: [198.4, 375.4] }, 'lost_per_1000')).toBe('209 ± 166');
+  });
 });
 
 describe('run reporters', () => {

@@ -23,7 +23,9 @@ export interface AgentExpectation {
 
 export type AgentVerdict = Omit<Verdict, 'expectation'> & { expectation: AgentExpectation };
 
-const PREFIX = 'agent.';
+/** The prefix of an agent's own readings in `expect:` and in check's verdicts (`agent.cost_per_day`). */
+export const AGENT_PREFIX = 'agent.';
+const PREFIX = AGENT_PREFIX;
 
 /**
  * The `agent.` expectations of `expect:`, each key checked: a reading of the agent's, or a tool's

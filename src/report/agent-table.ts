@@ -6,19 +6,10 @@ import type { ChalkInstance } from 'chalk';
 import { AGENT_READINGS, type Costs, type Reading, type ToolReadings } from '../agent/readings.js';
 import type { AgentRun } from './agent.js';
 import { columnGroups } from './column-groups.js';
-import { estimateText, num } from './format.js';
+import { agentReadingText, num } from './format.js';
 import { drawRows } from './sweep-table.js';
 
-/**
- * A reading as the run table writes an estimate, or, where its interval is lopsided (a sum with a
- * term none of whose kind was seen widens only its upper end), as `value (low to high)`.
- */
-const text = (r: Reading): string => {
-  if (!r.ci95) return num(r.value);
-  const [lo, hi] = r.ci95;
-  const below = r.value - lo, above = hi - r.value;
-  return r.value > 0 && Math.abs(above - below) > 0.1 * above ? `${num(r.value)} (${num(lo)} to ${num(hi)})` : estimateText({ value: r.value, ci95: r.ci95 });
-};
+const text = (r: Reading): string => agentReadingText(r.value, r.ci95 ?? null);
 /** A cost's label: money's code, or the unit counted (`tickets`). */
 const costLabel = (per: string): string => `cost per day (${per})`;
 const costCell = (c: Costs, per: string): string => {

@@ -2,6 +2,7 @@
 import type { MetricReading } from '../results/metric-paths.js';
 import { isAlertPath } from '../results/alert-paths.js';
 import { isFlagPath } from '../results/saturation.js';
+import { AGENT_PREFIX } from '../agent/expect.js';
 import { isDurationReading } from '../scenario/expect.js';
 import { halfWidth, type Estimate } from '../results/metrics.js';
 
@@ -58,10 +59,23 @@ function ciText(value: number, ci95: readonly [number, number]): string {
   return withCi(value, halfWidth({ value, ci95: [ci95[0], hi] }));
 }
 
-/** A metric's reading as `check` and the sweep tables show it: a duration in its unit, else value ± CI. */
+/**
+ * An agent's reading (docs/agents.md) as estimateText writes it, or, where its interval is lopsided
+ * (a sum with a term none of whose kind was seen widens only its upper end), as `value (low to
+ * high)`: "±" would give a lower end the interval does not have.
+ */
+export function agentReadingText(value: number, ci95: readonly [number, number] | null): string {
+  if (!ci95) return num(value);
+  const [lo, hi] = ci95;
+  const below = value - lo, above = hi - value;
+  return value > 0 && Math.abs(above - below) > 0.1 * above ? `${num(value)} (${num(lo)} to ${num(hi)})` : ciText(value, ci95);
+}
+
+/** A metric's reading as `check` and the sweep tables show it: a duration in its unit, an agent's as its table shows it, else value ± CI. */
 export function describeReading(r: MetricReading, metric = ''): string {
   if (isFlagPath(metric)) return r.value === null ? 'none (the window reaches the load\'s end)' : String(r.value === 1);
   if (r.value === null) return isAlertPath(metric) ? 'none (the alert did not fire for it)' : 'no value (no samples)';
   if (isDurationReading(metric)) return duration(r.value);
+  if (metric.startsWith(AGENT_PREFIX)) return agentReadingText(r.value, r.ci95 ?? null);
   return r.ci95 ? ciText(r.value, r.ci95) : num(r.value);
 }
