@@ -70,4 +70,15 @@ describe('check with no file that has an expect: block', () => {
     const doc = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'j.xml'), 'utf8')).testsuites;
     expect(doc).toMatchObject({ '@_tests': '1', '@_errors': '1' });
   });
+
+  it('says so once for an agent file, not once for each of its tools', () => {
+    const agent = 'agent: {name: a, conversations_per_s: 1, calls_per_conversation: 1}\ndefaults: {actions: 1000}\ntools:\n'
+      + ['x', 'y', 'z'].map((t) => `  - {name: ${t}, share: ${t === 'x' ? 0.4 : 0.3}, annotations: {idempotentHint: false}}\n`).join('');
+    const dir = dirWith({ 'a.yaml': agent });
+    const r = cli(['check', 'a.yaml', '--junit', 'j.xml'], { cwd: dir });
+    expect(r.status).toBe(2);
+    expect(r.stderr.match(/has no expectations to check/g)).toHaveLength(1);
+    const doc = new XMLParser({ ignoreAttributes: false }).parse(readFileSync(join(dir, 'j.xml'), 'utf8')).testsuites;
+    expect(doc).toMatchObject({ '@_tests': '1', '@_errors': '1' });
+  });
 });

@@ -57,11 +57,14 @@ export function checkError(name: string, file: string, e: InputError): CheckErro
 export function withExpectations(all: readonly CheckInput[], errors: CheckError[], say: (message: string) => void): { checkable: CheckInput[]; skipped: string[] } {
   const checkable = all.filter(hasGoals);
   if (checkable.length === 0 && errors.length === 0) {
-    // Nothing to check is an error of each file, so the JUnit file and --json still say so to CI.
-    for (const l of all) {
+    // Nothing to check is an error of each file (once: an agent file is read as its tools), so the
+    // JUnit file and --json still say so to CI.
+    const files = new Map<string, CheckInput>();
+    for (const l of all) if (!files.has(l.file)) files.set(l.file, l);
+    for (const l of files.values()) {
       const e = new InputError({ source: l.file }, 'expect', 'has no expectations to check', 'Add an expect: block, for example expect: {duplicates_per_1000: "<= 0.5"}.');
       say(`error: ${e.message}`);
-      errors.push(checkError(l.name, l.file, e));
+      errors.push(checkError(l.agent ? l.agent.of.name : l.name, l.file, e));
     }
     return { checkable: [], skipped: [] };
   }
