@@ -20,7 +20,7 @@ import { columnNames } from '../scenario/names.js';
 import { withOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, simulate, threadSetting } from './shared/simulate.js';
-import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { formatAsked, outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
 import type { LoadedAgent } from '../agent/loaded.js';
@@ -57,11 +57,7 @@ export function checkSettings(opts: CheckOptions): CheckSettings {
 
 /** What --format and --json ask: `--json` is `--format json`, and refused beside another format. */
 function checkFormat(s: CheckSettings['output']): CheckFormat {
-  const format = s.format?.value;
-  if (s.json && format !== undefined && format !== 'json') {
-    throw new InputError({ source: '--json' }, '', `cannot be combined with --format ${format}`, `Give --json alone for the JSON report, or --format ${format} alone.`);
-  }
-  return s.json ? 'json' : format ?? 'table';
+  return formatAsked(s.json, s.format?.value) ?? 'table';
 }
 
 export async function checkCommand(files: string[], s: CheckSettings, io: Io, signal?: AbortSignal): Promise<number> {

@@ -13,7 +13,7 @@ import { agentReader } from './shared/agent-load.js';
 import { scenarioReader } from './shared/load.js';
 import { withOutput } from '../io/output.js';
 import type { Given } from './settings/given.js';
-import { outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
+import { formatAsked, outputSettings, type OutputOptions, type OutputSettings } from './settings/output.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 
 /** `explain`'s command line as commander parsed it (explain-declare.ts declares it). */
@@ -34,7 +34,7 @@ const explained = (name: string, parsed: ParsedScenario): ExplainedScenario => (
 
 export async function explainCommand(file: string | null, s: ExplainSettings, io: Io): Promise<number> {
   return withOutput(io, s.output.out, file === null ? [] : [file], (out) => {
-    const format: ExplainFormat = s.output.json ? 'json' : s.output.format?.value ?? 'table';
+    const format: ExplainFormat = formatAsked(s.output.json, s.output.format?.value) ?? 'table';
     // Read as run reads it: the settings of no effect are warned of on stderr.
     const agent = agentReader(s.scenario, io)(file);
     const report = agent

@@ -50,14 +50,25 @@ export function outputSettings<F>(opts: OutputOptions & { format?: F }): OutputS
   return { out: opts.out, json: opts.json === true, svg: opts.svg === true, format: opts.format };
 }
 
-/** What --json and --format ask of `run` (and of merged run parts): `--json` is `--format json`. */
+/**
+ * The format --json and --format ask together (undefined: neither): `--json` is `--format json`,
+ * and beside another --format it is refused rather than one of them silently ignored.
+ */
+export function formatAsked<T extends string>(json: boolean, format: T | undefined): T | 'json' | undefined {
+  if (json && format !== undefined && format !== 'json') {
+    throw new InputError({ source: '--json' }, '', `cannot be combined with --format ${format}`, `Give --json alone for the JSON report, or --format ${format} alone.`);
+  }
+  return json ? 'json' : format;
+}
+
+/** What --json and --format ask of `run` (and of merged run parts). */
 export function runFormat(s: Pick<OutputSettings<Given<RunFormat>>, 'json' | 'format'>): RunFormat {
-  return s.json ? 'json' : s.format === undefined ? 'table' : s.format.value;
+  return formatAsked(s.json, s.format?.value) ?? 'table';
 }
 
 /** What --format, --json and --svg ask of `sweep`: one of SWEEP_FORMATS, or `svg` (the charts as one SVG; see docs/charts.md). */
 export function sweepFormat(s: Pick<OutputSettings<Given<SweepFormat>>, 'json' | 'format' | 'svg'>): SweepFormat {
-  const format = s.json ? 'json' : s.format === undefined ? 'table' : s.format.value;
+  const format = formatAsked(s.json, s.format?.value) ?? 'table';
   if (!s.svg) return format;
   if (format === 'html' || (s.format === undefined && !s.json)) return 'svg';
   throw new InputError({ source: '--svg' }, '', `cannot be combined with ${s.json ? '--json' : `--format ${format}`}`,
