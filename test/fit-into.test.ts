@@ -67,3 +67,10 @@ describe('--into keeps the comments on the latency it replaces', () => {
       .toBe('service:\n  latency: {dist: mixture, components: [{weight: 0.8, median: 100ms, sigma: 0.3}, {weight: 0.2, median: 800ms, sigma: 0.4}]}\n');
   });
 });
+
+describe('--into a scenario that does not exist', () => {
+  it('is refused with how to make one, not only that it is missing', () => {
+    const missing = join(tmpdir(), 'idem-sim-fit-into-none', 'scenario.yaml');
+    expect(() => writeInto(missing, LOGNORMAL)).toThrow(`--into ${missing}: the scenario file ${missing} does not exist. --into writes the latency into a scenario that exists: copy one first (cp scenarios/belgavi-refunds.yaml ${missing}), or leave --into out to print the latency to paste.`);
+  });
+});
