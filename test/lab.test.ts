@@ -92,7 +92,7 @@ describe('the lab engine gives the CLI\'s numbers', () => {
   it('refuses what the CLI refuses, with its words', () => {
     const refused = (req: RunRequest) => { try { labRun(req); return ''; } catch (e) { return (e as Error).message; } };
     expect(refused(request(null, ['client.timeout=abc']))).toBe(
-      '--set client.timeout=abc, key client.timeout: got "abc", expected a duration >= 0 with its unit, at most 3650d (10 years), such as 250ms, 2s, 5m, 1h or 7d, or 0 (client timeout per attempt, > 0). Change the value to one of that form.');
+      '--set client.timeout=abc, key client.timeout: got "abc", expected a duration above 0 with its unit, at most 3650d (10 years), such as 250ms, 2s, 5m, 1h or 7d (client timeout per attempt). Change the value to one of that form.');
     expect(refused(request(null, [], ' '))).toBe('--seed: the seed is empty. Give a seed such as --seed 42 or --seed nightly-run.');
     expect(refused(request(null, [], '1', '0'))).toMatch(/^--actions 0, key actions: /);
     // A duration with no arrival measures nothing, in the page as in `run`.

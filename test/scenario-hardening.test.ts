@@ -196,7 +196,7 @@ describe('aliases and nesting (item 8)', () => {
 
 describe('numbers the model cannot represent (item 9)', () => {
   it('.nan and .inf are named as what they are, on a duration too (not "has no unit, write NaNs")', () => {
-    expect(refusal('', [set(['client', 'timeout'], '.nan')]).message).toMatch(/key client\.timeout: got NaN \(not a number\), expected a duration >= 0 with its unit/);
+    expect(refusal('', [set(['client', 'timeout'], '.nan')]).message).toMatch(/key client\.timeout: got NaN \(not a number\), expected a duration above 0 with its unit/);
     expect(refusal('', [set(['client', 'timeout'], '-.inf')]).message).toMatch(/got -Infinity \(a number too large to use\), expected a duration/);
     expect(refusal('', [set(['service', 'error_rate'], '.nan')]).message).toMatch(/key service\.error_rate: got NaN \(not a number\), expected a probability/);
   });

@@ -49,8 +49,9 @@ describe('the errors of trigger keys', () => {
       expect(e.problem, value).not.toMatch(/>= 0|or 0 \(/);
     }
     expect(refusal('trigger: {ack_timeout: 0}\n').problem).toBe('is 0: the sender would give up on every delivery the moment it made it');
-    // Other durations still take 0.
-    expect(refusal('client: {timeout: -1s}\n').problem).toMatch(/expected a duration >= 0 with its unit, .*, or 0 \(/);
+    // Other durations still take 0; client.timeout is described as above 0 too (its 0 is refused with its reason).
+    expect(refusal('client: {backoff: {base: -1s}}\n').problem).toMatch(/expected a duration >= 0 with its unit, .*, or 0 \(/);
+    expect(refusal('client: {timeout: -1s}\n').problem).toMatch(/expected a duration above 0 with its unit, .* \(client timeout per attempt\)$/);
   });
 });
 

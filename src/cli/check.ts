@@ -55,13 +55,8 @@ export function checkSettings(opts: CheckOptions): CheckSettings {
   return { scenario: scenarioSettings(opts), simulation: simulationSettings(opts), output: outputSettings(opts), junit: opts.junit, summary: opts.summary };
 }
 
-/** What --format and --json ask: `--json` is `--format json`, and refused beside another format. */
-function checkFormat(s: CheckSettings['output']): CheckFormat {
-  return formatAsked(s.json, s.format?.value) ?? 'table';
-}
-
 export async function checkCommand(files: string[], s: CheckSettings, io: Io, signal?: AbortSignal): Promise<number> {
-  const format = checkFormat(s.output);
+  const format: CheckFormat = formatAsked(s.output.json, s.output.format?.value) ?? 'table';
   if (files.length === 0) {
     throw new InputError(undefined, '', 'no scenario given', 'Name the scenario files to check, such as idem-sim check scenarios/*.yaml.');
   }

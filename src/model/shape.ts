@@ -11,7 +11,7 @@ import {
   MAX_REPEATS, MAX_WORKERS, MIN_RATE_PER_S,
 } from './limits.js';
 import {
-  choice, count, countOrUnbounded, duration, flag, list, NAME_FORM, NAME_PATTERN, optional, optionalDuration, override, probability, range, rangeEnds, real, section, text,
+  choice, count, countOrUnbounded, duration, flag, list, NAME_FORM, NAME_PATTERN, optional, optionalDuration, override, positiveDuration, probability, range, rangeEnds, real, section, text,
   type Param, type Section, type ValueOf,
 } from './params.js';
 import { SERIES_NAMES } from './series.js';
@@ -78,7 +78,7 @@ const RETRY_THROTTLE = optional('gRPC\'s retry throttling: failures take 1 from 
 /** docs/model.md, "Capacity": a circuit breaker in front of every attempt. */
 const BREAKER = optional('a circuit breaker: past a failure rate it rejects attempts without sending them, then lets one probe through', {
   failure_rate: probability(0.5, 'share of failed outcomes in the window at which the breaker opens, above 0'),
-  window: duration(10 * SECOND, 'the outcomes counted are those of the last window, > 0'),
+  window: positiveDuration(10 * SECOND, 'the outcomes counted are those of the last window'),
   min_calls: count(20, 'outcomes the window must hold before the breaker may open, at most 10^9', 1, MAX_CAPACITY_COUNT),
   open_for: duration(30 * SECOND, 'how long the breaker stays open before it lets a probe through'),
 });
@@ -145,7 +145,7 @@ export const SCENARIO_SHAPE = section('a scenario', {
     reply_loss: REPLY_LOSS,
   }),
   client: section('the HTTP client or tool wrapper', {
-    timeout: duration(1 * SECOND, 'client timeout per attempt, > 0'),
+    timeout: positiveDuration(1 * SECOND, 'client timeout per attempt'),
     retries: count(3, 'retries after the first attempt, at most 1000', 0, MAX_REPEATS),
     /** ms from the call's first attempt after which no attempt starts; null = none. */
     deadline: optionalDuration('no attempt starts this long after the call began'),

@@ -50,14 +50,9 @@ export function outputSettings<F>(opts: OutputOptions & { format?: F }): OutputS
   return { out: opts.out, json: opts.json === true, svg: opts.svg === true, format: opts.format };
 }
 
-/**
- * The format --json and --format ask together (undefined: neither): `--json` is `--format json`,
- * and beside another --format it is refused rather than one of them silently ignored.
- */
+/** The format --json and --format ask (undefined: neither): --json is --format json, and refused beside another rather than one ignored. */
 export function formatAsked<T extends string>(json: boolean, format: T | undefined): T | 'json' | undefined {
-  if (json && format !== undefined && format !== 'json') {
-    throw new InputError({ source: '--json' }, '', `cannot be combined with --format ${format}`, `Give --json alone for the JSON report, or --format ${format} alone.`);
-  }
+  if (json && format !== undefined && format !== 'json') throw new InputError({ source: '--json' }, '', `cannot be combined with --format ${format}`, `Give --json alone for the JSON report, or --format ${format} alone.`);
   return json ? 'json' : format;
 }
 

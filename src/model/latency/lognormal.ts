@@ -6,7 +6,7 @@
 import { normal } from '../../random/normal.js';
 import type { Rng } from '../../random/rng.js';
 import { MAX_SIGMA } from '../limits.js';
-import { duration, real } from '../params.js';
+import { duration, positiveDuration, real } from '../params.js';
 import { ConstantSampler, type LatencyForm, type LatencyProblem, type LatencySampler } from './form.js';
 import { nextUp } from './next-up.js';
 import { lowerTail, normalQuantile, upperTail } from './normal-tails.js';
@@ -99,7 +99,7 @@ function fit(written: Readonly<Record<string, number>>): LognormalSpec | Latency
 
 export const lognormal: LatencyForm<LognormalSpec> = {
   keys: {
-    median: duration(300, 'median latency, > 0'),
+    median: positiveDuration(300, 'median latency'),
     sigma: real(0.6, 0, MAX_SIGMA, `a number from 0 to ${MAX_SIGMA} (log-standard deviation)`),
   },
   required: [],
