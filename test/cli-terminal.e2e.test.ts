@@ -103,6 +103,9 @@ describe('commander\'s errors are one paragraph, exit 2', () => {
 
   it('an unknown command, and a missing argument', () => {
     expect(cli(['runn']).stderr).toBe("idem-sim: error: unknown command 'runn'. Did you mean run? Run idem-sim --help for usage.\n");
+    // help for a command there is not: one line, as an unknown command (not the whole help on stderr).
+    expect(cli(['help', 'bogus'])).toEqual({ status: 2, stdout: '', stderr: "idem-sim: error: unknown command 'bogus'. Run idem-sim --help for usage.\n" });
+    expect(cli(['help', 'run']).stdout).toMatch(/^Usage: idem-sim run /);
     const r = cli(['sweep']);
     expect(r.status).toBe(2);
     expect(r.stderr).toBe("idem-sim: error: missing required argument 'scenario' for sweep. Run idem-sim sweep --help for usage.\n");

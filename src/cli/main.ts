@@ -266,6 +266,7 @@ export async function main(argv: string[], io: Io = { stdout: process.stdout, st
   try {
     if (listening.signal.aborted) throw new Interrupted(); // a signal while the program loaded
     const cli = program({ io, signal: listening.signal, setCode: (c) => { code = c; } });
+    if (argv[2] === 'help' && argv[3] !== undefined && !cli.commands.some((c) => c.name() === argv[3])) throw new InputError(undefined, '', `unknown command '${printable(argv[3])}'`, 'Run idem-sim --help for usage.');
     if (argv.length <= 2) {
       cli.outputHelp();
       return EXIT_OK;
