@@ -72,7 +72,7 @@ describe('the keys an agent sweep varies', () => {
 
   it('counts points × tools against the limit, and says so', () => {
     const e = refusal(() => readAgentAxes('agent.yaml', ['defaults.client.timeout=1s,2s,3s'], TOOLS, () => 5));
-    expect(e.problem).toBe('the grid has 3 points of 2 tools each, 6 runs, more than 5');
+    expect(e.problem).toBe('the grid has 3 points of 2 tools each, 6 runs, more than 5 (--max-points)');
     expect(e.fix).toBe('Vary fewer values, or raise the limit with --max-points 6.');
     expect(readAgentAxes('agent.yaml', ['defaults.client.timeout=1s,2s,3s'], TOOLS, () => 6).axes).toHaveLength(1);
   });

@@ -85,8 +85,8 @@ export function readAxes(file: string, fileVary: readonly FileVary[], vary: read
     // Named by where its axes were given: --vary, the file's sweep: block, or both.
     const source = fromFile.length === 0 ? '--vary' : `${fromFile.map((a) => a.where).join(', ')}${fromOptions.length > 0 ? ' and --vary' : ''}`;
     const what = runs.perPoint > 1 && Number.isSafeInteger(size) ? `${(size / runs.perPoint).toLocaleString('en-US')} points of ${runs.perPoint} ${runs.what} each, ${shown} runs` : `${shown} ${runs.perPoint > 1 ? 'runs' : 'points'}`;
-    throw new InputError({ source }, fromFile.length > 0 ? 'sweep.vary' : '', `the grid has ${what}, more than ${maxPoints.toLocaleString('en-US')}`,
-      size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} ${runs.perPoint > 1 ? 'runs' : 'points'}.`);
+    throw new InputError({ source }, fromFile.length > 0 ? 'sweep.vary' : '', `the grid has ${what}, more than ${maxPoints.toLocaleString('en-US')} (--max-points)`,
+      size <= MAX_POINTS ? `Vary fewer values, or raise the limit with --max-points ${size}.` : `Vary fewer values: a sweep has at most ${MAX_POINTS.toLocaleString('en-US')} ${runs.perPoint > 1 ? 'runs' : 'points'}, the most --max-points allows.`);
   }
   return specs.map((a): SweepAxis => {
     const values = fromValuesError(a, () => parseValues(a.spec, isDurationKey(runs.keyOf(a.path))));
