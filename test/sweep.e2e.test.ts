@@ -79,6 +79,14 @@ describe('sweep through the CLI', () => {
     expect(r.stdout.startsWith('param_client.timeout_ms,')).toBe(true);
     expect(withoutNotes(r.stderr)).toBe('');
   });
+
+  it('--series on a scenario with no alerts: warned of as having no effect, and the report the same without it', () => {
+    const args = ['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.retries=0,1', '--format', 'csv'];
+    const plain = cli(args);
+    const series = cli([...args, '--series', '1m']);
+    expect(withoutNotes(series.stderr)).toBe("idem-sim: warning: --series 1m has no effect: test/fixtures/tiny.yaml has no alerts:, and a sweep counts series only for its alerts' buckets (its tables, CSV and JSON hold no series). Drop --series, or add alerts: to the scenario (docs/time.md).\n");
+    expect(series.stdout.replace(/--series 1m/g, '')).toBe(plain.stdout);
+  });
 });
 
 describe('sweep bad input: exit 2, a clear message, no output file', () => {

@@ -7,9 +7,10 @@ import type { PrecisionTarget } from '../results/precision.js';
 import { InputError } from '../scenario/errors.js';
 import { eachGridPoint, gridSize, maxPointsAllowed, type GridPoint } from '../sweeps/grid.js';
 import { checkLabels, pointName, pointOverrides, pointParams, readAxes, type SweepAxis } from '../sweeps/plan.js';
-import { bucketsNote, checkSweepMetric, type SweepMetric } from '../sweeps/metric.js';
+import { bucketsNote, checkSweepMetric, seriesWithoutAlerts, type SweepMetric } from '../sweeps/metric.js';
+import { refuseForAgent } from '../sweeps/agent-plan.js';
 import { findConditions, type FindCondition } from '../sweeps/find.js';
-import { toolVersion, type Io } from '../io/streams.js';
+import { toolVersion, warn, type Io } from '../io/streams.js';
 import { sweepMetricOption } from './options.js';
 import { PARTIAL_FORMAT, scenarioFingerprint } from '../shards/partial.js';
 import { progressBar } from './progress.js';
@@ -97,7 +98,7 @@ export async function sweepCommand(file: string, s: SweepSettings, io: Io, signa
     sweepFormat(s.output);
     overridesOf(s.scenario);
     if (isAgentText(readUserFile(file, 'the scenario file'), file)) {
-      refuseForAgent(s);
+      refuseForAgent(s.find[0]?.text, s.series?.text);
       const { agentSweepCommand } = await import('./agent-sweep.js');
       await agentSweepCommand(file, s, io, out, () => maxPointsAllowed(s.maxPoints), signal);
       return 0;
@@ -152,6 +153,7 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
   checkSweepMetric(metric, { origin: { source: file }, keyPath: 'sweep.metric' }, base.scenario, varied);
   const find = findConditions(s.find, base.scenario, varied);
   const seriesStep = s.series?.value;
+  if (s.series !== undefined && base.scenario.alerts.length === 0) warn(io, seriesWithoutAlerts(s.series.text, file));
   const size = gridSize(axes);
   const precision = precisionTarget(s.large.precision, s.scenario.actions);
   const shard = s.large.shard?.value;
@@ -160,15 +162,6 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
   }
   const [from, to] = shard ? shardRange(size, shard) : [0, size];
   return { read, format, seed, base, metric, find, seriesStep, seriesText: s.series?.text, axes, size, precision, shard, from, to };
-}
-
-/** --find and --series are a scenario's sweep's (an agent's tools keep no alerts at its points, and no saturation reading is the agent's). */
-function refuseForAgent(s: SweepSettings): void {
-  const [find] = s.find;
-  if (find === undefined && s.series === undefined) return;
-  const flag = find !== undefined ? `--find ${find.text}` : `--series ${s.series?.text ?? ''}`;
-  throw new InputError({ source: flag }, '', 'applies to a scenario\'s sweep, and this is an agent file',
-    'Sweep the tool\'s own scenario file with it (idem-sim sweep TOOL.yaml --vary ...), or drop it.');
 }
 
 /**

@@ -177,3 +177,10 @@ export function agentSweepMetric(text: string, tools: readonly string[], costs: 
   throw new InputError(source, '', `names neither the agent's readings nor one of its tools' metrics`,
     `${guess ? `Did you mean ${guess}? ` : ''}Give agent.READING (such as ${DEFAULT_AGENT_METRIC}) or TOOL.METRIC with TOOL one of: ${tools.join(', ')}.`);
 }
+
+/** --find and --series are a scenario's sweep's (an agent's tools keep no alerts at its points, and no saturation reading is the agent's): refused, given as `find` and `series`. */
+export function refuseForAgent(find: string | undefined, series: string | undefined): void {
+  if (find === undefined && series === undefined) return;
+  throw new InputError({ source: find !== undefined ? `--find ${find}` : `--series ${series ?? ''}` }, '', 'applies to a scenario\'s sweep, and this is an agent file',
+    'Sweep the tool\'s own scenario file with it (idem-sim sweep TOOL.yaml --vary ...), or drop it.');
+}
