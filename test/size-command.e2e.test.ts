@@ -124,6 +124,17 @@ describe('size of a simulated scenario', () => {
     expect(doc.warnings).toEqual([]);
   });
 
+  it('--retention is the retention the scenario is simulated with, not only the one it multiplies by', () => {
+    // Mission 3's replays come up to 20 min after their step: at its own 5 min retention some claim a
+    // second key, at 2 h none does. Its keys per action with --retention 2h are those of the scenario set to 2 h.
+    const json = (args: string[]) => JSON.parse(cli(['size', 'scenarios/mission-3-crash-replays.yaml', '--rate', '10', '--actions', '3000', '--json', ...args]).stdout);
+    const given = json(['--retention', '2h']);
+    const set = json(['--set', 'idempotency.retention=2h']);
+    expect(given.keys_per_action).toBe(set.keys_per_action);
+    expect(given.keys).toBe(set.keys);
+    expect(given.keys_per_action).toBeLessThan(json([]).keys_per_action);
+  });
+
   it('with idempotency.scope none: warns that the store is empty (with run\'s reason), and 0 keys is exact, not a count that saw none', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idem-sim-size-'));
     const file = join(dir, 'no-key.yaml');

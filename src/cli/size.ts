@@ -10,7 +10,8 @@ import { sayNotes, scenarioReader, warningTexts } from './shared/load.js';
 import { withOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { runSeed, threadSetting } from './shared/simulate.js';
-import type { Given } from './settings/given.js';
+import { Given } from './settings/given.js';
+import type { Override } from '../scenario/parse.js';
 import { scenarioSettings, type ScenarioOptions, type ScenarioSettings } from './settings/scenario.js';
 import { simulationSettings, type SimulationOptions, type SimulationSettings } from './settings/simulation.js';
 
@@ -83,7 +84,9 @@ function scenarioFile(files: readonly string[], s: SizeSettings): string | undef
 
 async function simulateKeys(file: string, s: SizeSettings, io: Io, signal: AbortSignal | undefined): Promise<Simulated> {
   const notes: string[] = [];
-  const { scenario, seed: fileSeed, locate, warnings } = scenarioReader(s.scenario, io, notes)(file);
+  // Keys per action depend on the retention (a replay after its key expired claims a new one): simulated at --retention's.
+  const retention = s.retention && Given.parse(s.retention.text, (text): Override => ({ path: ['idempotency', 'retention'], text, option: `--retention ${text}` }));
+  const { scenario, seed: fileSeed, locate, warnings } = scenarioReader(retention ? { ...s.scenario, set: [...s.scenario.set, retention] } : s.scenario, io, notes)(file);
   const seed = runSeed(s.simulation.seed?.value, fileSeed);
   const threads = threadSetting(s.simulation.threads, io)(scenario.actions);
   checkTimeRun({ scenario, seed, locate });
