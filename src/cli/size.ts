@@ -3,7 +3,7 @@ import { runScenario } from '../exec/runner.js';
 import { checkTimeRun } from './shared/time.js';
 import { noKeyReason, SET_SCOPE } from '../model/inert.js';
 import { InputError } from '../scenario/errors.js';
-import { simulatedSize, sizeResult, sizeTable, type SimulatedSize } from '../report/size.js';
+import { checkSizeGiven, simulatedSize, sizeResult, sizeTable, type SimulatedSize } from '../report/size.js';
 import { toolVersion, warn, type Io } from '../io/streams.js';
 import { readProbeFile } from './probe-file.js';
 import { sayNotes, scenarioReader, warningTexts } from './shared/load.js';
@@ -56,6 +56,7 @@ export async function sizeCommand(files: string[], s: SizeSettings, io: Io, sign
   }
   const probed = s.fromProbe === undefined ? undefined : readProbeFile(s.fromProbe);
   const given = { rate: s.rate?.value, retention: s.retention?.value, recordBytes: s.recordBytes?.value };
+  checkSizeGiven(given);
   const simulated = file ? await simulateKeys(file, s, io, signal) : undefined;
   // As run reports them: the version, and a command that gives these numbers again (not --threads, which never changes one).
   const replay = new ReplayLine('size', file ? [file] : [], s.scenario).overrides(s.scenario).option('--seed', simulated?.seed).given('--rate', s.rate)

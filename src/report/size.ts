@@ -7,6 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import { meanRatePerS } from '../model/clock.js';
 import { COMFORTABLE, NEAR_CAPACITY, workersFor } from '../model/offered.js';
 import { DEFAULT_SCENARIO } from '../model/shape.js';
+import { MAX_RATE_PER_S, MAX_RECORD_BYTES, MIN_RATE_PER_S } from '../model/limits.js';
 import type { WrittenScenario } from '../model/types.js';
 import { keyStoreSize, type Estimate, type Metrics } from '../results/metrics.js';
 import { InputError } from '../scenario/errors.js';
@@ -58,6 +59,21 @@ export interface ProbedSize { bytesPerRecord: number; ratePerS: number; retentio
  * The result: what is given wins, then the scenario's, then the probe's; the probe's measured
  * size wins over the scenario's assumed one. `warnings`: the scenario's, when one was simulated.
  */
+/**
+ * size's --rate and --record-bytes within the scenario keys' own limits (load.rate_per_s,
+ * idempotency.record_bytes), checked before anything is simulated: past them a figure is
+ * Infinity, or a rate too small to hold a key a plain 0.
+ */
+export function checkSizeGiven(given: { rate?: number | undefined; recordBytes?: number | undefined }): void {
+  const { rate, recordBytes } = given;
+  if (rate !== undefined && (rate < MIN_RATE_PER_S || rate > MAX_RATE_PER_S)) {
+    throw new InputError({ source: `--rate ${rate}` }, '', `is outside ${MIN_RATE_PER_S} to 10^9 actions a second, load.rate_per_s's range`, 'Give --rate a rate in that range, such as 50.');
+  }
+  if (recordBytes !== undefined && recordBytes > MAX_RECORD_BYTES) {
+    throw new InputError({ source: `--record-bytes ${recordBytes}` }, '', `is over ${MAX_RECORD_BYTES.toLocaleString('en-US')} (16 MiB), idempotency.record_bytes's limit`, 'Give the bytes one key record takes, such as 200.');
+  }
+}
+
 export function sizeResult(given: { rate?: number | undefined; retention?: number | undefined; recordBytes?: number | undefined }, simulated: SimulatedSize | undefined,
   probed: ProbedSize | undefined, about: { version: string; replay: string; warnings: string[] }) {
   const rate = given.rate ?? simulated?.rate ?? probed?.ratePerS;
