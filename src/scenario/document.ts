@@ -133,6 +133,11 @@ export function tooDeep(at: Origin, from: TextSource, path: Path = []): InputErr
  */
 export function checkTree(doc: Document, text: string, from: TextSource): number | undefined {
   const { isAlias, isCollection, isMap, isScalar, isSeq } = yaml();
+  // A %YAML 1.1 directive would switch the file to 1.1's rules (010 is 8, 1:30 is 90, on is true, << merges keys).
+  if (doc.directives?.yaml.version !== '1.2') {
+    throw new InputError(origin(text, from, Math.max(0, text.indexOf('%YAML'))), formatPath(from.prefix ?? []), `the %YAML ${doc.directives?.yaml.version ?? ''} directive asks for another YAML than 1.2, which scenarios are read as (it would read 010 as 8, 1:30 as 90 and on as true)`,
+      'Remove the %YAML line (and the --- after it, if nothing else needs it).');
+  }
   let firstAlias: number | undefined;
   const fail = (node: YamlNode | null | undefined, path: Path, problem: string, fix: string): InputError =>
     new InputError(origin(text, from, node?.range?.[0]), formatPath([...(from.prefix ?? []), ...path]), problem, fix);
