@@ -17,8 +17,27 @@ const NAME = /^[A-Za-z_:][A-Za-z0-9_:.]*/;
 const LABEL = /^\s*([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*(,|$)/;
 const FORM = 'name or name{label="value",...}, as PromQL writes a selector (equality only)';
 
-/** A label value as written between quotes: \\, \" and \n are its escapes (the exposition format's and PromQL's). */
-export const unescapeLabel = (text: string): string => text.replace(/\\(.)/g, (_, c: string) => (c === 'n' ? '\n' : c));
+/**
+ * A label value as written between quotes: \\, \" and \n are its escapes (the exposition format's
+ * and PromQL's); a backslash before any other character (not a line's end) stands for it. One pass
+ * over the code units: a regular expression's replace with a callback per escape took 700 MB for a
+ * 10 MB value of escapes, and aborted under a smaller heap.
+ */
+export function unescapeLabel(text: string): string {
+  if (!text.includes('\\')) return text;
+  const out = new Uint16Array(text.length);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1); // NaN past the end
+    if (c === 92 && next === next && next !== 10 && next !== 13 && next !== 0x2028 && next !== 0x2029) {
+      i++;
+      c = next === 110 ? 10 : next;
+    }
+    out[n++] = c;
+  }
+  return new TextDecoder('utf-16le').decode(out.subarray(0, n));
+}
 
 /** The matchers between braces, or a problem with them. */
 function matchers(inner: string): Map<string, string> | string {
