@@ -88,6 +88,11 @@ export function csvRows(input: AsyncIterable<Line>, where: string): RawRows & Ro
     if (header) return header;
     const got = await record();
     if (!got) throw new InputError({ source: where }, '', 'is empty: no header row', 'Give a CSV export with a header row naming its columns, such as business_key,at,idempotency_key,tool.');
+    // A carriage return in the header is a file whose lines end with CR alone: all of it would read
+    // as one header row, and its columns named would be rows' contents.
+    if (got.some((name) => name.includes('\r'))) {
+      throw new InputError({ source: where, line: 1 }, '', 'ends its lines with a carriage return alone (CR), so it reads as one line', 'Convert its line ends to LF or CRLF (tr \'\\r\' \'\\n\'), as every CSV export writes them.');
+    }
     header = got.map((name) => name.trim());
     return header;
   };
