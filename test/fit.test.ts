@@ -15,7 +15,7 @@ import { httpGet, MAX_RESPONSE_BYTES, parseUrl } from '../src/remote/http.js';
 import { fitSettings } from '../src/cli/fit.js';
 import { advice, fits } from '../src/ingest/fit.js';
 import { histogramValue } from '../src/ingest/fit-buckets.js';
-import { fitReport, fitText, latencyValue } from '../src/ingest/fit-text.js';
+import { durationText, fitReport, fitText, latencyValue } from '../src/ingest/fit-text.js';
 import { phi } from '../src/ingest/stats.js';
 import type { Observations } from '../src/ingest/observations.js';
 import { compileLatency } from '../src/model/latency.js';
@@ -138,6 +138,15 @@ describe('--into', () => {
     expect(JSON.parse(writeInto(json, { p50: '350ms', p99: '1s' }))).toEqual({ actions: 10, service: { error_rate: 0.01, latency: { p50: '350ms', p99: '1s' } } });
     writeFileSync(yaml, 'actions: 10\nservise: {}\n');
     expect(await errorOf(() => writeInto(yaml, value))).toMatch(/bare\.yaml:2:1, key servise/);
+  });
+
+  it('writes a latency under a microsecond in decimals, so a scenario takes it (it was 0ms, which a median may not be)', () => {
+    expect([1.234e-7, 5e-4, 0.25, 412, 1234].map(durationText)).toEqual(['0.000000123ms', '0.0005ms', '0.25ms', '412ms', '1.23s']);
+    // A lognormal fitted to durations of a few ns (1.82 ns median): the scenario it goes into reads its median back.
+    const file = join(dir, 'ns.yaml');
+    writeFileSync(file, 'actions: 10\n');
+    const latency = parseScenario(writeInto(file, { median: durationText(1.82e-6), sigma: 0.454 }), file).scenario.service.latency as { median: number };
+    expect(latency.median).toBe(0.00000182);
   });
 });
 

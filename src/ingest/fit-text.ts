@@ -11,8 +11,13 @@ import { FIT_FORMS, type FitForm } from './fit-forms.js';
 import { advice, fits, mixtureChosen, REJECTED_AT, rejected, type Advice, type Fits, type MixtureFit, type Quantile } from './fit.js';
 import type { Observations } from './observations.js';
 
-/** A duration as a scenario writes it, to three significant digits: 412ms, 1.23s, 0.25ms. */
-export const durationText = (ms: number): string => (ms >= 1000 ? `${round3(ms / 1000)}s` : ms >= 0.001 ? `${round3(ms)}ms` : '0ms');
+/**
+ * A duration as a scenario writes it, to three significant digits: 412ms, 1.23s, 0.25ms, and one
+ * under a microsecond in as many decimals as that takes (0.000123ms: a scenario's durations have
+ * no exponent), not 0ms, which a median may not be.
+ */
+export const durationText = (ms: number): string => (ms >= 1000 ? `${round3(ms / 1000)}s` : ms >= 0.001 ? `${round3(ms)}ms`
+  : ms > 1e-90 ? `${ms.toFixed(2 - Math.floor(Math.log10(ms))).replace(/0+$/, '')}ms` : '0ms');
 
 /** Z of p99 (Φ⁻¹(0.99)): a lognormal's p99 is its median times e^(Z99 sigma). */
 const Z99 = 2.3263478740408408;
