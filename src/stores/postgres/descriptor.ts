@@ -1,4 +1,5 @@
 /** PostgreSQL as the rest of the program sees it, without loading pg (src/stores/descriptor.ts). */
+import { accessSync, constants, statSync } from 'node:fs';
 import type { StoreDescriptor } from '../descriptor.js';
 
 /** Bytes of the measurement's key table per row: heap, TOAST table, indexes, and all together. */
@@ -13,6 +14,17 @@ export interface PostgresBytes {
 }
 
 const PORT = 5432;
+/** The query keys that name a TLS file: a certificate authority, a client certificate, its key. */
+const TLS_FILES = ['sslrootcert', 'sslcert', 'sslkey'] as const;
+
+function readable(path: string): boolean {
+  try {
+    accessSync(path, constants.R_OK);
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 export const POSTGRES: StoreDescriptor<'postgres', PostgresBytes> = {
   kind: 'postgres',
@@ -34,6 +46,11 @@ export const POSTGRES: StoreDescriptor<'postgres', PostgresBytes> = {
   checkUrl(u, bad) {
     if (u.host === '' && u.pathname.replace(/^\//, '') === '' && !u.searchParams.has('host')) {
       bad('names no host and no database', `Write it as postgres://user@host:${PORT}/database.`);
+    }
+    // node-pg reads these files as it connects, and a missing one was an internal error there.
+    for (const key of TLS_FILES) {
+      const path = u.searchParams.get(key);
+      if (path !== null && !readable(path)) bad(`names in ${key}= a file that cannot be read`, `Give ${key}= the path of a PEM file this user can read, or remove it.`);
     }
   },
   transactional: true,
