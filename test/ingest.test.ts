@@ -14,6 +14,8 @@ import { histogramOfText } from '../src/ingest/histogram-file.js';
 import { queryHistogram } from '../src/ingest/prometheus-api.js';
 import { parseSelector, unescapeLabel } from '../src/ingest/selector.js';
 import { spanDurations } from '../src/ingest/otlp-spans.js';
+import { otlpDocuments } from '../src/ingest/otlp-json.js';
+import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH } from '../src/ingest/limits.js';
 import { checkedValues, type Source } from '../src/ingest/source.js';
 import { histogramQuantile } from '../src/model/latency/histogram-data.js';
 import { InputError } from '../src/scenario/errors.js';
@@ -90,6 +92,17 @@ describe('Prometheus text exposition', () => {
 });
 
 describe('OpenTelemetry exports', () => {
+  it('are refused nested deeper than MAX_JSON_DEPTH or with more than MAX_JSON_CONTAINERS objects and arrays, before JSON.parse builds them', () => {
+    // 16 MiB of either made 585-869 MB of objects; a brace inside a string is not counted.
+    const deep = '['.repeat(MAX_JSON_DEPTH + 1) + ']'.repeat(MAX_JSON_DEPTH + 1);
+    expect(errorOf(() => otlpDocuments(deep, own, 'an export'))).toBe(`in.txt:1: nests deeper than ${MAX_JSON_DEPTH} levels. Give an export: an OTLP export nests 7 levels deep; a larger export can be cut into files.`);
+    const flat = `[${Array(MAX_JSON_CONTAINERS).fill('{}').join(',')}]`;
+    expect(errorOf(() => otlpDocuments(flat, own, 'an export'))).toMatch(/^in\.txt:1: holds more than 1,000,000 objects and arrays\./);
+    const inString = `{"a": "${'['.repeat(MAX_JSON_DEPTH + 1)}\\"{"}`;
+    expect(otlpDocuments(inString, own, 'an export')).toEqual([{ a: `${'['.repeat(MAX_JSON_DEPTH + 1)}"{` }]);
+    expect(otlpDocuments('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH), own, 'an export')).toHaveLength(1);
+  });
+
   it('an explicit-bounds histogram: per-bucket counts made cumulative, the latest cumulative point, the unit ms', () => {
     const { found, values } = histogramOfText(fixture('otlp-metrics.json'), own, 'otlp', selector('http.server.request.duration{http.route="/pay"}'), undefined);
     expect(values).toEqual(VECTOR_MS);
