@@ -1,9 +1,10 @@
 /**
- * Failures that are the input's, found only while running: the run asked for more memory than
- * the process can have or a coupled run more work in flight than it may hold, or an event fell
- * later than its series can reach. `main.ts` reports them as bad input (exit 2) rather than as a
- * bug.
+ * Failures that are the input's, found only while running: the run asked for more memory than the
+ * process can have, a coupled run more work in flight than it may hold, a chunk more attempts than
+ * it may make (engine/runaway.ts), or an event fell later than its series can reach. `main.ts`
+ * reports them as bad input (exit 2) rather than as a bug.
  */
+import { RUNAWAY_WORK } from '../engine/runaway.js';
 import { IN_FLIGHT_OVERFLOW, inFlightFix } from '../engine/coupled/in-flight.js';
 import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
@@ -17,6 +18,7 @@ export function inputFailure(e: unknown): string | undefined {
     // An event later than any bound known before the run (a latency's tail is unbounded).
     return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after, a trigger's redeliveries). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
   }
+  if (e instanceof Error && e.message.startsWith(RUNAWAY_WORK)) return printable(e.message); // engine/runaway.ts
   if (e instanceof Error && e.message.startsWith(IN_FLIGHT_OVERFLOW)) {
     return `${printable(e.message)}. ${inFlightFix(e.message)}; see docs/security-and-limits.md.`;
   }

@@ -42,6 +42,7 @@ export class AttemptModel extends CallModel {
     if (this.regimes !== null) this.p = this.regimes.at(this.offset + s);
     const p = this.p;
     this.attemptsSent[i]!++;
+    this.worked();
     let status = NO_REPLY;
     let answeredBy = LOST_REQUEST;
     const key = this.keyOf(i); // sent even when the request is lost (the tracer names it)

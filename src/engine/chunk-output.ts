@@ -95,6 +95,8 @@ export class ChunkTotals {
   unknownAttempts = 0;
   /** Groups run by the fast path (engine.ts): their counters are added in `output`. */
   simpleGroups = 0;
+  /** Attempts and delivery runs of the general model, held to a bound (runaway.ts). */
+  work = 0;
   // Latency histograms, counted as the chunk runs. A simple group's call and action have the
   // same latency: its key is counted once, in simpleLatency, and added to both in `output`.
   readonly callLatency = new LatencyBins();
@@ -112,6 +114,7 @@ export class ChunkTotals {
     this.handlerRuns = 0;
     this.overTimeout = 0;
     this.unknownAttempts = 0;
+    this.work = 0;
     this.callLatency.reset();
     this.actionLatency.reset();
     this.simpleLatency.reset();

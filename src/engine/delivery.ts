@@ -40,6 +40,7 @@ export class DeliveryModel extends GroupModel {
 
   /** Delivery `k` of action `a` at `at`: a run, unless the consumer deduplicates it or dies first. */
   private deliver(a: number, k: number, at: number): void {
+    this.worked();
     const tp = this.trig;
     this.delivery[a] = k;
     this.deadline[a] = at + tp.window;

@@ -20,6 +20,7 @@ import type { Regimes } from './regimes.js';
 import type { SeriesTally } from './series-tally.js';
 import type { LiveRows } from './live-rows.js';
 import { WriteLog } from './write-log.js';
+import { MAX_CHUNK_WORK, RunawayWork } from './runaway.js';
 
 export class EngineState extends Draws {
   /** The group's key store (cleared per group; the coupled engine switches to the store of the group an event is about). */
@@ -105,6 +106,14 @@ export class EngineState extends Draws {
   /** The group's next call number and next free text. */
   protected nextCall = 0;
   protected nextText = 0;
+
+  /** The most attempts and deliveries a chunk may make (runaway.ts); a trace, which keeps every one, sets it lower. */
+  maxWork = MAX_CHUNK_WORK;
+
+  /** One more attempt or delivery of the chunk: past `maxWork`, the run is refused. */
+  protected worked(): void {
+    if (++this.totals.work > this.maxWork) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK);
+  }
 
   /** Whether a client guard is in force (the coupled engine's: coupled/guards.ts; it overrides the two methods below). */
   protected guarded = false;

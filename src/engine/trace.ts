@@ -11,6 +11,7 @@ import type { Scope } from '../model/enums.js';
 import { isCoupled } from '../model/capacity.js';
 import type { GuardStop } from '../model/guards.js';
 import type { EngineHooks } from './hooks.js';
+import { MAX_TRACED_WORK } from './runaway.js';
 import type { ChunkPlan } from './plan.js';
 import { chunkRng, type Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
@@ -178,7 +179,9 @@ class Tracer implements EngineHooks {
 export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan): { output: ChunkOutput; actions: TracedAction[] } {
   const tracer = new Tracer(scenario);
   // Every group through the general model, where the hooks are called.
-  const output = new ChunkSimulator(scenario, gridStep, false, tracer).run(rng, plan);
+  const simulator = new ChunkSimulator(scenario, gridStep, false, tracer);
+  simulator.maxWork = MAX_TRACED_WORK;
+  const output = simulator.run(rng, plan);
   markDuplicates(tracer.traced);
   return { output, actions: tracer.traced };
 }

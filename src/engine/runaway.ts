@@ -1,0 +1,34 @@
+/**
+ * A bound on the work of one chunk of the chunk engine: its attempts and its deliveries. A
+ * scenario's retries, re-plans, replays and redeliveries, each capped alone, multiply (1,000 of
+ * each make 10^9 attempts an action), and a chunk runs to its end before a stop (SIGINT) is heard:
+ * past the bound the run is refused, so that a chunk ends within seconds, whatever the file asks.
+ */
+import { CHUNK_ACTIONS } from './plan.js';
+
+/** Attempts and deliveries one chunk may make: 1,221 an action on average (the lab makes 1.04). */
+export const MAX_CHUNK_WORK = 20_000_000;
+
+/**
+ * A chunk traced (every attempt kept: --effects-out, a report's timeline) may make this many: 15 an
+ * action on average (mission 2 makes 4.9), some 170 MB traced (a million took 677 MB).
+ */
+export const MAX_TRACED_WORK = 250_000;
+
+/** How the refusal's message begins, for the command line to tell it from a bug (cli/input-failure.ts). */
+export const RUNAWAY_WORK = 'the scenario made more than';
+
+/**
+ * The run made more than `limit` attempts and deliveries in one chunk; `traced`: in a trace. A plain
+ * Error, as the engine's other refusals, so that it crosses a worker thread whole: its message says
+ * what and how to mend it.
+ */
+export class RunawayWork extends Error {
+  constructor(readonly limit: number, traced = false) {
+    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} attempts and deliveries in one chunk of ${CHUNK_ACTIONS.toLocaleString('en-US')} actions`
+      + `${traced ? ' traced (--effects-out and a report\'s timeline keep every attempt)' : ''} (${Math.round(limit / CHUNK_ACTIONS).toLocaleString('en-US')} an action on average), `
+      + 'where its retries, re-plans, replays and redeliveries multiply. Lower client.retries, agent.max_replans, runtime.max_replays or trigger.redeliveries, '
+      + 'or the chances that set them off (service.error_rate, agent.replan_probability, runtime.crash_probability, trigger.consumer_crash).');
+    this.name = 'RunawayWork';
+  }
+}
