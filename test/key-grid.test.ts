@@ -73,3 +73,22 @@ describe('the peak grid', () => {
     expect(() => new KeyGrid(STEP).addGrid(new KeyGrid(2 * STEP))).toThrow(/grid steps differ/);
   });
 });
+
+describe('the grid of a run', () => {
+  it('spans a trigger\'s redeliveries and the longest retry wait, so a schedule of days makes the step coarser, not the grid larger', async () => {
+    const { parseScenario } = await import('../src/scenario/parse.js');
+    const { gridCellsFor, gridStepFor, longestDelay } = await import('../src/engine/grid.js');
+    const { deliveryReach, triggerOf } = await import('../src/model/trigger.js');
+    const day = 86_400_000;
+    // 3 redeliveries 300 days apart: 900 days after an action's first delivery (this ran a 3.5 GB grid for 100 actions).
+    const { scenario } = parseScenario('client: {timeout: 2s}\nidempotency: {scope: intent}\ntrigger: {ack_timeout: 1s, redeliveries: 3, consumer_crash: 1, schedule: [300d]}\n', 's.yaml');
+    expect(deliveryReach(triggerOf(scenario))).toBe(3 * 1000 + 3 * 300 * day);
+    expect(longestDelay(scenario)).toBeGreaterThan(900 * day);
+    const step = gridStepFor(scenario, 100);
+    expect(gridCellsFor(scenario, 100, step)).toBeLessThanOrEqual(1.01 * 2 ** 20 + 1);
+    // A 409's retry_after past the backoff's cap is the wait each retry may take.
+    const slow = parseScenario('idempotency: {scope: intent, conflict_retry_after: 10m}\n', 's.yaml').scenario;
+    const plain = parseScenario('idempotency: {scope: intent}\n', 's.yaml').scenario;
+    expect(longestDelay(slow) - longestDelay(plain)).toBe(2 * 2 * 4 * (600_000 - 5_000));
+  });
+});

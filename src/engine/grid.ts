@@ -5,6 +5,7 @@
 import { meanRatePerS } from '../model/clock.js';
 import type { WrittenScenario } from '../model/types.js';
 import { peakGridStep, runHorizon } from './peak.js';
+import { deliveryReach, triggerOf } from '../model/trigger.js';
 
 /**
  * With a precision target, the grid's step is sized for this many actions, or for
@@ -36,9 +37,16 @@ export function runGrid(scenario: WrittenScenario, total: number, precise: boole
   return { step, cells: gridCellsFor(scenario, actions, step) };
 }
 
-/** Upper bound on how long after its arrival an action's calls can start (ms). */
-export function longestDelay({ agent, runtime, workload, client }: WrittenScenario): number {
+/**
+ * Upper bound on how long after its arrival an action's calls can start (ms): its deliveries'
+ * reach, then a run's twin, replays, re-plans and retries, each retry after the longest wait
+ * (the backoff's cap, or a 409's or a shed 503's retry_after where longer). Without the deliveries
+ * and the waits, a trigger's schedule of days left the grid's step fine and the grid grew to GBs.
+ */
+export function longestDelay(s: WrittenScenario): number {
+  const { agent, runtime, workload, client } = s;
   const calls = (agent.max_replans + 1) * (runtime.max_replays + 1);
-  return workload.twin_delay.max + runtime.max_replays * runtime.resume_delay.max
-    + calls * (agent.replan_delay.max + (client.retries + 1) * (client.timeout + client.backoff.max));
+  const wait = Math.max(client.backoff.max, s.idempotency.conflict_retry_after ?? 0, s.service.capacity?.retry_after ?? 0);
+  return deliveryReach(triggerOf(s)) + workload.twin_delay.max + runtime.max_replays * runtime.resume_delay.max
+    + calls * (agent.replan_delay.max + (client.retries + 1) * (client.timeout + wait));
 }

@@ -6,7 +6,6 @@ import { seriesStepOf } from '../../results/alerts.js';
 import { arrivalSpan } from '../../model/clock.js';
 import { checkArrivals } from '../../scenario/time-checks.js';
 import { MAX_SERIES_BUCKETS } from '../../model/limits.js';
-import { deliveryReach } from '../../model/trigger.js';
 import { longestDelay } from '../../engine/grid.js';
 import type { WrittenScenario } from '../../model/types.js';
 import { formatDuration } from '../../scenario/duration.js';
@@ -26,7 +25,7 @@ type Locate = (path: readonly (string | number)[]) => Origin;
  * `warnCoarsened` says so.
  */
 export function checkSeriesLength(step: number, scenario: WrittenScenario, source: string): void {
-  const reach = arrivalSpan(scenario) + longestDelay(scenario) + deliveryReach(scenario.trigger); // a redelivered run starts its calls anew
+  const reach = arrivalSpan(scenario) + longestDelay(scenario); // a redelivered run's calls within it (engine/grid.ts)
   const most = reach / step;
   if (most > MAX_SERIES_BUCKETS) {
     // Rounded up to a whole second (to a whole ms below one).
