@@ -4,6 +4,7 @@ import { closeSync, constants, existsSync, fchmodSync, linkSync, lstatSync, open
 import { basename, dirname, join, resolve } from 'node:path';
 import { InputError } from '../scenario/errors.js';
 import { pauseForTest } from './test-pause.js';
+import { kernelSetting, throughSystemDir } from './system-names.js';
 
 /** What an errno code means, for people. */
 function reason(e: unknown): string {
@@ -50,23 +51,6 @@ function modeForNewFile(): number {
     newFileMode = 0o666 & ~mask;
   }
   return newFileMode;
-}
-
-/** Whether `path` is, or reaches through its links, a name under /dev or /proc. */
-function throughSystemDir(path: string): boolean {
-  let p = resolve(path);
-  for (let hops = 0; hops < 40; hops++) {
-    if (['/dev', '/proc'].some((d) => p.startsWith(`${d}/`))) return true;
-    let link: string;
-    try {
-      if (!lstatSync(p).isSymbolicLink()) break;
-      link = readlinkSync(p);
-    } catch {
-      break;
-    }
-    p = resolve(dirname(p), link);
-  }
-  return false;
 }
 
 /** Opens a FIFO for writing without blocking: fails with ENXIO when nothing reads it. */
@@ -138,6 +122,7 @@ export class PendingOutput {
     let st: Stats | undefined;
     try { st = statSync(path); } catch { st = undefined; }
     if (st?.isDirectory()) fail(`${path} is a directory`, `Give a file name, such as ${flag} report.json.`);
+    if (kernelSetting(path)) fail(`${path} is one of the kernel's settings (/proc, /sys), not a place for a report`, `Give ${flag} a file, or leave it out for standard output.`);
     // `new/`, `new/.` or `new/..` name a directory even when none is there: never a file called `new`.
     const dirEnd = /(?:^|\/)(\.{0,2})$/.exec(path);
     if (dirEnd) {
