@@ -121,7 +121,15 @@ export interface DataAccess { allowOutside?: boolean }
 function checkInside(path: string, baseDir: string, key: string, origin: Origin | undefined, access: DataAccess, real?: string, noun = 'data file'): void {
   if (access.allowOutside) return;
   let root: string;
-  try { real ??= realpathSync(path); root = realpathSync(baseDir); } catch { return; } // a missing file is reported when it is read
+  try {
+    real ??= realpathSync(path);
+    root = realpathSync(baseDir);
+  } catch {
+    // A missing file is reported when it is read, if inside: one outside is refused as outside
+    // either way, so that a scenario cannot learn which paths outside exist (`check` goes on after it).
+    real = resolve(path);
+    root = resolve(baseDir);
+  }
   const rel = relative(root, real);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
     throw new InputError(origin ?? { source: path }, key, `the ${noun} ${path} lies outside the scenario file's directory, ${root}`,
