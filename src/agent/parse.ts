@@ -200,8 +200,11 @@ function readDefaults(v: unknown, locate: Locate): Raw {
 
 function fileSeed(v: unknown, locate: Locate): string | undefined {
   if (v === undefined) return undefined;
-  const text = typeof v === 'number' && Number.isFinite(v) ? String(v) : typeof v === 'string' ? v : undefined;
-  if (text === undefined || !SEED_TEXT.test(text)) throw new InputError(locate(['seed']), 'seed', `got ${JSON.stringify(v)}, expected a number or a string of ${SEED_FORM}`, 'Give a seed such as `seed: 42`.');
+  // A number only where it is exact, as a scenario's seed (scenario/schema.ts).
+  const text = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : typeof v === 'string' ? v : undefined;
+  if (text === undefined || !SEED_TEXT.test(text)) {
+    throw new InputError(locate(['seed']), 'seed', `got ${JSON.stringify(v)}, expected a whole number of at most 9007199254740991 either way (quote a longer one) or a string of ${SEED_FORM}`, 'Give a seed such as `seed: 42`.');
+  }
   return text;
 }
 

@@ -239,9 +239,10 @@ const metaKeys = (): Json => ({
   sweep: sweepSchema(),
   $schema: { type: 'string', description: 'a string (the schema this file follows, for editors)' },
   description: { type: 'string', description: 'a string (what the scenario is about)' },
+  // A number only where it is exact: 9007199254740993 would run as seed 9007199254740992, and 1e22 as 1e+22.
   seed: {
-    anyOf: [{ type: 'number' }, { type: 'string', pattern: SEED_PATTERN }],
-    description: `a number or a string of ${SEED_FORM} (the random seed; --seed overrides it)`,
+    anyOf: [{ type: 'integer', minimum: -Number.MAX_SAFE_INTEGER, maximum: Number.MAX_SAFE_INTEGER }, { type: 'string', pattern: SEED_PATTERN }],
+    description: `a whole number of at most 9007199254740991 either way (quote a longer one) or a string of ${SEED_FORM} (the random seed; --seed overrides it)`,
   },
 });
 
