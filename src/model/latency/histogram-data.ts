@@ -56,7 +56,7 @@ export function bucketProblem(buckets: readonly HistogramBucket[], total: number
   const last = (buckets[buckets.length - 1] as HistogramBucket).count;
   if (total !== null) {
     if (!(total >= 0 && total <= MAX_HISTOGRAM_COUNT)) return at(null, 'total', `the total is not a number from 0 to ${MAX_COUNT_TEXT}`, 'Give the total as the number of all observations (the +Inf bucket).');
-    if (total < last - tolerance) return at(null, 'total', `the total (${total}) is below the last bucket's count (${last})`, `The total counts every observation, the +Inf bucket's; ${CUMULATIVE_FIX}`);
+    if (total < last - tolerance) return at(null, 'total', `the total (${total}) is below the last bucket's count (${last})`, `Make the total at least the last bucket's count: it counts every observation (the +Inf bucket, Prometheus's _count), and ${CUMULATIVE_FIX.charAt(0).toLowerCase()}${CUMULATIVE_FIX.slice(1)}`);
   }
   if (!((total ?? last) > 0)) return at(null, total === null ? null : 'total', 'the histogram is empty: it counts no observation', 'Give a histogram with observations: over a time range in which the service was called.');
   return undefined;
