@@ -104,6 +104,9 @@ describe('the columns', () => {
       'refunds.csv: has no business key column: none is named business_key, business_id, order_id, order_line_id, entity_id, resource_id, intent_id, customer_id, key, and its columns are id, amount, created_at. Name the column that holds each effect\'s business key with --key-column COLUMN.');
     expect(() => mapColumns(['id', 'at'], { idempotency_key: 'idem' }, 'f.csv')).toThrow("f.csv: has no column idem, which --idempotency-column names: its columns are id, at. Name one of its columns with --idempotency-column.");
     expect(() => mapColumns(['id', 'at'], { business_key: 'id', tool: 'ID' }, 'f.csv')).toThrow(/its column id is named by both --key-column and --tool-column/);
+    // The column of a usual name another option took is named as that one's, not "none is named" beside it.
+    expect(() => mapColumns(['business_key', 'at', 'tool'], { tool: 'business_key' }, 'f.csv')).toThrow(
+      "f.csv: has no business key column: business_key is the tool column (--tool-column), and its columns are business_key, at, tool. Name the column that holds each effect's business key with --key-column COLUMN.");
   });
 });
 

@@ -60,7 +60,11 @@ function usual(role: Role, found: readonly string[], taken: ReadonlyMap<number, 
     if (at >= 0) return at;
   }
   if (!REQUIRED.has(role)) return -1;
-  throw new InputError({ source: where }, '', `has no ${WORDS[role]} column: none is named ${USUAL_NAMES[role].join(', ')}, and ${listed(found)}`,
+  // A column of a usual name another option took: said so, rather than "none is named" beside it.
+  const held = found.findIndex((f, i) => taken.has(i) && USUAL_NAMES[role].includes(f.toLowerCase()));
+  const other = held < 0 ? undefined : taken.get(held);
+  const none = other === undefined ? `none is named ${USUAL_NAMES[role].join(', ')}` : `${columnName(found[held] as string)} is the ${WORDS[other]} column (${COLUMN_OPTIONS[other]})`;
+  throw new InputError({ source: where }, '', `has no ${WORDS[role]} column: ${none}, and ${listed(found)}`,
     `Name the column that holds each effect's ${WORDS[role]} with ${COLUMN_OPTIONS[role]} COLUMN.`);
 }
 
