@@ -92,6 +92,9 @@ describe('idem-sim alerts refuses, exit 2, one paragraph, no file left', () => {
   it('a step Prometheus cannot write, a bad label, a format it does not have', () => {
     refused([SLOWDOWN, '--series', '1.5ms'], '--series 1.5ms: is not an even number of milliseconds: Prometheus counts time in whole milliseconds, and the test file samples each bucket at its middle. Give --series a step such as 10s, 30s or 1m.');
     refused([SLOWDOWN, '--label', 'tool'], '--label tool: is not NAME=VALUE. Give --label NAME=VALUE, such as --label tool=refund.');
+    // The same label or series twice: the first lost silently before.
+    refused([SLOWDOWN, '--label', 'tool=a', '--label', 'tool=b'], '--label tool=b: names the label tool again (after --label tool=a), and only one can hold. Give --label once for the label tool.');
+    refused([SLOWDOWN, '--metric', 'conflicts_409=a', '--metric', 'conflicts_409=b'], '--metric conflicts_409=b: names the series conflicts_409 again (after --metric conflicts_409=a), and only one can hold. Give --metric once for the series conflicts_409.');
     refused([SLOWDOWN, '--format', 'yaml'], '--format yaml: "yaml" is not one of the allowed values. Use one of: table, prometheus, promtool-test.');
   });
 

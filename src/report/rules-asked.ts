@@ -24,9 +24,26 @@ export function ruleStep(series: Taken<number> | undefined): number {
 /** The counters' names (--metric SERIES=NAME) and the labels (--label NAME=VALUE, the last of a name kept, in the order first given). */
 export function metricNaming(metric: readonly Taken<readonly [SeriesName, string]>[], label: readonly Taken<readonly [string, string]>[]): MetricNaming {
   const names: Partial<Record<SeriesName, string>> = {};
-  for (const m of metric) { const [series, name] = m.value; names[series] = name; }
+  const twice = (option: string, what: string, first: Taken<unknown>, then: Taken<unknown>): never => {
+    throw new InputError({ source: `${option} ${then.text}` }, '', `names ${what} again (after ${option} ${first.text}), and only one can hold`, `Give ${option} once for ${what}.`);
+  };
+  const metricBy = new Map<SeriesName, Taken<unknown>>();
+  for (const m of metric) {
+    const [series, name] = m.value;
+    const before = metricBy.get(series);
+    if (before) twice('--metric', `the series ${series}`, before, m);
+    metricBy.set(series, m);
+    names[series] = name;
+  }
   const labels = new Map<string, string>();
-  for (const l of label) { const [name, value] = l.value; labels.set(name, value); }
+  const labelBy = new Map<string, Taken<unknown>>();
+  for (const l of label) {
+    const [name, value] = l.value;
+    const before = labelBy.get(name);
+    if (before) twice('--label', `the label ${name}`, before, l);
+    labelBy.set(name, l);
+    labels.set(name, value);
+  }
   return { names, labels: [...labels] };
 }
 
