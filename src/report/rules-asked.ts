@@ -21,30 +21,23 @@ export function ruleStep(series: Taken<number> | undefined): number {
   return step;
 }
 
-/** The counters' names (--metric SERIES=NAME) and the labels (--label NAME=VALUE, the last of a name kept, in the order first given). */
+/** The counters' names (--metric SERIES=NAME) and the labels (--label NAME=VALUE, in the order given), each name once. */
 export function metricNaming(metric: readonly Taken<readonly [SeriesName, string]>[], label: readonly Taken<readonly [string, string]>[]): MetricNaming {
   const names: Partial<Record<SeriesName, string>> = {};
-  const twice = (option: string, what: string, first: Taken<unknown>, then: Taken<unknown>): never => {
-    throw new InputError({ source: `${option} ${then.text}` }, '', `names ${what} again (after ${option} ${first.text}), and only one can hold`, `Give ${option} once for ${what}.`);
-  };
-  const metricBy = new Map<SeriesName, Taken<unknown>>();
-  for (const m of metric) {
-    const [series, name] = m.value;
-    const before = metricBy.get(series);
-    if (before) twice('--metric', `the series ${series}`, before, m);
-    metricBy.set(series, m);
-    names[series] = name;
+  for (const [series, name] of oncePerName(metric, '--metric', 'the series')) names[series] = name;
+  return { names, labels: oncePerName(label, '--label', 'the label') };
+}
+
+/** The pairs given, each name once: a name given twice (the first would be lost) is refused, naming both. */
+function oncePerName<K extends string, V>(given: readonly Taken<readonly [K, V]>[], option: string, what: string): [K, V][] {
+  const seen = new Map<K, Taken<unknown>>();
+  for (const g of given) {
+    const name = g.value[0];
+    const before = seen.get(name);
+    if (before) throw new InputError({ source: `${option} ${g.text}` }, '', `names ${what} ${name} again (after ${option} ${before.text}), and only one can hold`, `Give ${option} once for ${what} ${name}.`);
+    seen.set(name, g);
   }
-  const labels = new Map<string, string>();
-  const labelBy = new Map<string, Taken<unknown>>();
-  for (const l of label) {
-    const [name, value] = l.value;
-    const before = labelBy.get(name);
-    if (before) twice('--label', `the label ${name}`, before, l);
-    labelBy.set(name, l);
-    labels.set(name, value);
-  }
-  return { names, labels: [...labels] };
+  return given.map((g) => [g.value[0], g.value[1]]);
 }
 
 /** Options that do nothing unless the format is the test file (which alone simulates, and alone reads the rule file), as warnings. */
