@@ -84,8 +84,16 @@ describe('sweep through the CLI', () => {
     const args = ['sweep', 'test/fixtures/tiny.yaml', '--vary', 'client.retries=0,1', '--format', 'csv'];
     const plain = cli(args);
     const series = cli([...args, '--series', '1m']);
-    expect(withoutNotes(series.stderr)).toBe("idem-sim: warning: --series 1m has no effect: test/fixtures/tiny.yaml has no alerts:, and a sweep counts series only for its alerts' buckets (its tables, CSV and JSON hold no series). Drop --series, or add alerts: to the scenario (docs/time.md).\n");
+    expect(withoutNotes(series.stderr)).toBe("idem-sim: warning: --series 1m has no effect: test/fixtures/tiny.yaml has no alerts: and no incidents:, and a sweep counts series only for its alerts' buckets and the quiet time outside incidents (its tables, CSV and JSON hold no series). Drop --series, or add alerts: to the scenario (docs/time.md).\n");
     expect(series.stdout.replace(/--series 1m/g, '')).toBe(plain.stdout);
+    // With incidents and no alerts the series measure the quiet time (alert baselines), which --series moves: no warning.
+    const dir = mkdtempSync(join(tmpdir(), 'idem-sim-sweep-series-'));
+    writeFileSync(join(dir, 's.yaml'), 'load: {rate_per_s: 50, duration: 20m}\nidempotency: {scope: intent}\nincidents:\n  - {name: slow, from: 5m, to: 10m, service: {latency_multiplier: 4}}\n');
+    const quiet = (step: string) => cli(['sweep', join(dir, 's.yaml'), '--vary', 'client.retries=0,1', '--series', step, '--format', 'csv']);
+    const [coarse, fine] = [quiet('5m'), quiet('1m')];
+    expect([coarse.status, fine.status], coarse.stderr).toEqual([0, 0]);
+    expect(coarse.stderr).not.toMatch(/has no effect/);
+    expect(coarse.stdout).not.toBe(fine.stdout); // the quiet time's baselines change with the step
   });
 });
 

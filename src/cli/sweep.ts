@@ -153,7 +153,7 @@ function sweepPlan(file: string, s: SweepSettings, io: Io): SweepPlan {
   checkSweepMetric(metric, { origin: { source: file }, keyPath: 'sweep.metric' }, base.scenario, varied);
   const find = findConditions(s.find, base.scenario, varied);
   const seriesStep = s.series?.value;
-  if (s.series !== undefined && base.scenario.alerts.length === 0) warn(io, seriesWithoutAlerts(s.series.text, file));
+  if (s.series !== undefined && base.scenario.alerts.length === 0 && base.scenario.incidents.length === 0) warn(io, seriesWithoutAlerts(s.series.text, file));
   const size = gridSize(axes);
   const precision = precisionTarget(s.large.precision, s.scenario.actions);
   const shard = s.large.shard?.value;

@@ -11,7 +11,7 @@ import type { Scope } from '../model/enums.js';
 import { isCoupled } from '../model/capacity.js';
 import type { GuardStop } from '../model/guards.js';
 import type { EngineHooks } from './hooks.js';
-import { MAX_TRACED_WORK } from './runaway.js';
+import { MAX_CHUNK_WORK } from './runaway.js';
 import type { ChunkPlan } from './plan.js';
 import { chunkRng, type Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
@@ -176,11 +176,11 @@ class Tracer implements EngineHooks {
 }
 
 /** Simulates one chunk exactly as a run does, and returns its output with every action's story. */
-export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan): { output: ChunkOutput; actions: TracedAction[] } {
+export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan, maxWork = MAX_CHUNK_WORK): { output: ChunkOutput; actions: TracedAction[] } {
   const tracer = new Tracer(scenario);
   // Every group through the general model, where the hooks are called.
   const simulator = new ChunkSimulator(scenario, gridStep, false, tracer);
-  simulator.maxWork = MAX_TRACED_WORK;
+  simulator.maxWork = maxWork; // a run's bound; --effects-out, which keeps every chunk's trace, a lower one (runaway.ts)
   const output = simulator.run(rng, plan);
   markDuplicates(tracer.traced);
   return { output, actions: tracer.traced };

@@ -4,6 +4,7 @@
  * timeline and the checks of the file's `expect:` block. Pure: the page's Web Worker calls it,
  * and so do the tests, in Node.
  */
+import { RUNAWAY_WORK } from '../engine/runaway.js';
 import { loadLatencyData } from '../model/latency.js';
 import type { HistogramBucket } from '../model/latency/histogram-data.js';
 import type { HistogramSpec } from '../model/latency/histogram.js';
@@ -157,5 +158,6 @@ export function labRun(req: RunRequest): RunResult {
 /** A refused input as the page shows it; anything else is a bug, and is thrown on. */
 export function labError(e: unknown): LabError {
   if (e instanceof InputError) return { message: e.message, keyPath: e.keyPath, source: e.origin?.source ?? '' };
+  if (e instanceof Error && e.message.startsWith(RUNAWAY_WORK)) return { message: e.message, keyPath: '', source: '' }; // the input's, as the command line reads it
   throw e;
 }

@@ -83,7 +83,11 @@ export function bucketsNote(seriesStep: number | undefined, asked: readonly Swee
     : `${alert} is judged on 1-minute buckets (an alert's for: counts whole buckets, so times read in steps of about a minute); --series 5s judges it on 5-second buckets, and backlog_cleared_ms.INCIDENT is exact from the workers (docs/sweeps.md, "Recovery").`;
 }
 
-/** The warning for --series on a sweep of a scenario with no alerts: a sweep's series only make its alerts' buckets, so it changes nothing. */
+/**
+ * The warning for --series on a sweep of a scenario with neither alerts nor incidents: a sweep's
+ * series make only its alerts' buckets and the quiet time outside incidents (alert baselines), so
+ * without either it changes nothing.
+ */
 export function seriesWithoutAlerts(series: string, file: string): string {
-  return `--series ${series} has no effect: ${file} has no alerts:, and a sweep counts series only for its alerts' buckets (its tables, CSV and JSON hold no series). Drop --series, or add alerts: to the scenario (docs/time.md).`;
+  return `--series ${series} has no effect: ${file} has no alerts: and no incidents:, and a sweep counts series only for its alerts' buckets and the quiet time outside incidents (its tables, CSV and JSON hold no series). Drop --series, or add alerts: to the scenario (docs/time.md).`;
 }

@@ -31,6 +31,13 @@ export class CoupledState extends DeliveryModel {
   /** What the run may hold in flight at once (in-flight.ts; tests set smaller ones). */
   protected limits: InFlightLimits = IN_FLIGHT_LIMITS;
 
+  /**
+   * Not held to the chunk engine's bound on work (runaway.ts): a block here counts the groups that
+   * end in it, while the deliveries of the many in flight fall in earlier blocks, so a block's count
+   * says nothing of the work an action makes. What a coupled run holds is bounded by `limits`.
+   */
+  protected override worked(): void { /* unbounded: see above */ }
+
   constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
     super(compile(scenario), hooks);
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
