@@ -71,6 +71,6 @@ describe('--into keeps the comments on the latency it replaces', () => {
 describe('--into a scenario that does not exist', () => {
   it('is refused with how to make one, not only that it is missing', () => {
     const missing = join(tmpdir(), 'idem-sim-fit-into-none', 'scenario.yaml');
-    expect(() => writeInto(missing, LOGNORMAL)).toThrow(`--into ${missing}: the scenario file ${missing} does not exist. --into writes the latency into a scenario that exists: copy one first (cp scenarios/belgavi-refunds.yaml ${missing}), or leave --into out to print the latency to paste.`);
+    expect(() => writeInto(missing, LOGNORMAL)).toThrow(`--into ${missing}: the scenario file ${missing} does not exist. --into writes the latency into a scenario that exists: make it first (a copy of one of yours, or a file of one line such as actions: 10000), or leave --into out to print the latency to paste.`);
   });
 });

@@ -90,7 +90,7 @@ function readFileObservations(path: string, s: FitSettings, io: Io): Observation
 
 /** The text of the scenario at `path` with `value` as its service.latency (ingest/fit-into.ts), the scenario read as one before and after. */
 export function writeInto(path: string, value: Readonly<Record<string, unknown>>): string {
-  const fix = `--into writes the latency into a scenario that exists: copy one first (cp scenarios/belgavi-refunds.yaml ${path}), or leave --into out to print the latency to paste.`;
+  const fix = `--into writes the latency into a scenario that exists: make it first (a copy of one of yours, or a file of one line such as actions: 10000), or leave --into out to print the latency to paste.`;
   if (!existsSync(path)) throw new InputError({ source: `--into ${path}` }, '', `the scenario file ${path} does not exist`, fix);
   const text = readUserFile(path, 'the scenario file', '', { source: `--into ${path}` }, 'the current directory', MAX_SCENARIO_BYTES);
   parseScenario(text, path, [], baseFiles(path));

@@ -25,8 +25,8 @@ export const RUNAWAY_WORK = 'the scenario made more than';
  */
 export class RunawayWork extends Error {
   constructor(readonly limit: number, traced = false) {
-    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} attempts and deliveries in one chunk of ${CHUNK_ACTIONS.toLocaleString('en-US')} actions`
-      + `${traced ? ' traced (--effects-out and a report\'s timeline keep every attempt)' : ''} (${Math.round(limit / CHUNK_ACTIONS).toLocaleString('en-US')} an action on average), `
+    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} attempts and deliveries in one chunk of its actions (at most ${CHUNK_ACTIONS.toLocaleString('en-US')})`
+      + `${traced ? ' traced for --effects-out, which keeps every attempt' : ''}, `
       + 'where its retries, re-plans, replays and redeliveries multiply. Lower client.retries, agent.max_replans, runtime.max_replays or trigger.redeliveries, '
       + 'or the chances that set them off (service.error_rate, agent.replan_probability, runtime.crash_probability, trigger.consumer_crash).');
     this.name = 'RunawayWork';

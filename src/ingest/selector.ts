@@ -36,7 +36,10 @@ export function unescapeLabel(text: string): string {
     }
     out[n++] = c;
   }
-  return new TextDecoder('utf-16le').decode(out.subarray(0, n));
+  // Code units back to a string as they are (a decoder would drop a leading U+FEFF and mend lone surrogates), a piece at a time.
+  let result = '';
+  for (let k = 0; k < n; k += 8192) result += String.fromCharCode(...out.subarray(k, Math.min(n, k + 8192)));
+  return result;
 }
 
 /** The matchers between braces, or a problem with them. */

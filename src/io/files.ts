@@ -1,6 +1,6 @@
 /** The files the CLI reads: scenario files, part files and the data files a scenario names. Writing: outputs.ts. */
 import { closeSync, constants, fstatSync, lstatSync, openSync, readlinkSync, readSync, realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { loadLatencyData, type HistogramReader } from '../model/latency.js';
 import { formatOfFile, histogramOfText } from '../ingest/histogram-file.js';
 import { parseSelector } from '../ingest/selector.js';
@@ -126,15 +126,27 @@ function checkInside(path: string, baseDir: string, key: string, origin: Origin 
     root = realpathSync(baseDir);
   } catch {
     // A missing file is reported when it is read, if inside: one outside is refused as outside
-    // either way, so that a scenario cannot learn which paths outside exist (`check` goes on after it).
-    real = resolve(path);
-    root = resolve(baseDir);
+    // either way, so that a scenario cannot learn which paths outside exist (`check` goes on after
+    // it), whether written so or reached through a link (a dangling one, or a linked directory).
+    real = resolvedAsFar(resolve(path));
+    try { root = realpathSync(baseDir); } catch { root = resolve(baseDir); }
   }
   const rel = relative(root, real);
   if (rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {
     throw new InputError(origin ?? { source: path }, key, `the ${noun} ${path} lies outside the scenario file's directory, ${root}`,
       `Keep ${noun}s in the scenario's directory or below it; to read this one anyway, pass --allow-outside (only for scenarios you trust).`);
   }
+}
+
+/** `path` with its links followed as far as they lead, its missing rest joined on: where it would be. */
+function resolvedAsFar(path: string, hops = 0): string {
+  try { return realpathSync(path); } catch { /* missing, or a link that dangles */ }
+  if (hops > 40) return path;
+  let link: string | undefined;
+  try { link = readlinkSync(path); } catch { link = undefined; }
+  if (link !== undefined) return resolvedAsFar(resolve(dirname(path), link), hops + 1);
+  const parent = dirname(path);
+  return parent === path ? path : join(resolvedAsFar(parent, hops + 1), basename(path));
 }
 
 /**

@@ -2,7 +2,7 @@
  * Names of the system an output path may be or reach through its links (outputs.ts): a device or a
  * process's descriptor, written in place, and the kernel's settings, never written.
  */
-import { lstatSync, readlinkSync } from 'node:fs';
+import { lstatSync, readlinkSync, realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 
 /** Whether `path` is, or reaches through its links, a name under /dev or /proc. */
@@ -18,12 +18,19 @@ export function throughSystemDir(path: string): boolean {
 export function kernelSetting(path: string): boolean {
   let setting = false;
   systemNameOnTheWay(path, (p) => {
-    if (/^\/proc\/(self|thread-self|\d+)\/fd\/\d+$/.test(p)) return true; // a descriptor: not followed further
-    setting = /^\/(proc|sys)\//.test(p);
+    if (DESCRIPTOR.test(p)) return true; // a descriptor: not followed further
+    setting = KERNEL.test(p);
     return setting;
   });
-  return setting;
+  if (setting) return true;
+  // A directory on the way that is a link (/dev/shm/k -> /proc/sys/kernel): where the path really is.
+  let real: string;
+  try { real = realpathSync(path); } catch { return false; } // missing, or a pipe's descriptor: no setting
+  return KERNEL.test(real) && !DESCRIPTOR.test(real);
 }
+
+const DESCRIPTOR = /^\/proc\/(self|thread-self|\d+)\/fd\/\d+$/;
+const KERNEL = /^\/(proc|sys)\//;
 
 /** Whether `found` holds for `path` or for a name its links lead through (followed one by one, at most 40). */
 function systemNameOnTheWay(path: string, found: (p: string) => boolean): boolean {

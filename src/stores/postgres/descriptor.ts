@@ -50,7 +50,7 @@ export const POSTGRES: StoreDescriptor<'postgres', PostgresBytes> = {
     // node-pg reads these files as it connects, and a missing one was an internal error there.
     for (const key of TLS_FILES) {
       const path = u.searchParams.get(key);
-      if (path !== null && !readable(path)) bad(`names in ${key}= a file that cannot be read`, `Give ${key}= the path of a PEM file this user can read, or remove it.`);
+      if (path !== null && path !== '' && !readable(path)) bad(`names in ${key}= a file that cannot be read`, `Give ${key}= the path of a PEM file this user can read, or remove it.`);
     }
   },
   transactional: true,
