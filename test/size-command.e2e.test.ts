@@ -88,9 +88,9 @@ describe('size reports its version and a replay command, as run does', () => {
 describe('size --rate and --record-bytes', () => {
   it('are held to the scenario keys\' limits before anything runs (past them a figure was Infinity, or 0 keys at 1e-300/s)', () => {
     for (const [args, error] of [
-      [['--rate', '1e308'], 'idem-sim: error: --rate 1e+308: is outside 0.00001 to 10^9 actions a second, load.rate_per_s\'s range. Give --rate a rate in that range, such as 50.\n'],
+      [['--rate', '1e308'], 'idem-sim: error: --rate 1e308: is outside 0.00001 to 10^9 actions a second, load.rate_per_s\'s range. Give --rate a rate in that range, such as 50.\n'],
       [['--rate', '1e-300'], 'idem-sim: error: --rate 1e-300: is outside 0.00001 to 10^9 actions a second, load.rate_per_s\'s range. Give --rate a rate in that range, such as 50.\n'],
-      [['--rate', '5', '--record-bytes', '1e20'], 'idem-sim: error: --record-bytes 100000000000000000000: is over 16,777,216 (16 MiB), idempotency.record_bytes\'s limit. Give the bytes one key record takes, such as 200.\n'],
+      [['--rate', '5', '--record-bytes', '1e20'], 'idem-sim: error: --record-bytes 1e20: is over 16,777,216 (16 MiB), idempotency.record_bytes\'s limit. Give the bytes one key record takes, such as 200.\n'],
     ] as const) expect(cli(['size', ...args, '--retention', '1h'])).toEqual({ status: 2, stdout: '', stderr: error });
     expect(cli(['size', '--rate', '1e9', '--retention', '1h', '--record-bytes', String(16 * 1024 * 1024)]).status).toBe(0);
   });

@@ -56,7 +56,7 @@ export async function sizeCommand(files: string[], s: SizeSettings, io: Io, sign
   }
   const probed = s.fromProbe === undefined ? undefined : readProbeFile(s.fromProbe);
   const given = { rate: s.rate?.value, retention: s.retention?.value, recordBytes: s.recordBytes?.value };
-  checkSizeGiven(given);
+  checkSizeGiven({ rate: s.rate, recordBytes: s.recordBytes });
   const simulated = file ? await simulateKeys(file, s, io, signal) : undefined;
   // As run reports them: the version, and a command that gives these numbers again (not --threads, which never changes one).
   const replay = new ReplayLine('size', file ? [file] : [], s.scenario).overrides(s.scenario).option('--seed', simulated?.seed).given('--rate', s.rate)

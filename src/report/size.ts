@@ -12,6 +12,7 @@ import type { WrittenScenario } from '../model/types.js';
 import { keyStoreSize, type Estimate, type Metrics } from '../results/metrics.js';
 import { InputError } from '../scenario/errors.js';
 import { printable } from '../scenario/printable.js';
+import type { Taken } from '../scenario/taken.js';
 import { CI_LEGEND, duration, estimateText, num } from './format.js';
 
 type Interval = [number, number];
@@ -64,13 +65,13 @@ export interface ProbedSize { bytesPerRecord: number; ratePerS: number; retentio
  * idempotency.record_bytes), checked before anything is simulated: past them a figure is
  * Infinity, or a rate too small to hold a key a plain 0.
  */
-export function checkSizeGiven(given: { rate?: number | undefined; recordBytes?: number | undefined }): void {
+export function checkSizeGiven(given: { rate?: Taken<number> | undefined; recordBytes?: Taken<number> | undefined }): void {
   const { rate, recordBytes } = given;
-  if (rate !== undefined && (rate < MIN_RATE_PER_S || rate > MAX_RATE_PER_S)) {
-    throw new InputError({ source: `--rate ${rate}` }, '', `is outside ${MIN_RATE_PER_S} to 10^9 actions a second, load.rate_per_s's range`, 'Give --rate a rate in that range, such as 50.');
+  if (rate !== undefined && (rate.value < MIN_RATE_PER_S || rate.value > MAX_RATE_PER_S)) {
+    throw new InputError({ source: `--rate ${rate.text}` }, '', `is outside ${MIN_RATE_PER_S} to 10^9 actions a second, load.rate_per_s's range`, 'Give --rate a rate in that range, such as 50.');
   }
-  if (recordBytes !== undefined && recordBytes > MAX_RECORD_BYTES) {
-    throw new InputError({ source: `--record-bytes ${recordBytes}` }, '', `is over ${MAX_RECORD_BYTES.toLocaleString('en-US')} (16 MiB), idempotency.record_bytes's limit`, 'Give the bytes one key record takes, such as 200.');
+  if (recordBytes !== undefined && recordBytes.value > MAX_RECORD_BYTES) {
+    throw new InputError({ source: `--record-bytes ${recordBytes.text}` }, '', `is over ${MAX_RECORD_BYTES.toLocaleString('en-US')} (16 MiB), idempotency.record_bytes's limit`, 'Give the bytes one key record takes, such as 200.');
   }
 }
 
