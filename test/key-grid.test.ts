@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { KeyGrid } from '../src/engine/peak.js';
+import { GRID_PAST, KeyGrid } from '../src/engine/peak.js';
 
 const STEP = 100;
 
@@ -71,6 +71,24 @@ describe('the peak grid', () => {
 
   it('refuses a grid of another step', () => {
     expect(() => new KeyGrid(STEP).addGrid(new KeyGrid(2 * STEP))).toThrow(/grid steps differ/);
+  });
+
+  it('with a cap, clips the rows that end past it and keeps the peak, and refuses a row that starts past it', () => {
+    // Rows start by cell 21,000 (2.1e6 ms) and some live up to 10^9 ms: a cap at cell 30,000 leaves
+    // the grid 30,000 cells, not 10^7, and the peak as it is, since a live count rises only at a start.
+    const long = fc.array(fc.tuple(fc.integer({ min: 0, max: 2 * 10 ** 6 }), fc.double({ min: 0, max: 10 ** 5, noNaN: true }), fc.double({ min: 0, max: 10 ** 9, noNaN: true })), { minLength: 1, maxLength: 60 });
+    fc.assert(fc.property(long, (all) => {
+      const capped = new KeyGrid(STEP, 0, 30_000);
+      const whole = new KeyGrid(STEP);
+      write(capped, all);
+      write(whole, all);
+      expect(capped.peak()).toBe(whole.peak());
+      expect(liveOf(capped, 0, 30_000)).toEqual(liveOf(whole, 0, 30_000));
+      const { base, diff } = capped.toData();
+      expect(base + Buffer.from(diff, 'base64').length / 4).toBeLessThanOrEqual(30_001);
+    }), { numRuns: 100 });
+    const grid = new KeyGrid(STEP, 0, 30_000);
+    expect(() => grid.addRow(3_000_000, 3_100_000)).toThrow(new RegExp(`^${GRID_PAST}, 16 times`));
   });
 });
 

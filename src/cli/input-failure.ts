@@ -5,6 +5,7 @@
  * reports them as bad input (exit 2) rather than as a bug.
  */
 import { RUNAWAY_WORK } from '../engine/runaway.js';
+import { GRID_PAST } from '../engine/peak.js';
 import { IN_FLIGHT_OVERFLOW, inFlightFix } from '../engine/coupled/in-flight.js';
 import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
@@ -18,7 +19,7 @@ export function inputFailure(e: unknown): string | undefined {
     // An event later than any bound known before the run (a latency's tail is unbounded).
     return `${printable(e.message)}. Some event of the run came later than the series can reach (a long latency tail, a large latency_multiplier or conflict_retry_after, a trigger's redeliveries). Give --series a larger step (alerts are judged on it), or shorten the scenario's latencies.`;
   }
-  if (e instanceof Error && e.message.startsWith(RUNAWAY_WORK)) return printable(e.message); // engine/runaway.ts
+  if (e instanceof Error && (e.message.startsWith(RUNAWAY_WORK) || e.message.startsWith(GRID_PAST))) return printable(e.message); // engine/runaway.ts, engine/peak.ts
   if (e instanceof Error && e.message.startsWith(IN_FLIGHT_OVERFLOW)) {
     return `${printable(e.message)}. ${inFlightFix(e.message)}; see docs/security-and-limits.md.`;
   }

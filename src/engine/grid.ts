@@ -31,11 +31,16 @@ export function gridCellsFor(scenario: WrittenScenario, maxActions: number, step
  * its target is met, often far below its limit: a grid sized for the limit could leave no grid
  * instant inside the run (docs/model-decisions.md), so it is sized for fewer and grows.
  */
-export function runGrid(scenario: WrittenScenario, total: number, precise: boolean): { step: number; cells: number } {
+export function runGrid(scenario: WrittenScenario, total: number, precise: boolean): { step: number; cells: number; cap: number } {
   const actions = precise ? Math.min(total, Math.max(PRECISION_GRID_ACTIONS, total / PRECISION_GRID_SHARE)) : total;
   const step = gridStepFor(scenario, actions);
-  return { step, cells: gridCellsFor(scenario, actions, step) };
+  const cells = gridCellsFor(scenario, actions, step);
+  // A fixed run's rows end within GRID_CAP_SHARE times its cells (peak.ts, KeyGrid's `cap`); a precision run's grid grows as it goes.
+  return { step, cells, cap: precise ? Infinity : GRID_CAP_SHARE * cells };
 }
+
+/** How many times its expected cells a fixed run's grid may reach (64 MB at the most a run plans, 2^20 cells): past it a row's end is clipped. */
+const GRID_CAP_SHARE = 16;
 
 /**
  * Upper bound on how long after its arrival an action's calls can start (ms): its deliveries'

@@ -22,6 +22,11 @@ export function runHorizon(retentionMs: number, ratePerS: number, maxActions: nu
   return (maxActions * 1000) / ratePerS + longestDelayMs + retentionMs;
 }
 
+/** How a refusal of a row past the grid's cap begins (cli/input-failure.ts tells it from a bug by it). */
+export const GRID_PAST = 'a key record starts later than the peak grid reaches';
+const GRID_CAP_SHARE_TEXT = "16 times the run's expected span (its arrivals, its longest delays and its retention), after a latency's tail or a queue's backlog this long";
+const GRID_FIX = "Shorten service.latency's tail (a smaller sigma, a shorter value), or claim keys atomically (idempotency.claim: atomic), whose records start when the request does.";
+
 /** Cells below the first row the grid makes room for (KeyGrid's `reserve`). */
 const BASE_SLACK = 4096;
 
@@ -56,7 +61,7 @@ export class KeyGrid {
    * the grid is not grown (allocated, copied and paged in again) every few chunks of a long
    * run. Pages of it no record touches cost nothing.
    */
-  constructor(readonly step: number, private readonly expectedCells = 0) {
+  constructor(readonly step: number, private readonly expectedCells = 0, private readonly cap = Infinity) {
     this.perMs = 1 / step;
   }
 
@@ -80,6 +85,16 @@ export class KeyGrid {
     if (i0 < 0 || i1 >= this.diff.length) return this.addRowGrowing(g0, g1);
     this.diff[i0]!++;
     this.diff[i1]!--;
+  }
+
+  /**
+   * The end of a row that ends past `cap` (a latency's tail, which grew the grid to gigabytes): the
+   * cap, which leaves the peak exact while every row starts before it, since the live count rises
+   * only where a row starts; a row that starts past it would not be counted, so the run is refused.
+   */
+  private clipped(g0: number): number {
+    if (g0 >= this.cap) throw new Error(`${GRID_PAST}, ${GRID_CAP_SHARE_TEXT}: one starts ${(g0 * this.step / 3_600_000).toFixed(1)} h into the run. ${GRID_FIX}`);
+    return this.cap;
   }
 
   /** Adds another grid's rows (a chunk written apart: exec/lane.ts). */
@@ -128,8 +143,13 @@ export class KeyGrid {
     return peak;
   }
 
-  /** addRow's row, cells g0 (first live) and g1 (first not live), where room is made first. */
+  /**
+   * addRow's row, cells g0 (first live) and g1 (first not live), where room is made first; its end
+   * clipped at `cap`, which the grid never reaches past (`reserve`), so that every row ending past
+   * it comes here, whatever room earlier rows made: the same rows are clipped on any thread.
+   */
   private addRowGrowing(g0: number, g1: number): void {
+    if (g1 > this.cap) g1 = this.clipped(g0);
     this.reserve(g0, g1);
     this.diff[g0 - this.base]!++;
     this.diff[g1 - this.base]!--;
@@ -143,14 +163,17 @@ export class KeyGrid {
   private reserve(lo: number, hi: number): void {
     if (this.diff.length === 0) {
       this.base = lo - Math.min(Math.max(lo, 0), BASE_SLACK);
-      this.diff = new Int32Array(Math.max(1024, 2 * (hi - this.base + 1), this.expectedCells - this.base));
+      const size = Math.max(1024, 2 * (hi - this.base + 1), this.expectedCells - this.base);
+      this.diff = new Int32Array(Math.max(hi - this.base + 1, Math.min(size, this.cap + 1 - this.base)));
       return;
     }
     if (lo >= this.base && hi < this.base + this.diff.length) return;
     const newBase = Math.min(this.base, lo);
+    const needed = Math.max(hi, this.base + this.diff.length - 1) - newBase + 1;
     let size = this.diff.length;
-    while (newBase + size <= Math.max(hi, this.base + this.diff.length - 1)) size *= 2;
-    const next = new Int32Array(size);
+    while (size < needed) size *= 2;
+    // Never past the cap (a row's end there is clipped, addRowGrowing): the grid stays as large on every thread.
+    const next = new Int32Array(Math.max(needed, Math.min(size, this.cap + 1 - newBase)));
     next.set(this.diff, this.base - newBase);
     this.diff = next;
     this.base = newBase;

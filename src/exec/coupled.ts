@@ -25,8 +25,8 @@ export function prepareCoupled(written: Scenario, seed: string, seriesStep: numb
   const plans = (): Generator<ChunkPlan> => runPlans(scenario, seed);
   let lastArrival = 0;
   for (const plan of plans()) lastArrival = plan.offset + plan.span;
-  const { step: gridStep, cells } = runGrid(scenario, scenario.actions, false);
-  const state = new RunState(gridStep, cells, seriesStep);
+  const { step: gridStep, cells, cap } = runGrid(scenario, scenario.actions, false);
+  const state = new RunState(gridStep, cells, seriesStep, cap);
   const sim = new CoupledSimulator({
     scenario, rng: streamRng(seed, 'coupled'), grid: state.grid, seriesStep,
     loadEnd: scenario.load.duration ?? lastArrival, fastPath, emit: (out) => state.addChunk(out),

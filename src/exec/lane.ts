@@ -37,6 +37,8 @@ export interface LaneSpec {
   to: number;
   gridStep: number;
   gridCells: number;
+  /** Where a row's end is clipped (grid.ts runGrid; Infinity for a precision run). */
+  gridCap: number;
   /** The series' step asked for (ms), if any: `seriesStepOf` gives the step the run counts in. */
   seriesStep: number | undefined;
   /** Unconfirmed chunks a lane may run ahead (0: every chunk is confirmed from the start). */
@@ -80,7 +82,7 @@ export class Lane {
 
   constructor(private readonly spec: LaneSpec) {
     const seriesStep = seriesStepOf(spec.scenario, spec.seriesStep);
-    this.state = new RunState(spec.gridStep, spec.gridCells, seriesStep);
+    this.state = new RunState(spec.gridStep, spec.gridCells, seriesStep, spec.gridCap);
     this.sim = new ChunkSimulator(spec.scenario, spec.gridStep, true, undefined, seriesStep);
     // Each lane walks the plans itself (one Gamma draw a chunk), so no list of them is shared.
     this.plans = chunkPlans(spec.seed, spec.total, spec.scenario.load.rate_per_s, spec.from, spec.to, arrivalTime(spec.scenario));

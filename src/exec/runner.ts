@@ -76,7 +76,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
   const threads = Math.max(1, Math.min(req.threads, to - from));
   const grid = runGrid(scenario, total, req.precision !== undefined);
   const spec: LaneSpec = {
-    scenario, seed: req.seed, total, from, to, gridStep: grid.step, gridCells: grid.cells,
+    scenario, seed: req.seed, total, from, to, gridStep: grid.step, gridCells: grid.cells, gridCap: grid.cap,
     seriesStep: req.seriesStep,
     window: req.precision ? WINDOW_PER_THREAD * threads : 0,
     control: controlBlock(from, to, !req.precision),

@@ -35,7 +35,7 @@ export function simulate(written: Scenario, seed: string, seriesStep: number | n
   const scenario = withPrimaries(written, seed);
   const grid = runGrid(scenario, scenario.actions, false);
   const sim = new ChunkSimulator(scenario, grid.step, true, undefined, seriesStep);
-  const state = new RunState(grid.step, grid.cells, seriesStep);
+  const state = new RunState(grid.step, grid.cells, seriesStep, grid.cap);
   for (const plan of runPlans(scenario, seed)) {
     state.addChunk(sim.run(chunkRng(seed, plan.index), plan, state.grid));
   }

@@ -133,9 +133,9 @@ export class RunState extends CounterTally {
   private capacity: CapacitySum | null = null;
 
   /** `gridCells`: how many grid cells the run is expected to span, if known (see KeyGrid); `seriesStep`: the series' step in ms, null for none. */
-  constructor(gridStep: number, gridCells = 0, seriesStep: number | null = null) {
+  constructor(gridStep: number, gridCells = 0, seriesStep: number | null = null, gridCap = Infinity) {
     super();
-    this.grid = new KeyGrid(gridStep, gridCells);
+    this.grid = new KeyGrid(gridStep, gridCells, gridCap);
     this.seriesSum = seriesStep === null ? null : new SeriesSum(seriesStep);
   }
 
