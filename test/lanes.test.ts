@@ -33,7 +33,7 @@ const TARGET: PrecisionTarget = { metric: 'duplicates_per_1000', halfWidth: 1.3,
 const SCENARIO = { ...DEFAULT_SCENARIO, idempotency: { ...DEFAULT_SCENARIO.idempotency, scope: 'attempt' as const } };
 
 function spec(precision: boolean, window: number): LaneSpec {
-  return { scenario: SCENARIO, seed: SEED, total: TOTAL, from: 0, to: CHUNKS, gridStep: 100, gridCells: 0, seriesStep: undefined, window, control: controlBlock(0, CHUNKS, !precision) };
+  return { scenario: SCENARIO, seed: SEED, total: TOTAL, from: 0, to: CHUNKS, gridStep: 100, gridCells: 0, gridCap: Infinity, seriesStep: undefined, window, control: controlBlock(0, CHUNKS, !precision) };
 }
 
 /** The first thread's loop of runner.ts with no workers. */
