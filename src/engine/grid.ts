@@ -4,7 +4,7 @@
  */
 import { meanRatePerS } from '../model/clock.js';
 import type { WrittenScenario } from '../model/types.js';
-import { peakGridStep, runHorizon } from './peak.js';
+import { GRID_CAP_SHARE, peakGridStep, runHorizon } from './peak.js';
 import { deliveryReach, triggerOf } from '../model/trigger.js';
 
 /**
@@ -39,8 +39,6 @@ export function runGrid(scenario: WrittenScenario, total: number, precise: boole
   return { step, cells, cap: precise ? Infinity : GRID_CAP_SHARE * cells };
 }
 
-/** How many times its expected cells a fixed run's grid may reach (64 MB at the most a run plans, 2^20 cells): past it a row's end is clipped. */
-const GRID_CAP_SHARE = 16;
 
 /**
  * Upper bound on how long after its arrival an action's calls can start (ms): its deliveries'

@@ -24,7 +24,9 @@ export function runHorizon(retentionMs: number, ratePerS: number, maxActions: nu
 
 /** How a refusal of a row past the grid's cap begins (cli/input-failure.ts tells it from a bug by it). */
 export const GRID_PAST = 'a key record starts later than the peak grid reaches';
-const GRID_CAP_SHARE_TEXT = "16 times the run's expected span (its arrivals, its longest delays and its retention), after a latency's tail or a queue's backlog this long";
+/** How many times its expected cells a fixed run's grid may reach (64 MB at the most a run plans, 2^20 cells): past it a row's end is clipped (grid.ts runGrid). */
+export const GRID_CAP_SHARE = 16;
+const GRID_CAP_SHARE_TEXT = `${GRID_CAP_SHARE} times the run's expected span (its arrivals, its longest delays and its retention), after a latency's tail or a queue's backlog this long`;
 const GRID_FIX = "Shorten service.latency's tail (a smaller sigma, a shorter value), or claim keys atomically (idempotency.claim: atomic), whose records start when the request does.";
 
 /** Cells below the first row the grid makes room for (KeyGrid's `reserve`). */

@@ -10,8 +10,9 @@ import { CHUNK_ACTIONS } from './plan.js';
 export const MAX_CHUNK_WORK = 20_000_000;
 
 /**
- * A chunk traced (every attempt kept: --effects-out, a report's timeline) may make this many: 15 an
- * action on average (mission 2 makes 4.9), some 170 MB traced (a million took 677 MB).
+ * A chunk traced for --effects-out (which keeps every chunk's trace until the file is written) may
+ * make this many: 15 an action on average (mission 2 makes 4.9), some 170 MB traced (a million
+ * took 677 MB). A report's timeline and the lab trace one chunk, under the run's bound.
  */
 export const MAX_TRACED_WORK = 250_000;
 
