@@ -121,6 +121,22 @@ describe('check with an invalid file among valid ones', () => {
   });
 });
 
+describe('warnings of expectations', () => {
+  it('check says them (and lists them in its JSON); run, which checks none, neither says nor writes them', async () => {
+    const dir = scratch();
+    const file = join(dir, 'gate.yaml');
+    writeFileSync(file, 'actions: 500\nexpect:\n  confidence: ci95\n  lost_per_1000: "== 0"\n');
+    const checked = await run(['check', file, '--json']);
+    expect(checked.status).toBe(1); // "== 0" under ci95 fails, as the warning says
+    expect(checked.stderr).toMatch(/key expect\.lost_per_1000: "== 0" under confidence ci95 \(the expect block's\)/);
+    expect(JSON.parse(checked.stdout).scenarios[0].warnings).toHaveLength(1);
+    const ran = await run(['run', file, '--json']);
+    expect(ran.status).toBe(0);
+    expect(ran.stderr).not.toMatch(/warning/);
+    expect(JSON.parse(ran.stdout).results[0].warnings).toEqual([]);
+  });
+});
+
 describe('report on a terminal', () => {
   const ours = (head: string) => head.startsWith('<!doctype html>');
   it('a pipe or --out: no default file; a terminal: the file, replacing only one idem-sim wrote', () => {

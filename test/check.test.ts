@@ -30,8 +30,26 @@ describe('expectations', () => {
       '  duplicates_per_1000: "< 46"', '  call_latency_ms.p95: "< 5s"', '  alerts.slow.false_alarms: "== 0"', '',
     ].join('\n'), 'x.yaml');
     expect(parsed.warnings.map((w) => [w.keyPath, w.origin?.line])).toEqual([['expect.call_latency_ms.p95', 6], ['expect.alerts.slow.false_alarms', 7]]);
-    expect(parsed.warnings[0]?.problem).toMatch(/^confidence ci95 has no effect: this reading has no 95% interval/);
+    expect(parsed.warnings[0]?.problem).toMatch(/^confidence ci95 \(the expect block's\) has no effect: this reading has no 95% interval/);
     expect(parseScenario('expect:\n  call_latency_ms.p95: "< 5s"\n', 'x.yaml').warnings).toEqual([]);
+    // Each is an expectation's warning (check alone says them), and the block's names the long form that ends it.
+    expect(parsed.warnings.map((w) => w.kind)).toEqual(['expectation', 'expectation']);
+    expect(parsed.warnings[0]?.fix).toBe('To say so in the file, write it as {threshold: "< 5s", confidence: none}; the block\'s confidence then leaves it alone.');
+    const silenced = parseScenario('expect:\n  confidence: ci95\n  call_latency_ms.p95: {threshold: "< 5s", confidence: none}\n', 'x.yaml');
+    expect(silenced.warnings).toEqual([]);
+  });
+
+  it('"==" under ci95 on an estimate is warned of, "== 0" as never passing: a count of none has an interval above 0', () => {
+    const parsed = parseScenario('expect:\n  confidence: ci95\n  lost_per_1000: "== 0"\n  attempts_per_action: "== 1"\n  duplicates_per_1000: "<= 1"\n', 'x.yaml');
+    expect(parsed.warnings.map((w) => [w.keyPath, w.origin?.line, w.kind])).toEqual([['expect.lost_per_1000', 3, 'expectation'], ['expect.attempts_per_action', 4, 'expectation']]);
+    expect(parsed.warnings[0]?.problem).toMatch(/never for 0, since a count of none has the interval 0 to 3\/n/);
+    expect(parsed.warnings[1]?.problem).not.toMatch(/never/);
+    // What the warning says: no run of a scenario that loses nothing passes it (lost is 0 in the lab: no crash).
+    const m = sim('', 4000);
+    const lost = parsed.expectations[0]!;
+    expect(m.lost_per_1000.value).toBe(0);
+    expect(check(lost, m).pass).toBe(false);
+    expect(check({ ...lost, confidence: 'none' }, m).pass).toBe(true);
   });
 });
 

@@ -71,8 +71,8 @@ export async function checkCommand(files: string[], s: CheckSettings, io: Io, si
   return withOutput(io, s.junit, files, (junit) => withOutput(io, s.summary, files, (summary) => withOutput(io, s.output.out, files, async (out) => {
     // Each file's lab values, noted after the report (docs/scenarios.md, "The lab's values").
     const notes: string[] = [];
-    const read = scenarioReader(s.scenario, io, notes);
-    const readAgent = agentReader(s.scenario, io, notes);
+    const read = scenarioReader(s.scenario, io, notes, true);
+    const readAgent = agentReader(s.scenario, io, notes, true);
     const seed = s.simulation.seed?.value;
     const threads = threadSetting(s.simulation.threads, io);
     const { loaded, errors } = readEach(files, read, readAgent, seed, io);

@@ -23,7 +23,7 @@ export const escapeProperty = (text: string): string => escapeData(text).replace
 type Level = 'error' | 'warning';
 
 /** A warning's title by its kind (scenario/warnings.ts; none: a setting with no effect). */
-const WARNING_TITLES: Readonly<Record<WarningKind | 'inert', string>> = { inert: 'a setting with no effect', name: 'a name rewritten' };
+const WARNING_TITLES: Readonly<Record<WarningKind | 'inert', string>> = { inert: 'a setting with no effect', name: 'a name rewritten', expectation: 'an expectation not checked as written' };
 
 /** Where an annotation goes: a file and line, when the place is a file (not an option such as --set). */
 interface Place { file?: string; line?: number }

@@ -29,6 +29,8 @@ export interface Expectation {
   text: string;
   /** `ci95`: the whole 95% interval must pass, not only the estimate. */
   confidence: 'ci95' | 'none';
+  /** Whether `confidence` is the block's default (`expect: {confidence: ci95}`) rather than written on the expectation. */
+  fromBlock?: boolean;
   origin: Origin;
 }
 
@@ -126,21 +128,40 @@ export function readExpectations(raw: Raw, locate: (p: Path, keyNode?: boolean) 
     return {
       metric: metric as MetricPath | AlertPath, ...threshold, text: text.trim(),
       confidence: long?.confidence ?? defaultConfidence, origin: locate(['expect', metric], true),
+      ...(long?.confidence === undefined && defaultConfidence === 'ci95' ? { fromBlock: true } : {}),
     };
   });
 }
 
 /**
- * Expectations that ask for the whole 95% interval (confidence: ci95, written on them or as the
- * block's default) of a reading that has none: a percentile, a share, a count of keys or an
- * alert's reading. They are checked on the value alone, which the user should know.
+ * Expectations whose `confidence: ci95` (written on them or as the block's default) does not do
+ * what it says, which the user should know where expectations are checked (kind `expectation`:
+ * `check` says them, the other commands leave them out): a reading with no interval (a percentile,
+ * a share, a count of keys or an alert's reading), checked on the value alone; and `==` on an
+ * estimate, which holds over the whole interval only when every action had the same value, so
+ * never for `== 0` (a count of none has the interval 0 to 3/n, the rule of three).
  */
 export function confidenceWarnings(expectations: readonly Expectation[]): ScenarioWarning[] {
-  return expectations.filter((e) => e.confidence === 'ci95' && (isAlertPath(e.metric) || metricDef(e.metric)?.kind !== 'estimate')).map((e) => ({
-    origin: e.origin, keyPath: `expect.${e.metric}`,
-    problem: 'confidence ci95 has no effect: this reading has no 95% interval (only the estimates have one: the rates per 1000 actions, per action and per day, and the alert baselines), so the value alone is checked',
-    fix: 'Remove confidence for it (write the threshold alone), or keep it knowing the value is what is checked.',
-  }));
+  const warnings: ScenarioWarning[] = [];
+  for (const e of expectations) {
+    if (e.confidence !== 'ci95') continue;
+    const estimate = !isAlertPath(e.metric) && metricDef(e.metric)?.kind === 'estimate';
+    const silence = `write it as {threshold: "${e.text}", confidence: none}`;
+    if (!estimate) {
+      warnings.push({
+        origin: e.origin, keyPath: `expect.${e.metric}`, kind: 'expectation',
+        problem: `confidence ci95${e.fromBlock ? ' (the expect block\'s)' : ''} has no effect: this reading has no 95% interval (only the estimates have one: the rates per 1000 actions, per action and per day, and the alert baselines), so the value alone is checked`,
+        fix: e.fromBlock ? `To say so in the file, ${silence}; the block's confidence then leaves it alone.` : `Remove its confidence (${silence}, or the threshold alone), or keep it knowing the value is what is checked.`,
+      });
+    } else if (e.op === '==') {
+      warnings.push({
+        origin: e.origin, keyPath: `expect.${e.metric}`, kind: 'expectation',
+        problem: `"${e.text}" under confidence ci95${e.fromBlock ? ' (the expect block\'s)' : ''} passes only when its whole 95% interval is that one value, which happens only when every action had the same value${e.threshold === 0 ? ': never for 0, since a count of none has the interval 0 to 3/n (the rule of three), so this expectation fails however many actions run' : ''}`,
+        fix: `Write the most you accept, such as "<= 0.5", which the whole interval can meet; or ${silence} to check the estimate alone.`,
+      });
+    }
+  }
+  return warnings;
 }
 
 /** Every alert and incident an expectation names is one of the scenario's. */

@@ -21,12 +21,16 @@ export interface ScenarioWarning {
   keyPath: string;
   problem: string;
   fix: string;
-  /** What it warns of, when not a setting with no effect: `name`, a name the outputs use rewritten (an agent's, from its file's name). */
+  /**
+   * What it warns of, when not a setting with no effect: `name`, a name the outputs use rewritten
+   * (an agent's, from its file's name); `expectation`, an expectation that is not checked as written
+   * (said only where expectations are checked: cli/shared/load.ts `scenarioReader`).
+   */
   kind?: WarningKind;
 }
 
 /** The kinds of warning other than a setting with no effect (`check --format github` titles each by its kind). */
-export type WarningKind = 'name';
+export type WarningKind = 'name' | 'expectation';
 
 /** The keys a file or `--set` wrote (before presets) that the model does not read under the others. */
 export function inertWarnings(document: Raw, scenario: WrittenScenario, locate: (p: Path, keyNode?: boolean) => Origin): ScenarioWarning[] {

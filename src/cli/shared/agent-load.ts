@@ -11,7 +11,7 @@ import type { Override } from '../../scenario/parse.js';
 import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../../io/files.js';
 import { warn, type Io } from '../../io/streams.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
-import { labDefaultsNote, warningTexts } from './load.js';
+import { forCommand, labDefaultsNote, warningTexts } from './load.js';
 
 export { agentWarnings, isAgentText, toolRunName, toolScenarios, toolSeed, type LoadedAgent, type ToolRun } from '../../agent/loaded.js';
 export { agentRun } from '../../report/agent-run.js';
@@ -41,13 +41,17 @@ export function readAgentFile(file: string | null, overrides: readonly Override[
 /**
  * The command's reader of agent files, as scenarioReader reads scenarios: undefined for a file that
  * is not one (the built-in defaults, a scenario). Warns on `io` of the agent's settings that have
- * no effect, its own and its tools'; with `notes`, it adds there the note of the lab values its tools run on.
+ * no effect, its own and its tools' (of expectations only when `checking`, as scenarioReader); with `notes`, it adds there the note of the lab values its tools run on.
  */
-export function agentReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'>, notes?: string[]): (file: string | null) => LoadedAgent | undefined {
+export function agentReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'>, notes?: string[], checking = false): (file: string | null) => LoadedAgent | undefined {
   const overrides = overridesOf(settings);
   const access: DataAccess = { allowOutside: settings.allowOutside };
   return (file) => {
-    const agent = readAgentFile(file, overrides, access);
+    const read = readAgentFile(file, overrides, access);
+    const agent = read && {
+      ...read, warnings: forCommand(read.warnings, checking),
+      tools: read.tools.map((t) => ({ ...t, parsed: { ...t.parsed, warnings: forCommand(t.parsed.warnings, checking) } })),
+    };
     if (agent) for (const text of warningTexts(agentWarnings(agent))) warn(io, text);
     const text = agent && notes && labDefaultsNote(file, toolScenarios(agent));
     if (text) notes?.push(text);

@@ -9,6 +9,7 @@ import { baseFiles, loadEmpiricalData, readUserFile, type DataAccess } from '../
 import { latencyDataWarnings } from '../../ingest/data-warnings.js';
 import { nearCapacityAfterData } from '../../scenario/capacity-warnings.js';
 import { overridesOf, type ScenarioSettings } from '../settings/scenario.js';
+import type { ScenarioWarning } from '../../scenario/warnings.js';
 
 export { labDefaultsNote, warningTexts } from '../../scenario/warning-texts.js';
 
@@ -38,15 +39,18 @@ export type ScenarioReader = (file: string | null, more?: readonly Override[]) =
  * settings the model does not read (null: a command that uses them otherwise, as the probe,
  * where `transactional` or `claim` choose the real store's protocol whatever the model's other
  * settings); with `notes`, it adds there the note of the lab values a file runs on
- * (labDefaultsNote). A malformed --set fails here, where the command asks, before any file is read.
+ * (labDefaultsNote). Warnings of expectations (kind `expectation`) only for a command that
+ * checks them (`checking`): the others leave them out of what they say and write. A malformed
+ * --set fails here, where the command asks, before any file is read.
  */
-export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'> | null, notes?: string[]): ScenarioReader {
+export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'> | null, notes?: string[], checking = false): ScenarioReader {
   const overrides = overridesOf(settings);
   const access: DataAccess = { allowOutside: settings.allowOutside };
   // A sweep reads its scenario at every point: each warning is said once.
   const said = new Set<string>();
   return (file, more = []) => {
-    const loaded = loadScenario(file, [...overrides, ...more], access);
+    const loaded = { ...loadScenario(file, [...overrides, ...more], access) };
+    loaded.warnings = forCommand(loaded.warnings, checking);
     for (const text of warningTexts(loaded.warnings)) {
       if (io && !said.has(text) && said.size < 1000) { said.add(text); warn(io, text); }
     }
@@ -54,6 +58,11 @@ export function scenarioReader(settings: ScenarioSettings, io: Pick<Io, 'stderr'
     if (text) notes?.push(text);
     return loaded;
   };
+}
+
+/** A command's warnings of a file: those of its expectations only when it checks them (`checking`). */
+export function forCommand(warnings: readonly ScenarioWarning[], checking: boolean): ScenarioWarning[] {
+  return checking ? [...warnings] : warnings.filter((w) => w.kind !== 'expectation');
 }
 
 /** The notes a command gathered, each once, on stderr: said when its report is written (a command that fails says none). */
