@@ -69,6 +69,19 @@ describe('an overload episode in words', () => {
     const run = { scenario: payments, metrics: metrics({ overload_episodes: [], backlog_cleared_ms: { pause: 5 }, recovered: { pause: true } }) } as unknown as ScenarioRun;
     expect(saturationRows([run])[1]?.[0]).toBe('overload episodes (1 min+ saturated outside incidents)');
   });
+
+  test('no overload episode beside an incident not recovered from does not read "stable"; a storm outliving the incident is no recovery', () => {
+    // The pause's episode lies within its 30 minutes, but the run ended first: stable by the contract, not recovered.
+    const unrecovered = { scenario: payments, metrics: metrics({ overload_episodes: [], backlog_cleared_ms: { pause: 900_000 }, recovered: { pause: false }, recovery: { pause: 'not_recovered' }, load_end_ms: 30 * MIN }) } as unknown as ScenarioRun;
+    const cellOf = (run: ScenarioRun, row: number) => (saturationRows([run])[row]?.[1] as (r: ScenarioRun) => string)(run);
+    expect(cellOf(unrecovered, 1)).toBe('none outside incidents, but not recovered from the pause');
+    const calm = { scenario: payments, metrics: metrics({ overload_episodes: [], backlog_cleared_ms: { pause: 5 }, recovered: { pause: true }, recovery: { pause: 'recovered' } }) } as unknown as ScenarioRun;
+    expect(cellOf(calm, 1)).toBe('none (stable)');
+    // A storm from the pause to 45 min: its backlog cleared (recovered: true), 34.7 min after the pause ended, yet an overload.
+    const m = metrics({ overload_episodes: [[600_000, 45 * MIN]], attempts: 3, load_end_ms: 60 * MIN, recovered: { pause: true }, backlog_cleared_ms: { pause: 45 * MIN - 620_000 }, recovery: { pause: 'stormed_after' } });
+    expect(saturationLines(m, payments)[1]).toBe('pause: backlog cleared 34.7 min after it ended, but the storm it set off outlived it by more than 30 minutes (an overload, not a recovery)');
+    expect(cellOf({ scenario: payments, metrics: m } as unknown as ScenarioRun, 2)).toBe('34.7 min (a storm outliving it: overload)');
+  });
 });
 
 describe('alert readings on a stormed run', () => {

@@ -50,14 +50,19 @@ function rows(csv: string): Record<string, string>[] {
 }
 
 describe('an incident\'s recovery in one word', () => {
-  it('stormed_before when an overload episode began a minute or more before the incident, whatever its backlog; then not recovered, the load\'s end, recovered', () => {
-    const from = 10 * MIN;
-    expect(recoveryStatus(from, true, [[from - MIN, from + 20_000]])).toBe('stormed_before');
-    expect(recoveryStatus(from, false, [[2 * MIN, 5 * MIN]])).toBe('stormed_before'); // a storm over before the incident: the service storms by itself
+  it('stormed_before when an overload episode began a minute or more before the incident, whatever its backlog; then not recovered, the load\'s end, stormed after, recovered', () => {
+    const from = 10 * MIN, to = 20 * MIN;
+    expect(recoveryStatus(from, to, true, [[from - MIN, from + 20_000]])).toBe('stormed_before');
+    expect(recoveryStatus(from, to, false, [[2 * MIN, 5 * MIN]])).toBe('stormed_before'); // a storm over before the incident: the service storms by itself
     // An episode that normal load began a moment before `from` belongs to the incident (docs/model.md): outliving it is not storming before it.
-    expect(recoveryStatus(from, false, [[from - 30_000, 50 * MIN]])).toBe('not_recovered');
-    expect(recoveryStatus(from, null, [])).toBe('at_load_end');
-    expect(recoveryStatus(from, true, [])).toBe('recovered');
+    expect(recoveryStatus(from, to, false, [[from - 30_000, 50 * MIN]])).toBe('not_recovered');
+    expect(recoveryStatus(from, to, null, [])).toBe('at_load_end');
+    expect(recoveryStatus(from, to, true, [])).toBe('recovered');
+    // The storm the incident set off outlived its 30 minutes (to + 30m = 50 min): recovered by the contract, an overload all the same.
+    expect(recoveryStatus(from, to, true, [[from, 59.9 * MIN]])).toBe('stormed_after');
+    expect(recoveryStatus(from, to, true, [[45 * MIN, 52 * MIN]])).toBe('stormed_after'); // began after the backlog cleared, within the half hour
+    expect(recoveryStatus(from, to, true, [[50 * MIN, 53 * MIN]])).toBe('recovered'); // began past the half hour: another episode's, not this incident's
+    expect(recoveryStatus(from, to, false, [[from, 59.9 * MIN]])).toBe('not_recovered'); // lasting past the load: not recovered wins
   });
 
   it('saturationReadings gives it per incident, from the engine\'s episodes', () => {

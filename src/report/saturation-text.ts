@@ -19,10 +19,16 @@ const LISTED = 3;
 /** An episode `[a, b]` as the reports write it. */
 const span = ([a, b]: readonly [number, number]): string => `from ${duration(a)} to ${duration(b)}`;
 
-/** The overload episodes in one phrase: "none (stable)", or each listed. */
+/**
+ * The overload episodes in one phrase: "none (stable)", or each listed. None beside an incident not
+ * recovered from (its episode lies within its 30 minutes, or the run ended first) says so: "stable"
+ * alone beside "did not recover" read as health.
+ */
 export function overloadText(m: Metrics): string {
   const episodes = m.overload_episodes;
   if (episodes === undefined || episodes === null) return '–';
+  const unrecovered = Object.entries(m.recovered ?? {}).filter(([, r]) => r === false).map(([name]) => name);
+  if (episodes.length === 0 && unrecovered.length > 0) return `none outside incidents, but not recovered from the ${unrecovered.join(', the ')}`;
   if (episodes.length === 0) return 'none (stable)';
   const listed = episodes.slice(0, LISTED).map(([a, b]) => `${duration(a)} to ${duration(b)}`).join(', ');
   return `${episodes.length}: ${listed}${episodes.length > LISTED ? `, and ${episodes.length - LISTED} more` : ''}`;
@@ -37,7 +43,8 @@ export function backlogText(m: Metrics, s: WrittenScenario, name: string): strin
   if (recovered === false) return `did not recover before the load ended (backlog cleared ${duration(w.to + cleared - (m.load_end_ms ?? 0))} after the load ended)`;
   if (cleared === 0) return 'no backlog at its end (no worker was held)';
   const words = `backlog cleared ${duration(cleared)} after it ended`;
-  return recovered === null ? `${words} (the window reaches the load's end)` : words;
+  if (recovered === null) return `${words} (the window reaches the load's end)`;
+  return m.recovery?.[name] === 'stormed_after' ? `${words}, but the storm it set off outlived it by more than 30 minutes (an overload, not a recovery)` : words;
 }
 
 /** The table's cell of an incident's backlog: short, the first lines having the whole words. */
@@ -47,7 +54,8 @@ function backlogCell(m: Metrics, s: WrittenScenario, name: string): string {
   if (cleared === undefined || w === undefined) return '–';
   if (m.recovered?.[name] === false) return `did not recover (${duration(w.to + cleared - (m.load_end_ms ?? 0))} after the load)`;
   if (cleared === 0) return '0 (no backlog)';
-  return m.recovered?.[name] === null ? `${duration(cleared)} (window reaches the load's end)` : duration(cleared);
+  if (m.recovered?.[name] === null) return `${duration(cleared)} (window reaches the load's end)`;
+  return m.recovery?.[name] === 'stormed_after' ? `${duration(cleared)} (a storm outliving it: overload)` : duration(cleared);
 }
 
 /** The workers the words blame: the base count. */
@@ -171,7 +179,8 @@ export function saturationColumns(metrics: readonly Metrics[]): string[] {
 export const NO_RECOVERY = { capacity: 'no_capacity', incident: 'no_incident' } as const;
 
 /** An incident's recovery status (results/saturation.ts), or why the run has none. */
-export function recoveryWord(m: Metrics, incident: string): RecoveryStatus | (typeof NO_RECOVERY)[keyof typeof NO_RECOVERY] {
+export type RecoveryWord = RecoveryStatus | (typeof NO_RECOVERY)[keyof typeof NO_RECOVERY];
+export function recoveryWord(m: Metrics, incident: string): RecoveryWord {
   if (m.recovery === undefined || m.recovery === null) return NO_RECOVERY.capacity;
   return Object.hasOwn(m.recovery, incident) ? m.recovery[incident] as RecoveryStatus : NO_RECOVERY.incident;
 }

@@ -9,13 +9,13 @@ import { alertQuery, isAlertPath, readAlert } from '../results/alert-paths.js';
 import { isDurationMetric, readMetric, type MetricReading } from '../results/metric-paths.js';
 import { metricShort, metricTitle } from '../results/metric-registry.js';
 import type { Metrics } from '../results/metrics.js';
-import { isSaturationPath, readSaturation, saturationQuery } from '../results/saturation.js';
+import { isSaturationPath, readSaturation, saturationQuery, type RecoveryStatus } from '../results/saturation.js';
 import { isDurationReading } from '../scenario/expect.js';
 import type { SweepMetric } from '../sweeps/metric.js';
 import { alertCell } from './sweep-alerts.js';
 import { duration } from './format.js';
 import { capitalised } from './metric-text.js';
-import { recoveryWord } from './saturation-text.js';
+import { recoveryWord, type RecoveryWord } from './saturation-text.js';
 import { cell, type SweepPointResult } from './sweep.js';
 
 /** The reading at a point: its value and, for an estimate, its 95% interval. */
@@ -27,9 +27,9 @@ export function readPoint(pt: SweepPointResult, path: SweepMetric): MetricReadin
 
 /** A recovery's status as the table and charts say it. */
 export const RECOVERY_WORDS = {
-  recovered: 'recovered', not_recovered: 'not recovered', stormed_before: 'stormed before', at_load_end: 'reaches the load\'s end',
-  no_capacity: 'no capacity', no_incident: 'no such incident',
-} as const;
+  recovered: 'recovered', not_recovered: 'not recovered', stormed_before: 'stormed before', stormed_after: 'stormed after',
+  at_load_end: 'reaches the load\'s end', no_capacity: 'no capacity', no_incident: 'no such incident',
+} as const satisfies Record<RecoveryWord, string>;
 
 /** An incident's backlog as the table shows it: the time for a recovery, else its status (the time beside a window that reaches the load's end). */
 export function backlogCell(m: Metrics, incident: string): string {
@@ -37,6 +37,7 @@ export function backlogCell(m: Metrics, incident: string): string {
   const v = m.backlog_cleared_ms?.[incident];
   if (word === 'recovered') return v === 0 ? '0 (no backlog)' : duration(v ?? null);
   if (word === 'at_load_end') return `${duration(v ?? null)} (load ended)`;
+  if (word === 'stormed_after') return `${duration(v ?? null)} (stormed after)`;
   return word === 'no_capacity' || word === 'no_incident' ? '–' : RECOVERY_WORDS[word];
 }
 
@@ -51,13 +52,13 @@ export function pointCell(pt: SweepPointResult, path: SweepMetric): string {
 }
 
 /** A backlog's status in a heat map's cell (56 px): the section's note says each in full. */
-export const RECOVERY_CELL_WORDS = { not_recovered: 'not rec.', stormed_before: 'stormed', at_load_end: 'load end' } as const;
+export const RECOVERY_CELL_WORDS = { not_recovered: 'not rec.', stormed_before: 'stormed', stormed_after: 'stormed+', at_load_end: 'load end' } as const satisfies Record<Exclude<RecoveryStatus, 'recovered'>, string>;
 
 /** The reading as a heat map's cell says it: pointCell, with a backlog's status in RECOVERY_CELL_WORDS. */
 export function compactCell(pt: SweepPointResult, path: SweepMetric): string {
   if (!isSaturationPath(path) || saturationQuery(path).reading !== 'backlog_cleared_ms') return pointCell(pt, path);
   const word = recoveryWord(pt.metrics, saturationQuery(path).incident as string);
-  return word === 'not_recovered' || word === 'stormed_before' || word === 'at_load_end' ? RECOVERY_CELL_WORDS[word] : pointCell(pt, path);
+  return word === 'recovered' || word === 'no_capacity' || word === 'no_incident' ? pointCell(pt, path) : RECOVERY_CELL_WORDS[word];
 }
 
 /** The reading's column heading (short). */

@@ -5,7 +5,7 @@
  * incident or never recovered cannot pass for a short backlog; `--find`'s bound on it as a
  * dashed rule. Two keys: a heat map per incident, whose cells say the status in words.
  */
-import { isSaturationPath, saturationQuery } from '../results/saturation.js';
+import { isSaturationPath, RECOVERY_STATUSES, saturationQuery, type RecoveryStatus } from '../results/saturation.js';
 import type { FindCondition } from '../sweeps/find.js';
 import { niceTop } from './sweep-frontier.js';
 import { recoveryWord } from './saturation-text.js';
@@ -14,13 +14,16 @@ import { chartMetric, formatOf, heatMap, LINE, xOf, ACCENT, MUTED, type ViewSpec
 import { backlogColumns, type SweepReport } from './sweep.js';
 import { duration } from './format.js';
 
-/** How each status is drawn, in the legend's order. */
-const MARKS = [
-  { status: 'recovered', words: 'recovered', color: ACCENT, shape: 'circle' },
-  { status: 'at_load_end', words: 'window reaches the load\'s end', color: MUTED, shape: 'diamond' },
-  { status: 'not_recovered', words: 'not recovered before the load ended', color: '#57606a', shape: 'triangle-up' },
-  { status: 'stormed_before', words: 'stormed before the incident', color: '#1b1f24', shape: 'cross' },
-] as const;
+/** How each status is drawn (a Record: a new status without its mark is a compile error). */
+const MARK_OF: Readonly<Record<RecoveryStatus, { words: string; color: string; shape: string }>> = {
+  recovered: { words: 'recovered', color: ACCENT, shape: 'circle' },
+  at_load_end: { words: 'window reaches the load\'s end', color: MUTED, shape: 'diamond' },
+  not_recovered: { words: 'not recovered before the load ended', color: '#57606a', shape: 'triangle-up' },
+  stormed_before: { words: 'stormed before the incident', color: '#1b1f24', shape: 'cross' },
+  stormed_after: { words: 'a storm outliving it by 30 min+', color: '#8c959f', shape: 'triangle-down' },
+};
+/** The marks in the legend's order, the statuses' own (results/saturation.ts). */
+const MARKS = RECOVERY_STATUSES.map((status) => ({ status, ...MARK_OF[status] }));
 
 /** The incidents whose backlog some point reports, in the order the points name them. */
 export const recoveryIncidents = (r: SweepReport): string[] => backlogColumns(r).map((p) => p.slice('backlog_cleared_ms.'.length));
@@ -40,10 +43,10 @@ export function recoveryChart(r: SweepReport, axis: ParamAxis, incident: string,
     const status = recoveryWord(pt.metrics, incident);
     const value = pt.metrics.backlog_cleared_ms?.[incident];
     if (status === 'no_capacity' || status === 'no_incident' || value === undefined) return [];
-    return [{ x: position(axis, pt.params[axis.path] ?? null), value, status: (MARKS.find((mk) => mk.status === status) ?? MARKS[0]).words as string }];
+    return [{ x: position(axis, pt.params[axis.path] ?? null), value, status: MARK_OF[status].words }];
   });
   const limit = bound(r.find, incident);
-  const good = rows.filter((row) => row.status === MARKS[0].words || row.status === MARKS[1].words).map((row) => row.value);
+  const good = rows.filter((row) => row.status === MARK_OF.recovered.words || row.status === MARK_OF.at_load_end.words).map((row) => row.value);
   let most = 0;
   for (const v of good.length > 0 ? good : rows.map((row) => row.value)) most = Math.max(most, v); // a loop: no spread of many arguments
   const top = niceTop(Math.max(most * 1.1, (limit?.threshold ?? 0) * 1.25));

@@ -6,7 +6,7 @@
  * numbers of one name, so they have their paths here, as alerts' readings do (alert-paths.ts).
  */
 import type { SaturationOutput } from '../engine/chunk-output.js';
-import { OVERLOAD_MS } from '../engine/coupled/saturation.js';
+import { INCIDENT_REACH_MS, OVERLOAD_MS } from '../engine/coupled/saturation.js';
 import { namePattern } from '../model/params.js';
 import { offeredUtilisation } from '../model/offered.js';
 import type { WrittenScenario } from '../model/types.js';
@@ -37,15 +37,21 @@ export interface SaturationReadings {
  * `stormed_before` when an overload episode began a minute or more before the incident's `from`
  * (the service was storming by itself: the backlog is not the incident's to judge by), else
  * `not_recovered` (`recovered: false`), `at_load_end` (`recovered: null`: the window reaches the
- * load's end) or `recovered`.
+ * load's end), `stormed_after` when an overload episode that began in the incident's reach
+ * (`[from, to + 30m)`) outlived that reach (the backlog cleared before the load ended, so
+ * `recovered` is true, but the storm the incident set off outlived it by more than half an hour:
+ * an overload, docs/model-decisions.md), or `recovered`.
  */
-export const RECOVERY_STATUSES = ['recovered', 'not_recovered', 'stormed_before', 'at_load_end'] as const;
+export const RECOVERY_STATUSES = ['recovered', 'not_recovered', 'stormed_before', 'stormed_after', 'at_load_end'] as const;
 export type RecoveryStatus = (typeof RECOVERY_STATUSES)[number];
 
-/** The status of an incident beginning at `from`, given its `recovered` and the run's overload episodes. */
-export function recoveryStatus(from: number, recovered: boolean | null, overload: readonly (readonly [number, number])[]): RecoveryStatus {
+/** The status of an incident in `[from, to)`, given its `recovered` and the run's overload episodes. */
+export function recoveryStatus(from: number, to: number, recovered: boolean | null, overload: readonly (readonly [number, number])[]): RecoveryStatus {
   if (overload.some(([a]) => a <= from - OVERLOAD_MS)) return 'stormed_before';
-  return recovered === false ? 'not_recovered' : recovered === null ? 'at_load_end' : 'recovered';
+  if (recovered === false) return 'not_recovered';
+  if (recovered === null) return 'at_load_end';
+  const reach = to + INCIDENT_REACH_MS;
+  return overload.some(([a, b]) => a < reach && b > reach) ? 'stormed_after' : 'recovered';
 }
 
 /** The readings that are no metric of the registry (not one number of a fixed name). */
@@ -79,7 +85,7 @@ export function saturationReadings(s: WrittenScenario, data: SaturationOutput | 
     recovered: Object.fromEntries(s.incidents.map((w, i) => [w.name, recovered[i] as boolean | null])),
     overload_episodes: overload.map(([a, b]) => [a, b]),
     stable: overload.length === 0,
-    recovery: Object.fromEntries(s.incidents.map((w, i) => [w.name, recoveryStatus(w.from, recovered[i] as boolean | null, overload)])),
+    recovery: Object.fromEntries(s.incidents.map((w, i) => [w.name, recoveryStatus(w.from, w.to, recovered[i] as boolean | null, overload)])),
   };
 }
 
