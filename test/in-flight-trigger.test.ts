@@ -14,7 +14,7 @@ vi.mock('../src/engine/coupled/drive.js', () => ({
 
 const { simulateCoupled } = await import('../src/exec/coupled.js');
 const { runCoupled } = await import('../src/exec/coupled-run.js');
-const { inputFailure } = await import('../src/cli/input-failure.js');
+const { inputFailure } = await import('../src/exec/input-failure.js');
 const { parseRunnable } = await import('./helpers.js');
 
 const COUPLED = 'actions: 1000\nservice: {capacity: {workers: 2}}\n';

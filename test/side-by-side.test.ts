@@ -8,7 +8,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Interrupted } from '../src/exec/interrupted.js';
 import type { RunOutcome } from '../src/exec/runner.js';
-import { runSideBySide, type Apart, type Job } from '../src/exec/side-by-side.js';
+import { runAt, runSideBySide, type Apart, type Job } from '../src/exec/side-by-side.js';
+import { inputFailure } from '../src/exec/input-failure.js';
+import { IN_FLIGHT_OVERFLOW } from '../src/engine/coupled/in-flight.js';
 import { DEFAULT_SCENARIO, type Scenario } from '../src/model/types.js';
 import type { RunState } from '../src/results/metrics.js';
 
@@ -121,6 +123,24 @@ describe('runs side by side', () => {
     apart[1]?.fail(boom);
     await expect(done).rejects.toBe(boom);
     expect(apart.map((a) => a.stopped)).toEqual([true, true, true]);
+  });
+
+  it('a failed run is named as the command names it (a sweep\'s point), apart or here, and the message names it first', async () => {
+    const apart: StandIn[] = [];
+    const boom = new Error(`${IN_FLIGHT_OVERFLOW} more than 65,536 actions in flight at once at minute 31 of the run`);
+    const done = runSideBySide([job(0, true), job(1, true)], {
+      threads: 2, runHere: async () => outcomeOf(-1), take: () => undefined, name: (j) => `the sweep's point workers=${j.k}`,
+      startApart: (j, settled) => { const a = new StandIn(j.k, settled); apart.push(a); return a; },
+    });
+    await new Promise((r) => setImmediate(r));
+    apart[1]?.fail(boom);
+    await expect(done).rejects.toBe(boom);
+    expect(runAt(boom)).toBe("the sweep's point workers=1");
+    expect(inputFailure(boom)).toMatch(/^at the sweep's point workers=1, the coupled run holds too much work in flight: more than 65,536 actions/);
+    const here = new Error(`${IN_FLIGHT_OVERFLOW} more than 1 actions in flight at once at minute 0 of the run`);
+    await expect(runSideBySide([job(0, false)], { threads: 1, runHere: () => Promise.reject(here), take: () => undefined, name: () => 'the run x' })).rejects.toBe(here);
+    expect(runAt(here)).toBe('the run x');
+    expect(runAt(new Error('unnamed'))).toBeUndefined();
   });
 
   it('the signal interrupts: Interrupted, and every run still going is stopped', async () => {

@@ -17,12 +17,12 @@ import { AgentPoints, agentSweepReport, inertDefaults, pointView, toolAlertsWarn
 import { renderAgentSweepCsv } from '../report/agent-sweep-csv.js';
 import { agentPointParams, agentSweepMetric, DEFAULT_AGENT_METRIC, readAgentAxes, type AgentAxisKey, type AgentSweepMetric } from '../sweeps/agent-plan.js';
 import { gridPoints, type GridPoint } from '../sweeps/grid.js';
-import { checkLabelChars, pointOverrides, type SweepAxis } from '../sweeps/plan.js';
+import { checkLabelChars, pointName, pointOverrides, type SweepAxis } from '../sweeps/plan.js';
 import { toolVersion, warn, type Io } from '../io/streams.js';
 import { progressBar } from './progress.js';
 import { agentWarnings, toolScenarios, toolSeed, type LoadedAgent } from '../agent/loaded.js';
 import { readAgentFile } from './shared/agent-load.js';
-import { labDefaultsNote, sayNotes, warningTexts } from './shared/load.js';
+import { forCommand, labDefaultsNote, sayNotes, warningTexts } from './shared/load.js';
 import type { ReportOutput } from '../io/output.js';
 import { ReplayLine } from './shared/replay.js';
 import { precisionInfo, runSeed, simulationWork, threadSetting } from './shared/simulate.js';
@@ -41,7 +41,7 @@ function agentSweepReader(settings: ScenarioSettings, io: Io): AgentSweepReader 
   const said = new Set<string>();
   return (file, more = []) => {
     const agent = readAgentFile(file, [...overrides, ...more], access) as LoadedAgent; // sweep.ts sends agent files only
-    for (const text of warningTexts(agentWarnings(agent))) {
+    for (const text of warningTexts(forCommand(agentWarnings(agent), false))) {
       if (!said.has(text) && said.size < 1000) { said.add(text); warn(io, text); }
     }
     return agent;
@@ -165,7 +165,10 @@ async function simulatePoints(file: string, plan: AgentSweepPlan, points: readon
     });
   };
   try {
-    await runSideBySide(jobs(), { threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take, signal });
+    await runSideBySide(jobs(), {
+      threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take, signal,
+      name: ({ pt, agent, tool }) => `the sweep's point ${pointName(axes, pt)}, tool ${(agent.tools[tool] as LoadedAgent['tools'][number]).name}`,
+    });
   } finally {
     bar.stop();
   }

@@ -11,7 +11,7 @@ import { STOP_SIGNALS, StopSignals } from './signals.js';
 import { withChoices } from '../completion/choices.js';
 import { formatList, writesSeries, RUN_FORMAT_INFO, RUN_FORMATS, SWEEP_FORMAT_INFO, SWEEP_FORMATS } from '../report/formats.js';
 import { examplesHelp } from '../report/examples.js';
-import { inputFailure } from './input-failure.js';
+import { inputFailure } from '../exec/input-failure.js';
 import { toolVersion, type Io } from '../io/streams.js';
 import { declareLab } from './lab.js';
 import { declareAlerts } from './alerts-declare.js';

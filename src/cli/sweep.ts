@@ -234,7 +234,10 @@ async function simulatePoints(file: string, plan: SweepPlan, run: { seed: string
     take(pt, request.scenario, outcome);
   };
   try {
-    await runSideBySide(jobs(), { threads: run.threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take: took, signal });
+    await runSideBySide(jobs(), {
+      threads: run.threads, runHere: (job) => runScenario({ ...job.request, ...(signal ? { signal } : {}) }), take: took, signal,
+      name: ({ pt }) => `the sweep's point ${pointName(axes, pt)}`,
+    });
   } finally {
     bar.stop();
   }

@@ -22,7 +22,7 @@ export function runHorizon(retentionMs: number, ratePerS: number, maxActions: nu
   return (maxActions * 1000) / ratePerS + longestDelayMs + retentionMs;
 }
 
-/** How a refusal of a row past the grid's cap begins (cli/input-failure.ts tells it from a bug by it). */
+/** How a refusal of a row past the grid's cap begins (exec/input-failure.ts tells it from a bug by it). */
 export const GRID_PAST = 'a key record starts later than the peak grid reaches';
 /** How many times its expected cells a fixed run's grid may reach (64 MB at the most a run plans, 2^20 cells): past it a row's end is clipped (grid.ts runGrid). */
 export const GRID_CAP_SHARE = 16;

@@ -16,7 +16,7 @@ export const MAX_CHUNK_WORK = 20_000_000;
  */
 export const MAX_TRACED_WORK = 250_000;
 
-/** How the refusal's message begins, for the command line to tell it from a bug (cli/input-failure.ts). */
+/** How the refusal's message begins, for the command line to tell it from a bug (exec/input-failure.ts). */
 export const RUNAWAY_WORK = 'the scenario made more than';
 
 /**

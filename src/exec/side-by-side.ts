@@ -21,6 +21,8 @@ export interface SideBySide<J extends Job> {
   /** Takes each outcome, in the jobs' order. */
   take: (job: J, outcome: RunOutcome) => void;
   signal?: AbortSignal | undefined;
+  /** Which run a job is, for the error of one that fails (`runAt`: a sweep's point); none by default. */
+  name?: (job: J) => string;
   /** Starts a job apart, calling `settled` when it finishes or fails (a worker of the pool; tests give their own). */
   startApart?: (job: J, settled: () => void) => Apart;
 }
@@ -46,6 +48,22 @@ function onWorker({ request }: Job, settled: () => void): Apart {
  */
 const HELD_PER_THREAD = 2;
 
+/**
+ * The run an error came from, as the command named it (`SideBySide.name`: "the point
+ * service.capacity.workers=30"), for its message (exec/input-failure.ts); undefined for an error of
+ * no named run. A property, not words in the message: the message's own words are matched by its start and end.
+ */
+export function runAt(e: unknown): string | undefined {
+  const at = e instanceof Error ? (e as Error & { runAt?: unknown }).runAt : undefined;
+  return typeof at === 'string' ? at : undefined;
+}
+
+/** `e`, named as the run `job` failed with (the first name holds: an error passed on is not renamed). */
+function named<J extends Job>(e: unknown, job: J, how: SideBySide<J>): unknown {
+  if (how.name !== undefined && e instanceof Error && runAt(e) === undefined) Object.assign(e, { runAt: how.name(job) });
+  return e;
+}
+
 /** Whether a job may go to a worker: a coupled run, whole (a split is refused where its request is made: coupled-refusal.ts). */
 function mayGoApart(job: Job): boolean {
   return isCoupled(job.request.scenario) && !job.request.precision && !(job.request.shard && job.request.shard.count > 1);
@@ -62,7 +80,7 @@ export async function runSideBySide<J extends Job>(jobs: Iterable<J>, how: SideB
   const flight = new Flight<J>(how.startApart ?? onWorker, how.signal);
   try {
     for (;;) {
-      flight.check();
+      flight.check((e, job) => named(e, job, how));
       for (let head = flight.finishedHead(); head; head = flight.finishedHead()) how.take(head.job, head.outcome);
       const job = ahead.peek(0);
       if (job === undefined && flight.size === 0) break;
@@ -72,7 +90,13 @@ export async function runSideBySide<J extends Job>(jobs: Iterable<J>, how: SideB
         flight.start(ahead.take() as J);
       } else if (job !== undefined && !apart && flight.size === 0) {
         ahead.take();
-        how.take(job, await how.runHere(job));
+        let outcome: RunOutcome;
+        try {
+          outcome = await how.runHere(job);
+        } catch (e) {
+          throw named(e, job, how);
+        }
+        how.take(job, outcome);
       } else {
         await flight.settled();
       }
@@ -127,11 +151,11 @@ class Flight<J extends Job> {
     this.runs.push({ job, apart: this.launch(job, () => this.wake?.()) });
   }
 
-  /** Throws what went wrong on a worker, or `Interrupted` after the signal. */
-  check(): void {
+  /** Throws what went wrong on a worker (as `named` names it), or `Interrupted` after the signal. */
+  check(named: (e: unknown, job: J) => unknown): void {
     if (this.signal?.aborted) throw new Interrupted();
     const failed = this.runs.find((r) => r.apart.failure);
-    if (failed) throw failed.apart.failure;
+    if (failed) throw named(failed.apart.failure, failed.job);
   }
 
   /** The first job and its outcome, taken out, when it has finished. */

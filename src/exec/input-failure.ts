@@ -1,7 +1,7 @@
 /**
  * Failures that are the input's, found only while running: the run asked for more memory than the
  * process can have, a coupled run more work in flight than it may hold, a chunk more attempts than
- * it may make (engine/runaway.ts), or an event fell later than its series can reach. `main.ts`
+ * it may make (engine/runaway.ts), or an event fell later than its series can reach. `cli/main.ts`
  * reports them as bad input (exit 2) rather than as a bug.
  */
 import { RUNAWAY_WORK } from '../engine/runaway.js';
@@ -9,9 +9,16 @@ import { GRID_PAST } from '../engine/peak.js';
 import { IN_FLIGHT_OVERFLOW, inFlightFix } from '../engine/coupled/in-flight.js';
 import { SERIES_OVERFLOW } from '../engine/series-tally.js';
 import { printable } from '../scenario/printable.js';
+import { runAt } from './side-by-side.js';
 
-/** The one-paragraph message of such a failure, or undefined for any other error. */
+/** The one-paragraph message of such a failure, or undefined for any other error; a failure of one of the command's runs (a sweep's point) names it. */
 export function inputFailure(e: unknown): string | undefined {
+  const text = failureText(e);
+  const at = runAt(e);
+  return text === undefined || at === undefined ? text : `at ${printable(at)}, ${text}`;
+}
+
+function failureText(e: unknown): string | undefined {
   if (e instanceof RangeError && /allocation|Array buffer|Invalid (typed )?array length|Invalid string length/i.test(e.message)) {
     return `the run needs more memory than it can allocate (${e.message}). Make the scenario or the options smaller (actions, grid points, rows); see docs/security-and-limits.md.`;
   }
