@@ -48,6 +48,7 @@ const FORCE: Record<string, (s: Scenario) => Scenario> = {
   'idempotency.scope is none': (s) => ({ ...s, idempotency: { ...s.idempotency, scope: 'none' } }),
   'idempotency.claim is check_then_act': (s) => ({ ...s, idempotency: { ...s.idempotency, claim: 'check_then_act' } }),
   'runtime.crash_probability is 0': (s) => ({ ...s, runtime: { ...s.runtime, crash_probability: 0 } }),
+  'runtime.max_replays is 0': (s) => ({ ...s, runtime: { ...s.runtime, max_replays: 0 } }),
   'workload.twin_probability is 0': (s) => ({ ...s, workload: { ...s.workload, twin_probability: 0 } }),
   'agent.replan_probability is 0': (s) => ({ ...s, agent: { ...s.agent, replan_probability: 0 } }),
   'agent.max_replans is 0': (s) => ({ ...s, agent: { ...s.agent, max_replans: 0 } }),
@@ -80,6 +81,15 @@ describe('inert settings', () => {
       }), { numRuns: 40, seed: 7 });
     });
   }
+
+  it('runtime.crash_probability with max_replays 0 changes nothing under a trigger either: a crash is drawn only while a replay is left', () => {
+    // Steps end after their deadline (2 s against 1 s), so a crash that withheld the acknowledgement would show as deliveries.
+    const yaml = (p: number) => `actions: 2000\nservice: {latency: {dist: constant, value: 2s}}\nnetwork: {reply_loss: 0}\nclient: {timeout: 5s, retries: 0}\n`
+      + `agent: {replan_probability: 0}\nruntime: {crash_probability: ${p}, max_replays: 0}\ntrigger: {kind: webhook, ack_timeout: 1h, redeliveries: 1}\n`;
+    const [crashing, calm] = [1, 0].map((p) => parseScenario(yaml(p), 't.yaml'));
+    expect(crashing!.warnings.map((w) => w.keyPath)).toEqual(['runtime.crash_probability']);
+    expect(JSON.stringify(simulate(crashing!.scenario as Scenario, 'inert').metrics)).toBe(JSON.stringify(simulate(calm!.scenario as Scenario, 'inert').metrics));
+  });
 
   it('names the written keys that are inert, once each, with the first reason', () => {
     const s = structuredClone(arbScenarioDefault());

@@ -61,6 +61,11 @@ export const INERT_RULES: readonly Rule[] = [
     keys: ['idempotency.lease', 'idempotency.conflict_retry_after'],
   },
   { when: noRuntimeCrash, because: 'runtime.crash_probability is 0, so no run is resumed', keys: ['runtime.resume_delay', 'runtime.max_replays'] },
+  {
+    // The crash is the replay's decision, drawn only while a replay is left (docs/model-decisions.md), with a trigger too.
+    when: (s) => s.runtime.max_replays === 0, because: 'runtime.max_replays is 0, so no step ends in a runtime crash (the crash is drawn only while a replay is left)',
+    keys: ['runtime.crash_probability', 'runtime.resume_delay'],
+  },
   { when: (s) => s.workload.twin_probability === 0, because: 'workload.twin_probability is 0, so no action has a twin', keys: ['workload.twin_delay'] },
   { when: (s) => s.agent.replan_probability === 0, because: 'agent.replan_probability is 0, so no call is re-planned', keys: ['agent.max_replans', 'agent.replan_delay', 'agent.verify_before_replan'] },
   { when: (s) => s.agent.max_replans === 0, because: 'agent.max_replans is 0, so no call is re-planned', keys: ['agent.replan_probability', 'agent.replan_delay', 'agent.verify_before_replan'] },
