@@ -7,6 +7,7 @@
  * the scenario names, or is the built-in default. Pure.
  */
 import { writtenLatency } from '../model/latency.js';
+import { meanRatePerS } from '../model/clock.js';
 import { inertSettings } from '../model/inert.js';
 import type { Probability } from '../model/params.js';
 import { DEFAULT_SCENARIO, EVENT_CHANCES, paramAt } from '../model/shape.js';
@@ -66,8 +67,15 @@ export function explainKeys(parsed: ParsedScenario): ExplainedKey[] {
   const shown = { ...s, service: { ...s.service, latency: writtenLatency(s.service.latency) } };
   return leaves(shown, []).map(({ path, value }) => {
     const from = keySource(parsed, path);
-    return { key: formatPath(path), value, text: textOf(parsed, path, value, from), from };
+    const text = formatPath(path) === 'actions' && s.load.duration !== null ? durationActions(s) : textOf(parsed, path, value, from);
+    return { key: formatPath(path), value, text, from };
   });
+}
+
+/** `actions` under load.duration, which sets how many arrive (model/clock.ts, withPrimaries): the expected count, not the unread default. */
+function durationActions(s: ParsedScenario['scenario']): string {
+  const expected = Math.round((meanRatePerS(s) * (s.load.duration as number)) / 1000);
+  return `set by load.duration: about ${expected.toLocaleString('en-US')} (a Poisson count a seed draws)`;
 }
 
 /**
@@ -135,11 +143,14 @@ function scalarText(v: unknown): string | undefined {
   return typeof v === 'number' || typeof v === 'boolean' ? String(v) : undefined;
 }
 
+/** What a key of each kind reads when it holds null (the word a file writes for it), where that is not `none`. */
+const NULL_WORDS: Readonly<Record<string, string>> = { override: 'unchanged', count_or_unbounded: 'unbounded' };
+
 function textOf(parsed: ParsedScenario, path: Path, value: unknown, from: KeySource): string {
   const asWritten = from.kind === 'preset' ? presetValue(parsed, path) : from.kind === 'default' || from.fitted ? undefined : valueAt(parsed.written, path);
   const written = scalarText(asWritten);
   if (written !== undefined) return printable(clipped(written, 80));
-  if (value === null) return paramAt(formatPath(path))?.kind === 'override' ? 'unchanged' : 'none';
+  if (value === null) return NULL_WORDS[paramAt(formatPath(path))?.kind ?? ''] ?? 'none';
   if (Array.isArray(value)) return 'none';
   if (typeof value === 'number' && isDurationKey(formatPath(path))) return formatDuration(value);
   // A number the model computed (a fitted sigma): six significant digits.
