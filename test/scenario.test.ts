@@ -99,6 +99,9 @@ describe('a duration needs its unit (docs/model.md v2)', () => {
     const e = refused('client:\n  timeout: 2\n');
     expect(e.message).toBe('s.yaml:2:12, key client.timeout: 2 has no unit. A duration needs its unit (ms, s, m, h or d); only 0 may stand alone: write 2s or 2ms, whichever you mean.');
     expect(refused('idempotency: {retention: 24}').keyPath).toBe('idempotency.retention');
+    // A key whose default is a minute or more (a retention of 1h) is offered the long units: 24 means 24h more often than 24ms.
+    expect(refused('idempotency: {retention: 24}').message).toContain('write 24h, 24m or 24s, whichever you mean');
+    expect(refused('runtime: {resume_delay: {min: 2, max: 20}}').message).toContain('write 2h, 2m or 2s');
     expect(refused('idempotency: {lease: "500"}').keyPath).toBe('idempotency.lease');
     expect(refused('workload: {twin_delay: {min: 1.5}}').message).toContain('write 1.5s or 1.5ms');
     expect(refused('service: {latency: {dist: mixture, components: [{weight: 1, dist: constant, value: 7}]}}').keyPath).toBe('service.latency.components[0].value');

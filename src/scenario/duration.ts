@@ -54,8 +54,11 @@ export function durationSpellingHint(text: unknown): string {
   return right === undefined ? '' : `Did you mean \`${right}\`? A unit is one of ms, s, m, h and d, in lower case.`;
 }
 
-/** The fix for a bare duration: both readings (`2` -> "write 2s or 2ms"). */
-export function bareDurationFix(value: number | string): string {
+/**
+ * The fix for a bare duration: both readings (`2` -> "write 2s or 2ms"); for a key whose default
+ * is a minute or more (`long`: a retention, a resume delay), the long units (`24` -> "24h, 24m or 24s").
+ */
+export function bareDurationFix(value: number | string, long = false): string {
   const n = String(value).trim();
-  return `A duration needs its unit (ms, s, m, h or d); only 0 may stand alone: write ${n}s or ${n}ms, whichever you mean.`;
+  return `A duration needs its unit (ms, s, m, h or d); only 0 may stand alone: write ${long ? `${n}h, ${n}m or ${n}s` : `${n}s or ${n}ms`}, whichever you mean.`;
 }

@@ -132,7 +132,13 @@ export function checkBareDurations(raw: Raw, locate: (p: Path) => Origin): void 
   if (!bare) return;
   const shown = String(bare.value).trim();
   throw new InputError(locate(bare.path), formatPath(bare.path),
-    `${shown.length > 20 ? `a number of ${shown.length} characters` : shown} has no unit`, bareDurationFix(shown.length > 20 ? 'N' : shown));
+    `${shown.length > 20 ? `a number of ${shown.length} characters` : shown} has no unit`, bareDurationFix(shown.length > 20 ? 'N' : shown, longByDefault(bare.path)));
+}
+
+/** Whether the key's built-in default is a minute or more (idempotency.retention, runtime.resume_delay.max): its bare number more likely means hours or minutes. */
+function longByDefault(path: Path): boolean {
+  const v = valueAt(DEFAULT_SCENARIO, path.filter((k): k is string => typeof k === 'string'));
+  return typeof v === 'number' && v >= 60_000;
 }
 
 /**
