@@ -23,7 +23,7 @@ const MIN = 60_000;
 const base = sim('', 200);
 
 /** A point of `workers` with the readings of one incident, `pause`, from 10 min to 10.5 min. */
-function point(workers: number, backlog: number, recovery: NonNullable<Metrics['recovery']>[string], stable = recovery !== 'stormed_before'): SweepPointResult {
+function point(workers: number, backlog: number, recovery: NonNullable<Metrics['recovery']>[string], stable = recovery !== 'stormed_before' && recovery !== 'stormed_after'): SweepPointResult {
   const recovered = recovery === 'not_recovered' ? false : recovery === 'at_load_end' ? null : true;
   return {
     params: { 'service.capacity.workers': workers },
@@ -124,6 +124,7 @@ describe('--find', () => {
     expect(meets(point(20, 30_000, 'not_recovered'), within)).toBe(false);
     expect(meets(point(20, 30_000, 'at_load_end'), within)).toBe(false);
     expect(meets(point(20, 30_000, 'recovered'), within)).toBe(true);
+    expect(meets(point(20, 45 * MIN, 'stormed_after'), parseFind('backlog_cleared_ms.pause<=1h'))).toBe(false); // a storm outliving the pause: no recovery, however short the bound's reach
     expect(found(point(20, 30_000, 'recovered', false), [parseFind('backlog_cleared_ms.pause<=60s'), parseFind('stable==true')])).toBe(false);
   });
 
@@ -144,11 +145,23 @@ describe('--find', () => {
     const table = renderSweepTable(r, 'duplicates_per_1000', new Chalk({ level: 0 }));
     expect(table).toMatch(/│ 20 +│.*│ +stormed before │ no +│/);
     expect(table).toMatch(/│ 150 +│.*│ +42 s │ yes +│/);
+    const after = renderSweepTable(report([point(30, 45 * MIN, 'stormed_after')]), 'duplicates_per_1000', new Chalk({ level: 0 }));
+    expect(after).toMatch(/│ 30 +│.*│ +45 min \(stormed after\) │/);
     expect(table).toContain('found: least service.capacity.workers with backlog_cleared_ms.pause<=60s: 150 (the last value tried)');
     const doc = JSON.parse(renderSweepJson(r)) as { find: { conditions: string[] }; points: { found: boolean }[] };
     expect(doc.find.conditions).toEqual(['backlog_cleared_ms.pause<=60s']);
     expect(doc.points.map((p) => p.found)).toEqual([false, true]);
     expect(JSON.parse(renderSweepJson(report(r.points))).find).toBeUndefined();
+  });
+});
+
+describe('a triggered sweep\'s table', () => {
+  it('adds the actions redelivered and dead-lettered per 1000 where a point has a trigger, and only there', () => {
+    const triggered = sim('trigger: {kind: webhook, ack_timeout: 1s, redeliveries: 2}\n', 400);
+    const columns = (m: Metrics) => renderSweepTable({ ...report([{ params: { 'client.retries': 3 }, metrics: m }]), paths: ['client.retries'] }, 'duplicates_per_1000', new Chalk({ level: 0 })).split('\n')[1];
+    expect(columns).toBeDefined();
+    expect(columns(triggered)).toMatch(/redelivered\/1000 │ dead-lettered\/1000 │$/);
+    expect(columns(base)).not.toMatch(/redelivered/);
   });
 });
 

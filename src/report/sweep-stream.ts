@@ -9,7 +9,7 @@ import type { Metrics } from '../results/metrics.js';
 import type { FindCondition } from '../sweeps/find.js';
 import type { SweepMetric } from '../sweeps/metric.js';
 import { SweepColumns } from './sweep-columns.js';
-import { CAPACITY_SUMMARY, sweepMetrics, type SweepPointResult, type SweepReport } from './sweep.js';
+import { CAPACITY_SUMMARY, sweepMetrics, TRIGGER_SUMMARY, type SweepPointResult, type SweepReport } from './sweep.js';
 
 /** What a report knows before its points: everything but them, and the columns they will have. */
 export type SweepHead = Omit<SweepReport, 'points'> & { columns: SweepColumns };
@@ -69,14 +69,15 @@ const fieldOf = (path: string): string => path.split('.')[0] ?? path;
 
 /**
  * The fields of a point's metrics that the table, the page and the SVG read, for `metric` and the
- * --find conditions: each shown metric's (sweep.ts sweepMetrics, a coupled point's CAPACITY_SUMMARY),
- * the frontier's, the page's header's (primary_actions), whether the point is coupled
- * (shed_per_1000) and an incident's backlog and recovery. A test renders each format from whole
+ * --find conditions: each shown metric's (sweep.ts sweepMetrics, a coupled point's CAPACITY_SUMMARY,
+ * a triggered point's TRIGGER_SUMMARY), the frontier's, the page's header's (primary_actions),
+ * whether the point is coupled (shed_per_1000) or triggered (deliveries_per_action) and an
+ * incident's backlog and recovery. A test renders each format from whole
  * points and from slim ones.
  */
 export function shownFields(metric: SweepMetric, find: readonly FindCondition[] = []): ReadonlySet<string> {
-  const paths = [...sweepMetrics(metric), ...CAPACITY_SUMMARY, ...find.map((c) => c.path)];
-  return new Set([...paths.map(fieldOf), 'primary_actions', 'duplicates_per_1000', 'key_store_mb', 'shed_per_1000', 'backlog_cleared_ms', 'recovered', 'recovery', 'stable']);
+  const paths = [...sweepMetrics(metric), ...CAPACITY_SUMMARY, ...TRIGGER_SUMMARY, ...find.map((c) => c.path)];
+  return new Set([...paths.map(fieldOf), 'primary_actions', 'duplicates_per_1000', 'key_store_mb', 'shed_per_1000', 'deliveries_per_action', 'backlog_cleared_ms', 'recovered', 'recovery', 'stable']);
 }
 
 /**

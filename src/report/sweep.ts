@@ -1,6 +1,7 @@
 /** A sweep's points and report, and its table (rows, or a heat map of two keys); CSV is in sweep-csv.ts, JSON in sweep-json.ts. */
 import type { AlertSummary } from '../results/alerts.js';
 import { coupledMetrics } from '../results/capacity.js';
+import { triggeredMetrics } from '../results/delivery.js';
 import { alertCell, alertColumns } from './sweep-alerts.js';
 import type { ChalkInstance } from 'chalk';
 import { readMetric, type MetricPath } from '../results/metric-paths.js';
@@ -45,6 +46,9 @@ export const SUMMARY: readonly MetricPath[] = [
 /** What the table adds when a point is coupled (docs/model.md, "Capacity"). */
 export const CAPACITY_SUMMARY: readonly MetricPath[] = ['shed_per_1000', 'queue_wait_ms.p95', 'utilisation'];
 
+/** What the table adds when a point has a trigger (docs/model.md, "Inbound delivery"): its repeats' own readings. */
+export const TRIGGER_SUMMARY: readonly MetricPath[] = ['redelivered_per_1000', 'dead_lettered_per_1000'];
+
 /** The metrics of a sweep's table and charts: SUMMARY, then `metric` if it is not among them. */
 export const sweepMetrics = (metric: SweepMetric): readonly SweepMetric[] => ((SUMMARY as readonly SweepMetric[]).includes(metric) ? SUMMARY : [...SUMMARY, metric]);
 
@@ -70,8 +74,9 @@ export function renderSweepTable(r: SweepReport, metric: SweepMetric, chalk: Cha
   const footer = `${answer}${chalk.dim(`${r.points.length} points, each from seed ${r.seed} (common random numbers); idem-sim ${r.version}\nreplay: ${r.replay}`)}`;
   if (r.paths.length === 2) return `${heatMap(r, metric, chalk)}\n${footer}\n`;
   const coupled = r.points.some((p) => coupledMetrics(p.metrics));
+  const triggered = r.points.some((p) => triggeredMetrics(p.metrics));
   const shown = sweepMetrics(metric);
-  const columns = [...shown, ...[...(coupled ? CAPACITY_SUMMARY : []), ...backlogColumns(r)].filter((m) => !shown.includes(m))];
+  const columns = [...shown, ...[...(triggered ? TRIGGER_SUMMARY : []), ...(coupled ? CAPACITY_SUMMARY : []), ...backlogColumns(r)].filter((m) => !shown.includes(m))];
   const alerts = alertColumns(r.points);
   const find = r.find?.length ? r.find : undefined;
   const table = drawRows([...r.paths, ...columns.map(readingShort), ...alerts.map((a) => a.heading), ...(find ? ['found'] : [])].map((h) => chalk.bold(h)),
