@@ -33,6 +33,7 @@ describe('the drive loop', () => {
     const sim = simulator(out);
     const seen: number[] = [];
     for (const plan of driving(sim, SEED, runPlans(parseRunnable(YAML), SEED))) {
+      if (plan === null) continue; // a slice within a chunk (this run has none of a million events)
       seen.push(plan.index);
       expect(out.every((o) => o.capacity?.saturation === undefined)).toBe(true);
       expect(out.every((o) => o.primaries === CHUNK_ACTIONS)).toBe(true);
@@ -47,7 +48,7 @@ describe('the drive loop', () => {
     drive(simulator(whole), SEED, runPlans(parseRunnable(YAML), SEED));
     const stepped: ChunkOutput[] = [];
     const steps = driving(simulator(stepped), SEED, runPlans(parseRunnable(YAML), SEED));
-    for (let step = steps.next(); step.done !== true; step = steps.next()) expect(step.value.actions).toBeGreaterThan(0);
+    for (let step = steps.next(); step.done !== true; step = steps.next()) expect(step.value?.actions ?? 1).toBeGreaterThan(0);
     expect(stepped.map((o) => [...o.sum])).toEqual(whole.map((o) => [...o.sum]));
     expect(stepped.map((o) => o.capacity)).toEqual(whole.map((o) => o.capacity));
   });

@@ -20,9 +20,11 @@ export async function runCoupled(req: CoupledRequest): Promise<{ state: RunState
   if (req.signal?.aborted) throw new Interrupted();
   try {
     for (const plan of driving(sim, req.seed, plans())) {
-      done += plan.actions;
-      chunks++;
-      req.onProgress?.(done, scenario.actions);
+      if (plan !== null) { // null: a slice of a chunk's events (drive.ts), to hear a signal in
+        done += plan.actions;
+        chunks++;
+        req.onProgress?.(done, scenario.actions);
+      }
       await yieldToEventLoop();
       if (req.signal?.aborted) throw new Interrupted();
     }

@@ -83,21 +83,28 @@ export class CoupledSimulator extends CoupledDelivered {
 
   /** The next chunk's arrivals, drawn from its own stream (as the chunk engine draws them). */
   feed(plan: ChunkPlan, rng: Rng): void {
+    this.workAllowed += this.maxWork;
     this.arrivals = drawArrivals(rng, plan, this.clock, this.arrivals);
     this.pending = plan.actions;
     this.next = 0;
     this.arrivalOffset = plan.offset;
   }
 
-  /** Runs events in time order until the fed arrivals are used up or, with `drain` (nothing more to feed), until none is left. */
-  simulate(drain: boolean): void {
+  /**
+   * Runs events in time order until the fed arrivals are used up or, with `drain` (nothing more to
+   * feed), until none is left: true then. False when it stopped after `events` events first (a
+   * caller that yields to the event loop between slices hears signals: drive.ts); calling it again
+   * goes on where it stopped, the same events in the same order.
+   */
+  simulate(drain: boolean, events = Infinity): boolean {
     const heap = this.heap;
     const timeouts = this.timeouts;
-    for (;;) {
+    for (let handled = 0; ; handled++) {
+      if (handled >= events) return false;
       let na: number;
       if (this.next < this.pending) na = this.arrivalOffset + (this.arrivals[this.next] as number);
       else if (drain) na = Infinity;
-      else return;
+      else return true;
       // The earliest event: the heap's, or the first timeout (a client event) when it comes before.
       const ht = heap.peekTime();
       const tt = timeouts.peekTime();
@@ -117,7 +124,7 @@ export class CoupledSimulator extends CoupledDelivered {
         this.now = na;
         this.arrive(na);
       } else {
-        return;
+        return true;
       }
     }
   }
@@ -208,6 +215,7 @@ export class CoupledSimulator extends CoupledDelivered {
 
   /** Actor `i`'s next attempt is due now: rejected by an open breaker, lost on the way, or at the server. */
   private send(i: number): void {
+    this.worked(); // an attempt, or a send a guard stops: either is work (state.ts)
     const x = this.now;
     const g = this.groups.home[i >> 1] as number;
     this.enter(g);

@@ -7,18 +7,23 @@ import type { ChunkPlan } from '../plan.js';
 import { chunkRng } from '../../random/rng.js';
 import type { CoupledSimulator } from './coupled.js';
 
+/** Events a slice simulates before the loop yields (`null`): some 0.1-0.5 s of a storm's events, so a signal is heard within that. */
+export const EVENTS_PER_SLICE = 1_000_000;
+
 /**
  * The loop one chunk at a time: yields each plan once its arrivals are simulated, and drains
- * and flushes after the last. A caller that yields to the event loop between chunks (progress,
- * signals) iterates it; a caller that stops iterating early leaves the run undrained.
+ * and flushes after the last; yields null between slices of EVENTS_PER_SLICE events within a
+ * chunk or the drain, so that a run whose retries multiply (bounded by runaway.ts, yet seconds of
+ * work) still lets a caller that yields to the event loop hear a signal. A caller that stops
+ * iterating early leaves the run undrained.
  */
-export function* driving(sim: CoupledSimulator, seed: string, plans: Iterable<ChunkPlan>): Generator<ChunkPlan, void, undefined> {
+export function* driving(sim: CoupledSimulator, seed: string, plans: Iterable<ChunkPlan>): Generator<ChunkPlan | null, void, undefined> {
   for (const plan of plans) {
     sim.feed(plan, chunkRng(seed, plan.index));
-    sim.simulate(false);
+    while (!sim.simulate(false, EVENTS_PER_SLICE)) yield null;
     yield plan;
   }
-  sim.simulate(true);
+  while (!sim.simulate(true, EVENTS_PER_SLICE)) yield null;
   sim.flush();
 }
 

@@ -16,6 +16,7 @@ import { C } from '../../model/counters.js';
 import type { Scenario } from '../../model/types.js';
 import type { GuardName } from '../../model/guards.js';
 import { grown } from './grow.js';
+import { MAX_CHUNK_WORK, RunawayWork } from '../runaway.js';
 import { guardsInForce, type GuardInForce } from './guards.js';
 import { IN_FLIGHT_LIMITS, inFlightOverflow, type InFlightLimits } from './in-flight.js';
 import { ActorSlots, GroupSlots } from './slots.js';
@@ -32,11 +33,19 @@ export class CoupledState extends DeliveryModel {
   protected limits: InFlightLimits = IN_FLIGHT_LIMITS;
 
   /**
-   * Not held to the chunk engine's bound on work (runaway.ts): a block here counts the groups that
-   * end in it, while the deliveries of the many in flight fall in earlier blocks, so a block's count
-   * says nothing of the work an action makes. What a coupled run holds is bounded by `limits`.
+   * The chunk engine's bound on work (runaway.ts), counted over the whole run: `maxWork` attempts and
+   * deliveries for each chunk of arrivals fed (`feed` adds them to `workAllowed`), the drain after
+   * the last included. Not per block: a block counts the groups that end in it, while the work of
+   * the many in flight falls in earlier ones. So a run's work, and the time no signal can stop it
+   * in (one simulation, yielding only between chunks), is bounded as the chunk engine's is, while a
+   * fair run's retries and redeliveries of earlier arrivals, spread over the run, are never refused.
+   * What a coupled run holds at once is bounded by `limits`.
    */
-  protected override worked(): void { /* unbounded: see above */ }
+  protected workAllowed = 0;
+  private workDone = 0;
+  protected override worked(): void {
+    if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK, true);
+  }
 
   constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
     super(compile(scenario), hooks);
