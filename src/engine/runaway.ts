@@ -21,15 +21,16 @@ export const RUNAWAY_WORK = 'the scenario made more than';
 
 /**
  * The run made more than `limit` attempts and deliveries in one chunk; `traced`: in a trace;
- * `coupled`: a coupled run, one simulation, whose bound is `limit` for each chunk of arrivals fed to
- * it, summed (coupled/state.ts). A plain Error, as the engine's other refusals, so that it crosses a
- * worker thread whole: its message says what and how to mend it.
+ * `per`: what the bound is of: a chunk of the chunk engine, each chunk of arrivals fed to a coupled
+ * run (one simulation), summed (`fed`: coupled/state.ts), or a coupled run traced whole (`whole`).
+ * A plain Error, as the engine's other refusals, so that it crosses a worker thread whole: its
+ * message says what and how to mend it.
  */
 export class RunawayWork extends Error {
-  constructor(readonly limit: number, traced = false, coupled = false) {
-    const where = coupled
-      ? `for each ${CHUNK_ACTIONS.toLocaleString('en-US')} actions fed to the coupled run (one simulation of all of them), counted together`
-      : `in one chunk of its actions (at most ${CHUNK_ACTIONS.toLocaleString('en-US')})`;
+  constructor(readonly limit: number, traced = false, per: 'chunk' | 'fed' | 'whole' = 'chunk') {
+    const actions = CHUNK_ACTIONS.toLocaleString('en-US');
+    const where = per === 'fed' ? `for each ${actions} actions fed to the coupled run (one simulation of all of them), counted together`
+      : per === 'whole' ? 'in the coupled run (one simulation of all its actions)' : `in one chunk of its actions (at most ${actions})`;
     super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} attempts and deliveries ${where}`
       + `${traced ? ' traced for --effects-out, which keeps every attempt' : ''}, `
       + 'where its retries, re-plans, replays and redeliveries multiply. Lower client.retries, agent.max_replans, runtime.max_replays or trigger.redeliveries, '

@@ -25,6 +25,7 @@ import type { Scenario } from '../model/types.js';
 import { streamRng } from '../random/rng.js';
 import type { AttemptOutcome, CallKind, TracedAction, TracedAttempt, TracedCall } from './trace.js';
 import { KINDS, keyText, markDuplicates, STATUS } from './trace-keys.js';
+import { MAX_TRACED_WORK } from './runaway.js';
 
 /** One request of a traced actor that reached the server: what became of it, as it becomes known. */
 interface Note {
@@ -247,6 +248,7 @@ export function traceCoupled(scenario: Scenario, gridStep: number, seed: string,
     scenario: bound, rng: streamRng(seed, 'coupled'), grid: new KeyGrid(gridStep), seriesStep: null, loadEnd: bound.load.duration ?? Infinity,
     emit: (out) => outputs.push(detachedOutput(out)),
   }, tracer);
+  sim.boundWork(MAX_TRACED_WORK); // a trace keeps every attempt: bounded in all, not per chunk (runaway.ts)
   drive(sim, seed, runPlans(bound, seed, 0, Math.min(upTo, chunkCount(bound.actions))));
   markDuplicates(tracer.traced);
   return { actions: tracer.traced, outputs };

@@ -11,7 +11,7 @@ import type { Scope } from '../model/enums.js';
 import { isCoupled } from '../model/capacity.js';
 import type { GuardStop } from '../model/guards.js';
 import type { EngineHooks } from './hooks.js';
-import { MAX_CHUNK_WORK } from './runaway.js';
+import { MAX_TRACED_WORK, RunawayWork } from './runaway.js';
 import type { ChunkPlan } from './plan.js';
 import { chunkRng, type Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
@@ -175,12 +175,16 @@ class Tracer implements EngineHooks {
   }
 }
 
-/** Simulates one chunk exactly as a run does, and returns its output with every action's story. */
-export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan, maxWork = MAX_CHUNK_WORK): { output: ChunkOutput; actions: TracedAction[] } {
+/**
+ * Simulates one chunk exactly as a run does, and returns its output with every action's story,
+ * refused (RunawayWork) past MAX_TRACED_WORK attempts and deliveries: a trace keeps each of them
+ * (a chunk of 4 million attempts took 4.4 GB and minutes no signal stopped).
+ */
+export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan): { output: ChunkOutput; actions: TracedAction[] } {
   const tracer = new Tracer(scenario);
   // Every group through the general model, where the hooks are called.
   const simulator = new ChunkSimulator(scenario, gridStep, false, tracer);
-  simulator.maxWork = maxWork; // a run's bound; --effects-out, which keeps every chunk's trace, a lower one (runaway.ts)
+  simulator.maxWork = MAX_TRACED_WORK;
   const output = simulator.run(rng, plan);
   markDuplicates(tracer.traced);
   return { output, actions: tracer.traced };
@@ -189,9 +193,16 @@ export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan:
 /**
  * The actions of the run's chunk `plan` (of `scenario` run from `seed`), as the timeline draws
  * them: the chunk simulated again with its own stream, or, in a coupled scenario, the run up to
- * the chunk after it simulated again in the coupled engine (trace-coupled.ts says why).
+ * the chunk after it simulated again in the coupled engine (trace-coupled.ts says why). Null when
+ * that would trace more than MAX_TRACED_WORK attempts and deliveries: the timeline then shows none
+ * (the run itself, under the run's bound, went on).
  */
-export function traceActions(scenario: Scenario, gridStep: number, seed: string, plan: ChunkPlan): TracedAction[] {
-  if (isCoupled(scenario)) return traceCoupled(scenario, gridStep, seed, plan).actions;
-  return traceChunk(scenario, gridStep, chunkRng(seed, plan.index), plan).actions;
+export function traceActions(scenario: Scenario, gridStep: number, seed: string, plan: ChunkPlan): TracedAction[] | null {
+  try {
+    if (isCoupled(scenario)) return traceCoupled(scenario, gridStep, seed, plan).actions;
+    return traceChunk(scenario, gridStep, chunkRng(seed, plan.index), plan).actions;
+  } catch (e) {
+    if (e instanceof RunawayWork) return null;
+    throw e;
+  }
 }

@@ -6,7 +6,6 @@
  * tracer (engine/trace.ts), whose numbers are exactly the run's (test/trace.test.ts), so the
  * records are the run's own executions.
  */
-import { MAX_TRACED_WORK } from '../engine/runaway.js';
 import { runGrid } from '../engine/grid.js';
 import { chunkCount, runPlans, type ChunkPlan } from '../engine/plan.js';
 import { traceCoupled } from '../engine/trace-coupled.js';
@@ -79,7 +78,7 @@ export function* runEffects(scenario: Scenario, seed: string, tool: string): Gen
   }
   let first = 0;
   for (const plan of runPlans(scenario, seed)) {
-    const { actions } = traceChunk(scenario, grid.step, chunkRng(seed, plan.index), plan, MAX_TRACED_WORK);
+    const { actions } = traceChunk(scenario, grid.step, chunkRng(seed, plan.index), plan);
     yield chunkEffects(actions, plan.offset, first, tool);
     first += plan.actions;
   }

@@ -4,7 +4,7 @@
  * timeline and the checks of the file's `expect:` block. Pure: the page's Web Worker calls it,
  * and so do the tests, in Node.
  */
-import { RUNAWAY_WORK } from '../engine/runaway.js';
+import { MAX_TRACED_WORK, RUNAWAY_WORK } from '../engine/runaway.js';
 import { loadLatencyData } from '../model/latency.js';
 import type { HistogramBucket } from '../model/latency/histogram-data.js';
 import type { HistogramSpec } from '../model/latency/histogram.js';
@@ -24,7 +24,7 @@ import { checkArrivals } from '../scenario/time-checks.js';
 import { formatPath, parseScenario, type ParsedScenario } from '../scenario/parse.js';
 import { seedOption } from '../scenario/seed.js';
 import { roundNoise } from '../report/json.js';
-import { DEFAULT_LIMITS, runsWords, sampleRows, type TimelineSample } from '../report/timeline-rows.js';
+import { DEFAULT_LIMITS, runsWords, sampleRows, untraced, type TimelineSample } from '../report/timeline-rows.js';
 import { timelineSvg } from '../report/timeline-svg.js';
 import { saturationParagraph } from '../report/saturation-text.js';
 import { num } from '../report/format.js';
@@ -71,11 +71,12 @@ function timelineSample(scenario: Scenario, seed: string): TimelineSample {
   const plan = runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
   const actions = traceActions(scenario, gridStepFor(scenario), seed, plan);
-  return sampleRows(actions, plan.offset, scenario.client.timeout, DEFAULT_LIMITS);
+  return actions === null ? untraced(MAX_TRACED_WORK) : sampleRows(actions, plan.offset, scenario.client.timeout, DEFAULT_LIMITS);
 }
 
 /** What the timeline's rows are, in words. */
 export function sampleNote(sample: TimelineSample): string {
+  if (sample.omitted !== undefined) return sample.omitted;
   const head = `${num(sample.shown)} of the ${num(sample.simulated)} actions of the run's first chunk${runsWords(sample)}`;
   if (sample.eventful === 0) return `${head}; none had anything happen to it beyond one attempt, one reply and one execution.`;
   const share = (100 * sample.eventful / sample.simulated).toFixed(1);

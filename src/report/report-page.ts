@@ -34,6 +34,7 @@ export const FIRST_CHUNK: SampleScope = { source: "of the run's first chunk", po
 
 /** What the sample is, and how far it over-represents eventful actions, in words that match the numbers. */
 export function sampleNote(sample: TimelineSample, scope: SampleScope = FIRST_CHUNK): string {
+  if (sample.omitted !== undefined) return sample.omitted;
   const shown = sample.shown;
   const head = `${num(shown)} of the ${num(sample.simulated)} actions ${scope.source}${runsWords(sample)}.`;
   if (sample.eventful === 0) return `${head} None had anything happen to it beyond one attempt, one reply and one execution; the rows are spread evenly over ${scope.pool}.`;

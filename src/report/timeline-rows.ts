@@ -27,6 +27,19 @@ export interface TimelineSample {
   shownEventful: number;
   shownQuiet: number;
   shown: number;
+  /** Why no action is traced (the chunk makes too many attempts to trace), in place of the sample's words; absent for a sample. */
+  omitted?: string;
+}
+
+/**
+ * A timeline of no row, for a chunk whose trace would keep more than `limit` attempts and
+ * deliveries (engine/trace.ts `traceActions`: null): the report and the lab say so in its place.
+ */
+export function untraced(limit: number): TimelineSample {
+  return {
+    rows: [], simulated: 0, eventful: 0, shownEventful: 0, shownQuiet: 0, shown: 0,
+    omitted: `No action is drawn: the chunk the timeline traces makes more than ${limit.toLocaleString('en-US')} attempts and deliveries, more than a trace keeps (each one is held; docs/security-and-limits.md). The run's numbers above are the whole run's; lower the retries, re-plans or replays to see its actions here.`,
+  };
 }
 
 export interface SampleLimits {

@@ -42,9 +42,11 @@ export class CoupledState extends DeliveryModel {
    * What a coupled run holds at once is bounded by `limits`.
    */
   protected workAllowed = 0;
+  /** Whether the run's work is bounded in all (coupled.ts `boundWork`: a trace) rather than for each chunk fed. */
+  protected workFixed = false;
   private workDone = 0;
   protected override worked(): void {
-    if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK, true);
+    if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK, this.workFixed ? 'whole' : 'fed');
   }
 
   constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
