@@ -10,9 +10,10 @@ import { CHUNK_ACTIONS } from './plan.js';
 export const MAX_CHUNK_WORK = 20_000_000;
 
 /**
- * A chunk traced for --effects-out (which keeps every chunk's trace until the file is written) may
- * make this many: 15 an action on average (mission 2 makes 4.9), some 170 MB traced (a million
- * took 677 MB). A report's timeline and the lab trace one chunk, under the run's bound.
+ * A trace, which keeps every attempt, may make this many: 15 an action of a chunk on average
+ * (mission 2 makes 4.9), some 170 MB traced (a million took 677 MB). --effects-out is refused past
+ * it (a chunk, or a coupled run traced whole); the timeline of a report or the lab is drawn without
+ * actions past it (engine/trace.ts `traceActions`), since the run itself went on under its own bound.
  */
 export const MAX_TRACED_WORK = 250_000;
 
