@@ -5,6 +5,7 @@
  * numbers or names; a JSON error names its line and column, never the text.
  */
 import { MAX_JSON_CONTAINERS, MAX_JSON_DEPTH } from './limits.js';
+import { jsonShapeProblem } from './json-shape.js';
 import { refuse, type Source } from './source.js';
 
 export type Json = Readonly<Record<string, unknown>>;
@@ -17,28 +18,10 @@ function place(text: string, message: string): { line: number; col: number } | u
   return { line: before.length, col: (before.at(-1)?.length ?? 0) + 1 };
 }
 
-/**
- * Refuses JSON nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_CONTAINERS objects
- * and arrays, counted over the text (strings skipped) before anything is built.
- */
+/** Refuses JSON nested deeper than MAX_JSON_DEPTH or holding more than MAX_JSON_CONTAINERS objects and arrays (json-shape.ts), before anything is built. */
 function checkShape(body: string, src: Source, what: string): void {
-  let depth = 0;
-  let containers = 0;
-  for (let i = 0; i < body.length; i++) {
-    const c = body.charCodeAt(i);
-    if (c === 34) { // a string: to its closing quote, past escapes
-      for (i++; i < body.length && body.charCodeAt(i) !== 34; i++) if (body.charCodeAt(i) === 92) i++;
-    } else if (c === 123 || c === 91) {
-      containers++;
-      if (++depth > MAX_JSON_DEPTH || containers > MAX_JSON_CONTAINERS) {
-        const line = body.slice(0, i).split('\n').length;
-        refuse(src, line, depth > MAX_JSON_DEPTH ? `nests deeper than ${MAX_JSON_DEPTH} levels` : `holds more than ${MAX_JSON_CONTAINERS.toLocaleString('en-US')} objects and arrays`,
-          `Give ${what}: an OTLP export nests 7 levels deep; a larger export can be cut into files.`);
-      }
-    } else if (c === 125 || c === 93) {
-      depth--;
-    }
-  }
+  const wrong = jsonShapeProblem(body, MAX_JSON_DEPTH, MAX_JSON_CONTAINERS);
+  if (wrong) refuse(src, wrong.line, wrong.problem, `Give ${what}: an OTLP export nests 7 levels deep; a larger export can be cut into files.`);
 }
 
 /** The documents of an export: the text as one JSON value, or each non-blank line as one. */

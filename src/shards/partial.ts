@@ -10,6 +10,7 @@ import { gridStepFor } from '../engine/grid.js';
 import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
 import { MAX_SHARDS } from './limits.js';
+import { jsonShapeProblem } from '../ingest/json-shape.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { checkRunReplay, readReplay } from './part-replay.js';
 import { echoed, primaryCount } from '../model/clock.js';
@@ -79,12 +80,24 @@ export function renderPartial(p: Partial): string {
   return sealJson(JSON.stringify(p));
 }
 
+/**
+ * The shape a part may have (ingest/json-shape.ts): a part nests 6 levels deep and holds an object
+ * or array for every 110 bytes or more of its text (a sweep's point, 27 in 3 KB; a run's part, its
+ * grid and bins in base64, one in 26,000 bytes); 16 bytes each at the least keeps what JSON.parse
+ * builds within a few times the text (4 million at the 64 MiB limit).
+ */
+const MAX_PART_DEPTH = 64;
+const PART_BYTES_PER_CONTAINER = 16;
+
 const WRITTEN_BY = 'Pass the files written by `idem-sim run --shard i/n --out FILE` or `idem-sim sweep ... --shard i/n --out FILE`.';
 
 /** A part read from its text: which kind, its fields (unchecked), and whether its digest matches. */
 export interface OpenedPart { file: string; kind: 'run' | 'sweep'; fields: Record<string, unknown>; intact: boolean | undefined }
 
 export function openPart(file: string, text: string): OpenedPart {
+  // Before JSON.parse: 63 MiB of nested or empty arrays, under the part's size limit, took 3.3 GB.
+  const wrong = jsonShapeProblem(text, MAX_PART_DEPTH, Math.ceil(text.length / PART_BYTES_PER_CONTAINER));
+  if (wrong) throw new InputError({ source: file, line: wrong.line }, '', `is not a part idem-sim writes: it ${wrong.problem}`, `${WRITTEN_BY} If it is one, it was damaged: run that shard again.`);
   let v: unknown;
   try {
     v = JSON.parse(text);
