@@ -75,6 +75,9 @@ describe('a malformed row', () => {
   it('is refused at its line and column with the fix, its value never shown', async () => {
     await refused('t.csv', `business_key,created_at\na,2026-01-01T00:00:00Z\n${secret},nonsense-${secret}\n`, /t\.csv:3: line 3, column created_at: no time that reads \(a value of 29 characters\)\. Write each time as ISO 8601 .* Or name another column with --time-column\.$/);
     await refused('k.csv', 'order_id,at\n,2026-01-01T00:00:00Z\n', /k\.csv:2: line 2, column order_id: no business key\. .*--key-column\.$/);
+    // A key longer than MAX_KEY_CHARS (1,024): the readings hold keys whole (400 of 520,000 characters took 1.3 GB).
+    await refused('long.csv', `order_id,at\n${secret.repeat(40)}${'k'.repeat(1024)},2026-01-01T00:00:00Z\n`, /long\.csv:2: line 2, column order_id: a business key of [0-9,]+ characters, longer than the 1,024 a key may have\. .*--key-column\.$/);
+    await refused('idem.csv', `order_id,at,idempotency_key\na,2026-01-01T00:00:00Z,${secret}${'i'.repeat(1024)}\n`, /idem\.csv:2: line 2, column idempotency_key: an idempotency key of [0-9,]+ characters, longer than the 1,024 a key may have\. .*--idempotency-column\.$/);
     await refused('q.csv', `key,at\n"${secret}"x,2026-01-01T00:00:00Z\n`, /q\.csv:2: line 2, column key, has text after the quote that closes a field\. /);
     await refused('n.csv', `key,at\n${secret},2026-01-01T00:00:00Z,extra\n`, /n\.csv:2: line 2 has 3 fields where the header row names 2 columns\. /);
     await refused('j.jsonl', `{"key":"a","at":0}\n{"key":"${secret}", nonsense\n`, /j\.jsonl:2: line 2 is not valid JSON\. Write one JSON object a line/);

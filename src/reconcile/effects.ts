@@ -6,8 +6,8 @@
  */
 import { InputError } from '../scenario/errors.js';
 import { columnName } from './csv-rows.js';
-import { COLUMN_OPTIONS, type ColumnMap } from './columns.js';
-import { MAX_ROWS } from './limits.js';
+import { COLUMN_OPTIONS, type ColumnMap, type Role } from './columns.js';
+import { MAX_KEY_CHARS, MAX_ROWS } from './limits.js';
 import { rowPlace } from './places.js';
 import type { RawRows, RawValue } from './raw.js';
 import { timeOf } from './time.js';
@@ -47,12 +47,17 @@ export async function* effectsOf(rows: RawRows, map: ColumnMap): AsyncGenerator<
     if (++row > MAX_ROWS) {
       throw new InputError(rowPlace(rows, row).origin, '', `holds more than ${MAX_ROWS.toLocaleString('en-US')} rows, the most reconciled`, 'Reconcile it in parts: a day at a time, or a tool at a time.');
     }
-    const refuse = (column: string, role: 'business_key' | 'at' | 'tool', problem: string, fix: string): never => {
+    const refuse = (column: string, role: Role, problem: string, fix: string): never => {
       const place = rowPlace(rows, row);
       throw new InputError(place.origin, '', `${place.words}, column ${columnName(column)}: ${problem}`, `${fix} Or name another column with ${COLUMN_OPTIONS[role]}.`);
     };
     const key = textOf(values[map.business_key.index]);
     if (key === null) refuse(map.business_key.name, 'business_key', 'no business key', 'Give every effect the business identity of its action (the order line it refunds).');
+    if ((key as string).length > MAX_KEY_CHARS) refuse(map.business_key.name, 'business_key', `a business key of ${(key as string).length.toLocaleString('en-US')} characters, longer than the ${MAX_KEY_CHARS.toLocaleString('en-US')} a key may have`, 'Give the business identity of each action (an order line\'s id), not a longer text.');
+    const idempotencyKey = map.idempotency_key ? textOf(values[map.idempotency_key.index]) : null;
+    if (map.idempotency_key && idempotencyKey !== null && idempotencyKey.length > MAX_KEY_CHARS) {
+      refuse(map.idempotency_key.name, 'idempotency_key', `an idempotency key of ${idempotencyKey.length.toLocaleString('en-US')} characters, longer than the ${MAX_KEY_CHARS.toLocaleString('en-US')} a key may have`, 'Give the key the request carried (Stripe\'s are at most 255 characters).');
+    }
     const raw = values[map.at.index];
     const at = raw === undefined ? undefined : timeOf(raw);
     if (at === undefined) {
@@ -65,6 +70,6 @@ export async function* effectsOf(rows: RawRows, map: ColumnMap): AsyncGenerator<
       if (named === null) refuse(map.tool.name, 'tool', 'no tool', "Give every effect its tool's name, or leave the tool column out to read all of them as one tool.");
       tool = named as string;
     }
-    yield { key: key as string, at: at as number, idempotencyKey: map.idempotency_key ? textOf(values[map.idempotency_key.index]) : null, tool };
+    yield { key: key as string, at: at as number, idempotencyKey, tool };
   }
 }

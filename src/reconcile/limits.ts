@@ -14,10 +14,18 @@ export const MAX_ROWS = 100_000_000;
 export const MAX_EFFECTS_FILE_BYTES = 32 * 1024 * 1024 * 1024;
 
 /**
- * The most business keys in an open window at once (about 250 bytes each: its name, its first
- * effect's time and idempotency key), a key being dropped once its window has passed.
+ * The most business keys in an open window at once (about 250 bytes each with keys of a few dozen
+ * characters: its name, its first effect's time and idempotency key; 4 KB each at the longest keys),
+ * a key being dropped once its window has passed.
  */
 export const MAX_OPEN_KEYS = 1_000_000;
+
+/**
+ * The longest business or idempotency key, in characters: an id or a UUID is tens of them (Stripe's
+ * keys at most 255). The readings hold keys whole, so their length bounds the memory with the keys'
+ * count: 400 keys of 520,000 characters took 1.3 GB.
+ */
+export const MAX_KEY_CHARS = 1024;
 
 /** The most rows `--sort` sorts in memory (each held whole until the last is read). */
 export const MAX_SORTED_ROWS = 1_000_000;
