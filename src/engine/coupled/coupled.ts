@@ -81,13 +81,6 @@ export class CoupledSimulator extends CoupledDelivered {
     this.inline = this.settles && spec.fastPath !== false && spec.hooks === undefined;
   }
 
-  /** The run may make at most `total` attempts and deliveries in all (a trace, which keeps each one: runaway.ts MAX_TRACED_WORK). */
-  boundWork(total: number): void {
-    this.maxWork = total;
-    this.workAllowed = total;
-    this.workFixed = true;
-  }
-
   /** The next chunk's arrivals, drawn from its own stream (as the chunk engine draws them). */
   feed(plan: ChunkPlan, rng: Rng): void {
     if (!this.workFixed) this.workAllowed += this.maxWork;

@@ -45,6 +45,12 @@ export class CoupledState extends DeliveryModel {
   /** Whether the run's work is bounded in all (coupled.ts `boundWork`: a trace) rather than for each chunk fed. */
   protected workFixed = false;
   private workDone = 0;
+  /** The run may make at most `total` attempts and deliveries in all (a trace, which keeps each one: runaway.ts MAX_TRACED_WORK). */
+  boundWork(total: number): void {
+    this.maxWork = total;
+    this.workAllowed = total;
+    this.workFixed = true;
+  }
   protected override worked(): void {
     if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK, this.workFixed ? 'whole' : 'fed');
   }
