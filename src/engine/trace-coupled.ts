@@ -25,7 +25,7 @@ import type { Scenario } from '../model/types.js';
 import { streamRng } from '../random/rng.js';
 import type { AttemptOutcome, CallKind, TracedAction, TracedAttempt, TracedCall } from './trace.js';
 import { KINDS, keyText, markDuplicates, STATUS } from './trace-keys.js';
-import { MAX_TRACED_WORK } from './runaway.js';
+import { RunawayWork, tracedWorkBound } from './runaway.js';
 
 /** One request of a traced actor that reached the server: what became of it, as it becomes known. */
 interface Note {
@@ -76,7 +76,18 @@ class CoupledTracer implements EngineHooks {
   private seen = 0;
   private serving: { i: number; note: Note } | null = null;
 
-  constructor(private readonly scenario: Scenario, private readonly plan: ChunkPlan) {}
+  /** Attempts and calls kept, and the most it may keep (`tracedWorkBound`): past it, RunawayWork. */
+  private kept = 0;
+  private readonly most: number;
+
+  constructor(private readonly scenario: Scenario, private readonly plan: ChunkPlan) {
+    this.most = tracedWorkBound(plan.actions);
+  }
+
+  /** One more attempt or call kept: a trace holds each one (runaway.ts). */
+  private keep(): void {
+    if (++this.kept > this.most) throw new RunawayWork(this.most, true, 'trace');
+  }
 
   /** With a trigger: delivery `k` of action `a` starts a run as actor `run` (-1: none), in its group's slot or, redelivered, in a slot of its own. */
   onDelivery(a: number, k: number, _at: number, run: number): void {
@@ -108,6 +119,7 @@ class CoupledTracer implements EngineHooks {
       a = slot.actors[i & 1] = { action, attempts: 0, notes: new Map(), stop: undefined };
     }
     const t = at - slot.arrival;
+    this.keep();
     a.action.calls.push({ kind: KINDS[kind] as CallKind, start: t, end: t, result: 'unknown' });
     a.attempts = 0;
   }
@@ -153,6 +165,7 @@ class CoupledTracer implements EngineHooks {
       call, number, sent, ended: sent + (received ? delay : this.scenario.client.timeout), outcome: 'timeout', answeredBy: 'nobody', status: null,
       key: keyText(this.scenario.idempotency.scope, slot.group, i & 1, key, `${call}.${number}`),
     };
+    this.keep();
     a.action.attempts.push(rec);
     const note = a.notes.get(s);
     if (!note) return; // the request was lost on the way
@@ -248,7 +261,6 @@ export function traceCoupled(scenario: Scenario, gridStep: number, seed: string,
     scenario: bound, rng: streamRng(seed, 'coupled'), grid: new KeyGrid(gridStep), seriesStep: null, loadEnd: bound.load.duration ?? Infinity,
     emit: (out) => outputs.push(detachedOutput(out)),
   }, tracer);
-  sim.boundWork(MAX_TRACED_WORK); // a trace keeps every attempt: bounded in all, not per chunk (runaway.ts)
   drive(sim, seed, runPlans(bound, seed, 0, Math.min(upTo, chunkCount(bound.actions))));
   markDuplicates(tracer.traced);
   return { actions: tracer.traced, outputs };

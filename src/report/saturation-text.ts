@@ -5,9 +5,9 @@
  * run table, the HTML report and the sweep's cells. Pure.
  */
 import type { Metrics } from '../results/metrics.js';
-import type { RecoveryStatus } from '../results/saturation.js';
+import { episodeBlame, type RecoveryStatus } from '../results/saturation.js';
+import { assertNever } from '../model/enums.js';
 import type { WrittenScenario } from '../model/types.js';
-import { INCIDENT_REACH_MS, OVERLOAD_MS } from '../engine/coupled/saturation.js';
 import type { AlertRow } from './alert-rows.js';
 import { duration, num } from './format.js';
 import { escapeHtml } from './html.js';
@@ -64,19 +64,16 @@ const workers = (s: WrittenScenario): string => {
   return `${n} worker${n === 1 ? '' : 's'}`;
 };
 
-/**
- * Why an overload episode `[a, b]` is no incident's: the part of it outside every incident's
- * reach (`[from, to + 30m)`), named: it began a minute or more before the first incident it
- * meets, or it outlived the last one by more than 30 minutes, or it met none.
- */
-export function blame(s: WrittenScenario, [a, b]: readonly [number, number]): string {
-  const met = s.incidents.filter((w) => w.from < b && a < w.to + INCIDENT_REACH_MS);
-  if (met.length === 0) return s.incidents.some((w) => w.from <= a) ? 'with no incident (after every incident before it and its 30 minutes)' : 'with no incident';
-  const first = met.reduce((x, y) => (y.from < x.from ? y : x));
-  if (first.from - a >= OVERLOAD_MS) return `beginning ${duration(first.from - a)} before the ${first.name}`;
-  const last = met.reduce((x, y) => (y.to > x.to ? y : x));
-  if (b > last.to + INCIDENT_REACH_MS) return `outliving the ${last.name} by more than 30 minutes`;
-  return 'a minute or more of it between incidents and their 30 minutes';
+/** Why an overload episode `[a, b]` is no incident's, in words (results/saturation.ts `episodeBlame`). */
+export function blame(s: WrittenScenario, e: readonly [number, number]): string {
+  const blamed = episodeBlame(s.incidents, e);
+  switch (blamed.kind) {
+    case 'none': return blamed.afterSome ? 'with no incident (after every incident before it and its 30 minutes)' : 'with no incident';
+    case 'before': return `beginning ${duration(blamed.incident.from - e[0])} before the ${blamed.incident.name}`;
+    case 'outliving': return `outliving the ${blamed.incident.name} by more than 30 minutes`;
+    case 'between': return 'a minute or more of it between incidents and their 30 minutes';
+    default: return assertNever(blamed);
+  }
 }
 
 /**

@@ -3,8 +3,8 @@
  * condition (sweeps/find.ts), and the least value of the first varied key that does, for each
  * setting of the others. A condition on an incident's backlog holds only where the service
  * recovered from it (its status `recovered`): a point that stormed before the incident, did not
- * recover before the load ended, or whose window reaches the load's end never meets it, whatever
- * its backlog.
+ * recover before the load ended, whose window reaches the load's end, or whose storm outlived the
+ * incident by more than 30 minutes never meets it, whatever its backlog.
  */
 import { judge } from '../scenario/expect.js';
 import { isSaturationPath, saturationQuery } from '../results/saturation.js';

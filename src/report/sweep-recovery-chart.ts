@@ -13,6 +13,7 @@ import { paramAxes, position, type ParamAxis } from './sweep-axes.js';
 import { chartMetric, formatOf, heatMap, LINE, xOf, ACCENT, MUTED, type ViewSpec } from './sweep-charts.js';
 import { backlogColumns, type SweepReport } from './sweep.js';
 import { duration } from './format.js';
+import { RECOVERY_CELL_WORDS } from './sweep-readings.js';
 
 /** How each status is drawn (a Record: a new status without its mark is a compile error). */
 const MARK_OF: Readonly<Record<RecoveryStatus, { words: string; color: string; shape: string }>> = {
@@ -22,6 +23,13 @@ const MARK_OF: Readonly<Record<RecoveryStatus, { words: string; color: string; s
   stormed_before: { words: 'stormed before the incident', color: '#1b1f24', shape: 'cross' },
   stormed_after: { words: 'a storm outliving it by 30 min+', color: '#8c959f', shape: 'triangle-down' },
 };
+/** What a heat map's cell word means (a Record: a status without its words is a compile error). */
+const CELL_MEANING: Readonly<Record<keyof typeof RECOVERY_CELL_WORDS, string>> = {
+  stormed_before: 'stormed before the incident', not_recovered: 'not recovered before the load ended', at_load_end: 'the window reaches it',
+  stormed_after: 'a storm outliving the incident by more than 30 minutes',
+};
+const CELL_KEY = (Object.keys(CELL_MEANING) as (keyof typeof CELL_MEANING)[]).map((k) => `${RECOVERY_CELL_WORDS[k]} (${CELL_MEANING[k]})`).join(', ');
+
 /** The marks in the legend's order, the statuses' own (results/saturation.ts). */
 const MARKS = RECOVERY_STATUSES.map((status) => ({ status, ...MARK_OF[status] }));
 
@@ -98,8 +106,8 @@ export function recoverySection(r: SweepReport): { heading: string; note: string
   return {
     heading: 'Recovery from each incident',
     note: `${second ? 'A cell' : 'A mark'} per point: how long after the incident's end every worker stayed busy (backlog_cleared_ms, exact from the workers: docs/capacity.md, "Saturation"). `
-      + 'A point that stormed before the incident (an overload episode began a minute or more before it), did not recover before the load ended, or whose window reaches the load\'s end says so: its backlog is no recovery, and --find never counts it as one.'
-      + `${second ? ' In a cell: stormed, not rec. (not recovered before the load ended), load end (the window reaches it).' : ''}`,
+      + 'A point that stormed before the incident (an overload episode began a minute or more before it), did not recover before the load ended, whose window reaches the load\'s end, or whose storm outlived the incident by more than 30 minutes says so: its backlog is no recovery, and --find never counts it as one.'
+      + `${second ? ` In a cell: ${CELL_KEY}.` : ''}`,
     views, left: [],
   };
 }

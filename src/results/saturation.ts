@@ -37,21 +37,39 @@ export interface SaturationReadings {
  * `stormed_before` when an overload episode began a minute or more before the incident's `from`
  * (the service was storming by itself: the backlog is not the incident's to judge by), else
  * `not_recovered` (`recovered: false`), `at_load_end` (`recovered: null`: the window reaches the
- * load's end), `stormed_after` when an overload episode that began in the incident's reach
- * (`[from, to + 30m)`) outlived that reach (the backlog cleared before the load ended, so
- * `recovered` is true, but the storm the incident set off outlived it by more than half an hour:
- * an overload, docs/model-decisions.md), or `recovered`.
+ * load's end), `stormed_after` when an overload episode is blamed on outliving this incident by
+ * more than 30 minutes (`episodeBlame`: the backlog cleared before the load ended, so `recovered`
+ * is true, but the storm it set off outlived it: an overload, docs/model-decisions.md), or `recovered`.
  */
 export const RECOVERY_STATUSES = ['recovered', 'not_recovered', 'stormed_before', 'stormed_after', 'at_load_end'] as const;
 export type RecoveryStatus = (typeof RECOVERY_STATUSES)[number];
 
-/** The status of an incident in `[from, to)`, given its `recovered` and the run's overload episodes. */
-export function recoveryStatus(from: number, to: number, recovered: boolean | null, overload: readonly (readonly [number, number])[]): RecoveryStatus {
-  if (overload.some(([a]) => a <= from - OVERLOAD_MS)) return 'stormed_before';
+/** An incident window as the attribution reads it. */
+type Window = Readonly<{ name: string; from: number; to: number }>;
+
+/**
+ * Which incident an overload episode `[a, b]` is the fault of, by the part of it outside every
+ * incident's reach `[from, to + 30m)` (the one home of this: the reports' words, saturation-text.ts
+ * `blame`, and `recoveryStatus`): among the incidents it meets, it began a minute or more before the
+ * first (`before`), or it outlived the last to end by more than 30 minutes (`outliving`); else a
+ * minute or more of it lies between incidents (`between`), or it meets none (`none`).
+ */
+export type EpisodeBlame = { kind: 'before' | 'outliving'; incident: Window } | { kind: 'between' } | { kind: 'none'; afterSome: boolean };
+export function episodeBlame(incidents: readonly Window[], [a, b]: readonly [number, number]): EpisodeBlame {
+  const met = incidents.filter((w) => w.from < b && a < w.to + INCIDENT_REACH_MS);
+  if (met.length === 0) return { kind: 'none', afterSome: incidents.some((w) => w.from <= a) };
+  const first = met.reduce((x, y) => (y.from < x.from ? y : x));
+  if (first.from - a >= OVERLOAD_MS) return { kind: 'before', incident: first };
+  const last = met.reduce((x, y) => (y.to > x.to ? y : x));
+  return b > last.to + INCIDENT_REACH_MS ? { kind: 'outliving', incident: last } : { kind: 'between' };
+}
+
+/** The status of incident `w` of `incidents`, given its `recovered` and the run's overload episodes. */
+export function recoveryStatus(w: Window, incidents: readonly Window[], recovered: boolean | null, overload: readonly (readonly [number, number])[]): RecoveryStatus {
+  if (overload.some(([a]) => a <= w.from - OVERLOAD_MS)) return 'stormed_before';
   if (recovered === false) return 'not_recovered';
   if (recovered === null) return 'at_load_end';
-  const reach = to + INCIDENT_REACH_MS;
-  return overload.some(([a, b]) => a < reach && b > reach) ? 'stormed_after' : 'recovered';
+  return overload.some((e) => { const blamed = episodeBlame(incidents, e); return blamed.kind === 'outliving' && blamed.incident.name === w.name; }) ? 'stormed_after' : 'recovered';
 }
 
 /** The readings that are no metric of the registry (not one number of a fixed name). */
@@ -85,7 +103,7 @@ export function saturationReadings(s: WrittenScenario, data: SaturationOutput | 
     recovered: Object.fromEntries(s.incidents.map((w, i) => [w.name, recovered[i] as boolean | null])),
     overload_episodes: overload.map(([a, b]) => [a, b]),
     stable: overload.length === 0,
-    recovery: Object.fromEntries(s.incidents.map((w, i) => [w.name, recoveryStatus(w.from, w.to, recovered[i] as boolean | null, overload)])),
+    recovery: Object.fromEntries(s.incidents.map((w, i) => [w.name, recoveryStatus(w, s.incidents, recovered[i] as boolean | null, overload)])),
   };
 }
 

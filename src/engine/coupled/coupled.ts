@@ -83,7 +83,7 @@ export class CoupledSimulator extends CoupledDelivered {
 
   /** The next chunk's arrivals, drawn from its own stream (as the chunk engine draws them). */
   feed(plan: ChunkPlan, rng: Rng): void {
-    if (!this.workFixed) this.workAllowed += this.maxWork;
+    this.workAllowed += this.maxWork;
     this.arrivals = drawArrivals(rng, plan, this.clock, this.arrivals);
     this.pending = plan.actions;
     this.next = 0;

@@ -42,17 +42,9 @@ export class CoupledState extends DeliveryModel {
    * What a coupled run holds at once is bounded by `limits`.
    */
   protected workAllowed = 0;
-  /** Whether the run's work is bounded in all (coupled.ts `boundWork`: a trace) rather than for each chunk fed. */
-  protected workFixed = false;
   private workDone = 0;
-  /** The run may make at most `total` attempts and deliveries in all (a trace, which keeps each one: runaway.ts MAX_TRACED_WORK). */
-  boundWork(total: number): void {
-    this.maxWork = total;
-    this.workAllowed = total;
-    this.workFixed = true;
-  }
   protected override worked(): void {
-    if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK, this.workFixed ? 'whole' : 'fed');
+    if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK, 'fed');
   }
 
   constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
