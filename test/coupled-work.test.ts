@@ -27,14 +27,22 @@ describe('the coupled engine\'s bound on work', () => {
     expect(() => drive(sim, '1', plans())).toThrow(new RegExp(`^${RUNAWAY_WORK} 5,000 attempts and deliveries for each 16,384 actions fed to the coupled run`));
   });
 
-  it('lets a fair run\'s work go past one chunk\'s bound when its chunks were fed: the bound is the run\'s, not a block\'s', () => {
-    // 40,000 actions (3 chunks) of the lab on 40 workers: about 1.06 attempts an action, 42,000 in all.
-    // Every group through the general steps (fastPath false), each send counted.
-    const { sim, plans, state, scenario } = prepareCoupled(parseRunnable('actions: 40000\nservice: {capacity: {workers: 40}}\n'), '1', null, false);
-    sim.maxWork = 20_000; // less than the run's attempts (about 42,000), more than any chunk's share of them (about 17,400)
-    drive(sim, '1', plans());
-    const m = state.finish(scenario);
-    expect(m.attempts_per_action.value * m.actions).toBeGreaterThan(20_000);
+  it('is the run\'s, summed over the chunks fed: an uneven run passes where one chunk\'s share would not, and is refused just past the sum', () => {
+    // Two chunks (32,768 actions at 50/s); from 340 s every attempt fails (4 an action, retries 3), so the second chunk's
+    // actions make about 63,700 sends and the first's 17,200: 80,933 in all, every group through the general steps (counted).
+    const yaml = 'actions: 32768\nservice: {capacity: {workers: 200}}\nclient: {retries: 3}\nagent: {replan_probability: 0}\n'
+      + 'incidents:\n  - {name: errors, from: 340s, to: 700s, service: {error_rate: 1}}\n';
+    const attempts = (maxWork: number): number => {
+      const { sim, plans, state, scenario } = prepareCoupled(parseRunnable(yaml), '1', null, false);
+      sim.maxWork = maxWork;
+      drive(sim, '1', plans());
+      const m = state.finish(scenario);
+      return Math.round(m.attempts_per_action.value * m.actions);
+    };
+    // 45,000 a chunk: the second chunk's 63,700 alone pass it, the sum (80,933) is within 2 × 45,000.
+    expect(attempts(45_000)).toBe(80_933);
+    // 40,000 a chunk: the sum passes 2 × 40,000.
+    expect(() => attempts(40_000)).toThrow(new RegExp(`^${RUNAWAY_WORK} 40,000 attempts and deliveries for each 16,384 actions fed`));
   });
 });
 

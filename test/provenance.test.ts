@@ -88,7 +88,7 @@ describe('where a key came from', () => {
   it('a queue of no bound reads unbounded, as a file writes it; actions under load.duration, the count the duration sets', () => {
     expect(explained(parse('service: {capacity: {workers: 4}}\n'), 'service.capacity.queue')).toMatchObject({ value: null, text: 'unbounded' });
     // 50 a second (the default rate) for an hour: 180,000 expected, the default 4,000 never read.
-    expect(explained(parse('load: {duration: 1h}\n'), 'actions').text).toBe('set by load.duration: about 180,000 (a Poisson count a seed draws)');
+    expect(explained(parse('load: {duration: 1h}\n'), 'actions')).toMatchObject({ value: 180_000, text: 'set by load.duration: about 180,000 (a Poisson count a seed draws)' });
     expect(explained(parse('actions: 100\n'), 'actions').text).toBe('100');
   });
 

@@ -172,7 +172,7 @@ async function simulateRuns(files: readonly (string | null)[], plan: RunPlan, s:
     });
   };
   try {
-    await runSideBySide(jobs, { threads, runHere: (job) => simulate(io, job.name, job.request, signal), take, signal });
+    await runSideBySide(jobs, { threads, runHere: (job) => simulate(io, job.name, job.request, signal), take, signal, ...(jobs.length > 1 ? { name: (job: { name: string }) => `the run ${job.name}` } : {}) });
   } finally {
     apart.stop();
   }

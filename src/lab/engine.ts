@@ -24,7 +24,7 @@ import { checkArrivals } from '../scenario/time-checks.js';
 import { formatPath, parseScenario, type ParsedScenario } from '../scenario/parse.js';
 import { seedOption } from '../scenario/seed.js';
 import { roundNoise } from '../report/json.js';
-import { DEFAULT_LIMITS, runsWords, sampleRows, untraced, type TimelineSample } from '../report/timeline-rows.js';
+import { DEFAULT_LIMITS, runsWords, sampleRows, UNTRACED_CAPTION, untraced, type TimelineSample } from '../report/timeline-rows.js';
 import { timelineSvg } from '../report/timeline-svg.js';
 import { saturationParagraph } from '../report/saturation-text.js';
 import { num } from '../report/format.js';
@@ -134,7 +134,7 @@ export function labRun(req: RunRequest): RunResult {
   const metrics = cliMetrics(run, cliSeries);
   const alerts = cliSeries ? runAlerts(scenario, cliSeries) : undefined;
   const sample = timelineSample(scenario, seed);
-  const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${num(sample.shown)} of ${num(sample.simulated)} actions${runsWords(sample)}, eventful ones over-represented`;
+  const caption = `${req.command}  ·  idem-sim ${req.version}  ·  ${sample.omitted !== undefined ? UNTRACED_CAPTION : `${num(sample.shown)} of ${num(sample.simulated)} actions${runsWords(sample)}, eventful ones over-represented`}`;
   return {
     kind: 'result', id: req.id,
     metrics: JSON.parse(JSON.stringify(metrics, roundNoise)) as Record<string, unknown>,

@@ -31,6 +31,9 @@ export interface TimelineSample {
   omitted?: string;
 }
 
+/** A caption's words for a timeline of no row (`untraced`). */
+export const UNTRACED_CAPTION = 'no action drawn: too many attempts to trace (see the note)';
+
 /**
  * A timeline of no row, for a chunk whose trace would keep more than `limit` attempts and
  * deliveries (engine/trace.ts `traceActions`: null): the report and the lab say so in its place.
@@ -38,7 +41,7 @@ export interface TimelineSample {
 export function untraced(limit: number): TimelineSample {
   return {
     rows: [], simulated: 0, eventful: 0, shownEventful: 0, shownQuiet: 0, shown: 0,
-    omitted: `No action is drawn: the chunk the timeline traces makes more than ${limit.toLocaleString('en-US')} attempts and deliveries, more than a trace keeps (each one is held; docs/security-and-limits.md). The run's numbers above are the whole run's; lower the retries, re-plans or replays to see its actions here.`,
+    omitted: `No action is drawn: the actions the timeline traces make more than ${limit.toLocaleString('en-US')} attempts and deliveries, more than a trace keeps (each one is held; docs/security-and-limits.md). The run's numbers above are the whole run's; lower the retries, re-plans or replays to see its actions here.`,
   };
 }
 

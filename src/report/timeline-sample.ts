@@ -12,7 +12,7 @@ import type { Taken } from '../scenario/taken.js';
 import { duration, num } from './format.js';
 import { FIRST_CHUNK, type SampleScope } from './report-page.js';
 import { focusWords, nearestActions, numberedInRun, type Focus } from './time-focus.js';
-import { clock, DEFAULT_LIMITS, runsWords, sampleRows, untraced, type TimelineSample } from './timeline-rows.js';
+import { clock, DEFAULT_LIMITS, runsWords, sampleRows, UNTRACED_CAPTION, untraced, type TimelineSample } from './timeline-rows.js';
 import { MAX_TRACED_WORK } from '../engine/runaway.js';
 
 /**
@@ -60,6 +60,7 @@ export function timelineSample(scenario: Scenario, seed: string, gridStep: numbe
 
 /** The timeline's caption: the command that draws it again, the version, and what the rows are. */
 export function timelineCaption(replay: string, version: string, sample: TimelineSample, at: number | undefined): string {
+  if (sample.omitted !== undefined) return `${replay}  ·  idem-sim ${version}  ·  ${UNTRACED_CAPTION}`;
   const near = at !== undefined ? `, arriving nearest ${duration(at)}` : '';
   return `${replay}  ·  idem-sim ${version}  ·  ${num(sample.shown)} of ${num(sample.simulated)} actions${near}${runsWords(sample)}, eventful ones over-represented`;
 }

@@ -67,15 +67,13 @@ export function explainKeys(parsed: ParsedScenario): ExplainedKey[] {
   const shown = { ...s, service: { ...s.service, latency: writtenLatency(s.service.latency) } };
   return leaves(shown, []).map(({ path, value }) => {
     const from = keySource(parsed, path);
-    const text = formatPath(path) === 'actions' && s.load.duration !== null ? durationActions(s) : textOf(parsed, path, value, from);
-    return { key: formatPath(path), value, text, from };
+    if (formatPath(path) === 'actions' && s.load.duration !== null) {
+      // Under load.duration, which sets how many arrive (model/clock.ts, withPrimaries): the expected count, not the unread default.
+      const expected = Math.round((meanRatePerS(s) * s.load.duration) / 1000);
+      return { key: 'actions', value: expected, text: `set by load.duration: about ${expected.toLocaleString('en-US')} (a Poisson count a seed draws)`, from };
+    }
+    return { key: formatPath(path), value, text: textOf(parsed, path, value, from), from };
   });
-}
-
-/** `actions` under load.duration, which sets how many arrive (model/clock.ts, withPrimaries): the expected count, not the unread default. */
-function durationActions(s: ParsedScenario['scenario']): string {
-  const expected = Math.round((meanRatePerS(s) * (s.load.duration as number)) / 1000);
-  return `set by load.duration: about ${expected.toLocaleString('en-US')} (a Poisson count a seed draws)`;
 }
 
 /**

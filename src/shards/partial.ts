@@ -9,7 +9,7 @@ import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
 import { gridStepFor } from '../engine/grid.js';
 import type { LatencySpec, Scenario, WrittenScenario } from '../model/types.js';
 import { InputError } from '../scenario/errors.js';
-import { MAX_SHARDS } from './limits.js';
+import { MAX_PART_DEPTH, MAX_SHARDS, PART_BYTES_PER_CONTAINER } from './limits.js';
 import { jsonShapeProblem } from '../ingest/json-shape.js';
 import { PartChecker, sealIntact, sealJson, sha256 } from './part-check.js';
 import { checkRunReplay, readReplay } from './part-replay.js';
@@ -79,15 +79,6 @@ export function sealPartial(p: Partial): Partial & { digest: string } {
 export function renderPartial(p: Partial): string {
   return sealJson(JSON.stringify(p));
 }
-
-/**
- * The shape a part may have (ingest/json-shape.ts): a part nests 6 levels deep and holds an object
- * or array for every 110 bytes or more of its text (a sweep's point, 27 in 3 KB; a run's part, its
- * grid and bins in base64, one in 26,000 bytes); 16 bytes each at the least keeps what JSON.parse
- * builds within a few times the text (4 million at the 64 MiB limit).
- */
-const MAX_PART_DEPTH = 64;
-const PART_BYTES_PER_CONTAINER = 16;
 
 const WRITTEN_BY = 'Pass the files written by `idem-sim run --shard i/n --out FILE` or `idem-sim sweep ... --shard i/n --out FILE`.';
 
