@@ -204,3 +204,27 @@ describe('the timeline of a coupled run', () => {
     expect(broken.sample.rows.map((r) => r.story).join('\n')).toMatch(/The circuit breaker was open: the (next )?attempt was not sent\./);
   });
 });
+
+describe('what a coupled trace keeps', () => {
+  it('bounds the attempts and calls of the actions it traces, not the run it simulates around them', () => {
+    // 8 chunks with 60% of replies lost: the run up to the last chunk makes 288,934 attempts, more than MAX_TRACED_WORK
+    // (250,000), while the last chunk's 16,384 actions keep 36,099 attempts and their calls: traced, as `report --at` traces a late chunk.
+    const s = parseRunnable('actions: 131072\nservice: {capacity: {workers: 60}}\nnetwork: {reply_loss: 0.6}\nagent: {replan_probability: 0}\n');
+    const plans = [...runPlans(s, '1')];
+    const { actions, outputs } = traceCoupled(s, gridStepFor(s), '1', plans.at(-1) as ChunkPlan);
+    expect(outputs.reduce((n, o) => n + (o.sum[C.attempts] as number), 0)).toBe(288_934);
+    expect(actions).toHaveLength(16_384);
+    expect(total(actions, (a) => a.attempts.length)).toBe(36_099);
+    // The same chunk through traceActions (the report's): traced, not left out.
+    expect(traceActions(s, gridStepFor(s), '1', plans.at(-1) as ChunkPlan)).toHaveLength(16_384);
+  });
+
+  it('refuses past what it may keep: one action of 4 million attempts (its run, under the run\'s bound, goes on)', () => {
+    const s = parseRunnable('actions: 1\nnetwork: {reply_loss: 1}\nservice: {latency: {dist: constant, value: 1ms}, capacity: {workers: 1}}\n'
+      + 'client: {timeout: 2ms, retries: 1000, backoff: {base: 0ms, max: 0ms}}\nagent: {replan_probability: 1, max_replans: 1000, replan_delay: {min: 0s, max: 0s}}\n'
+      + 'runtime: {crash_probability: 1, max_replays: 3, resume_delay: {min: 0s, max: 0s}}\n');
+    const [plan] = [...runPlans(s, '1')];
+    expect(() => traceCoupled(s, gridStepFor(s), '1', plan as ChunkPlan)).toThrow(/more than 250,000 attempts and calls kept for the actions of the coupled run it traces/);
+    expect(traceActions(s, gridStepFor(s), '1', plan as ChunkPlan)).toBeNull();
+  });
+});

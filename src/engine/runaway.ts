@@ -12,8 +12,9 @@ export const MAX_CHUNK_WORK = 20_000_000;
 /**
  * A trace, which keeps every attempt, may make this many: 15 an action of a chunk on average
  * (mission 2 makes 4.9), some 170 MB traced (a million took 677 MB). --effects-out is refused past
- * it (a chunk, or a coupled run traced whole); the timeline of a report or the lab is drawn without
- * actions past it (engine/trace.ts `traceActions`), since the run itself went on under its own bound.
+ * it (a chunk; a coupled trace past `tracedWorkBound`); the timeline of a report or the lab is drawn
+ * without actions past it (engine/trace.ts `traceActions`), since the run itself went on under its
+ * own bound.
  */
 export const MAX_TRACED_WORK = 250_000;
 
@@ -21,7 +22,7 @@ export const MAX_TRACED_WORK = 250_000;
  * The attempts and calls a coupled trace may keep for `actions` traced actions: MAX_TRACED_WORK, or
  * three an action where more (--effects-out traces up to 200,000 actions of a coupled run whole; a
  * healthy one keeps about 2.1 an action, one call and 1.05 attempts, and one with a 20% error rate
- * 2.4: some 400 MB at the most). What it simulates
+ * 2.4: 484 MB resident at 200,000 actions then). What it simulates
  * around them is held to the run's bound, not this: a report's timeline of a chunk late in the run
  * simulates every chunk before it.
  */
@@ -42,10 +43,11 @@ export const RUNAWAY_WORK = 'the scenario made more than';
 export class RunawayWork extends Error {
   constructor(readonly limit: number, traced = false, per: 'chunk' | 'fed' | 'trace' = 'chunk') {
     const actions = CHUNK_ACTIONS.toLocaleString('en-US');
-    const where = per === 'fed' ? `for each ${actions} actions fed to the coupled run (one simulation of all of them), counted together`
-      : per === 'trace' ? 'in the actions of the coupled run it traces (calls counted too)' : `in one chunk of its actions (at most ${actions})`;
-    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} attempts and deliveries ${where}`
-      + `${traced ? ' traced (--effects-out and reconcile --scenario keep every attempt)' : ''}, `
+    const what = per === 'trace'
+      ? 'attempts and calls kept for the actions of the coupled run it traces (--effects-out and reconcile --scenario keep each one)'
+      : `attempts and deliveries ${per === 'fed' ? `for each ${actions} actions fed to the coupled run (one simulation of all of them), counted together` : `in one chunk of its actions (at most ${actions})`}`
+        + `${traced ? ' traced (--effects-out and reconcile --scenario keep every attempt)' : ''}`;
+    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} ${what}, `
       + 'where its retries, re-plans, replays and redeliveries multiply. Lower client.retries, agent.max_replans, runtime.max_replays or trigger.redeliveries, '
       + 'or the chances that set them off (service.error_rate, agent.replan_probability, runtime.crash_probability, trigger.consumer_crash).');
     this.name = 'RunawayWork';

@@ -58,10 +58,15 @@ export function runAt(e: unknown): string | undefined {
   return typeof at === 'string' ? at : undefined;
 }
 
-/** `e`, named as the run `job` failed with (the first name holds: an error passed on is not renamed). */
-function named<J extends Job>(e: unknown, job: J, how: SideBySide<J>): unknown {
-  if (how.name !== undefined && e instanceof Error && runAt(e) === undefined) Object.assign(e, { runAt: how.name(job) });
+/** `e`, named as the run `at` failed with (`runAt`; the first name holds: an error passed on is not renamed). */
+export function namedRun(e: unknown, at: string): unknown {
+  if (e instanceof Error && runAt(e) === undefined) Object.assign(e, { runAt: at });
   return e;
+}
+
+/** `e`, named as the run `job` failed with, where the command names its runs. */
+function named<J extends Job>(e: unknown, job: J, how: SideBySide<J>): unknown {
+  return how.name === undefined ? e : namedRun(e, how.name(job));
 }
 
 /** Whether a job may go to a worker: a coupled run, whole (a split is refused where its request is made: coupled-refusal.ts). */

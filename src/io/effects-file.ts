@@ -7,6 +7,7 @@ import { isCoupled } from '../model/capacity.js';
 import { withPrimaries } from '../model/clock.js';
 import type { Scenario } from '../model/types.js';
 import { MAX_COUPLED_EFFECT_ACTIONS, runEffects, type EffectRecord } from '../exec/effects.js';
+import { namedRun } from '../exec/side-by-side.js';
 import { effectsFormatOf, effectsHead, effectsText } from '../report/effects-rows.js';
 import { InputError } from '../scenario/errors.js';
 import { PendingOutput } from './outputs.js';
@@ -41,13 +42,17 @@ export function writeEffects(out: PendingOutput, runs: readonly EffectsRun[], st
   const format = effectsFormatOf(out.path);
   const rows: EffectRecord[] = [];
   for (const run of runs) {
-    for (const chunk of runEffects(run.scenario, run.seed, run.tool)) {
-      if (rows.length + chunk.length > MAX_EFFECT_ROWS) {
-        out.abort();
-        throw new InputError({ source: `--effects-out ${out.path}` }, '', `would hold more than ${MAX_EFFECT_ROWS.toLocaleString('en-US')} executions, which are sorted in memory`,
-          'Run fewer actions (--actions, or a shorter load.duration) for the effects file.');
+    try {
+      for (const chunk of runEffects(run.scenario, run.seed, run.tool)) {
+        if (rows.length + chunk.length > MAX_EFFECT_ROWS) {
+          out.abort();
+          throw new InputError({ source: `--effects-out ${out.path}` }, '', `would hold more than ${MAX_EFFECT_ROWS.toLocaleString('en-US')} executions, which are sorted in memory`,
+            'Run fewer actions (--actions, or a shorter load.duration) for the effects file.');
+        }
+        for (const r of chunk) rows.push(r);
       }
-      for (const r of chunk) rows.push(r);
+    } catch (e) {
+      throw runs.length > 1 ? namedRun(e, `the run ${run.tool}`) : e; // a trace past its bound (engine/runaway.ts), as a run past its own
     }
   }
   rows.sort((a, b) => a.at - b.at);

@@ -41,7 +41,7 @@ export const UNTRACED_CAPTION = 'no action drawn: too many attempts to trace (se
 export function untraced(limit: number): TimelineSample {
   return {
     rows: [], simulated: 0, eventful: 0, shownEventful: 0, shownQuiet: 0, shown: 0,
-    omitted: `No action is drawn: the actions the timeline traces make more than ${limit.toLocaleString('en-US')} attempts and deliveries, more than a trace keeps (each one is held; docs/security-and-limits.md). The run's numbers above are the whole run's; lower the retries, re-plans or replays to see its actions here.`,
+    omitted: `No action is drawn: the actions the timeline traces make more than ${limit.toLocaleString('en-US')} attempts (with their deliveries or calls), more than a trace keeps (each one is held; docs/security-and-limits.md). The run's numbers above are the whole run's; lower the retries, re-plans or replays to see its actions here.`,
   };
 }
 

@@ -69,7 +69,8 @@ export function explainKeys(parsed: ParsedScenario): ExplainedKey[] {
     const from = keySource(parsed, path);
     if (formatPath(path) === 'actions' && s.load.duration !== null) {
       // Under load.duration, which sets how many arrive (model/clock.ts, withPrimaries): the expected count, not the unread default.
-      const expected = Math.round((meanRatePerS(s) * s.load.duration) / 1000);
+      const mean = (meanRatePerS(s) * s.load.duration) / 1000;
+      const expected = mean < 100 ? Number(mean.toPrecision(2)) : Math.round(mean); // 0.1 for 10 s at 0.01/s, not 0
       return { key: 'actions', value: expected, text: `set by load.duration: about ${expected.toLocaleString('en-US')} (a Poisson count a seed draws)`, from };
     }
     return { key: formatPath(path), value, text: textOf(parsed, path, value, from), from };
