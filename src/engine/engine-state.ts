@@ -112,7 +112,7 @@ export class EngineState extends Draws {
 
   /** One more attempt or delivery of the chunk: past `maxWork`, the run is refused. */
   protected worked(): void {
-    if (++this.totals.work > this.maxWork) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK);
+    if (++this.totals.work > this.maxWork) throw new RunawayWork(this.maxWork, this.maxWork === MAX_CHUNK_WORK ? 'chunk' : 'traced');
   }
 
   /** Whether a client guard is in force (the coupled engine's: coupled/guards.ts; it overrides the two methods below). */

@@ -39,7 +39,6 @@ export function runGrid(scenario: WrittenScenario, total: number, precise: boole
   return { step, cells, cap: precise ? Infinity : GRID_CAP_SHARE * cells };
 }
 
-
 /**
  * Upper bound on how long after its arrival an action's calls can start (ms): its deliveries'
  * reach, then a run's twin, replays, re-plans and retries, each retry after the longest wait

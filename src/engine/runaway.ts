@@ -22,9 +22,8 @@ export const MAX_TRACED_WORK = 250_000;
  * The attempts and calls a coupled trace may keep for `actions` traced actions: MAX_TRACED_WORK, or
  * three an action where more (--effects-out traces up to 200,000 actions of a coupled run whole; a
  * healthy one keeps about 2.1 an action, one call and 1.05 attempts, and one with a 20% error rate
- * 2.4: 484 MB resident at 200,000 actions then). What it simulates
- * around them is held to the run's bound, not this: a report's timeline of a chunk late in the run
- * simulates every chunk before it.
+ * 2.4: 484 MB resident at 200,000 actions then). What it simulates around them is held to the run's
+ * bound, not this: a report's timeline of a chunk late in the run simulates every chunk before it.
  */
 export function tracedWorkBound(actions: number): number {
   return Math.max(MAX_TRACED_WORK, 3 * actions);
@@ -33,21 +32,27 @@ export function tracedWorkBound(actions: number): number {
 /** How the refusal's message begins, for the command line to tell it from a bug (exec/input-failure.ts). */
 export const RUNAWAY_WORK = 'the scenario made more than';
 
+const ACTIONS = CHUNK_ACTIONS.toLocaleString('en-US');
+
 /**
- * The run made more than `limit` attempts and deliveries in one chunk; `traced`: in a trace;
- * `per`: what the bound is of: a chunk of the chunk engine, each chunk of arrivals fed to a coupled
- * run (one simulation), summed (`fed`: coupled/state.ts), or the actions a coupled trace keeps (`trace`).
- * A plain Error, as the engine's other refusals, so that it crosses a worker thread whole: its
- * message says what and how to mend it.
+ * What a bound is of, in the refusal's words: a chunk of the chunk engine, the same traced (a trace
+ * lowers its bound), each chunk of arrivals fed to a coupled run, summed (coupled/state.ts), or what
+ * a coupled trace keeps (trace-coupled.ts).
+ */
+const BOUND_OF = {
+  chunk: `attempts and deliveries in one chunk of its actions (at most ${ACTIONS})`,
+  traced: `attempts and deliveries in one chunk of its actions (at most ${ACTIONS}) traced (--effects-out and reconcile --scenario keep every attempt)`,
+  fed: `attempts and deliveries for each ${ACTIONS} actions fed to the coupled run (one simulation of all of them), counted together`,
+  kept: 'attempts and calls kept for the actions of the coupled run it traces (--effects-out and reconcile --scenario keep each one)',
+} as const;
+
+/**
+ * The run made more than `limit` of what `of` counts (BOUND_OF). A plain Error, as the engine's
+ * other refusals, so that it crosses a worker thread whole: its message says what and how to mend it.
  */
 export class RunawayWork extends Error {
-  constructor(readonly limit: number, traced = false, per: 'chunk' | 'fed' | 'trace' = 'chunk') {
-    const actions = CHUNK_ACTIONS.toLocaleString('en-US');
-    const what = per === 'trace'
-      ? 'attempts and calls kept for the actions of the coupled run it traces (--effects-out and reconcile --scenario keep each one)'
-      : `attempts and deliveries ${per === 'fed' ? `for each ${actions} actions fed to the coupled run (one simulation of all of them), counted together` : `in one chunk of its actions (at most ${actions})`}`
-        + `${traced ? ' traced (--effects-out and reconcile --scenario keep every attempt)' : ''}`;
-    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} ${what}, `
+  constructor(readonly limit: number, of: keyof typeof BOUND_OF) {
+    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} ${BOUND_OF[of]}, `
       + 'where its retries, re-plans, replays and redeliveries multiply. Lower client.retries, agent.max_replans, runtime.max_replays or trigger.redeliveries, '
       + 'or the chances that set them off (service.error_rate, agent.replan_probability, runtime.crash_probability, trigger.consumer_crash).');
     this.name = 'RunawayWork';

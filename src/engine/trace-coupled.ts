@@ -86,7 +86,7 @@ class CoupledTracer implements EngineHooks {
 
   /** One more attempt or call kept: a trace holds each one (runaway.ts). */
   private keep(): void {
-    if (++this.kept > this.most) throw new RunawayWork(this.most, true, 'trace');
+    if (++this.kept > this.most) throw new RunawayWork(this.most, 'kept');
   }
 
   /** With a trigger: delivery `k` of action `a` starts a run as actor `run` (-1: none), in its group's slot or, redelivered, in a slot of its own. */

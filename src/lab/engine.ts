@@ -4,7 +4,7 @@
  * timeline and the checks of the file's `expect:` block. Pure: the page's Web Worker calls it,
  * and so do the tests, in Node.
  */
-import { MAX_TRACED_WORK, RUNAWAY_WORK } from '../engine/runaway.js';
+import { RUNAWAY_WORK } from '../engine/runaway.js';
 import { loadLatencyData } from '../model/latency.js';
 import type { HistogramBucket } from '../model/latency/histogram-data.js';
 import type { HistogramSpec } from '../model/latency/histogram.js';
@@ -71,7 +71,7 @@ function timelineSample(scenario: Scenario, seed: string): TimelineSample {
   const plan = runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
   const actions = traceActions(scenario, gridStepFor(scenario), seed, plan);
-  return actions === null ? untraced(MAX_TRACED_WORK) : sampleRows(actions, plan.offset, scenario.client.timeout, DEFAULT_LIMITS);
+  return actions === null ? untraced() : sampleRows(actions, plan.offset, scenario.client.timeout, DEFAULT_LIMITS);
 }
 
 /** What the timeline's rows are, in words. */

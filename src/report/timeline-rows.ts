@@ -4,6 +4,7 @@
  * sample keeps every action that had something happen to it, up to a limit, and a few
  * quiet ones for scale; the page says how over-represented the eventful ones are.
  */
+import { MAX_TRACED_WORK } from '../engine/runaway.js';
 import type { TracedAction, TracedAttempt } from '../engine/trace.js';
 import type { GuardStop } from '../model/guards.js';
 import { duration, num } from './format.js';
@@ -35,10 +36,11 @@ export interface TimelineSample {
 export const UNTRACED_CAPTION = 'no action drawn: too many attempts to trace (see the note)';
 
 /**
- * A timeline of no row, for a chunk whose trace would keep more than `limit` attempts and
+ * A timeline of no row, for a chunk whose trace would keep more than MAX_TRACED_WORK attempts and
  * deliveries (engine/trace.ts `traceActions`: null): the report and the lab say so in its place.
  */
-export function untraced(limit: number): TimelineSample {
+export function untraced(): TimelineSample {
+  const limit = MAX_TRACED_WORK;
   return {
     rows: [], simulated: 0, eventful: 0, shownEventful: 0, shownQuiet: 0, shown: 0,
     omitted: `No action is drawn: the actions the timeline traces make more than ${limit.toLocaleString('en-US')} attempts (with their deliveries or calls), more than a trace keeps (each one is held; docs/security-and-limits.md). The run's numbers above are the whole run's; lower the retries, re-plans or replays to see its actions here.`,

@@ -13,7 +13,6 @@ import { duration, num } from './format.js';
 import { FIRST_CHUNK, type SampleScope } from './report-page.js';
 import { focusWords, nearestActions, numberedInRun, type Focus } from './time-focus.js';
 import { clock, DEFAULT_LIMITS, runsWords, sampleRows, UNTRACED_CAPTION, untraced, type TimelineSample } from './timeline-rows.js';
-import { MAX_TRACED_WORK } from '../engine/runaway.js';
 
 /**
  * With --at, the actions the timeline samples from: this many groups per row it may show,
@@ -50,7 +49,7 @@ export function timelineSample(scenario: Scenario, seed: string, gridStep: numbe
   const plan = focus?.plan ?? runPlans(scenario, seed, 0, 1).next().value;
   if (!plan) throw new Error('a run has at least one chunk');
   const actions = traceActions(scenario, gridStep, seed, plan);
-  if (actions === null) return { sample: untraced(MAX_TRACED_WORK), scope: FIRST_CHUNK };
+  if (actions === null) return { sample: untraced(), scope: FIRST_CHUNK };
   if (!focus) return { sample: sampleRows(actions, plan.offset, scenario.client.timeout, limits), scope: FIRST_CHUNK };
   const near = nearestActions(actions, plan, focus.at, NEAR_GROUPS_PER_ROW * (limits.eventfulRows + limits.quietRows));
   const sample = sampleRows(numberedInRun(near.actions, plan), plan.offset, scenario.client.timeout, limits);

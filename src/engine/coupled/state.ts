@@ -16,7 +16,7 @@ import { C } from '../../model/counters.js';
 import type { Scenario } from '../../model/types.js';
 import type { GuardName } from '../../model/guards.js';
 import { grown } from './grow.js';
-import { MAX_CHUNK_WORK, RunawayWork } from '../runaway.js';
+import { RunawayWork } from '../runaway.js';
 import { guardsInForce, type GuardInForce } from './guards.js';
 import { IN_FLIGHT_LIMITS, inFlightOverflow, type InFlightLimits } from './in-flight.js';
 import { ActorSlots, GroupSlots } from './slots.js';
@@ -44,7 +44,7 @@ export class CoupledState extends DeliveryModel {
   protected workAllowed = 0;
   private workDone = 0;
   protected override worked(): void {
-    if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, this.maxWork !== MAX_CHUNK_WORK, 'fed');
+    if (++this.workDone > this.workAllowed) throw new RunawayWork(this.maxWork, 'fed');
   }
 
   constructor(scenario: Scenario, hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null) {
