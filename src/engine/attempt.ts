@@ -152,7 +152,7 @@ export class AttemptModel extends CallModel {
   }
 
   /** The wait before a retry whose backoff is `d`, with the scenario's jitter (docs/model.md); draws only when it jitters. */
-  private jittered(d: number): number {
+  protected jittered(d: number): number {
     const jitter = this.p.jitter;
     switch (jitter) {
       case J_NONE: return d;

@@ -4,9 +4,9 @@
  * Keys never cross business identities, so an action and its twin (a "group") are simulated
  * alone against a tiny private key store. The engine is one class in layers, one per file
  * (engine-state.ts says why): the random decisions (draws.ts), the state, an action's calls
- * (calls.ts), an attempt (attempt.ts), a group (group.ts), into the chunk's totals
- * (chunk-output.ts). Here, the top layer: the chunk's arrivals and the one hot loop, with its
- * fast path.
+ * (calls.ts), an attempt (attempt.ts), a group (group.ts), its deliveries (delivery.ts), the
+ * groups that retry on local variables (retry-path.ts), into the chunk's totals (chunk-output.ts).
+ * Here, the top layer: the chunk's arrivals and the one hot loop, with its fast path.
  */
 import { drawArrivals } from './arrivals.js';
 import { binKey } from './bins.js';
@@ -14,8 +14,8 @@ import type { ChunkOutput } from './chunk-output.js';
 import { clockOf, type Clock } from '../model/clock.js';
 import { compile, S_NONE, type Params } from './compile.js';
 import { D_NONE, withinTimeout } from './draws.js';
-import { DeliveryModel } from './delivery.js';
 import { DueRuns } from './due-runs.js';
+import { RetryPath, retryPathFits } from './retry-path.js';
 import { KeyGrid } from './peak.js';
 import { MIXED, NO_QUICK_KEYS, QUICK_ENTRIES, QuickKeys, SPAN_MS, UNFILLED } from './quick-keys.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
@@ -32,7 +32,7 @@ export { ORIGINAL, REPLAN, REPLAY } from './calls.js';
 export { detachedOutput, type ChunkOutput } from './chunk-output.js';
 
 /** Simulates chunks of one scenario; reuse one instance for many chunks. */
-export class ChunkSimulator extends DeliveryModel {
+export class ChunkSimulator extends RetryPath {
   /** The run's clock (arrivals are drawn in its operational time). */
   private readonly clock: Clock;
   /** With incident windows, this chunk's spans of time and the parameters a group's first decisions meet in each (Regimes.fastSpans). */
@@ -52,6 +52,7 @@ export class ChunkSimulator extends DeliveryModel {
     this.clock = clockOf(scenario);
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
     if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
+    this.retryPath = retryPathFits(this.base, fastPath && hooks === NO_HOOKS && this.series === null && this.regimes === null);
   }
 
   /**
@@ -237,8 +238,9 @@ export class ChunkSimulator extends DeliveryModel {
     return keys;
   }
 
-  /** Group `a` through the general model, with the verdict of its uniform `u` under `p`. */
+  /** Group `a`, not simple, with the verdict of its uniform `u` under `p`: on the retry path where it stays there, else through the general model. */
   private simulateScripted(p: Params, a: number, u: number): void {
+    if (this.retryPath && this.retried(p, a, u)) return;
     this.script(p, u);
     this.simulateGroup(a);
     this.endScript();

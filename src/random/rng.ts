@@ -43,6 +43,18 @@ export class Rng {
     return { a: s[0] as number, b: s[1] as number, c: s[2] as number, d: s[3] as number };
   }
 
+  /** The state words into `into` (four of them), for `restore`: plain stores, as a builtin's call costs more than the copy. */
+  save(into: Int32Array): void {
+    const s = this.s;
+    into[0] = s[0] as number; into[1] = s[1] as number; into[2] = s[2] as number; into[3] = s[3] as number;
+  }
+
+  /** Back to the state `save` kept in `from`: the same numbers again. */
+  restore(from: Int32Array): void {
+    const s = this.s;
+    s[0] = from[0] as number; s[1] = from[1] as number; s[2] = from[2] as number; s[3] = from[3] as number;
+  }
+
   /** Uniform on [0, 1) with 32 random bits (seedrandom's `prng()`). */
   next(): number {
     return (this.int32() >>> 0) * 2.3283064365386963e-10; // 2^-32
