@@ -32,18 +32,18 @@ export function tracedWorkBound(actions: number): number {
 /** How the refusal's message begins, for the command line to tell it from a bug (exec/input-failure.ts). */
 export const RUNAWAY_WORK = 'the scenario made more than';
 
-const ACTIONS = CHUNK_ACTIONS.toLocaleString('en-US');
-
 /**
- * What a bound is of, in the refusal's words: a chunk of the chunk engine, the same traced (a trace
- * lowers its bound), each chunk of arrivals fed to a coupled run, summed (coupled/state.ts), or what
- * a coupled trace keeps (trace-coupled.ts).
+ * What a bound is of, in the refusal's words, given a chunk's actions as printed: a chunk of the
+ * chunk engine, the same traced (a trace lowers its bound), each chunk of arrivals fed to a coupled
+ * run, summed (coupled/state.ts), or what a coupled trace keeps (trace-coupled.ts). Functions, so
+ * that nothing is formatted as the module loads: the first toLocaleString starts ICU, some 10 to
+ * 20 ms, which every run paid at its start when these were strings.
  */
 const BOUND_OF = {
-  chunk: `attempts and deliveries in one chunk of its actions (at most ${ACTIONS})`,
-  traced: `attempts and deliveries in one chunk of its actions (at most ${ACTIONS}) traced (--effects-out and reconcile --scenario keep every attempt)`,
-  fed: `attempts and deliveries for each ${ACTIONS} actions fed to the coupled run (one simulation of all of them), counted together`,
-  kept: 'attempts and calls kept for the actions of the coupled run it traces (--effects-out and reconcile --scenario keep each one)',
+  chunk: (actions: string) => `attempts and deliveries in one chunk of its actions (at most ${actions})`,
+  traced: (actions: string) => `attempts and deliveries in one chunk of its actions (at most ${actions}) traced (--effects-out and reconcile --scenario keep every attempt)`,
+  fed: (actions: string) => `attempts and deliveries for each ${actions} actions fed to the coupled run (one simulation of all of them), counted together`,
+  kept: () => 'attempts and calls kept for the actions of the coupled run it traces (--effects-out and reconcile --scenario keep each one)',
 } as const;
 
 /**
@@ -52,7 +52,7 @@ const BOUND_OF = {
  */
 export class RunawayWork extends Error {
   constructor(readonly limit: number, of: keyof typeof BOUND_OF) {
-    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} ${BOUND_OF[of]}, `
+    super(`${RUNAWAY_WORK} ${limit.toLocaleString('en-US')} ${BOUND_OF[of](CHUNK_ACTIONS.toLocaleString('en-US'))}, `
       + 'where its retries, re-plans, replays and redeliveries multiply. Lower client.retries, agent.max_replans, runtime.max_replays or trigger.redeliveries, '
       + 'or the chances that set them off (service.error_rate, agent.replan_probability, runtime.crash_probability, trigger.consumer_crash).');
     this.name = 'RunawayWork';
