@@ -52,7 +52,7 @@ export class ChunkSimulator extends RetryPath {
     this.clock = clockOf(scenario);
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
     if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
-    this.retryPath = retryPathFits(this.base, fastPath && hooks === NO_HOOKS && this.series === null && this.regimes === null);
+    this.retryPath = retryPathFits(this.base, fastPath && hooks === NO_HOOKS);
   }
 
   /**

@@ -16,10 +16,12 @@
  * it for every scope and claim, with groups that stay and groups that leave, and across random
  * scenarios (test/fast-path.test.ts too).
  *
- * Where it runs (`retryPathFits`): the chunk engine's fast path with no hooks, series, incident or
- * trigger, which the general model reads at each attempt. Why: about 4% of the lab's groups are not
- * simple and took a third of its time through the general model, some 440 ns each, and most of
- * mission 2's are not (docs/performance.md, "The retry path").
+ * Where it runs (`retryPathFits`): the chunk engine's fast path (a tracer turns it off to hear the
+ * general model's every step), without a trigger. In an incident window it takes the parameters in
+ * force at each send and step end as the general model does, and leaves where the key store is down;
+ * with series it keeps the group's counts until it stays. Why: about 4% of the lab's groups are not
+ * simple and took a third of its time through the general model, some 440 ns each, most of mission
+ * 2's groups are not, nor most of a slowdown's (docs/performance.md, "The retry path").
  */
 import { binKey } from './bins.js';
 import { CONFLICT_409, MISMATCH_422, NO_REPLY, OK } from './attempt.js';
@@ -27,6 +29,7 @@ import { ORIGINAL, REPLAN } from './calls.js';
 import { D_LATENCY, D_REPLAY, D_REPLY, D_REQUEST } from './draws.js';
 import { S_ATTEMPT, S_CALL, S_NONE, S_TEXT, type Params } from './compile.js';
 import { C } from '../model/counters.js';
+import { SER } from '../model/series.js';
 import { DeliveryModel } from './delivery.js';
 import { DONE_OK, NONE, RUNNING } from './write-log.js';
 import { uniform } from '../random/uniform.js';
@@ -34,7 +37,10 @@ import { uniform } from '../random/uniform.js';
 /** The most attempts, and calls, of a group on this path (past them, the general model takes it). */
 const MAX_ATTEMPTS = 64, MAX_CALLS = 16;
 
-/** Whether groups under `p` may take the retry path: `plain`, nothing the general model reads per attempt (hooks, series, windows), and no trigger. */
+/** The series' counts a group on the path may make before it ends: three an attempt, one a call, its arrival and its end. */
+const MAX_EVENTS = 3 * MAX_ATTEMPTS + MAX_CALLS + 2;
+
+/** Whether groups under `p` may take the retry path: `plain` (the fast path on, with no hooks: a tracer hears the general model), and no trigger. */
 export function retryPathFits(p: Params, plain: boolean): boolean {
   return plain && p.trigger === null;
 }
@@ -83,6 +89,10 @@ export class RetryPath extends DeliveryModel {
   private unknownAttempts = 0;
   private readonly lastCall = new Float64Array(2); // its return, its latency
   private lastKey = 0;
+  /** With series (docs/model.md, "Time"), the counts the group made: which, and when (`SeriesTally.add`'s; a delta of 1). */
+  private readonly eventOf = new Uint8Array(MAX_EVENTS);
+  private readonly eventAt = new Float64Array(MAX_EVENTS);
+  private events = 0;
 
   /**
    * Group `a`, not simple by its uniform `u` under `p`, on the retry path: true when it stayed on
@@ -95,27 +105,32 @@ export class RetryPath extends DeliveryModel {
     if (!fails || this.totals.work + MAX_ATTEMPTS > this.maxWork) return false;
     this.rng.save(this.saved);
     this.script(p, u);
-    const stayed = !this.twinDrawn() && this.retryGroup(p, this.arrivals[a] as number);
+    const stayed = !this.twinDrawn() && this.retryGroup(this.arrivals[a] as number);
     this.endScript();
     if (stayed) {
       this.retriedGroups++;
-      this.countRetried(p, this.arrivals[a] as number);
+      this.countRetried(this.arrivals[a] as number);
     } else {
       this.rng.restore(this.saved);
     }
     return stayed;
   }
 
-  /** The group's one action from `arrival`, its calls and attempts as the general model runs them (attempt.ts, calls.ts); false where it leaves the path. */
-  private retryGroup(p: Params, arrival: number): boolean {
+  /**
+   * The group's one action from `arrival`, its calls and attempts as the general model runs them
+   * (attempt.ts, calls.ts), under the parameters in force at each send and step end (an incident
+   * window's, as `sendAttempt` and `stepEnded` take them); false where it leaves the path.
+   */
+  private retryGroup(arrival: number): boolean {
     const rng = this.rng;
-    this.held = false; this.executions = 0; this.byReplan = 0; this.firstAt = Infinity; this.firstKind = ORIGINAL; this.keyRows = 0; this.stored = 0;
-    this.handlerRuns = 0; this.over = 0; this.conflicts = 0; this.dedups = 0; this.mismatches = 0;
-    this.calls = 0; this.unknownCalls = 0;
+    const regimes = this.regimes;
+    this.beginRetry(arrival);
     // The action's free text, its call and attempt (calls.ts startAction, startCall), its attempts and those with no reply in time.
     let text = 0, nextText = 1, kind = ORIGINAL, callStart = arrival, s = arrival, attempt = 0, replans = 0, sent = 0, unknown = 0;
     for (;;) {
       if (++sent > MAX_ATTEMPTS) return false;
+      if (regimes !== null) this.p = regimes.at(this.offset + s);
+      const p = this.p;
       this.served[0] = s;
       const status = this.requestLost() ? NO_REPLY : this.serveRetried(p, p.fpText ? text : 0, kind);
       if (status === LEAVES) return false;
@@ -123,6 +138,8 @@ export class RetryPath extends DeliveryModel {
       const replyAfter = status === NO_REPLY ? 0 : (this.served[1] as number);
       const received = status !== NO_REPLY && replyAfter <= p.timeout && !this.replyLost();
       if (!received) unknown++;
+      if (this.series !== null) this.noteAt(SER.attempts, s);
+      if (this.series !== null && !received) this.noteAt(SER.timeouts, s + p.timeout);
       const end = received ? s + replyAfter : s + p.timeout;
       const got = received ? status : NO_REPLY;
       if (got !== OK && got !== MISMATCH_422) {
@@ -133,17 +150,18 @@ export class RetryPath extends DeliveryModel {
           const next = end + wait;
           if (next - callStart <= p.deadline) { attempt = retry; s = next; continue; }
         }
-        if (got === NO_REPLY || got === CONFLICT_409) this.unknownCalls++;
+        if (got === NO_REPLY || got === CONFLICT_409) this.unknownCall(end);
       }
       // The call's end (endCall): a re-plan, or the step's end.
       if (this.calls === MAX_CALLS) return false;
       const latency = end - callStart;
       this.callKeys[this.calls++] = this.lastKey = binKey(latency);
-      this.lastCall[0] = end;
-      this.lastCall[1] = latency;
+      this.lastCall[0] = end; this.lastCall[1] = latency;
+      let stepEnd = end;
       if (got !== OK && replans < p.maxReplans && p.replanP > 0 && rng.next() < p.replanP) {
         replans++;
         const next = end + uniform(rng, p.replanMin, p.replanMax);
+        stepEnd = next; // unless it re-plans: the read tool found the action done then
         if (!(p.verify && this.firstAt <= next)) {
           kind = REPLAN;
           if (p.scope === S_CALL) this.held = false; // a call's own key
@@ -155,8 +173,8 @@ export class RetryPath extends DeliveryModel {
           continue;
         }
       }
-      this.sent = sent;
-      this.unknownAttempts = unknown;
+      this.sent = sent; this.unknownAttempts = unknown;
+      if (regimes !== null) this.p = regimes.at(this.offset + stepEnd); // a deploy's window applies to the steps that end in it
       return !this.replayDrawn(0); // a runtime crash leaves: its replay
     }
   }
@@ -168,16 +186,18 @@ export class RetryPath extends DeliveryModel {
    */
   private serveRetried(p: Params, fp: number, kind: number): number {
     const s = this.served[0] as number;
+    if (p.storeDown && p.scope !== S_NONE) return LEAVES; // the store is down (an incident): fail closed or open, the general model's
     if (!this.held) return this.handled(p, s, fp, kind);
     // The key store's answer: the latest of the two writes at or before s, if still live.
     const found = s >= this.doneAt ? (s < this.doneAt + p.retention ? DONE_OK : NONE) : p.atomic && s < this.claimAt + p.runningLife ? RUNNING : NONE;
     if (found === NONE) return LEAVES; // a second execution under the key (its rows would merge)
     this.served[1] = s - s + p.fastReply;
-    if (p.fpChecked && this.execFp !== fp) { this.mismatches++; return MISMATCH_422; }
-    if (found === RUNNING) { this.conflicts++; return CONFLICT_409; }
-    this.dedups++;
-    this.stored = 1;
-    return OK;
+    const status = p.fpChecked && this.execFp !== fp ? MISMATCH_422 : found === RUNNING ? CONFLICT_409 : OK;
+    if (status === MISMATCH_422) this.mismatches++;
+    else if (status === CONFLICT_409) this.conflicts++;
+    else { this.dedups++; this.stored = 1; }
+    if (this.series !== null) this.noteAt(status === MISMATCH_422 ? SER.mismatches_422 : status === CONFLICT_409 ? SER.conflicts_409 : SER.dedup_hits, s + p.fastReply);
+    return status;
   }
 
   /** The handler runs for the request sent at `s` (attempt.ts execute): OK with its time in `served[1]`, or LEAVES (a 5xx or a crash). */
@@ -191,6 +211,10 @@ export class RetryPath extends DeliveryModel {
     this.executions++;
     if (kind === REPLAN) this.byReplan++;
     if (done < this.firstAt) { this.firstAt = done; this.firstKind = kind; }
+    if (this.series !== null) {
+      this.noteAt(SER.executions, done);
+      this.noteAt(SER.duplicates, done); // the first of the action's is taken off when it ends (countRetried)
+    }
     if (p.scope !== S_NONE) {
       this.held = p.scope !== S_ATTEMPT;
       this.claimAt = s; this.doneAt = done; this.execFp = fp;
@@ -201,8 +225,32 @@ export class RetryPath extends DeliveryModel {
     return OK;
   }
 
-  /** The group that stayed, arrived at `arrival`, into the chunk's totals as `finishAction` counts an action (group.ts), its rows to the grid (the group's flush). */
-  private countRetried(p: Params, arrival: number): void {
+  /** The group's state, empty, for its action arriving at `arrival`. */
+  private beginRetry(arrival: number): void {
+    this.held = false; this.executions = 0; this.byReplan = 0; this.firstAt = Infinity; this.firstKind = ORIGINAL; this.keyRows = 0; this.stored = 0;
+    this.handlerRuns = 0; this.over = 0; this.conflicts = 0; this.dedups = 0; this.mismatches = 0;
+    this.calls = 0; this.unknownCalls = 0;
+    this.events = 0;
+    if (this.series !== null) this.noteAt(SER.arrivals, arrival);
+  }
+
+  /** The call ended at `end` with its outcome unknown (calls.ts endCall): a rare step, kept apart. */
+  private unknownCall(end: number): void {
+    this.unknownCalls++;
+    if (this.series !== null) this.noteAt(SER.unknown_outcomes, end);
+  }
+
+  /** A count of series `m` at `t`, kept until the group stays on the path. */
+  private noteAt(m: number, t: number): void {
+    this.eventOf[this.events] = m;
+    this.eventAt[this.events++] = t;
+  }
+
+  /**
+   * The group that stayed, arrived at `arrival`, into the chunk's totals as `finishAction` counts an
+   * action (group.ts), its rows to the grid (the group's flush), its counts to the series.
+   */
+  private countRetried(arrival: number): void {
     const t = this.totals;
     const executions = this.executions, rows = this.keyRows, sent = this.sent;
     t.work += sent;
@@ -228,5 +276,10 @@ export class RetryPath extends DeliveryModel {
     t.actionLatency.countKey(latency === this.lastCall[1] ? this.lastKey : binKey(latency));
     t.actions++;
     for (let r = 0; r < rows; r++) t.grid.addRow(this.rowStart[r] as number, this.rowEnd[r] as number);
+    const sr = this.series;
+    if (sr === null) return;
+    for (let e = 0; e < this.events; e++) sr.add(this.eventOf[e] as number, this.eventAt[e] as number);
+    if (executions > 0) sr.add(SER.duplicates, this.firstAt, -1);
+    else sr.add(SER.lost, arrival);
   }
 }
