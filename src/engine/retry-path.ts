@@ -27,7 +27,7 @@ import { binKey } from './bins.js';
 import { CONFLICT_409, MISMATCH_422, NO_REPLY, OK } from './attempt.js';
 import { ORIGINAL, REPLAN } from './calls.js';
 import { D_LATENCY, D_REPLAY, D_REPLY, D_REQUEST } from './draws.js';
-import { S_ATTEMPT, S_CALL, S_NONE, S_TEXT, type Params } from './compile.js';
+import { S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_RUN, S_TEXT, type Params, type ScopeCode } from './compile.js';
 import { C } from '../model/counters.js';
 import { SER } from '../model/series.js';
 import { DeliveryModel } from './delivery.js';
@@ -40,9 +40,20 @@ const MAX_ATTEMPTS = 64, MAX_CALLS = 16;
 /** The series' counts a group on the path may make before it ends: three an attempt, one a call, its arrival and its end. */
 const MAX_EVENTS = 3 * MAX_ATTEMPTS + MAX_CALLS + 2;
 
-/** Whether groups under `p` may take the retry path: `plain` (the fast path on, with no hooks: a tracer hears the general model), and no trigger. */
+/**
+ * How long the key an action's attempts carry lasts, by scope (attempt.ts `keyOf`): the path keeps
+ * the record of the current key alone. None (no key); each attempt's own (never looked up); the
+ * call's (a re-plan's is new); the free text's (a re-plan that rewrites it has a new one); the
+ * action's (intent, business: one for the whole action, with no twin); or a scope the path does not
+ * take (a delivery's run, with a trigger). A new scope without its line fails to compile.
+ */
+const KEY_LASTS: Record<ScopeCode, 'none' | 'attempt' | 'call' | 'text' | 'action' | 'leave'> = {
+  [S_NONE]: 'none', [S_ATTEMPT]: 'attempt', [S_CALL]: 'call', [S_INTENT]: 'action', [S_BUSINESS]: 'action', [S_TEXT]: 'text', [S_RUN]: 'leave',
+};
+
+/** Whether groups under `p` may take the retry path: `plain` (the fast path on, with no hooks: a tracer hears the general model), no trigger, a scope it takes. */
 export function retryPathFits(p: Params, plain: boolean): boolean {
-  return plain && p.trigger === null;
+  return plain && p.trigger === null && KEY_LASTS[p.scope] !== 'leave';
 }
 
 /** What the server's side of an attempt on the path may return besides a reply: the group leaves the path. */
@@ -164,10 +175,10 @@ export class RetryPath extends DeliveryModel {
         stepEnd = next; // unless it re-plans: the read tool found the action done then
         if (!(p.verify && this.firstAt <= next)) {
           kind = REPLAN;
-          if (p.scope === S_CALL) this.held = false; // a call's own key
+          if (KEY_LASTS[p.scope] === 'call') this.held = false; // a new call, a new key
           if (p.drift > 0 && rng.next() < p.drift) {
             text = nextText++;
-            if (p.scope === S_TEXT) this.held = false; // the text's key
+            if (KEY_LASTS[p.scope] === 'text') this.held = false; // new text, a new key
           }
           attempt = 0; callStart = next; s = next;
           continue;
@@ -216,7 +227,7 @@ export class RetryPath extends DeliveryModel {
       this.noteAt(SER.duplicates, done); // the first of the action's is taken off when it ends (countRetried)
     }
     if (p.scope !== S_NONE) {
-      this.held = p.scope !== S_ATTEMPT;
+      this.held = KEY_LASTS[p.scope] !== 'attempt';
       this.claimAt = s; this.doneAt = done; this.execFp = fp;
       this.rowStart[this.keyRows] = p.atomic ? s : done;
       this.rowEnd[this.keyRows++] = done + p.retention;
