@@ -14,12 +14,13 @@ import { arbScenario } from './arbitrary.js';
 import { expectEqual } from './equal.js';
 import { parseRunnable } from './helpers.js';
 
-/** One chunk of `scenario` with the fast path (and so the retry path) and without; the groups that stayed on the retry path. */
-function both(scenario: Scenario, seed: string, actions: number) {
+/** One chunk of `scenario` with the fast path (and so the retry path) and without, its series counted in `seriesStep` ms buckets (null: none); the groups that stayed on the retry path. */
+function both(scenario: Scenario, seed: string, actions: number, seriesStep: number | null = null) {
   const [plan] = planChunks(seed, actions, scenario.load.rate_per_s) as [ChunkPlan];
-  const fast = new ChunkSimulator(scenario, 100, true);
-  const out = fast.run(chunkRng(seed, plan.index), plan);
-  return { fast: out, general: new ChunkSimulator(scenario, 100, false).run(chunkRng(seed, plan.index), plan), retried: fast.retriedGroups };
+  const fast = new ChunkSimulator(scenario, 100, true, undefined, seriesStep);
+  const out = detachedOutput(fast.run(chunkRng(seed, plan.index), plan));
+  const general = detachedOutput(new ChunkSimulator(scenario, 100, false, undefined, seriesStep).run(chunkRng(seed, plan.index), plan));
+  return { fast: out, general, retried: fast.retriedGroups };
 }
 
 describe('retry path', () => {
@@ -43,7 +44,7 @@ runtime: {crash_probability: 0.05}`;
           const scenario = parseRunnable(`${BASE}, scope: ${scope}, claim: ${claim}${extra}`);
           const { fast, general, retried } = both(scenario, `retry-${scope}-${claim}`, CHUNK_ACTIONS / 4);
           expectEqual(fast, general);
-          // 4,096 groups of which some 40% are not simple (1 - 0.95 x 0.7 x P(latency < timeout)): most stay.
+          // 4,096 groups of which some 48% are not simple (1 - 0.95 x 0.7 x P(latency < timeout), the last 0.78): most stay.
           expect(retried).toBeGreaterThan(500);
         }
       });
@@ -76,6 +77,45 @@ incidents:
     }
   });
 
+  // Groups at the path's bounds: 64 attempts and 16 calls stay, one more leaves; with series, an
+  // attempt that runs the handler and times out counts four (send, timeout, execution, duplicate).
+  it('gives the general model\'s chunk, series included, for groups of many attempts and calls, up to the path\'s bounds and past them', () => {
+    const cases: [string, string][] = [
+      ['none', 'client: {timeout: 100ms, retries: 63, backoff: {base: 10ms, max: 20ms}}'],
+      ['attempt', 'client: {timeout: 100ms, retries: 70, backoff: {base: 10ms, max: 20ms}}'],
+      ['call', 'client: {timeout: 100ms, retries: 3, backoff: {base: 10ms}}\nagent: {replan_probability: 1, max_replans: 15, replan_delay: {min: 1s, max: 2s}}'],
+      // Every reply lost and no retry: each call fails, and the action makes 1 + max_replans calls.
+      ['intent', 'network: {reply_loss: 1}\nclient: {timeout: 100ms, retries: 0}\nagent: {replan_probability: 1, max_replans: 15, replan_delay: {min: 1s, max: 2s}}'],
+      ['intent', 'network: {reply_loss: 1}\nclient: {timeout: 100ms, retries: 0}\nagent: {replan_probability: 1, max_replans: 20, replan_delay: {min: 1s, max: 2s}}'],
+    ];
+    for (const [scope, client] of cases) {
+      const scenario = parseRunnable(`service: {latency: {median: 300ms, sigma: 0.6}}\n${client}\nidempotency: {scope: ${scope}}`);
+      const [plan] = planChunks(`bounds-${scope}`, 2000, scenario.load.rate_per_s) as [ChunkPlan];
+      const run = (fast: boolean) => new ChunkSimulator(scenario, 100, fast, undefined, 10_000);
+      const fast = run(true);
+      const out = detachedOutput(fast.run(chunkRng('bounds', 0), plan));
+      expectEqual(out, detachedOutput(run(false).run(chunkRng('bounds', 0), plan)));
+      // Most of the 2,000 groups are not simple (a 100 ms timeout on a 300 ms median, or no reply); past the bounds, none stays.
+      if (client.includes('max_replans: 20')) expect(fast.retriedGroups).toBe(0);
+      else expect(fast.retriedGroups).toBeGreaterThan(50);
+    }
+  });
+
+  it('leaves a group to the general model near the chunk\'s bound on work, which refuses it where it would have', () => {
+    const scenario = parseRunnable('client: {timeout: 100ms, retries: 5}\nidempotency: {scope: intent}');
+    const [plan] = planChunks('work', 2000, scenario.load.rate_per_s) as [ChunkPlan];
+    const refusal = (fast: boolean) => {
+      const sim = new ChunkSimulator(scenario, 100, fast);
+      sim.maxWork = 1500;
+      try { sim.run(chunkRng('work', 0), plan); } catch (e) { return { message: (e as Error).message, retried: sim.retriedGroups }; }
+      return null;
+    };
+    const fast = refusal(true), general = refusal(false);
+    expect(fast?.message).toContain('the scenario made more than 1,500');
+    expect(fast?.message).toBe(general?.message);
+    expect(fast?.retried).toBeGreaterThan(0);
+  });
+
   it('gives the general model\'s chunk across random scenarios, and runs in many of them', () => {
     let ran = 0;
     fc.assert(fc.property(arbScenario(), fc.integer(), fc.constantFrom('none', 'full', 'equal' as const), fc.option(fc.integer({ min: 1, max: 20_000 }), { nil: null }),
@@ -86,7 +126,8 @@ incidents:
           agent: { ...s.agent, max_replans: maxReplans },
           idempotency: { ...s.idempotency, conflict_retry_after: retryAfter },
         };
-        const { fast, general, retried } = both(scenario, String(seed), 2000);
+        // Every other one with series (a 10 s step).
+        const { fast, general, retried } = both(scenario, String(seed), 2000, seed % 2 === 0 ? 10_000 : null);
         expectEqual(fast, general);
         if (retried > 0) ran++;
       }), { numRuns: 200, seed: 36 });

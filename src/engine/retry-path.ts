@@ -37,8 +37,12 @@ import { uniform } from '../random/uniform.js';
 /** The most attempts, and calls, of a group on this path (past them, the general model takes it). */
 const MAX_ATTEMPTS = 64, MAX_CALLS = 16;
 
-/** The series' counts a group on the path may make before it ends: three an attempt, one a call, its arrival and its end. */
-const MAX_EVENTS = 3 * MAX_ATTEMPTS + MAX_CALLS + 2;
+/**
+ * The series' counts a group on the path keeps until it stays: its arrival, at most four an attempt
+ * (its send, its timeout, and the store's answer or the handler's execution and duplicate), and one
+ * a call (an unknown outcome). Its end's counts go to the series directly (countRetried).
+ */
+const MAX_EVENTS = 1 + 4 * MAX_ATTEMPTS + MAX_CALLS;
 
 /**
  * How long the key an action's attempts carry lasts, by scope (attempt.ts `keyOf`): the path keeps
