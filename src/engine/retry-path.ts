@@ -202,7 +202,7 @@ export class RetryPath extends DeliveryModel {
   private serveRetried(p: Params, fp: number, kind: number): number {
     const s = this.served[0] as number;
     if (p.storeDown && p.scope !== S_NONE) return LEAVES; // the store is down (an incident): fail closed or open, the general model's
-    if (!this.held) return this.handled(p, s, fp, kind);
+    if (!this.held) return this.handled(p, fp, kind);
     // The key store's answer: the latest of the two writes at or before s, if still live.
     const found = s >= this.doneAt ? (s < this.doneAt + p.retention ? DONE_OK : NONE) : p.atomic && s < this.claimAt + p.runningLife ? RUNNING : NONE;
     if (found === NONE) return LEAVES; // a second execution under the key (its rows would merge)
@@ -215,8 +215,9 @@ export class RetryPath extends DeliveryModel {
     return status;
   }
 
-  /** The handler runs for the request sent at `s` (attempt.ts execute): OK with its time in `served[1]`, or LEAVES (a 5xx or a crash). */
-  private handled(p: Params, s: number, fp: number, kind: number): number {
+  /** The handler runs for the request sent at `served[0]` (attempt.ts execute): OK with its time in `served[1]`, or LEAVES (a 5xx or a crash). */
+  private handled(p: Params, fp: number, kind: number): number {
+    const s = this.served[0] as number; // not an argument: a double passed to a call the optimiser does not inline is boxed
     this.drawHandlerDelay(this.handlerDelay, 0);
     const delay = this.handlerDelay[0] as number;
     this.handlerRuns++;
