@@ -13,8 +13,7 @@
  * execution under one key, whose rows would merge, a runtime crash and its replay, more than
  * MAX_ATTEMPTS attempts or MAX_CALLS calls) rewinds the stream to the group's start and goes
  * through the general model instead. test/retry-path.test.ts compares chunks with it and without
- * it for every scope and claim, with groups that stay and groups that leave, and across random
- * scenarios (test/fast-path.test.ts too).
+ * it: every scope and claim, groups that stay and that leave, windows, series, random scenarios.
  *
  * Where it runs (`retryPathFits`): the chunk engine's fast path (a tracer turns it off to hear the
  * general model's every step), without a trigger. In an incident window it takes the parameters in
