@@ -7,11 +7,11 @@
  * Draws (draws.ts) < EngineState < CallModel (calls.ts) < AttemptModel (attempt.ts) <
  * GroupModel (group.ts) < DeliveryModel (delivery.ts) < RetryPath (retry-path.ts) <
  * ChunkSimulator (engine.ts); the coupled engine's layers stand on DeliveryModel. One class,
- * not plain functions over a state object: the optimiser inlines a method after one check of the receiver's map, which
- * the field accesses around it need anyway, but checks an inlined function's identity at every
- * call. With the steps as plain functions the general model ran 3 to 5% slower than as this
- * class, which is within about 2% of the single-file engine it was split from (lab defaults,
- * fast path off, one-thread runs of both builds in turns).
+ * not plain functions over a state object: the optimiser inlines a method after one check of
+ * the receiver's map, which the field accesses around it need anyway, but checks an inlined
+ * function's identity at every call. With the steps as plain functions the general model ran 3
+ * to 5% slower than as this class, which is within about 2% of the single-file engine it was
+ * split from (lab defaults, fast path off, one-thread runs of both builds in turns).
  */
 import { ChunkTotals } from './chunk-output.js';
 import type { Params } from './compile.js';

@@ -5,7 +5,7 @@
  * alone against a tiny private key store. The engine is one class in layers, one per file
  * (engine-state.ts says why): the random decisions (draws.ts), the state, an action's calls
  * (calls.ts), an attempt (attempt.ts), a group (group.ts), its deliveries (delivery.ts), the
- * groups that retry on local variables (retry-path.ts), into the chunk's totals (chunk-output.ts).
+ * groups that retry, on a small state of their own (retry-path.ts), into the chunk's totals (chunk-output.ts).
  * Here, the top layer: the chunk's arrivals and the one hot loop, with its fast path.
  */
 import { drawArrivals } from './arrivals.js';
