@@ -77,6 +77,24 @@ incidents:
     }
   });
 
+  // Groups whose only failures are 5xx replies (no lost reply, no slow handler): they stay, their
+  // errors stored under the key or their claims released, and a later attempt runs the handler again.
+  it('gives the general model\'s chunk for groups whose handler answers 5xx, errors stored or claims released, and they stay', () => {
+    for (const scope of ['none', 'attempt', 'call', 'intent', 'text']) {
+      for (const onError of ['store', 'release']) {
+        for (const claim of ['atomic', 'check_then_act']) {
+          const scenario = parseRunnable(`service: {error_rate: 0.3}\nnetwork: {reply_loss: 0}\nclient: {timeout: 60s, retries: 3}
+agent: {replan_probability: 0.8, arg_drift_probability: 0.5}
+idempotency: {scope: ${scope}, claim: ${claim}, on_error: ${onError}, retention: 2s, fingerprint: full}`);
+          const { fast, general, retried } = both(scenario, `errors-${scope}-${onError}-${claim}`, 2000);
+          expectEqual(fast, general);
+          // About 30% of the 2,000 groups fail their first attempt with a 5xx, and no group fails otherwise.
+          expect(retried).toBeGreaterThan(400);
+        }
+      }
+    }
+  });
+
   // Groups at the path's bounds: 64 attempts and 16 calls stay, one more leaves; with series, an
   // attempt that runs the handler and times out counts four (send, timeout, execution, duplicate).
   it('gives the general model\'s chunk, series included, for groups of many attempts and calls, up to the path\'s bounds and past them', () => {

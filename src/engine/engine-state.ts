@@ -5,8 +5,8 @@
  *
  * The engine is one class split into layers, one per file, each using only those below it:
  * Draws (draws.ts) < EngineState < CallModel (calls.ts) < AttemptModel (attempt.ts) <
- * GroupModel (group.ts) < DeliveryModel (delivery.ts) < RetryPath (retry-path.ts) <
- * ChunkSimulator (engine.ts); the coupled engine's layers stand on DeliveryModel. One class,
+ * GroupModel (group.ts) < DeliveryModel (delivery.ts) < RetryServer (retry-server.ts) <
+ * RetryPath (retry-path.ts) < ChunkSimulator (engine.ts); the coupled engine's layers stand on DeliveryModel. One class,
  * not plain functions over a state object: the optimiser inlines a method after one check of
  * the receiver's map, which the field accesses around it need anyway, but checks an inlined
  * function's identity at every call. With the steps as plain functions the general model ran 3

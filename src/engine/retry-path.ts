@@ -2,18 +2,19 @@
  * The retry path: a group that is not simple (draws.ts), simulated on a small state of its own
  * rather than through the general model's per-actor arrays, write log and live rows, while it
  * stays within what nearly every such group does. One action, no twin; its requests are lost, or
- * run the handler with success, or are answered by the key store (the stored result, a 409 on
+ * run the handler (a success or a 5xx), or are answered by the key store (a stored result, a 409 on
  * the claim, a 422); with its retries, re-plans and the calls' ends as the general model has them
- * (attempt.ts, calls.ts, group.ts). A layer of the engine's one class (engine-state.ts says why),
- * which the chunk engine's loop asks first for each group its fast path does not settle (engine.ts).
+ * (attempt.ts, calls.ts, group.ts). Two layers of the engine's one class (engine-state.ts says why):
+ * the server's side (retry-server.ts) and, here, the client's, which the chunk engine's loop asks
+ * first for each group its fast path does not settle (engine.ts).
  *
  * The same numbers, bit for bit: every random decision is drawn by the general model's own methods
  * (draws.ts) in its order, every time is the same sum, and the counts go to the chunk's totals as
- * `finishAction` sends them. A group that leaves the pattern (a twin, a 5xx or a crash, a second
- * execution under one key, whose rows would merge, a runtime crash and its replay, more than
- * MAX_ATTEMPTS attempts or MAX_CALLS calls) rewinds the stream to the group's start and goes
- * through the general model instead. test/retry-path.test.ts compares chunks with it and without
- * it: every scope and claim, groups that stay and that leave, windows, series, random scenarios.
+ * `finishAction` sends them. A group that leaves the pattern (a twin, a crash, a second execution
+ * under one key before the first's result, whose rows would merge, a runtime crash and its replay,
+ * more than MAX_ATTEMPTS attempts or MAX_CALLS calls) rewinds the stream to the group's start and
+ * goes through the general model instead. test/retry-path.test.ts compares chunks with it and without
+ * it: every scope and claim, groups that stay and that leave, 5xx, windows, series, random scenarios.
  *
  * Where it runs (`retryPathFits`): the chunk engine's fast path (a tracer turns it off to hear the
  * general model's every step), without a trigger. In an incident window it takes the parameters in
@@ -25,77 +26,27 @@
 import { binKey } from './bins.js';
 import { CONFLICT_409, MISMATCH_422, NO_REPLY, OK } from './attempt.js';
 import { ORIGINAL, REPLAN } from './calls.js';
-import { D_LATENCY, D_REPLAY, D_REPLY, D_REQUEST } from './draws.js';
-import { S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_RUN, S_TEXT, type Params, type ScopeCode } from './compile.js';
+import { D_LATENCY, D_OUTCOME, D_REPLAY, D_REPLY, D_REQUEST } from './draws.js';
+import type { Params } from './compile.js';
 import { C } from '../model/counters.js';
 import { SER } from '../model/series.js';
-import { DeliveryModel } from './delivery.js';
-import { DONE_OK, NONE, RUNNING } from './write-log.js';
+import { KEY_LASTS, LEAVES, MAX_ATTEMPTS, MAX_CALLS, RetryServer } from './retry-server.js';
 import { uniform } from '../random/uniform.js';
-
-/** The most attempts, and calls, of a group on this path (past them, the general model takes it). */
-const MAX_ATTEMPTS = 64, MAX_CALLS = 16;
-
-/**
- * The series' counts a group on the path keeps until it stays: its arrival, at most four an attempt
- * (its send, its timeout, and the store's answer or the handler's execution and duplicate), and one
- * a call (an unknown outcome). Its end's counts go to the series directly (countRetried).
- */
-const MAX_EVENTS = 1 + 4 * MAX_ATTEMPTS + MAX_CALLS;
-
-/**
- * How long the key an action's attempts carry lasts, by scope (attempt.ts `keyOf`): the path keeps
- * the record of the current key alone. None (no key); each attempt's own (never looked up); the
- * call's (a re-plan's is new); the free text's (a re-plan that rewrites it has a new one); the
- * action's (intent, business: one for the whole action, with no twin); or a scope the path does not
- * take (a delivery's run, with a trigger). A new scope without its line fails to compile.
- */
-const KEY_LASTS: Record<ScopeCode, 'none' | 'attempt' | 'call' | 'text' | 'action' | 'leave'> = {
-  [S_NONE]: 'none', [S_ATTEMPT]: 'attempt', [S_CALL]: 'call', [S_INTENT]: 'action', [S_BUSINESS]: 'action', [S_TEXT]: 'text', [S_RUN]: 'leave',
-};
 
 /** Whether groups under `p` may take the retry path: `plain` (the fast path on, with no hooks: a tracer hears the general model), no trigger, a scope it takes. */
 export function retryPathFits(p: Params, plain: boolean): boolean {
   return plain && p.trigger === null && KEY_LASTS[p.scope] !== 'leave';
 }
 
-/** What the server's side of an attempt on the path may return besides a reply: the group leaves the path. */
-const LEAVES = -2;
-
-export class RetryPath extends DeliveryModel {
+export class RetryPath extends RetryServer {
   /** Whether this simulator's groups may take the path (set by the chunk engine: `retryPathFits`). */
   protected retryPath = false;
   /** Groups that stayed on the path, over this simulator's chunks (tests read it, to know the path ran). */
   retriedGroups = 0;
   /** The stream's state at the group's start, to rewind to. */
   private readonly saved = new Int32Array(4);
-  /** The latency bins of the group's calls, and its key rows, counted once the group stays on the path. */
+  /** The latency bins of the group's calls, counted once the group stays on the path. */
   private readonly callKeys = new Int32Array(MAX_CALLS);
-  private readonly rowStart = new Float64Array(MAX_ATTEMPTS);
-  private readonly rowEnd = new Float64Array(MAX_ATTEMPTS);
-  // The group's server side (attempt.ts serve, execute): its executions, and the one under the key
-  // its attempts carry now (`held`; never under scope attempt, whose keys are fresh), with its
-  // claim (an atomic one), its result and the request's fingerprint; its rows; the answers counted.
-  private held = false;
-  private claimAt = 0;
-  private doneAt = 0;
-  private execFp = 0;
-  private executions = 0;
-  private byReplan = 0;
-  private firstAt = Infinity;
-  private firstKind = ORIGINAL;
-  private keyRows = 0;
-  private stored = 0;
-  private handlerRuns = 0;
-  private over = 0;
-  private conflicts = 0;
-  private dedups = 0;
-  private mismatches = 0;
-  /**
-   * The attempt `serveRetried` answers: its send time, and how long after it the reply left. In an
-   * array: a double passed to a call the optimiser does not inline is boxed, an allocation each.
-   */
-  private readonly served = new Float64Array(2);
   // The group's client side (calls.ts, group.ts): its attempts, its calls, the last one's end and latency bin, and its tallies.
   private sent = 0;
   private calls = 0;
@@ -103,19 +54,16 @@ export class RetryPath extends DeliveryModel {
   private unknownAttempts = 0;
   private readonly lastCall = new Float64Array(2); // its return, its latency
   private lastKey = 0;
-  /** With series (docs/model.md, "Time"), the counts the group made: which, and when (`SeriesTally.add`'s; a delta of 1). */
-  private readonly eventOf = new Uint8Array(MAX_EVENTS);
-  private readonly eventAt = new Float64Array(MAX_EVENTS);
-  private events = 0;
 
   /**
    * Group `a`, not simple by its uniform `u` under `p`, on the retry path: true when it stayed on
    * it (its counts are in the totals), false when the stream is back at the group's start. Only a
-   * group whose first decision to fail is its request, its latency or its reply can stay.
+   * group whose first decision to fail is its request, its latency, its outcome (a 5xx) or its reply can stay.
    */
   protected retried(p: Params, a: number, u: number): boolean {
     const reach = p.reach;
-    const fails = u < (reach[D_REQUEST] as number) && (u >= (reach[D_LATENCY + 1] as number) || (u < (reach[D_REPLY] as number) && u >= (reach[D_REPLAY] as number)));
+    // The first to fail: the request or the latency, the outcome where it can be a 5xx, or the reply.
+    const fails = u < (reach[D_REQUEST] as number) && (u >= (reach[(p.errorRate > 0 ? D_OUTCOME : D_LATENCY) + 1] as number) || (u < (reach[D_REPLY] as number) && u >= (reach[D_REPLAY] as number)));
     if (!fails || this.totals.work + MAX_ATTEMPTS > this.maxWork) return false;
     this.rng.save(this.saved);
     this.script(p, u);
@@ -193,59 +141,10 @@ export class RetryPath extends DeliveryModel {
     }
   }
 
-  /**
-   * The server's answer to the group's request sent at `served[0]` carrying fingerprint `fp`, of a
-   * call of `kind` (attempt.ts serve): a reply status, its time in `served[1]`, or LEAVES. Small
-   * enough for the optimiser to inline into the attempts' loop; the handler's run is apart.
-   */
-  private serveRetried(p: Params, fp: number, kind: number): number {
-    const s = this.served[0] as number;
-    if (p.storeDown && p.scope !== S_NONE) return LEAVES; // the store is down (an incident): fail closed or open, the general model's
-    if (!this.held) return this.handled(p, fp, kind);
-    // The key store's answer: the latest of the two writes at or before s, if still live.
-    const found = s >= this.doneAt ? (s < this.doneAt + p.retention ? DONE_OK : NONE) : p.atomic && s < this.claimAt + p.runningLife ? RUNNING : NONE;
-    if (found === NONE) return LEAVES; // a second execution under the key (its rows would merge)
-    this.served[1] = s - s + p.fastReply;
-    const status = p.fpChecked && this.execFp !== fp ? MISMATCH_422 : found === RUNNING ? CONFLICT_409 : OK;
-    if (status === MISMATCH_422) this.mismatches++;
-    else if (status === CONFLICT_409) this.conflicts++;
-    else { this.dedups++; this.stored = 1; }
-    if (this.series !== null) this.noteAt(status === MISMATCH_422 ? SER.mismatches_422 : status === CONFLICT_409 ? SER.conflicts_409 : SER.dedup_hits, s + p.fastReply);
-    return status;
-  }
-
-  /** The handler runs for the request sent at `served[0]` (attempt.ts execute): OK with its time in `served[1]`, or LEAVES (a 5xx or a crash). */
-  private handled(p: Params, fp: number, kind: number): number {
-    const s = this.served[0] as number; // not an argument: a double passed to a call the optimiser does not inline is boxed
-    this.drawHandlerDelay(this.handlerDelay, 0);
-    const delay = this.handlerDelay[0] as number;
-    this.handlerRuns++;
-    if (delay > p.timeout) this.over++;
-    if (this.outcomeDraw() < p.crashCut) return LEAVES;
-    const done = s + delay;
-    this.executions++;
-    if (kind === REPLAN) this.byReplan++;
-    if (done < this.firstAt) { this.firstAt = done; this.firstKind = kind; }
-    if (this.series !== null) {
-      this.noteAt(SER.executions, done);
-      this.noteAt(SER.duplicates, done); // the first of the action's is taken off when it ends (countRetried)
-    }
-    if (p.scope !== S_NONE) {
-      this.held = KEY_LASTS[p.scope] !== 'attempt';
-      this.claimAt = s; this.doneAt = done; this.execFp = fp;
-      this.rowStart[this.keyRows] = p.atomic ? s : done;
-      this.rowEnd[this.keyRows++] = done + p.retention;
-    }
-    this.served[1] = s - s + delay;
-    return OK;
-  }
-
   /** The group's state, empty, for its action arriving at `arrival`. */
   private beginRetry(arrival: number): void {
-    this.held = false; this.executions = 0; this.byReplan = 0; this.firstAt = Infinity; this.firstKind = ORIGINAL; this.keyRows = 0; this.stored = 0;
-    this.handlerRuns = 0; this.over = 0; this.conflicts = 0; this.dedups = 0; this.mismatches = 0;
+    this.resetServer();
     this.calls = 0; this.unknownCalls = 0;
-    this.events = 0;
     if (this.series !== null) this.noteAt(SER.arrivals, arrival);
   }
 
@@ -255,11 +154,6 @@ export class RetryPath extends DeliveryModel {
     if (this.series !== null) this.noteAt(SER.unknown_outcomes, end);
   }
 
-  /** A count of series `m` at `t`, kept until the group stays on the path. */
-  private noteAt(m: number, t: number): void {
-    this.eventOf[this.events] = m;
-    this.eventAt[this.events++] = t;
-  }
 
   /**
    * The group that stayed, arrived at `arrival`, into the chunk's totals as `finishAction` counts an
