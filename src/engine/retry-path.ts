@@ -112,10 +112,10 @@ export class RetryPath extends RetryServer {
           const next = end + wait;
           if (next - callStart <= p.deadline) { attempt = retry; s = next; continue; }
         }
-        if (got === NO_REPLY || got === CONFLICT_409) this.unknownCall(end);
       }
-      // The call's end (endCall): a re-plan, or the step's end.
+      // The call's end (endCall): a re-plan, or the step's end; past MAX_CALLS, before it counts anything.
       if (this.calls === MAX_CALLS) return false;
+      if (got === NO_REPLY || got === CONFLICT_409) this.unknownCall(end);
       const latency = end - callStart;
       this.callKeys[this.calls++] = this.lastKey = binKey(latency);
       this.lastCall[0] = end; this.lastCall[1] = latency;

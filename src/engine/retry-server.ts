@@ -23,7 +23,8 @@ export const MAX_ATTEMPTS = 64, MAX_CALLS = 16;
 /**
  * The series' counts a group on the path keeps until it stays: its arrival, at most four an attempt
  * (its send, its timeout, and the store's answer or the handler's execution and duplicate), and one
- * a call (an unknown outcome). Its end's counts go to the series directly (retry-path.ts).
+ * a call (an unknown outcome), counted only once the call is within MAX_CALLS. Its end's counts go to
+ * the series directly (retry-path.ts).
  */
 const MAX_EVENTS = 1 + 4 * MAX_ATTEMPTS + MAX_CALLS;
 
