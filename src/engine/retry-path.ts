@@ -58,7 +58,8 @@ export class RetryPath extends RetryServer {
   /**
    * Group `a`, not simple by its uniform `u` under `p`, on the retry path: true when it stayed on
    * it (its counts are in the totals), false when the stream is back at the group's start. Only a
-   * group whose first decision to fail is its request, its latency, its outcome (a 5xx) or its reply can stay.
+   * group whose first decision to fail is its request, its latency, its outcome (a 5xx) or its
+   * reply can stay.
    */
   protected retried(p: Params, a: number, u: number): boolean {
     const reach = p.reach;
@@ -123,7 +124,7 @@ export class RetryPath extends RetryServer {
       if (got !== OK && replans < p.maxReplans && p.replanP > 0 && rng.next() < p.replanP) {
         replans++;
         const next = end + uniform(rng, p.replanMin, p.replanMax);
-        stepEnd = next; // unless it re-plans: the read tool found the action done then
+        stepEnd = next; // where verify_before_replan finds the action done, the step ends when the re-plan was due
         if (!(p.verify && this.firstAt <= next)) {
           kind = REPLAN;
           if (KEY_LASTS[p.scope] === 'call') this.held = false; // a new call, a new key
@@ -153,7 +154,6 @@ export class RetryPath extends RetryServer {
     this.unknownCalls++;
     if (this.series !== null) this.noteAt(SER.unknown_outcomes, end);
   }
-
 
   /**
    * The group that stayed, arrived at `arrival`, into the chunk's totals as `finishAction` counts an
