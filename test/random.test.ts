@@ -65,6 +65,20 @@ describe('seed derivation', () => {
     expect(Array.from({ length: 8 }, () => rng.next())).toEqual(first);
     expect(rng.state()).toEqual((() => { const again = chunkRng('rewind', 3); for (let k = 0; k < 13; k++) again.next(); return again.state(); })());
   });
+
+  it('a split stream leaves its parent as it was and draws numbers of its own (a counted chunk\'s stories)', () => {
+    const parent = chunkRng('split', 2);
+    const before = parent.state();
+    const child = parent.split();
+    expect(parent.state()).toEqual(before);
+    const mine = Array.from({ length: 1000 }, () => child.next());
+    const theirs = Array.from({ length: 1000 }, () => parent.next());
+    expect(mine.filter((x, i) => x === theirs[i])).toEqual([]);
+    // Uniform, and not the parent's: the mean of 1000 uniforms is 0.5 within 4.5 of its standard error, sqrt(1/12/1000).
+    expect(Math.abs(ss.mean(mine) - 0.5)).toBeLessThan(4.5 * Math.sqrt(1 / 12 / 1000));
+    expect(Math.abs(ss.sampleCorrelation(mine, theirs))).toBeLessThan(4.5 / Math.sqrt(1000));
+    expect(chunkRng('split', 2).split().next()).toBe(mine[0]);
+  });
 });
 
 describe('normal (ziggurat)', () => {

@@ -5,6 +5,7 @@
  * chunks, threads or shards add up to the same numbers in any order.
  */
 import { DDSketch } from '@datadog/sketches-js';
+import { nextDown, nextUp } from '../model/latency/next-up.js';
 
 /** Relative accuracy of reported quantiles; docs/model.md allows 1%. */
 export const SKETCH_RELATIVE_ACCURACY = 0.005;
@@ -44,6 +45,17 @@ export function binKey(value: number): number {
   // doubles is 0 only when they are equal, and split may be Infinity, giving −Infinity).
   F64[0] = value - BUCKET_SPLIT[b]!;
   return BUCKET_KEY[b]! + 1 + (WORDS[HIGH_WORD]! >> 31);
+}
+
+/**
+ * The least value whose key is `key` (a bin's lower edge: engine/simple-law.ts finds where a latency
+ * crosses each): the formula's inverse, stepped to the exact double by binKey itself.
+ */
+export function keyStart(key: number): number {
+  let v = 2 ** ((key - 1 - KEY_OFFSET) / MULTIPLIER);
+  for (let i = 0; i < 64 && binKey(v) >= key; i++) v = nextDown(v);
+  for (let i = 0; i < 64 && binKey(v) < key; i++) v = nextUp(v);
+  return v;
 }
 
 /** binKey by its formula. */
@@ -134,6 +146,12 @@ export class LatencyBins {
     if (this.used && i >= 0 && i < this.counts.length) this.counts[i]!++;
     else if (key === ZERO_KEY) this.zero++;
     else this.addKey(key, 1);
+  }
+
+  /** Counts `n` values of one key from `binKey` (a chunk's counted simple groups: count-path.ts). */
+  countKeyTimes(key: number, n: number): void {
+    if (key === ZERO_KEY) this.zero += n;
+    else this.addKey(key, n);
   }
 
   /** Empties the histogram, keeping its buffer (the engine reuses one per chunk). */

@@ -82,6 +82,16 @@ export class Draws {
     this.scriptV = width >= 1 / 256 ? (u - (reach[k + 1] as number)) / width : NONE_LEFT;
   }
 
+  /**
+   * A simple group's script from `v`, its uniform given that it is simple (script's `u / reach[6]`),
+   * given directly: a counted group's story (count-path.ts) is told from a v of its own.
+   */
+  protected scriptSimple(p: Params, v: number): void {
+    this.scriptFail = D_NONE;
+    this.scriptLast = p.lastDecision;
+    this.scriptV = v;
+  }
+
   /** The script's uniform left, once (NONE_LEFT after), or a new draw. */
   private leftOrDrawn(): number {
     const v = this.scriptV;

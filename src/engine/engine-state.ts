@@ -26,7 +26,8 @@ import { MAX_CHUNK_WORK, RunawayWork } from './runaway.js';
 export class EngineState extends Draws {
   /** The group's key store (cleared per group; the coupled engine switches to the store of the group an event is about). */
   protected log = new WriteLog();
-  protected readonly totals = new ChunkTotals();
+  /** The chunk's totals (a counted group's story is told into totals of its own: count-path.ts). */
+  protected totals = new ChunkTotals();
   /** Where the group's key rows go: the chunk's (the coupled engine keeps each group's apart until it ends). */
   protected rows: LiveRows = this.totals.rows;
   /** Arrival times of the chunk's groups (ms from its start; grown as needed). */

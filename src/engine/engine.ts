@@ -15,7 +15,8 @@ import { clockOf, type Clock } from '../model/clock.js';
 import { compile, S_NONE, type Params } from './compile.js';
 import { D_NONE, withinTimeout } from './draws.js';
 import { DueRuns } from './due-runs.js';
-import { RetryPath, retryPathFits } from './retry-path.js';
+import { COUNT_FROM_CHUNK, CountPath } from './count-path.js';
+import { retryPathFits } from './retry-path.js';
 import { KeyGrid } from './peak.js';
 import { MIXED, NO_QUICK_KEYS, QUICK_ENTRIES, QuickKeys, SPAN_MS, UNFILLED } from './quick-keys.js';
 import { NO_HOOKS, type EngineHooks } from './hooks.js';
@@ -32,27 +33,36 @@ export { ORIGINAL, REPLAN, REPLAY } from './calls.js';
 export { detachedOutput, type ChunkOutput } from './chunk-output.js';
 
 /** Simulates chunks of one scenario; reuse one instance for many chunks. */
-export class ChunkSimulator extends RetryPath {
+export class ChunkSimulator extends CountPath {
   /** The run's clock (arrivals are drawn in its operational time). */
   private readonly clock: Clock;
   /** With incident windows, this chunk's spans of time and the parameters a group's first decisions meet in each (Regimes.fastSpans). */
   private spans: FastSpan[] = [];
+  /** Whether keyed simple groups are counted (count-path.ts): keyed, in steady time (no incident, no load profile), no trigger. */
+  private readonly counting: boolean;
+  /** What the law of its simple groups is made of, to find it made (count-path.ts `lawOf`); null when too long to keep (an empirical latency's values). */
+  private readonly lawKey: string | null;
 
   /**
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
    * every group through the general model; the outputs are the same (tests compare them).
-   * `hooks` hear every group's story (on the general model only: a tracer sets `fastPath: false`).
+   * `hooks` hear every group's story, told by the general model (a group the fast path would settle
+   * goes through it, and a counted one's story is told there: count-path.ts).
    * `seriesStep`: count the run's series in buckets of this many ms (null: none).
+   * `count: false` visits keyed simple groups as they were visited before counting (0.2's numbers: the tests compare the fast path with the general model).
    */
   constructor(
     scenario: Scenario, private readonly gridStep: number, private readonly fastPath = true,
-    hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null,
+    hooks: EngineHooks = NO_HOOKS, seriesStep: number | null = null, count = true,
   ) {
     super(compile(scenario), hooks);
     this.clock = clockOf(scenario);
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
     if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
     this.retryPath = retryPathFits(this.base, fastPath && hooks === NO_HOOKS);
+    this.counting = count && fastPath && this.base.scope !== S_NONE && this.regimes === null && this.clock.identity && this.base.trigger === null;
+    const key = JSON.stringify([scenario.service.latency, scenario.client.timeout, scenario.idempotency.retention, scenario.idempotency.claim, gridStep]);
+    this.lawKey = key.length <= 4096 ? key : null;
   }
 
   /**
@@ -67,7 +77,7 @@ export class ChunkSimulator extends RetryPath {
     this.series?.begin(plan.offset);
     if (this.regimes !== null) this.spans = this.regimes.fastSpans(plan.offset);
     this.arrivals = drawArrivals(this.rng, plan, this.clock, this.arrivals);
-    this.simulateArrivals(plan.actions);
+    this.simulateArrivals(plan.actions, plan.index);
     return this.totals.output(plan, this.p.scope !== S_NONE, this.series);
   }
 
@@ -90,12 +100,16 @@ export class ChunkSimulator extends RetryPath {
    * where a group could meet two sets of them (the timeout before a change) every group goes
    * through the general model, drawing each decision.
    */
-  private simulateArrivals(n: number): void {
+  private simulateArrivals(n: number, chunk: number): void {
     if (this.base.trigger !== null) {
       for (let g = 0; g < n; g++) this.simulateDelivered(g);
       return;
     }
-    if (this.regimes === null) return this.simulateSpan(0, n, this.base);
+    if (this.regimes === null) {
+      const law = this.counting && chunk >= COUNT_FROM_CHUNK ? this.lawOf(this.base, this.gridStep, this.lawKey) : null;
+      if (law !== null && this.countChunk(n, this.base, law)) return;
+      return this.simulateSpan(0, n, this.base);
+    }
     const arrivals = this.arrivals;
     let a = 0;
     for (const span of this.spans) {
@@ -167,7 +181,7 @@ export class ChunkSimulator extends RetryPath {
     const simpleP = p.reach[D_NONE] as number;
     const cut = p.cut;
     const keyed = p.scope !== S_NONE;
-    const inline = this.fastPath;
+    const inline = this.fastPath && this.hooks === NO_HOOKS;
     const sr = this.series;
     const bins = t.simpleLatency;
     const grid = t.grid;
@@ -238,11 +252,4 @@ export class ChunkSimulator extends RetryPath {
     return keys;
   }
 
-  /** Group `a`, not simple, with the verdict of its uniform `u` under `p`: on the retry path where it stays there, else through the general model. */
-  private simulateScripted(p: Params, a: number, u: number): void {
-    if (this.retryPath && this.retried(p, a, u)) return;
-    this.script(p, u);
-    this.simulateGroup(a);
-    this.endScript();
-  }
 }

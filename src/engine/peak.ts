@@ -90,6 +90,26 @@ export class KeyGrid {
   }
 
   /**
+   * Makes cells g0 .. g1 writable by an engine that writes their differences itself (count-path.ts:
+   * `cells` from `cellBase`, valid until the grid next grows); false, and nothing made, when g1 is
+   * past the cap, where addRow would clip a row's end.
+   */
+  makeRoom(g0: number, g1: number): boolean {
+    if (g1 > this.cap) return false;
+    this.reserve(g0, g1);
+    return true;
+  }
+
+  /** The differences, cell `cellBase` first (see makeRoom). */
+  get cells(): Int32Array {
+    return this.diff;
+  }
+
+  get cellBase(): number {
+    return this.base;
+  }
+
+  /**
    * The end of a row that ends past `cap` (a latency's tail, which grew the grid to gigabytes): the
    * cap, which leaves the peak exact while every row starts before it, since the live count rises
    * only where a row starts; a row that starts past it would not be counted, so the run is refused.

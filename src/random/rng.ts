@@ -55,6 +55,18 @@ export class Rng {
     s[0] = from[0] as number; s[1] = from[1] as number; s[2] = from[2] as number; s[3] = from[3] as number;
   }
 
+  /**
+   * A stream of its own, from this one's state mixed with constants and stepped 20 times (as
+   * seedrandom.tychei mixes a seed): this one is not advanced, so what it draws next is the same
+   * whether or not the other is made (the chunk engine's stories: engine/count-path.ts).
+   */
+  split(): Rng {
+    const s = this.s;
+    const rng = new Rng({ a: (s[0] as number) ^ 0x9e3779b9, b: (s[1] as number) ^ 0x85ebca6b, c: (s[2] as number) ^ 0xc2b2ae35, d: (s[3] as number) ^ 0x27d4eb2f });
+    for (let k = 0; k < 20; k++) rng.int32();
+    return rng;
+  }
+
   /** Uniform on [0, 1) with 32 random bits (seedrandom's `prng()`). */
   next(): number {
     return (this.int32() >>> 0) * 2.3283064365386963e-10; // 2^-32

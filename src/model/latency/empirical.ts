@@ -51,6 +51,12 @@ class EmpiricalCut implements LatencyCut {
     return false;
   }
 
+  belowCdf(): number {
+    return NaN; // belowExact is bisected
+  }
+  belowExact(v: number): number {
+    return this.below(v); // exact already
+  }
   below(v: number): number {
     const k = this.count;
     return k > 0 ? this.sorted[Math.min(k - 1, (v * k) | 0)] as number : this.at;

@@ -28,6 +28,14 @@ export interface LatencyCut {
   /** A draw of L given L <= at, from `v` uniform on [0, 1] (1 included): a finite value <= at. Called only when pBelow > 0. */
   below(v: number): number;
   /**
+   * below(v) from the exact conditional quantile, building no table (engine/simple-law.ts reads the
+   * whole of v's range once, where building every cell of a table cost several times as much): the
+   * same as below(v) where below draws exactly, else within the table's tolerance.
+   */
+  belowExact(v: number): number;
+  /** P(L <= x | L <= at) where the form has its CDF at hand (a table's side), else NaN (engine/simple-law.ts then bisects `belowExact`). */
+  belowCdf(x: number): number;
+  /**
    * below(v) where it is a few operations (a table's cell), else NaN, and then the caller draws
    * with `below`: small and calling nothing, so that the engine's hot loop inlines it (a double
    * passed to or returned from a call the optimiser does not inline is boxed, an allocation per
@@ -94,6 +102,6 @@ export class ConstantSampler implements LatencySampler {
     const value = this.value, below = value <= at;
     // The side the value is not on is never drawn; it answers with the nearest value it may hold.
     const other = below ? nextUp(at) : at;
-    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, belowQuick: () => NaN, quickBetween: () => false, above: below ? () => other : () => value };
+    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, belowExact: below ? () => value : () => other, belowCdf: () => NaN, belowQuick: () => NaN, quickBetween: () => false, above: below ? () => other : () => value };
   }
 }

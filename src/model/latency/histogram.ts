@@ -107,6 +107,12 @@ class HistogramCut implements LatencyCut {
     return false;
   }
 
+  belowCdf(): number {
+    return NaN; // belowExact is bisected
+  }
+  belowExact(v: number): number {
+    return this.below(v); // exact already
+  }
   below(v: number): number {
     return Math.min(this.at, this.histogram.valueAt(v * this.countBelow));
   }

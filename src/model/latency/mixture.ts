@@ -84,6 +84,15 @@ class MixtureCut implements LatencyCut {
     const i = slotOf(side, t);
     return (side.cuts[i] as LatencyCut).below(within(side, i, t));
   }
+  belowCdf(): number {
+    return NaN; // belowExact is bisected
+  }
+  belowExact(v: number): number {
+    const side = this.low, t = v * side.total;
+    if (side.cuts.length === 0) return this.high.cuts[0]?.belowExact(v) ?? 0;
+    const i = slotOf(side, t);
+    return (side.cuts[i] as LatencyCut).belowExact(within(side, i, t));
+  }
   above(v: number): number {
     const side = this.high, t = v * side.total;
     if (side.cuts.length === 0) return this.low.cuts[0]?.above(v) ?? Infinity;

@@ -120,6 +120,14 @@ export class TableCut implements LatencyCut {
     return drawn === drawn ? drawn : this.belowExactly(v, (v * CELLS) | 0);
   }
 
+  belowExact(v: number): number {
+    return this.lower.quantile(v);
+  }
+
+  belowCdf(x: number): number {
+    return this.lower.cdf(x);
+  }
+
   /** below(v) from the cell's cubic, or NaN: no branch, and no NaN constant, which would make the optimiser box every value this returns into the engine's loop. */
   belowQuick(v: number): number {
     return cubicAt(this.lowValues, v * CELLS);

@@ -45,6 +45,12 @@ class UniformCut implements LatencyCut {
     return false;
   }
 
+  belowCdf(): number {
+    return NaN; // belowExact is bisected
+  }
+  belowExact(v: number): number {
+    return this.below(v); // exact already
+  }
   below(v: number): number {
     return Math.min(this.lowEnd, this.min + v * (this.lowEnd - this.min));
   }

@@ -1,0 +1,180 @@
+/**
+ * Keyed simple groups counted (engine/count-path.ts) rather than visited: from chunk COUNT_FROM_CHUNK
+ * on, a chunk's numbers are those of the visited chunk in law, not draw for draw (the groups that are
+ * not simple draw after every group's uniform). So chunks before it are compared bit for bit with the
+ * visiting engine, and counted chunks statistically, and a counted chunk traced or with series bit for
+ * bit with itself untraced (its stories come from a stream of their own).
+ *
+ * Tolerances: each figure compared is a sum over independent groups (two runs of the same chunks,
+ * visited and counted, share their arrivals and nothing the figure depends on besides), so the
+ * difference of the two sums, over the square root of the sum of their variances (estimated from
+ * the sums of squares, or from the law), is about standard normal when the laws agree: |z| < 4.5
+ * fails a correct engine about once in 150,000 per figure, and the seeds are fixed. Bins: a two-sample
+ * chi-square over the bins with at least 10 counts, its z = (chi2 - k) / sqrt(2k) held to 4.5 likewise.
+ */
+import { describe, expect, it } from 'vitest';
+import { ChunkSimulator, detachedOutput, type ChunkOutput } from '../src/engine/engine.js';
+import { COUNT_FROM_CHUNK } from '../src/engine/count-path.js';
+import { binKey, LatencyBins } from '../src/engine/bins.js';
+import { KeyGrid } from '../src/engine/peak.js';
+import { compile } from '../src/engine/compile.js';
+import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/engine/plan.js';
+import { simpleLaw } from '../src/engine/simple-law.js';
+import { traceChunk } from '../src/engine/trace.js';
+import { COUNTER_NAMES, C } from '../src/model/counters.js';
+import { NUM_SERIES, SER } from '../src/model/series.js';
+import { chunkRng } from '../src/random/rng.js';
+import type { Scenario } from '../src/model/types.js';
+import { expectEqual } from './equal.js';
+import { parseRunnable } from './helpers.js';
+
+const LAB_INTENT = parseRunnable('idempotency: {scope: intent}');
+/** Every group simple (no lost reply, a timeout no latency reaches): every difference is a counted group's. */
+const ALL_SIMPLE = parseRunnable('{idempotency: {scope: intent}, network: {reply_loss: 0}, client: {timeout: 60s}}');
+
+/** `chunks` chunks of `scenario` from COUNT_FROM_CHUNK on (or from `from`). */
+function plansOf(scenario: Scenario, seed: string, chunks: number, from = COUNT_FROM_CHUNK): ChunkPlan[] {
+  return planChunks(seed, (from + chunks) * CHUNK_ACTIONS, scenario.load.rate_per_s, from, from + chunks);
+}
+
+function run(sim: ChunkSimulator, seed: string, plan: ChunkPlan): ChunkOutput {
+  return detachedOutput(sim.run(chunkRng(seed, plan.index), plan));
+}
+
+function z(a: { sum: number; sumSq: number }, b: { sum: number; sumSq: number }, n: number): number {
+  const variance = (x: { sum: number; sumSq: number }) => Math.max(0, x.sumSq - (x.sum * x.sum) / n);
+  const spread = Math.sqrt(variance(a) + variance(b));
+  return spread === 0 ? (a.sum === b.sum ? 0 : Infinity) : (a.sum - b.sum) / spread;
+}
+
+/** Two-sample chi-square z of two sets of bin counts. */
+function binsZ(a: LatencyBins, b: LatencyBins): number {
+  const da = a.toData(), db = b.toData();
+  const keys = new Map<number, [number, number]>();
+  da.counts.forEach((c, j) => keys.set(da.offset + j, [c, 0]));
+  db.counts.forEach((c, j) => { const e = keys.get(db.offset + j) ?? [0, 0]; e[1] = c; keys.set(db.offset + j, e); });
+  const na = a.count, nb = b.count;
+  let chi2 = 0, k = -1;
+  for (const [x, y] of keys.values()) {
+    if (x + y < 10) continue;
+    chi2 += (Math.sqrt(nb / na) * x - Math.sqrt(na / nb) * y) ** 2 / (x + y);
+    k++;
+  }
+  return (chi2 - k) / Math.sqrt(2 * k);
+}
+
+describe('counting keyed simple groups', () => {
+  it('visits chunks before COUNT_FROM_CHUNK as before (bit for bit), and counts from it', () => {
+    const seed = 'count-from';
+    const [early] = plansOf(LAB_INTENT, seed, 1, COUNT_FROM_CHUNK - 1) as [ChunkPlan];
+    const counting = new ChunkSimulator(LAB_INTENT, 100);
+    expectEqual(run(counting, seed, early), run(new ChunkSimulator(LAB_INTENT, 100, true, undefined, null, false), seed, early));
+    expect(counting.countedGroups).toBe(0);
+    const [late] = plansOf(LAB_INTENT, seed, 1) as [ChunkPlan];
+    const out = run(counting, seed, late);
+    expect(counting.countedGroups).toBeGreaterThan(0.9 * late.actions);
+    expect(out.primaries).toBe(late.actions);
+  });
+
+  it('gives the visited chunks\' counters in law (the lab at scope intent, 24 chunks)', () => {
+    const seed = 'count-law';
+    const plans = plansOf(LAB_INTENT, seed, 24);
+    const visit = new ChunkSimulator(LAB_INTENT, 100, true, undefined, null, false), count = new ChunkSimulator(LAB_INTENT, 100);
+    const sums = (sim: ChunkSimulator) => {
+      const sum = new Float64Array(COUNTER_NAMES.length), sumSq = new Float64Array(COUNTER_NAMES.length);
+      const bins = new LatencyBins();
+      let n = 0;
+      for (const plan of plans) {
+        const out = run(sim, seed, plan);
+        out.sum.forEach((v, k) => { sum[k]! += v; sumSq[k]! += out.sumSq[k] as number; });
+        bins.addData(out.callLatency);
+        n += out.actions;
+      }
+      return { sum, sumSq, bins, n };
+    };
+    const a = sums(visit), b = sums(count);
+    expect(b.n).toBe(a.n);
+    for (const [k, name] of COUNTER_NAMES.entries()) {
+      const zk = z({ sum: a.sum[k] as number, sumSq: a.sumSq[k] as number }, { sum: b.sum[k] as number, sumSq: b.sumSq[k] as number }, a.n);
+      expect(Math.abs(zk), name).toBeLessThan(4.5);
+    }
+    expect(a.sum[C.duplicates]).toBe(0); // intent keys: the lab has none either way
+    expect(Math.abs(binsZ(a.bins, b.bins))).toBeLessThan(4.5);
+    expect(count.countedGroups).toBeGreaterThan(0.9 * a.n);
+  });
+
+  it('starts each counted row in its arrival\'s cell exactly, and ends them in law (every group simple)', () => {
+    const seed = 'count-rows';
+    const law = simpleLaw(compile(ALL_SIMPLE), 100);
+    if (law === null) throw new Error('no law');
+    let mean = 0, second = 0;
+    for (let k = 0; k < law.size; k++) { mean += (law.mass[k] as number) * (law.last[k] as number); second += (law.mass[k] as number) * (law.last[k] as number) ** 2; }
+    const rowVariance = second - mean * mean;
+    const visit = new ChunkSimulator(ALL_SIMPLE, 100, true, undefined, null, false), count = new ChunkSimulator(ALL_SIMPLE, 100);
+    let lengths = 0, rows = 0;
+    const bins = [new LatencyBins(), new LatencyBins()];
+    for (const plan of plansOf(ALL_SIMPLE, seed, 12)) {
+      const outs = [run(visit, seed, plan), run(count, seed, plan)];
+      const data = outs.map((o) => o.grid.toData());
+      const cells = data.map((d) => new Int32Array(Buffer.from(d.diff, 'base64').buffer.slice(0)));
+      // The rows start in the chunk's cells, and end 36,000 cells (the hour's retention) later: the two parts do not meet.
+      const starts = cells.map((c) => Array.from(c.subarray(0, 8000)).filter((x) => x !== 0));
+      expect(data[1]!.base).toBe(data[0]!.base);
+      expect(starts[1]).toEqual(starts[0]);
+      for (const [j, diff] of cells.entries()) {
+        // Σ over cells of the live count = Σ over rows of (last cell − first cell).
+        let live = 0, sum = 0;
+        for (const x of diff) { live += x; sum += live; }
+        lengths += j === 0 ? sum : -sum;
+      }
+      rows += plan.actions;
+      outs.forEach((o, j) => bins[j]!.addData(o.callLatency));
+    }
+    expect(count.countedGroups).toBeGreaterThan(0.99 * rows);
+    expect(Math.abs(lengths / Math.sqrt(2 * rows * rowVariance))).toBeLessThan(4.5);
+    expect(Math.abs(binsZ(bins[0]!, bins[1]!))).toBeLessThan(4.5);
+  });
+
+  it('traces a counted chunk with the run\'s numbers, each counted group told with its own bin', () => {
+    const seed = 'count-trace';
+    const [plan] = plansOf(LAB_INTENT, seed, 1, COUNT_FROM_CHUNK + 3) as [ChunkPlan];
+    const plain = run(new ChunkSimulator(LAB_INTENT, 100), seed, plan);
+    const { output, actions } = traceChunk(LAB_INTENT, 100, chunkRng(seed, plan.index), plan);
+    expectEqual({ ...detachedOutput(output), grid: output.grid.toData() }, { ...plain, grid: plain.grid.toData() });
+    expect(new Set(actions.map((x) => x.group)).size).toBe(plan.actions);
+    // Every action's call latencies, binned from the stories, are the chunk's bins.
+    const bins = new LatencyBins();
+    for (const action of actions) for (const call of action.calls) bins.countKey(binKey(call.end - call.start));
+    const chunk = new LatencyBins();
+    chunk.addData(plain.callLatency);
+    expectEqual(bins.toData(), chunk.toData());
+  });
+
+  it('tells each counted group in its own cell with its own row (every group simple: the stories\' rows are the chunk\'s grid)', () => {
+    const seed = 'count-story-rows';
+    const [plan] = plansOf(ALL_SIMPLE, seed, 1) as [ChunkPlan];
+    const { output, actions } = traceChunk(ALL_SIMPLE, 100, chunkRng(seed, plan.index), plan);
+    const rows = new KeyGrid(100);
+    rows.rowsFrom(plan.offset);
+    for (const action of actions) {
+      const [execution] = action.executions;
+      if (action.executions.length !== 1 || execution === undefined) throw new Error('a simple group executes once');
+      rows.addRow(action.groupArrival, action.groupArrival + execution.at + ALL_SIMPLE.idempotency.retention);
+    }
+    expect(actions.length).toBe(plan.actions);
+    expectEqual(rows.toData(), output.grid.toData());
+  });
+
+  it('counts series from the stories without changing the chunk\'s numbers', () => {
+    const seed = 'count-series';
+    const [plan] = plansOf(LAB_INTENT, seed, 1) as [ChunkPlan];
+    const plain = run(new ChunkSimulator(LAB_INTENT, 100), seed, plan);
+    const series = run(new ChunkSimulator(LAB_INTENT, 100, true, undefined, 60_000), seed, plan);
+    expectEqual({ ...series, series: null, grid: series.grid.toData() }, { ...plain, grid: plain.grid.toData() });
+    const rows = series.series?.rows ?? new Int32Array(0);
+    const total = (m: number) => { let s = 0; for (let r = m; r < rows.length; r += NUM_SERIES) s += rows[r] as number; return s; };
+    expect(total(SER.arrivals)).toBe(plan.actions);
+    expect(total(SER.attempts)).toBe(plain.sum[C.attempts]);
+    expect(total(SER.executions)).toBe(plain.sum[C.executions]);
+  });
+});
