@@ -120,7 +120,7 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
   const params: Params = {
     twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
     requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
-    latency, cut: latency.cut(latencyCut(s.client.timeout, w.latencyScale)),
+    latency, cut: cutOf(s.service.latency, latency, latencyCut(s.client.timeout, w.latencyScale)),
     reach: NO_REACH, lastDecision: 0,
     errorRate: s.service.error_rate,
     crashCut,
@@ -156,6 +156,26 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
  * rounds, and a value on that boundary (a constant latency, an observed one) fell on one side at a
  * group's first attempt and on the other at its retries.
  */
+/**
+ * Cuts made in this thread, by their latency and point: a run after the first with the same (a
+ * sweep's point, the bench's runs) draws from the cells the first built (some 3 ms of building a
+ * lognormal's table, 30 ms in a fresh process). A cell's content is a function of the cut alone,
+ * whenever it is built (model/latency/table.ts), so sharing a cut changes no draw.
+ */
+const CUTS = new Map<string, LatencyCut>();
+const MAX_CUTS = 16;
+
+function cutOf(spec: Scenario['service']['latency'], latency: LatencySampler, at: number): LatencyCut {
+  const key = `${at} ${JSON.stringify(spec)}`;
+  if (key.length > 4096) return latency.cut(at); // an empirical latency's values: not kept
+  let cut = CUTS.get(key);
+  if (cut === undefined) {
+    if (CUTS.size >= MAX_CUTS) CUTS.delete(CUTS.keys().next().value as string);
+    CUTS.set(key, (cut = latency.cut(at)));
+  }
+  return cut;
+}
+
 export function latencyCut(timeout: number, scale: number): number {
   let a = timeout / scale;
   if (!Number.isFinite(a)) return a;
