@@ -14,12 +14,14 @@
  * before). So the loop calls nothing, and a counted chunk's numbers are the visited chunk's in law,
  * not draw for draw.
  *
- * Stories. A tracer (trace.ts) and the run's series (series-tally.ts) need each group's times. A
- * counted group's are drawn, once it is counted, from a stream of the chunk's own (`Rng.split`,
- * which leaves the chunk's stream as it was): its place in its cell and its latency, drawn again
- * until they give its bin and cells (at most MAX_TRIES), and the group is told through the general
- * model with them, into totals of its own, so that hooks and series hear it as they heard every
- * simple group, and the chunk's counts are those of a run.
+ * Stories. A tracer (trace.ts) needs each group's times. A counted group's are drawn, once every
+ * uniform is, from a stream of the chunk's own (`Rng.split`, which leaves the chunk's stream as it
+ * was): its place in its cell and its latency, drawn again until they give its bin and cells (at most
+ * MAX_TRIES), and the group is told through the general model with them, into totals of its own, so
+ * that hooks hear it as they heard every simple group and the chunk's counts are a run's. Series
+ * alone (series-tally.ts) need less: a counted group's arrival and attempt are counted at its arrival,
+ * as visited, and its execution there too unless the timeout could carry it into the next bucket,
+ * where a latency of its category is drawn from that stream.
  */
 import { binKey } from './bins.js';
 import { ChunkTotals } from './chunk-output.js';
@@ -30,6 +32,7 @@ import { KeyGrid } from './peak.js';
 import { RetryPath } from './retry-path.js';
 import { simpleLatency, simpleLaw, type SimpleLaw } from './simple-law.js';
 import type { Rng } from '../random/rng.js';
+import type { SeriesTally } from './series-tally.js';
 import { SER } from '../model/series.js';
 
 /**
@@ -170,7 +173,8 @@ export class CountPath extends RetryPath {
     const perMs = 1 / this.totals.grid.step;
     for (let j = 0; j < this.asideCount; j++) {
       const a = this.setAside[j] as number, u = this.setAsideU[j] as number;
-      if (u < 0) this.tellStory(p, law, a, Math.ceil((this.offset + (this.arrivals[a] as number)) * perMs), -1 - u);
+      if (u < 0 && this.hooks !== NO_HOOKS) this.tellStory(p, law, a, Math.ceil((this.offset + (this.arrivals[a] as number)) * perMs), -1 - u);
+      else if (u < 0) this.countSeries(p, law, a, -1 - u);
       else if (u < simpleP) this.visitSimple(p, a, u);
       else this.simulateScripted(p, a, u);
     }
@@ -227,16 +231,16 @@ export class CountPath extends RetryPath {
 
   private beginStories(step: number): void {
     this.stories = this.rng.split();
-    this.storyTotals.reset(this.offset, new KeyGrid(step));
+    if (this.hooks !== NO_HOOKS) this.storyTotals.reset(this.offset, new KeyGrid(step));
   }
 
   /**
-   * Counted group `a` (in cell `g`, of category `k`) told through the general model, into the stories'
-   * totals, from a place in its cell and a latency drawn from the stories' stream to give its category.
+   * A place in its cell (`story[0]`, x in (0, 1]) and a uniform for its latency (`story[1]`, v) for a
+   * group counted in category `k`, from the stories' stream: drawn again until they give its category.
    */
-  private tellStory(p: Params, law: SimpleLaw, a: number, g: number, k: number): void {
+  private drawStory(p: Params, law: SimpleLaw, k: number): void {
     const r = this.stories as Rng;
-    const step = this.storyTotals.grid.step;
+    const step = this.totals.grid.step;
     const low = law.vLow[k] as number, width = (law.vHigh[k] as number) - low;
     let x = 1, v = low;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
@@ -246,16 +250,47 @@ export class CountPath extends RetryPath {
       const first = p.atomic ? 0 : Math.ceil(x + l / step) - 1;
       if (binKey(l) === law.bin[k] && first === law.first[k] && Math.ceil(x + (l + p.retention) / step) - 1 === law.last[k]) break;
     }
+    this.story[0] = x;
+    this.story[1] = v;
+  }
+  private readonly story = new Float64Array(2);
+
+  /**
+   * Counted group `a` (in cell `g`, of category `k`) told through the general model, into the stories'
+   * totals, from its story's place in its cell and latency.
+   */
+  private tellStory(p: Params, law: SimpleLaw, a: number, g: number, k: number): void {
+    this.drawStory(p, law, k);
+    const step = this.totals.grid.step;
     const arrival = this.arrivals[a] as number;
-    this.arrivals[a] = (g - 1 + x) * step - this.offset;
+    this.arrivals[a] = (g - 1 + (this.story[0] as number)) * step - this.offset;
     const rng = this.rng, totals = this.totals;
-    this.rng = r;
+    this.rng = this.stories as Rng;
     this.totals = this.storyTotals;
-    this.scriptSimple(p, v);
+    this.scriptSimple(p, this.story[1] as number);
     this.simulateGroup(a);
     this.endScript();
     this.rng = rng;
     this.totals = totals;
     this.arrivals[a] = arrival;
+  }
+
+  /**
+   * Counted group `a`'s series counts (no hooks to tell): its arrival and attempt at its arrival, as
+   * visited; its execution in the arrival's bucket where the timeout cannot carry it past, else after
+   * a latency of its category's drawn from the stories' stream (its category is independent of its
+   * arrival, so that latency is, as a visited group's).
+   */
+  private countSeries(p: Params, law: SimpleLaw, a: number, k: number): void {
+    const sr = this.series as SeriesTally;
+    const s = this.arrivals[a] as number;
+    sr.add(SER.arrivals, s);
+    sr.add(SER.attempts, s);
+    if (sr.sameBucket(s, s + p.timeout)) {
+      sr.add(SER.executions, s);
+      return;
+    }
+    this.drawStory(p, law, k);
+    sr.add(SER.executions, s + simpleLatency(p, this.story[1] as number));
   }
 }

@@ -51,6 +51,11 @@ export class SeriesTally {
     this.counts[row * NUM_SERIES + m]! += n;
   }
 
+  /** Whether chunk times `t0` and `t1` fall in one bucket (`add` would count them in one row). */
+  sameBucket(t0: number, t1: number): boolean {
+    return Math.floor((this.offset + t0) / this.stepMs) === Math.floor((this.offset + t1) / this.stepMs);
+  }
+
   /** The rows used, as a view (valid until the next `begin`). */
   rows(): Int32Array {
     return this.counts.subarray(0, this.used * NUM_SERIES);
