@@ -163,7 +163,7 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
  * whenever it is built (model/latency/table.ts), so sharing a cut changes no draw.
  */
 const CUTS = new Map<string, LatencyCut>();
-const MAX_CUTS = 16;
+export const MAX_CUTS = 16;
 
 function cutOf(spec: Scenario['service']['latency'], latency: LatencySampler, at: number): LatencyCut {
   const key = `${at} ${JSON.stringify(spec)}`;

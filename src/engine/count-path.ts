@@ -44,9 +44,9 @@ import { SER } from '../model/series.js';
 export const COUNT_FROM_CHUNK = 16;
 /** Laws made in this thread, by what they are made of (`lawKey`): a run after the first with the same (a sweep's, the bench's) does not make its law again. */
 const LAWS = new Map<string, SimpleLaw | null>();
-const MAX_LAWS = 16;
+export const MAX_LAWS = 16;
 /** Draws of a story's place and latency before the last is taken as it is (a category of almost no chance in its bin's range). */
-const MAX_TRIES = 1000;
+export const MAX_TRIES = 1000;
 const F64 = new Float64Array(1);
 const WORDS = new Int32Array(F64.buffer);
 const HIGH_WORD = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 1 : 0;

@@ -13,12 +13,12 @@
  * once for the parameters and the grid step, and a group draws it from its v alone (Vose's alias
  * table).
  *
- * The law. L(v) rises with v, so [0, 1] cuts into segments on which L's bin and the whole cells of
- * L/step and (L + R)/step stay the same (`segmentsOf`). On a segment the row's cells depend on x
- * through the fractions of L/step and (L + R)/step alone, which differ by a constant there: each
- * cell pair's chance is a multiple of the segment's width or of the integral of L over it, taken by
- * 4-point Gauss-Legendre (L is smooth between a table's cells; a step inside a segment, an empirical
- * latency's, is integrated to within the step times the segment's width over some 20).
+ * The law. L(v) rises with v (for a form whose draws rise smoothly, `LatencyCut.smooth`: not a
+ * mixture, an empirical or a histogram latency, whose simple groups are visited), so [0, 1] cuts into
+ * segments on which L's bin and the whole cells of (L + R)/step, and of L/step where the row starts at
+ * the execution, stay the same (`segmentsOf`). On a segment the row's cells depend on x through those
+ * fractions alone, which differ by a constant there: each cell pair's chance is a multiple of the
+ * segment's width or of the integral of L over it, taken by 4-point Gauss-Legendre.
  */
 import { binKey, keyStart } from './bins.js';
 import type { Params } from './compile.js';
@@ -65,7 +65,7 @@ interface Category { bin: number; first: number; last: number; mass: number; vLo
 /** The law under `p` on a grid of `step` ms, or null: more than MAX_SEGMENTS segments, a retention not finite, or inside an incident window. */
 export function simpleLaw(p: Params, step: number): SimpleLaw | null {
   // In steady time only (count-path.ts): no window's multiplier on the latency.
-  if (p.latencyScale !== 1 || !Number.isFinite(p.retention) || !((p.retention + p.timeout) / step < 2 ** 30)) return null;
+  if (!p.cut.smooth || p.latencyScale !== 1 || !Number.isFinite(p.retention) || !((p.retention + p.timeout) / step < 2 ** 30)) return null;
   const segments = segmentsOf(p, step);
   if (segments === null) return null;
   const categories = new Map<string, Category>();
@@ -81,12 +81,20 @@ export function simpleLaw(p: Params, step: number): SimpleLaw | null {
     const va = segments.at[j] as number, vb = segments.at[j + 1] as number;
     const { bin, k0, k1 } = segments.cells[j] as Cells;
     const dv = vb - va;
+    if (p.atomic) {
+      // The row starts in the arrival's cell; it ends one cell on past 1 - frac((L + R)/step). Segments
+      // break only where (L + R)/step crosses a whole number, so J1 = ∫ frac((L + R)/step) dv directly.
+      const j1 = clamp((segments.sum[j] as number) / step + (rSteps - k1) * dv, dv);
+      add(bin, 0, k1, dv - j1, va, vb);
+      add(bin, 0, k1 + 1, j1, va, vb);
+      continue;
+    }
     // J0 = ∫ frac(L/step) dv; J1 = ∫ frac((L + R)/step) dv = J0 + δ·Δv, δ constant on the segment.
     const j0 = clamp((segments.sum[j] as number) / step - k0 * dv, dv);
     const delta = Math.max(-1, Math.min(1, rSteps - (k1 - k0)));
     const j1 = clamp(j0 + delta * dv, dv);
     // x in (0, 1]: the first cell moves one on past 1 - frac(L/step), the last past 1 - frac((L + R)/step).
-    const d0 = (later: number): number => (p.atomic ? 0 : k0 + later);
+    const d0 = (later: number): number => k0 + later;
     if (delta <= 0) {
       add(bin, d0(0), k1, dv - j0, va, vb);
       add(bin, d0(1), k1, j0 - j1, va, vb);

@@ -51,6 +51,7 @@ class EmpiricalCut implements LatencyCut {
     return false;
   }
 
+  readonly smooth = false;
   belowCdf(): number {
     return NaN; // belowExact is bisected
   }

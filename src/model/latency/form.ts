@@ -33,6 +33,12 @@ export interface LatencyCut {
    * same as below(v) where below draws exactly, else within the table's tolerance.
    */
   belowExact(v: number): number;
+  /**
+   * Whether below(v) rises with v without a step (engine/simple-law.ts integrates it over v, and
+   * finds where it crosses a value, only then): false for a mixture, whose draws fall back at each
+   * component's slot, and for an empirical or histogram latency, whose draws step or jump.
+   */
+  readonly smooth: boolean;
   /** P(L <= x | L <= at) where the form has its CDF at hand (a table's side), else NaN (engine/simple-law.ts then bisects `belowExact`). */
   belowCdf(x: number): number;
   /**
@@ -102,6 +108,6 @@ export class ConstantSampler implements LatencySampler {
     const value = this.value, below = value <= at;
     // The side the value is not on is never drawn; it answers with the nearest value it may hold.
     const other = below ? nextUp(at) : at;
-    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, belowExact: below ? () => value : () => other, belowCdf: () => NaN, belowQuick: () => NaN, quickBetween: () => false, above: below ? () => other : () => value };
+    return { pBelow: below ? 1 : 0, pAbove: below ? 0 : 1, below: below ? () => value : () => other, belowExact: below ? () => value : () => other, belowCdf: () => NaN, smooth: true, belowQuick: () => NaN, quickBetween: () => false, above: below ? () => other : () => value };
   }
 }

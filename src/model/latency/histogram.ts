@@ -107,6 +107,7 @@ class HistogramCut implements LatencyCut {
     return false;
   }
 
+  readonly smooth = false;
   belowCdf(): number {
     return NaN; // belowExact is bisected
   }

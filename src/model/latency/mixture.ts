@@ -84,6 +84,7 @@ class MixtureCut implements LatencyCut {
     const i = slotOf(side, t);
     return (side.cuts[i] as LatencyCut).below(within(side, i, t));
   }
+  readonly smooth = false;
   belowCdf(): number {
     return NaN; // belowExact is bisected
   }

@@ -113,6 +113,7 @@ export class TableCut implements LatencyCut {
   private readonly lowValues = this.low.values;
   private readonly highValues = this.high.values;
 
+  readonly smooth = true;
   constructor(readonly pBelow: number, readonly pAbove: number, private readonly lower: Side, private readonly upper: Side) {}
 
   below(v: number): number {

@@ -45,6 +45,7 @@ class UniformCut implements LatencyCut {
     return false;
   }
 
+  readonly smooth = true;
   belowCdf(): number {
     return NaN; // belowExact is bisected
   }
