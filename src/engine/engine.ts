@@ -95,6 +95,9 @@ export class ChunkSimulator extends CountPath {
    * much into one function, and a double passed to or returned from a call it does not inline
    * is boxed: an allocation per group.
    *
+   * From chunk COUNT_FROM_CHUNK of a keyed scope in steady time, the chunk's keyed simple groups
+   * are counted instead (count-path.ts, `countChunk`), where the law of what they leave is made.
+   *
    * With incident windows the chunk is cut into spans of time (regimes.ts, `fastSpans`): in
    * each, one uniform settles a group's first decisions with the parameters in force there, and
    * where a group could meet two sets of them (the timeout before a change) every group goes
