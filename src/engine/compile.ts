@@ -8,6 +8,7 @@ import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from '../mo
 import type { Scenario } from '../model/types.js';
 import { ackWindow, triggerOf, type Trigger } from '../model/trigger.js';
 import { failChances, lastDecisionOf, reachOf } from './draws.js';
+import { kept } from './kept.js';
 import { nextDown, nextUp } from '../model/latency/next-up.js';
 
 /** Key identities as the hot loop's small integers, one per identity (`keyOf` has a case for each). */
@@ -150,32 +151,24 @@ export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
 }
 
 /**
+ * Cuts made in this thread (kept.ts), by their latency and point: a run after the first with the
+ * same draws from the cells the first built (some 3 ms of building a lognormal's table, 30 ms in a
+ * fresh process). A cell's content is a function of the cut alone, whenever it is built
+ * (model/latency/table.ts), so sharing a cut changes no draw.
+ */
+const CUTS = new Map<string, LatencyCut>();
+
+function cutOf(spec: Scenario['service']['latency'], latency: LatencySampler, at: number): LatencyCut {
+  return kept(CUTS, `${at} ${JSON.stringify(spec)}`, () => latency.cut(at));
+}
+
+/**
  * Where a latency is split for a timeout of `timeout` ms under a multiplier `scale`: the largest
  * double a with a·scale <= timeout, so that the engine's own test (the drawn latency times the
  * multiplier, against the timeout) puts every value on the side its cut says. timeout / scale
  * rounds, and a value on that boundary (a constant latency, an observed one) fell on one side at a
  * group's first attempt and on the other at its retries.
  */
-/**
- * Cuts made in this thread, by their latency and point: a run after the first with the same (a
- * sweep's point, the bench's runs) draws from the cells the first built (some 3 ms of building a
- * lognormal's table, 30 ms in a fresh process). A cell's content is a function of the cut alone,
- * whenever it is built (model/latency/table.ts), so sharing a cut changes no draw.
- */
-const CUTS = new Map<string, LatencyCut>();
-export const MAX_CUTS = 16;
-
-function cutOf(spec: Scenario['service']['latency'], latency: LatencySampler, at: number): LatencyCut {
-  const key = `${at} ${JSON.stringify(spec)}`;
-  if (key.length > 4096) return latency.cut(at); // an empirical latency's values: not kept
-  let cut = CUTS.get(key);
-  if (cut === undefined) {
-    if (CUTS.size >= MAX_CUTS) CUTS.delete(CUTS.keys().next().value as string);
-    CUTS.set(key, (cut = latency.cut(at)));
-  }
-  return cut;
-}
-
 export function latencyCut(timeout: number, scale: number): number {
   let a = timeout / scale;
   if (!Number.isFinite(a)) return a;

@@ -28,6 +28,7 @@ import { ChunkTotals } from './chunk-output.js';
 import type { Params } from './compile.js';
 import { D_NONE, withinTimeout } from './draws.js';
 import { NO_HOOKS } from './hooks.js';
+import { kept } from './kept.js';
 import { KeyGrid } from './peak.js';
 import { RetryPath } from './retry-path.js';
 import { simpleLatency, simpleLaw, type SimpleLaw } from './simple-law.js';
@@ -42,9 +43,8 @@ import { SER } from '../model/series.js';
  * so: a shorter run, a sweep's small points and a timeline's first chunk make none.
  */
 export const COUNT_FROM_CHUNK = 16;
-/** Laws made in this thread, by what they are made of (`lawKey`): a run after the first with the same (a sweep's, the bench's) does not make its law again. */
+/** Laws made in this thread, by what they are made of (`lawKey`; kept.ts). */
 const LAWS = new Map<string, SimpleLaw | null>();
-export const MAX_LAWS = 16;
 /** Draws of a story's place and latency before the last is taken as it is (a category of almost no chance in its bin's range). */
 export const MAX_TRIES = 1000;
 const F64 = new Float64Array(1);
@@ -66,22 +66,10 @@ export class CountPath extends RetryPath {
   private stories: Rng | null = null;
   private readonly storyTotals = new ChunkTotals();
 
-  /**
-   * The law of a keyed simple group under `p` on a grid of `step` ms, or null: visit them
-   * (simple-law.ts). `key` names what it is made of (null: too long to keep, made afresh).
-   */
-  protected lawOf(p: Params, step: number, key: string | null): SimpleLaw | null {
+  /** The law of a keyed simple group under `p` on a grid of `step` ms, or null: visit them (simple-law.ts). `key` names what it is made of. */
+  protected lawOf(p: Params, step: number, key: string): SimpleLaw | null {
     let law = this.laws.get(p);
-    if (law !== undefined) return law;
-    law = key === null ? undefined : LAWS.get(key);
-    if (law === undefined) {
-      law = simpleLaw(p, step);
-      if (key !== null) {
-        if (LAWS.size >= MAX_LAWS) LAWS.delete(LAWS.keys().next().value as string);
-        LAWS.set(key, law);
-      }
-    }
-    this.laws.set(p, law);
+    if (law === undefined) this.laws.set(p, (law = kept(LAWS, key, () => simpleLaw(p, step))));
     return law;
   }
 
@@ -199,12 +187,7 @@ export class CountPath extends RetryPath {
 
   /** A simple group in a cell at the chunk's edge, visited as the visiting loop does (engine.ts), or through the general model where hooks listen. */
   private visitSimple(p: Params, a: number, u: number): void {
-    if (this.hooks !== NO_HOOKS) {
-      this.script(p, u);
-      this.simulateGroup(a);
-      this.endScript();
-      return;
-    }
+    if (this.hooks !== NO_HOOKS) return this.scriptedGroup(p, a, u);
     const t = this.totals;
     const s = this.arrivals[a] as number;
     const done = s + withinTimeout(p.cut.below(u / (p.reach[D_NONE] as number)), p);
@@ -224,6 +207,11 @@ export class CountPath extends RetryPath {
   /** Group `a`, not simple, with the verdict of its uniform `u` under `p`: on the retry path where it stays there, else through the general model. */
   protected simulateScripted(p: Params, a: number, u: number): void {
     if (this.retryPath && this.retried(p, a, u)) return;
+    this.scriptedGroup(p, a, u);
+  }
+
+  /** Group `a` through the general model, its first decisions settled by its uniform `u` under `p`. */
+  private scriptedGroup(p: Params, a: number, u: number): void {
     this.script(p, u);
     this.simulateGroup(a);
     this.endScript();

@@ -38,10 +38,10 @@ export class ChunkSimulator extends CountPath {
   private readonly clock: Clock;
   /** With incident windows, this chunk's spans of time and the parameters a group's first decisions meet in each (Regimes.fastSpans). */
   private spans: FastSpan[] = [];
-  /** Whether keyed simple groups are counted (count-path.ts): keyed, in steady time (no incident, no load profile), no trigger. */
+  /** Whether keyed simple groups are counted (count-path.ts): keyed, in steady time (no incident, no load profile), no trigger, a smooth latency. */
   private readonly counting: boolean;
-  /** What the law of its simple groups is made of, to find it made (count-path.ts `lawOf`); null when too long to keep (an empirical latency's values). */
-  private readonly lawKey: string | null;
+  /** What the law of its simple groups is made of, to find it made (count-path.ts `lawOf`). */
+  private readonly lawKey: string;
 
   /**
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
@@ -60,9 +60,9 @@ export class ChunkSimulator extends CountPath {
     if (scenario.incidents.length > 0) this.regimes = new Regimes(scenario, this.base);
     if (seriesStep !== null) this.series = new SeriesTally(seriesStep);
     this.retryPath = retryPathFits(this.base, fastPath && hooks === NO_HOOKS);
-    this.counting = count && fastPath && this.base.scope !== S_NONE && this.regimes === null && this.clock.identity && this.base.trigger === null;
-    const key = JSON.stringify([scenario.service.latency, scenario.client.timeout, scenario.idempotency.retention, scenario.idempotency.claim, gridStep]);
-    this.lawKey = key.length <= 4096 ? key : null;
+    this.counting = count && fastPath && this.base.scope !== S_NONE && this.regimes === null && this.clock.identity && this.base.trigger === null && this.base.cut.smooth;
+    // Only where a law may be made (an empirical latency's spec holds up to a million values, and is never smooth).
+    this.lawKey = this.counting ? JSON.stringify([scenario.service.latency, scenario.client.timeout, scenario.idempotency.retention, scenario.idempotency.claim, gridStep]) : '';
   }
 
   /**
