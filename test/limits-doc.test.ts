@@ -29,7 +29,7 @@ describe('the limits table on run --effects-out', () => {
 describe('the limits table on counting simple groups', () => {
   it('states the law\'s segments, the laws and cuts kept and a story\'s draws with their constants', async () => {
     const { MAX_SEGMENTS } = await import('../src/engine/simple-law.js');
-    const { MAX_TRIES } = await import('../src/engine/count-path.js');
+    const { MAX_TRIES } = await import('../src/engine/story-path.js');
     const { MAX_KEPT: MAX_LAWS, MAX_KEPT: MAX_CUTS } = await import('../src/engine/kept.js');
     expect(MAX_LAWS).toBe(MAX_CUTS);
     expect(limits).toMatch(new RegExp(`^\\| counting a keyed run's simple groups .*at most ${shown(MAX_SEGMENTS)} segments .*\\(\`MAX_SEGMENTS\`.*the last ${MAX_LAWS} laws and the last ${MAX_CUTS} latency cuts.*at most ${shown(MAX_TRIES)} times \\(\`MAX_TRIES\`\\)`, 'm'));

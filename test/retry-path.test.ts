@@ -9,18 +9,19 @@ import { arrivalTime, withPrimaries } from '../src/model/clock.js';
 import { ChunkSimulator, detachedOutput } from '../src/engine/engine.js';
 import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/engine/plan.js';
 import { chunkRng } from '../src/random/rng.js';
+import { C } from '../src/model/counters.js';
 import type { Scenario } from '../src/model/types.js';
 import { arbScenario } from './arbitrary.js';
 import { expectEqual } from './equal.js';
 import { parseRunnable } from './helpers.js';
 
-/** One chunk of `scenario` with the fast path (and so the retry path) and without, its series counted in `seriesStep` ms buckets (null: none); the groups that stayed on the retry path. */
+/** One chunk of `scenario` with the fast path (and so the retry path) and without, its series counted in `seriesStep` ms buckets (null: none); the groups that stayed on the retry path's general loop, and those its commonest group's shortcut took (reply-path.ts). */
 function both(scenario: Scenario, seed: string, actions: number, seriesStep: number | null = null) {
   const [plan] = planChunks(seed, actions, scenario.load.rate_per_s) as [ChunkPlan];
   const fast = new ChunkSimulator(scenario, 100, true, undefined, seriesStep);
   const out = detachedOutput(fast.run(chunkRng(seed, plan.index), plan));
   const general = detachedOutput(new ChunkSimulator(scenario, 100, false, undefined, seriesStep).run(chunkRng(seed, plan.index), plan));
-  return { fast: out, general, retried: fast.retriedGroups };
+  return { fast: out, general, retried: fast.retriedGroups, answered: fast.answeredGroups };
 }
 
 describe('retry path', () => {
@@ -42,14 +43,32 @@ runtime: {crash_probability: 0.05}`;
       it(`gives the general model's chunk at scope ${scope}, claim ${claim}, with groups that stay and groups that leave`, () => {
         for (const extra of [STAYS, LEAVES]) {
           const scenario = parseRunnable(`${BASE}, scope: ${scope}, claim: ${claim}${extra}`);
-          const { fast, general, retried } = both(scenario, `retry-${scope}-${claim}`, CHUNK_ACTIONS / 4);
+          const { fast, general, retried, answered } = both(scenario, `retry-${scope}-${claim}`, CHUNK_ACTIONS / 4);
           expectEqual(fast, general);
           // 4,096 groups of which some 48% are not simple (1 - 0.95 x 0.7 x P(latency < timeout), the last 0.78): most stay.
           expect(retried).toBeGreaterThan(500);
+          // A lost first reply (some 0.3 x 0.95 x 0.78 of the groups), its retry through and answered by the
+          // store (0.95 x 0.7): some 150 groups, where the retry carries the first attempt's key and it lasts.
+          if (scope === 'none' || scope === 'attempt') expect(answered, 'no stored answer to a retry').toBe(0);
+          else if (extra === STAYS) expect(answered).toBeGreaterThan(50);
         }
       });
     }
   }
+
+  it('gives the general model\'s chunk where a lost reply\'s retry comes as its record expires (the shortcut rewinds, the retry path runs it again)', () => {
+    // A handler of some 30 ms and a record kept 850 ms: the retry, 800 ms + U(0, 100 ms) after the
+    // send, finds it expired for about a fifth of the lost replies (J > L + 50 ms) and runs the
+    // handler again; the rest get the stored success.
+    const scenario = parseRunnable(`network: {reply_loss: 0.3}
+client: {timeout: 800ms, retries: 2, backoff: {base: 100ms, jitter: full}}
+service: {latency: {median: 30ms, sigma: 0.3}}
+idempotency: {scope: intent, retention: 850ms}`);
+    const { fast, general, answered } = both(scenario, 'retry-expiring', CHUNK_ACTIONS / 4);
+    expectEqual(fast, general);
+    expect(answered).toBeGreaterThan(500);
+    expect(fast.sum[C.duplicates]).toBeGreaterThan(100);
+  });
 
   // With verify_before_replan, a step whose re-plan finds the action done ends when the re-plan was
   // due, which may be in the deploy's window when the call's end was not.

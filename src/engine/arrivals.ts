@@ -1,7 +1,9 @@
 /**
  * A chunk's arrivals (engine/plan.ts says how chunks sit in time): exponential gaps scaled to
  * the chunk's span, a Poisson process given its n-th arrival, in operational time, then (with a
- * load profile) mapped to the run's time (model/clock.ts). Both engines draw them here.
+ * load profile) mapped to the run's time (model/clock.ts). Both engines draw them here; a counted
+ * chunk (count-path.ts) draws a simple group's place on the span itself, and its other groups'
+ * places here (`sortedPlaces`).
  */
 import type { Clock } from '../model/clock.js';
 import { standardExponential } from '../random/exponential.js';
@@ -24,6 +26,16 @@ export function drawArrivals(rng: Rng, plan: ChunkPlan, clock: Clock, into: Floa
   toRunTime(arrivals, n, clock, plan);
   if (n > 0) arrivals[n - 1] = plan.span;
   return arrivals;
+}
+
+/**
+ * `m` uniform places on [0, span], in increasing order, into `into` (at least m + 1 long): the
+ * order statistics, as m + 1 exponential gaps scaled to sum to the span (count-path.ts: the groups
+ * of a counted chunk that are not simple, whose places are independent of their verdicts).
+ */
+export function sortedPlaces(rng: Rng, into: Float64Array, m: number, span: number): void {
+  const total = drawGaps(rng, into, m + 1);
+  addUp(into, m + 1, span / total);
 }
 
 /** Arrival times in operational time become the run's (less the chunk's offset), with a load profile. */

@@ -3,37 +3,32 @@
  * groups each leave a latency bin and one key row (simple-law.ts says why they have one law, and
  * docs/model-decisions.md, "Counting simple groups", what of the stream it changes). A layer of the
  * engine's one class (engine-state.ts says why) under the chunk engine's top layer (engine.ts), over
- * the retry path.
+ * the stories' layer (story-path.ts).
  *
- * Every group's arrival and uniform are drawn as before. A simple group whose arrival falls in a grid
- * cell the chunk covers whole takes its bin and its row's two cells, counted from its arrival's, from
- * its uniform by the law's alias table: no latency, no bin key, no division. Every other group is set
- * aside and, once every group's uniform is drawn, goes in the order of arrival where it went (one not
- * simple, with its uniform's verdict, to the retry path or the general model, drawing the rest of its
- * story from the chunk's stream from there on; a simple one in a cell at the chunk's edge visited as
- * before). So the loop calls nothing, and a counted chunk's numbers are the visited chunk's in law,
- * not draw for draw.
- *
- * Stories. A tracer (trace.ts) needs each group's times. A counted group's are drawn, once every
- * uniform is, from a stream of the chunk's own (`Rng.split`, which leaves the chunk's stream as it
- * was): its place in its cell and its latency, drawn again until they give its bin and cells (at most
- * MAX_TRIES), and the group is told through the general model with them, into totals of its own, so
- * that hooks hear it as they heard every simple group and the chunk's counts are a run's. Series
- * alone (series-tally.ts) need less: a counted group's arrival and attempt are counted at its arrival,
- * as visited, and its execution there too unless the timeout could carry it into the next bucket,
- * where a latency of its category is drawn from that stream.
+ * Places, not gaps. Given the chunk's last arrival at its span (plan.ts), its other arrivals are
+ * uniform over the span, in any order (the visited chunk draws them as scaled exponential gaps, in
+ * order): so each group draws its uniform, and a simple one then its place (the others' places,
+ * independent of their verdicts, are drawn in order after the loop: arrivals.ts `sortedPlaces`).
+ * A simple group whose place falls in a grid cell the chunk covers whole takes its bin and its row's two cells, counted from its place's,
+ * from its uniform by the law's alias table: no gap, no latency, no bin key, no division. Every
+ * other group is kept apart (a simple one with its place; one not simple by its uniform, its place
+ * drawn after the loop) and, once every group is drawn, goes in the order of its place
+ * (arrival-order.ts for the simple ones and the stories, merged with the others) where it went: one not simple, with its uniform's verdict, to the retry path or
+ * the general model, drawing the rest of its story from the chunk's stream from there on; a simple
+ * one in a cell at the chunk's edge visited as before. So the loop calls nothing, and a counted
+ * chunk's numbers are the visited chunk's in law, not draw for draw.
  */
+import { ArrivalOrder } from './arrival-order.js';
 import { binKey } from './bins.js';
-import { ChunkTotals } from './chunk-output.js';
 import type { Params } from './compile.js';
+import type { ChunkPlan } from './plan.js';
 import { D_NONE, withinTimeout } from './draws.js';
 import { NO_HOOKS } from './hooks.js';
 import { kept } from './kept.js';
-import { KeyGrid } from './peak.js';
-import { RetryPath } from './retry-path.js';
-import { simpleLatency, simpleLaw, type SimpleLaw } from './simple-law.js';
+import { StoryPath } from './story-path.js';
+import { sortedPlaces } from './arrivals.js';
 import type { Rng } from '../random/rng.js';
-import type { SeriesTally } from './series-tally.js';
+import { simpleLaw, type SimpleLaw } from './simple-law.js';
 import { SER } from '../model/series.js';
 
 /**
@@ -45,26 +40,25 @@ import { SER } from '../model/series.js';
 export const COUNT_FROM_CHUNK = 16;
 /** Laws made in this thread, by what they are made of (`lawKey`; kept.ts). */
 const LAWS = new Map<string, SimpleLaw | null>();
-/** Draws of a story's place and latency before the last is taken as it is (a category of almost no chance in its bin's range). */
-export const MAX_TRIES = 1000;
 const F64 = new Float64Array(1);
 const WORDS = new Int32Array(F64.buffer);
 const HIGH_WORD = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 1 : 0;
 
-export class CountPath extends RetryPath {
+export class CountPath extends StoryPath {
   /** Groups counted, over this simulator's chunks (tests read it, to know the path ran). */
   countedGroups = 0;
   /** The law of each set of parameters this simulator counted under; null: visit. */
   private readonly laws = new Map<Params, SimpleLaw | null>();
   /** The chunk's counted groups of each category. */
   private tally = new Int32Array(0);
-  /** The groups the hot loop set aside (`countGroups`): each one's index, and its uniform or, for a story, -1 - its category. */
-  private setAside = new Int32Array(0);
-  private setAsideU = new Float64Array(0);
   private asideCount = 0;
-  /** The chunk's stream for stories, and the totals they are told into. */
-  private stories: Rng | null = null;
-  private readonly storyTotals = new ChunkTotals();
+  /** The groups not simple, by the loop's order: their uniforms, then their places in increasing order (arrivals.ts `sortedPlaces`). */
+  private otherU = new Float64Array(0);
+  private otherT = new Float64Array(0);
+  private otherCount = 0;
+  /** The groups the chunk's loop counted (`countChunk`, for `finishCount`). */
+  private countedNow = 0;
+  private readonly arrivalOrder = new ArrivalOrder();
 
   /** The law of a keyed simple group under `p` on a grid of `step` ms, or null: visit them (simple-law.ts). `key` names what it is made of. */
   protected lawOf(p: Params, step: number, key: string): SimpleLaw | null {
@@ -74,56 +68,75 @@ export class CountPath extends RetryPath {
   }
 
   /**
-   * The chunk's groups [0, n) under `p`, its keyed simple groups counted by `law`; false, with nothing
-   * done, where the grid cannot make room for every counted row (past its cap: the chunk is visited).
+   * The chunk `plan`'s groups under `p` drawn, its keyed simple groups counted by `law` (`finishCount`
+   * does the rest); false, with nothing drawn, where the grid cannot make room for every counted row
+   * (past its cap: the chunk is visited).
    */
-  protected countChunk(n: number, p: Params, law: SimpleLaw): boolean {
+  protected countChunk(plan: ChunkPlan, p: Params, law: SimpleLaw): boolean {
+    const n = plan.actions, span = plan.span;
     const grid = this.totals.grid;
     const perMs = 1 / grid.step;
-    // Cells the chunk covers whole: from the one after its start's to the one before its end's (addRow's ceil of run time / step).
+    // Cells the chunk covers whole: from the one after its start's to the one before its last arrival's (addRow's ceil of run time / step).
     const cellA = Math.ceil(this.offset * perMs) + 1;
-    const cellB = Math.ceil((this.offset + (this.arrivals[n - 1] as number)) * perMs) - 1;
+    const cellB = Math.ceil((this.offset + span) * perMs) - 1;
     if (cellB >= cellA && !grid.makeRoom(cellA, cellB + law.reach)) return false;
     if (this.tally.length < law.size) this.tally = new Int32Array(law.size);
-    if (this.setAside.length < n) {
-      this.setAside = new Int32Array(n);
+    if (this.places.length < n) {
+      this.places = new Float64Array(n);
       this.setAsideU = new Float64Array(n);
+      this.otherU = new Float64Array(n);
+      this.otherT = new Float64Array(n + 1);
     }
+    if (this.arrivals.length < n) this.arrivals = new Float64Array(n);
     const storied = this.hooks !== NO_HOOKS || this.series !== null;
     if (storied) this.beginStories(grid.step);
     this.asideCount = 0;
-    const counted = this.countGroups(n, p, law, cellA, cellB, storied);
-    this.settleSetAside(p, law);
-    this.endCount(law, counted);
+    this.otherCount = 0;
+    const simpleP = p.reach[D_NONE] as number;
+    this.countedNow = n > 0 ? this.countGroups(
+      n, span, this.offset, perMs, cellA, cellB, storied, law.prob, law.alias, law.first, law.last, simpleP, law.size / simpleP,
+      grid.cells, grid.cellBase, this.tally, this.places, this.setAsideU, this.otherU, this.rng,
+    ) : 0;
     return true;
+  }
+
+  /**
+   * The rest of a chunk `countChunk` counted: its last group and the groups set aside, then its
+   * counted groups into its totals. Called after it, not from it: the optimiser inlines a budget of
+   * code into a function, the calls after the loop first, and with them in `countChunk` the loop's
+   * draws were left calls (each uniform a heap number): 26 M/s against 36 M/s once inlined.
+   */
+  protected finishCount(plan: ChunkPlan, p: Params, law: SimpleLaw): void {
+    if (plan.actions > 0) this.setAsideLast(plan.span);
+    sortedPlaces(this.rng, this.otherT, this.otherCount, plan.span);
+    this.settleSetAside(p, law, plan.span);
+    this.endCount(law, this.countedNow);
   }
 
   /**
    * The hot loop, in a method of its own (as engine.ts's: code that runs once a chunk, compiled with
    * the loop before it ever ran, sent the loop back to the interpreter every chunk), with no call:
    * the general model inlined into it made the optimiser keep each uniform as a heap number, 16
-   * bytes an action. Each group's uniform; a keyed simple group in a cell the chunk covers whole
-   * counted, every other group set aside for `settleSetAside` (with its category where a story is to
-   * be told). Returns the groups it counted.
+   * bytes an action. Everything it reads is an argument: its first runs, before the engine collects
+   * type feedback, read fields with none, and the first optimised code threw out at its first field
+   * read, leaving the loop unoptimised for a run or two. Each group's uniform but the last's
+   * (`setAsideLast`), and a simple group's place; a keyed simple group in a cell the chunk covers
+   * whole counted (`scale`: the law's categories over the chance of a simple group), a simple one
+   * in an edge cell set aside with its place (and a counted one with its category where a story is
+   * to be told), a group not simple kept by its uniform alone (`otherU`: its place comes after).
+   * Returns the groups it counted.
    */
-  private countGroups(n: number, p: Params, law: SimpleLaw, cellA: number, cellB: number, storied: boolean): number {
-    const grid = this.totals.grid;
-    const perMs = 1 / grid.step;
-    const offset = this.offset;
-    const arrivals = this.arrivals;
-    const rng = this.rng;
-    const tally = this.tally;
-    const aside = this.setAside, asideU = this.setAsideU;
-    const { prob, alias, first, last } = law;
-    const simpleP = p.reach[D_NONE] as number;
-    const scale = law.size / simpleP;
-    const cells = grid.cells;
-    const base = grid.cellBase;
-    let counted = 0, m = 0;
-    for (let a = 0; a < n; a++) {
+  private countGroups(
+    n: number, span: number, offset: number, perMs: number, cellA: number, cellB: number, storied: boolean,
+    prob: Float64Array, alias: Int32Array, first: Int32Array, last: Int32Array, simpleP: number, scale: number,
+    cells: Int32Array, base: number, tally: Int32Array, places: Float64Array, asideU: Float64Array, otherU: Float64Array, rng: Rng,
+  ): number {
+    let counted = 0, m = 0, o = 0;
+    for (let a = 0; a < n - 1; a++) {
       const u = rng.next();
       if (u < simpleP) {
-        const g = Math.ceil((offset + (arrivals[a] as number)) * perMs);
+        const t = rng.next() * span;
+        const g = Math.ceil((offset + t) * perMs);
         if (g >= cellA && g <= cellB) {
           // Vose's draw without a branch (which column a uniform takes is a coin toss): the sign of x - i - prob[i].
           const x = u * scale;
@@ -137,34 +150,61 @@ export class CountPath extends RetryPath {
           cells[c + (last[k] as number)]!--;
           counted++;
           if (storied) {
-            aside[m] = a;
+            places[m] = t;
             asideU[m] = -1 - k; // a counted group's category, for its story
             this.asideCount = ++m;
           }
           continue;
         }
+        places[m] = t;
+        asideU[m] = u;
+        this.asideCount = ++m; // here, not after the loop: code after it, compiled before it first ran, deoptimised every chunk
+        continue;
       }
-      aside[m] = a;
-      asideU[m] = u;
-      this.asideCount = ++m; // here, not after the loop: code after it, compiled before it first ran, deoptimised every chunk
+      otherU[o] = u; // not simple: its place is drawn after the loop, with the others' (`sortedPlaces`)
+      this.otherCount = ++o;
     }
     return counted;
   }
 
+  /** The chunk's last group, at its span, set aside (here, not after the loop: code after a loop, compiled before it first ran, deoptimised every chunk). */
+  private setAsideLast(span: number): void {
+    const m = this.asideCount;
+    this.places[m] = span;
+    this.setAsideU[m] = this.rng.next();
+    this.asideCount = m + 1;
+  }
+
   /**
-   * The groups the loop set aside, in the order they arrived: one not simple through the retry path
-   * or the general model (drawing what it needs from the chunk's stream after every group's uniform),
-   * a simple one in an edge cell visited, a counted one's story told.
+   * The groups the loop did not count, in the order of their places (the simple ones set aside and
+   * the stories, a story at the place it is told at, merged with the groups not simple, whose places
+   * `finishCount` drew in order): one not simple through the retry path or the general model (drawing
+   * what it needs from the chunk's stream after every group's uniform and place), a simple one in an
+   * edge cell visited, a counted one's story told. The j-th takes arrival j. With series alone, the counted
+   * groups' counts are made first, apart (`countSeriesApart`).
    */
-  private settleSetAside(p: Params, law: SimpleLaw): void {
+  private settleSetAside(p: Params, law: SimpleLaw, span: number): void {
     const simpleP = p.reach[D_NONE] as number;
-    const perMs = 1 / this.totals.grid.step;
-    for (let j = 0; j < this.asideCount; j++) {
-      const a = this.setAside[j] as number, u = this.setAsideU[j] as number;
-      if (u < 0 && this.hooks !== NO_HOOKS) this.tellStory(p, law, a, Math.ceil((this.offset + (this.arrivals[a] as number)) * perMs), -1 - u);
-      else if (u < 0) this.countSeries(p, law, a, -1 - u);
-      else if (u < simpleP) this.visitSimple(p, a, u);
-      else this.simulateScripted(p, a, u);
+    let m = this.asideCount;
+    if (this.hooks !== NO_HOOKS) this.placeStories(p, law, m);
+    else if (this.series !== null) m = this.countSeriesApart(p, law, m);
+    const order = this.arrivalOrder.sort(this.places, m, span);
+    const others = this.otherCount, otherT = this.otherT, otherU = this.otherU;
+    // The two lists merged by place (the groups not simple first at an equal place).
+    for (let j = 0, i = 0, o = 0; j < m + others; j++) {
+      const e = i < m ? (order[i] as number) : -1;
+      const t = e < 0 ? Infinity : (this.places[e] as number);
+      if (o < others && (otherT[o] as number) <= t) {
+        this.arrivals[j] = otherT[o] as number;
+        this.simulateScripted(p, j, otherU[o++] as number);
+        continue;
+      }
+      i++;
+      const u = this.setAsideU[e] as number;
+      this.arrivals[j] = t;
+      if (u < 0) this.tellStory(p, j, this.storyV[e] as number);
+      else if (u < simpleP) this.visitSimple(p, j, u);
+      else this.simulateScripted(p, j, u); // the last group, at the span
     }
   }
 
@@ -182,7 +222,7 @@ export class CountPath extends RetryPath {
     t.simpleGroups += counted;
     t.actions += counted;
     this.countedGroups += counted;
-    this.stories = null;
+    this.endStories();
   }
 
   /** A simple group in a cell at the chunk's edge, visited as the visiting loop does (engine.ts), or through the general model where hooks listen. */
@@ -204,9 +244,9 @@ export class CountPath extends RetryPath {
     t.actions++;
   }
 
-  /** Group `a`, not simple, with the verdict of its uniform `u` under `p`: on the retry path where it stays there, else through the general model. */
+  /** Group `a`, not simple, with the verdict of its uniform `u` under `p`: on the retry path (its commonest group written straight: reply-path.ts) where it stays there, else through the general model. */
   protected simulateScripted(p: Params, a: number, u: number): void {
-    if (this.retryPath && this.retried(p, a, u)) return;
+    if (this.retryPath && ((this.lostReply(p, u) && this.answeredRetry(p, a, u)) || this.retried(p, a, u))) return;
     this.scriptedGroup(p, a, u);
   }
 
@@ -215,70 +255,5 @@ export class CountPath extends RetryPath {
     this.script(p, u);
     this.simulateGroup(a);
     this.endScript();
-  }
-
-  private beginStories(step: number): void {
-    this.stories = this.rng.split();
-    if (this.hooks !== NO_HOOKS) this.storyTotals.reset(this.offset, new KeyGrid(step));
-  }
-
-  /**
-   * A place in its cell (`story[0]`, x in (0, 1]) and a uniform for its latency (`story[1]`, v) for a
-   * group counted in category `k`, from the stories' stream: drawn again until they give its category.
-   */
-  private drawStory(p: Params, law: SimpleLaw, k: number): void {
-    const r = this.stories as Rng;
-    const step = this.totals.grid.step;
-    const low = law.vLow[k] as number, width = (law.vHigh[k] as number) - low;
-    let x = 1, v = low;
-    for (let tries = 0; tries < MAX_TRIES; tries++) {
-      v = low + width * r.next();
-      x = 1 - r.next();
-      const l = simpleLatency(p, v);
-      const first = p.atomic ? 0 : Math.ceil(x + l / step) - 1;
-      if (binKey(l) === law.bin[k] && first === law.first[k] && Math.ceil(x + (l + p.retention) / step) - 1 === law.last[k]) break;
-    }
-    this.story[0] = x;
-    this.story[1] = v;
-  }
-  private readonly story = new Float64Array(2);
-
-  /**
-   * Counted group `a` (in cell `g`, of category `k`) told through the general model, into the stories'
-   * totals, from its story's place in its cell and latency.
-   */
-  private tellStory(p: Params, law: SimpleLaw, a: number, g: number, k: number): void {
-    this.drawStory(p, law, k);
-    const step = this.totals.grid.step;
-    const arrival = this.arrivals[a] as number;
-    this.arrivals[a] = (g - 1 + (this.story[0] as number)) * step - this.offset;
-    const rng = this.rng, totals = this.totals;
-    this.rng = this.stories as Rng;
-    this.totals = this.storyTotals;
-    this.scriptSimple(p, this.story[1] as number);
-    this.simulateGroup(a);
-    this.endScript();
-    this.rng = rng;
-    this.totals = totals;
-    this.arrivals[a] = arrival;
-  }
-
-  /**
-   * Counted group `a`'s series counts (no hooks to tell): its arrival and attempt at its arrival, as
-   * visited; its execution in the arrival's bucket where the timeout cannot carry it past, else after
-   * a latency of its category's drawn from the stories' stream (its category is independent of its
-   * arrival, so that latency is, as a visited group's).
-   */
-  private countSeries(p: Params, law: SimpleLaw, a: number, k: number): void {
-    const sr = this.series as SeriesTally;
-    const s = this.arrivals[a] as number;
-    sr.add(SER.arrivals, s);
-    sr.add(SER.attempts, s);
-    if (sr.sameBucket(s, s + p.timeout)) {
-      sr.add(SER.executions, s);
-      return;
-    }
-    this.drawStory(p, law, k);
-    sr.add(SER.executions, s + simpleLatency(p, this.story[1] as number));
   }
 }

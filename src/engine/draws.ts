@@ -84,7 +84,7 @@ export class Draws {
 
   /**
    * A simple group's script from `v`, its uniform given that it is simple (script's `u / reach[6]`),
-   * given directly: a counted group's story (count-path.ts) is told from a v of its own.
+   * given directly: a counted group's story (story-path.ts) is told from a v of its own.
    */
   protected scriptSimple(p: Params, v: number): void {
     this.scriptFail = D_NONE;

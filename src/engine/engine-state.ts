@@ -6,7 +6,8 @@
  * The engine is one class split into layers, one per file, each using only those below it:
  * Draws (draws.ts) < EngineState < CallModel (calls.ts) < AttemptModel (attempt.ts) <
  * GroupModel (group.ts) < DeliveryModel (delivery.ts) < RetryServer (retry-server.ts) <
- * RetryPath (retry-path.ts) < ChunkSimulator (engine.ts); the coupled engine's layers stand on DeliveryModel. One class,
+ * RetryPath (retry-path.ts) < ReplyPath (reply-path.ts) < StoryPath (story-path.ts) < CountPath (count-path.ts) < ChunkSimulator (engine.ts);
+ * the coupled engine's layers stand on DeliveryModel. One class,
  * not plain functions over a state object: the optimiser inlines a method after one check of
  * the receiver's map, which the field accesses around it need anyway, but checks an inlined
  * function's identity at every call. With the steps as plain functions the general model ran 3
@@ -26,7 +27,7 @@ import { MAX_CHUNK_WORK, RunawayWork } from './runaway.js';
 export class EngineState extends Draws {
   /** The group's key store (cleared per group; the coupled engine switches to the store of the group an event is about). */
   protected log = new WriteLog();
-  /** The chunk's totals (a counted group's story is told into totals of its own: count-path.ts). */
+  /** The chunk's totals (a counted group's story is told into totals of its own: story-path.ts). */
   protected totals = new ChunkTotals();
   /** Where the group's key rows go: the chunk's (the coupled engine keeps each group's apart until it ends). */
   protected rows: LiveRows = this.totals.rows;

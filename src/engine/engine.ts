@@ -47,7 +47,7 @@ export class ChunkSimulator extends CountPath {
    * `gridStep`: the run's peak grid step in ms (see `gridStepFor`). `fastPath: false` sends
    * every group through the general model; the outputs are the same (tests compare them).
    * `hooks` hear every group's story, told by the general model (a group the fast path would settle
-   * goes through it, and a counted one's story is told there: count-path.ts).
+   * goes through it, and a counted one's story is told there: story-path.ts).
    * `seriesStep`: count the run's series in buckets of this many ms (null: none).
    * `count: false` visits keyed simple groups as they were visited before counting (0.2's numbers: the tests compare the fast path with the general model).
    */
@@ -76,8 +76,10 @@ export class ChunkSimulator extends CountPath {
     this.offset = plan.offset;
     this.series?.begin(plan.offset);
     if (this.regimes !== null) this.spans = this.regimes.fastSpans(plan.offset);
-    this.arrivals = drawArrivals(this.rng, plan, this.clock, this.arrivals);
-    this.simulateArrivals(plan.actions, plan.index);
+    if (!this.counted(plan)) {
+      this.arrivals = drawArrivals(this.rng, plan, this.clock, this.arrivals);
+      this.simulateArrivals(plan.actions);
+    }
     return this.totals.output(plan, this.p.scope !== S_NONE, this.series);
   }
 
@@ -95,24 +97,19 @@ export class ChunkSimulator extends CountPath {
    * much into one function, and a double passed to or returned from a call it does not inline
    * is boxed: an allocation per group.
    *
-   * From chunk COUNT_FROM_CHUNK of a keyed scope in steady time, the chunk's keyed simple groups
-   * are counted instead (count-path.ts, `countChunk`), where the law of what they leave is made.
+   * A counted chunk does not come here (`counted`).
    *
    * With incident windows the chunk is cut into spans of time (regimes.ts, `fastSpans`): in
    * each, one uniform settles a group's first decisions with the parameters in force there, and
    * where a group could meet two sets of them (the timeout before a change) every group goes
    * through the general model, drawing each decision.
    */
-  private simulateArrivals(n: number, chunk: number): void {
+  private simulateArrivals(n: number): void {
     if (this.base.trigger !== null) {
       for (let g = 0; g < n; g++) this.simulateDelivered(g);
       return;
     }
-    if (this.regimes === null) {
-      const law = this.counting && chunk >= COUNT_FROM_CHUNK ? this.lawOf(this.base, this.gridStep, this.lawKey) : null;
-      if (law !== null && this.countChunk(n, this.base, law)) return;
-      return this.simulateSpan(0, n, this.base);
-    }
+    if (this.regimes === null) return this.simulateSpan(0, n, this.base);
     const arrivals = this.arrivals;
     let a = 0;
     for (const span of this.spans) {
@@ -123,6 +120,19 @@ export class ChunkSimulator extends CountPath {
       a = b;
       if (a >= n) return;
     }
+  }
+
+  /**
+   * From chunk COUNT_FROM_CHUNK of a keyed scope in steady time, the chunk counted (count-path.ts,
+   * `countChunk`, which draws its groups' places itself), where the law of what its simple groups
+   * leave is made; false: its arrivals are to be drawn and its groups visited.
+   */
+  private counted(plan: ChunkPlan): boolean {
+    if (!this.counting || plan.index < COUNT_FROM_CHUNK) return false;
+    const law = this.lawOf(this.base, this.gridStep, this.lawKey);
+    if (law === null || !this.countChunk(plan, this.base, law)) return false;
+    this.finishCount(plan, this.base, law);
+    return true;
   }
 
   /** A triggered group's runs (actor 2k + action for delivery k: delivery.ts) by their next send; only those in it are read. */

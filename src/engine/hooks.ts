@@ -2,7 +2,7 @@
  * What the engine tells an observer as it simulates a chunk (the action timeline, trace.ts).
  * Times are ms from the chunk's start; `i` is the actor, 0 the primary action, 1 its twin.
  * The engine calls these only from its general model: with hooks, a group its fast path would settle
- * goes through it, and a counted group's story is told through it (count-path.ts).
+ * goes through it, and a counted group's story is told through it (story-path.ts).
  */
 export interface EngineHooks {
   /**

@@ -5,8 +5,9 @@
  * run the handler (a success or a 5xx), or are answered by the key store (a stored result, a 409 on
  * the claim, a 422); with its retries, re-plans and the calls' ends as the general model has them
  * (attempt.ts, calls.ts, group.ts). Two layers of the engine's one class (engine-state.ts says why):
- * the server's side (retry-server.ts) and, here, the client's, which the chunk engine's loop asks
- * first for each group its fast path does not settle (engine.ts).
+ * the server's side (retry-server.ts) and, here, the client's, which the chunk engine asks for each
+ * group its fast path does not settle (engine.ts, count-path.ts `simulateScripted`), after its
+ * commonest group's shortcut (reply-path.ts).
  *
  * The same numbers, bit for bit: every random decision is drawn by the general model's own methods
  * (draws.ts) in its order, every time is the same sum, and the counts go to the chunk's totals as

@@ -50,7 +50,7 @@ export interface SimpleLaw {
   readonly last: Int32Array;
   /** Each category's chance. */
   readonly mass: Float64Array;
-  /** The range of v in which each category's latencies lie (a counted group's story is drawn in it: count-path.ts). */
+  /** The range of v in which each category's latencies lie (a counted group's story is drawn in it: story-path.ts). */
   readonly vLow: Float64Array;
   readonly vHigh: Float64Array;
   /** The most cells past its arrival's a row ends in (the chunk's room on the grid). */

@@ -182,7 +182,7 @@ class Tracer implements EngineHooks {
  */
 export function traceChunk(scenario: Scenario, gridStep: number, rng: Rng, plan: ChunkPlan): { output: ChunkOutput; actions: TracedAction[] } {
   const tracer = new Tracer(scenario);
-  // Every group through the general model, where the hooks are called (a counted group's story too: count-path.ts).
+  // Every group through the general model, where the hooks are called (a counted group's story too: story-path.ts).
   const simulator = new ChunkSimulator(scenario, gridStep, true, tracer);
   simulator.maxWork = MAX_TRACED_WORK;
   const output = simulator.run(rng, plan);

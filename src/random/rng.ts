@@ -58,7 +58,7 @@ export class Rng {
   /**
    * A stream of its own, from this one's state mixed with constants and stepped 20 times (as
    * seedrandom.tychei mixes a seed): this one is not advanced, so what it draws next is the same
-   * whether or not the other is made (the chunk engine's stories: engine/count-path.ts).
+   * whether or not the other is made (the chunk engine's stories: engine/story-path.ts).
    */
   split(): Rng {
     const s = this.s;
