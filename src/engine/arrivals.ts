@@ -19,9 +19,10 @@ import type { ChunkPlan } from './plan.js';
 export function drawArrivals(rng: Rng, plan: ChunkPlan, clock: Clock, into: Float64Array<ArrayBuffer>): Float64Array<ArrayBuffer> {
   const n = plan.actions;
   const arrivals = into.length < n ? new Float64Array(n) : into;
-  const total = drawGaps(rng, arrivals, n);
-  addUp(arrivals, n, plan.opSpan / total);
-  if (n > 0) arrivals[n - 1] = plan.opSpan;
+  if (n > 0) {
+    sortedPlaces(rng, arrivals, n - 1, plan.opSpan);
+    arrivals[n - 1] = plan.opSpan;
+  }
   if (clock.identity) return arrivals;
   toRunTime(arrivals, n, clock, plan);
   if (n > 0) arrivals[n - 1] = plan.span;

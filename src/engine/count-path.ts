@@ -56,8 +56,6 @@ export class CountPath extends StoryPath {
   private otherU = new Float64Array(0);
   private otherT = new Float64Array(0);
   private otherCount = 0;
-  /** The groups the chunk's loop counted (`countChunk`, for `finishCount`). */
-  private countedNow = 0;
   private readonly arrivalOrder = new ArrivalOrder();
 
   /** The law of a keyed simple group under `p` on a grid of `step` ms, or null: visit them (simple-law.ts). `key` names what it is made of. */
@@ -68,18 +66,18 @@ export class CountPath extends StoryPath {
   }
 
   /**
-   * The chunk `plan`'s groups under `p` drawn, its keyed simple groups counted by `law` (`finishCount`
-   * does the rest); false, with nothing drawn, where the grid cannot make room for every counted row
-   * (past its cap: the chunk is visited).
+   * The chunk `plan`'s groups under `p` drawn, its keyed simple groups counted by `law`: returns how
+   * many it counted (`finishCount` does the rest), or -1, with nothing drawn, where the grid cannot
+   * make room for every counted row (past its cap: the chunk is visited).
    */
-  protected countChunk(plan: ChunkPlan, p: Params, law: SimpleLaw): boolean {
+  protected countChunk(plan: ChunkPlan, p: Params, law: SimpleLaw): number {
     const n = plan.actions, span = plan.span;
     const grid = this.totals.grid;
     const perMs = 1 / grid.step;
     // Cells the chunk covers whole: from the one after its start's to the one before its last arrival's (addRow's ceil of run time / step).
     const cellA = Math.ceil(this.offset * perMs) + 1;
     const cellB = Math.ceil((this.offset + span) * perMs) - 1;
-    if (cellB >= cellA && !grid.makeRoom(cellA, cellB + law.reach)) return false;
+    if (cellB >= cellA && !grid.makeRoom(cellA, cellB + law.reach)) return -1;
     if (this.tally.length < law.size) this.tally = new Int32Array(law.size);
     if (this.places.length < n) {
       this.places = new Float64Array(n);
@@ -93,24 +91,23 @@ export class CountPath extends StoryPath {
     this.asideCount = 0;
     this.otherCount = 0;
     const simpleP = p.reach[D_NONE] as number;
-    this.countedNow = n > 0 ? this.countGroups(
+    return n > 0 ? this.countGroups(
       n, span, this.offset, perMs, cellA, cellB, storied, law.prob, law.alias, law.first, law.last, simpleP, law.size / simpleP,
       grid.cells, grid.cellBase, this.tally, this.places, this.setAsideU, this.otherU, this.rng,
     ) : 0;
-    return true;
   }
 
   /**
-   * The rest of a chunk `countChunk` counted: its last group, the places of its groups not simple,
+   * The rest of a chunk `countChunk` counted (`counted` groups of it): its last group, the places of its groups not simple,
    * and the groups it did not count, then its counted groups into its totals. Called after it, not from it: the optimiser inlines a budget of
    * code into a function, the calls after the loop first, and with them in `countChunk` the loop's
    * draws were left calls (each uniform a heap number): 26 M/s against 36 M/s once inlined.
    */
-  protected finishCount(plan: ChunkPlan, p: Params, law: SimpleLaw): void {
+  protected finishCount(plan: ChunkPlan, p: Params, law: SimpleLaw, counted: number): void {
     if (plan.actions > 0) this.setAsideLast(plan.span);
     sortedPlaces(this.rng, this.otherT, this.otherCount, plan.span);
     this.settleSetAside(p, law, plan.span);
-    this.endCount(law, this.countedNow);
+    this.endCount(law, counted);
   }
 
   /**

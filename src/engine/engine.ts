@@ -130,8 +130,10 @@ export class ChunkSimulator extends CountPath {
   private counted(plan: ChunkPlan): boolean {
     if (!this.counting || plan.index < COUNT_FROM_CHUNK) return false;
     const law = this.lawOf(this.base, this.gridStep, this.lawKey);
-    if (law === null || !this.countChunk(plan, this.base, law)) return false;
-    this.finishCount(plan, this.base, law);
+    if (law === null) return false;
+    const counted = this.countChunk(plan, this.base, law);
+    if (counted < 0) return false;
+    this.finishCount(plan, this.base, law, counted);
     return true;
   }
 

@@ -20,7 +20,6 @@ import { RetryPath } from './retry-path.js';
 export class ReplyPath extends RetryPath {
   /** Groups this shortcut settled, over this simulator's chunks (tests read it, to know it ran). */
   answeredGroups = 0;
-  private readonly rewind = new Int32Array(4);
 
   /**
    * Whether the shortcut may take a group whose uniform `u` under `p` says its first reply is lost:
@@ -40,7 +39,7 @@ export class ReplyPath extends RetryPath {
    * first retry got the stored success (its counts are in the totals), false with the stream as it was.
    */
   protected answeredRetry(p: Params, a: number, u: number): boolean {
-    this.rng.save(this.rewind);
+    this.rng.save(this.saved);
     const arrival = this.arrivals[a] as number;
     // The first attempt, as the script settles it: no twin, its request through, the handler run in time, its reply lost.
     this.script(p, u);
@@ -56,7 +55,7 @@ export class ReplyPath extends RetryPath {
     const replyAfter = s - s + p.fastReply;
     fits = fits && replyAfter <= p.timeout && !this.replyLost() && !this.replayDrawn(0);
     if (!fits) {
-      this.rng.restore(this.rewind);
+      this.rng.restore(this.saved);
       return false;
     }
     this.countAnswered(p, arrival, done, binKey(s + replyAfter - arrival));

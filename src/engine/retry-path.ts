@@ -44,8 +44,8 @@ export class RetryPath extends RetryServer {
   protected retryPath = false;
   /** Groups that stayed on the path, over this simulator's chunks (tests read it, to know the path ran). */
   retriedGroups = 0;
-  /** The stream's state at the group's start, to rewind to. */
-  private readonly saved = new Int32Array(4);
+  /** The stream's state at the group's start, to rewind to (the shortcut's too, reply-path.ts: the two never hold it at once). */
+  protected readonly saved = new Int32Array(4);
   /** The latency bins of the group's calls, counted once the group stays on the path. */
   private readonly callKeys = new Int32Array(MAX_CALLS);
   // The group's client side (calls.ts, group.ts): its attempts, its calls, the last one's end and latency bin, and its tallies.
