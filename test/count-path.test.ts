@@ -83,6 +83,21 @@ describe('counting keyed simple groups', () => {
     expect(out.primaries).toBe(late.actions);
   });
 
+  it('puts every counted group\'s latency in its chunk\'s histograms, once, chunk after chunk (each category counted is added and cleared)', () => {
+    // Exact, not in law: every action has one action latency, so the action histogram's count is
+    // the chunk's actions, and every action makes at least one call.
+    const seed = 'count-bins';
+    const sim = new ChunkSimulator(LAB_INTENT, 100);
+    for (const plan of plansOf(LAB_INTENT, seed, 6)) {
+      const before = sim.countedGroups;
+      const out = run(sim, seed, plan);
+      expect(sim.countedGroups - before).toBeGreaterThan(0.9 * plan.actions);
+      const bins = (data: ChunkOutput['actionLatency']) => { const b = new LatencyBins(); b.addData(data); return b.count; };
+      expect(bins(out.actionLatency)).toBe(out.actions);
+      expect(bins(out.callLatency)).toBeGreaterThanOrEqual(out.actions);
+    }
+  });
+
   it('gives the visited chunks\' counters in law (the lab at scope intent, 24 chunks)', () => {
     const seed = 'count-law';
     const plans = plansOf(LAB_INTENT, seed, 24);

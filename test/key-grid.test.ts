@@ -69,6 +69,23 @@ describe('the peak grid', () => {
     }), { numRuns: 100 });
   });
 
+  it('with expected cells, makes its room at its first chunk, so that rows inside them never grow it; empty, it gives the same data either way', () => {
+    const grid = new KeyGrid(STEP, 5000);
+    expect(grid.cells.length).toBe(0);
+    expect(grid.toData()).toEqual(new KeyGrid(STEP).toData());
+    grid.rowsFrom(1000);
+    const cells = grid.cells;
+    expect(cells.length).toBeGreaterThanOrEqual(5000);
+    expect(grid.toData()).toEqual(new KeyGrid(STEP).toData()); // room, but no row
+    for (let k = 0; k < 100; k++) grid.addRow(k * 3000, k * 3000 + 20_000); // cells 10 .. 3210 from run time 1000 ms
+    expect(grid.cells).toBe(cells); // never grown
+    const plain = new KeyGrid(STEP);
+    plain.rowsFrom(1000);
+    for (let k = 0; k < 100; k++) plain.addRow(k * 3000, k * 3000 + 20_000);
+    expect(grid.toData()).toEqual(plain.toData());
+    expect(grid.peak()).toBe(plain.peak());
+  });
+
   it('refuses a grid of another step', () => {
     expect(() => new KeyGrid(STEP).addGrid(new KeyGrid(2 * STEP))).toThrow(/grid steps differ/);
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { compileLatency } from '../src/model/latency.js';
 import { standardExponential } from '../src/random/exponential.js';
 import { normal } from '../src/random/normal.js';
-import { chunkRng, Rng, streamRng } from '../src/random/rng.js';
+import { chunkRng, Rng, streamRng, unit } from '../src/random/rng.js';
 import { normalTail, seProportion } from './helpers.js';
 
 describe('seed derivation', () => {
@@ -25,6 +25,13 @@ describe('seed derivation', () => {
     const reference = seedrandom.tychei(123456789 as unknown as string, { state: true });
     const ours = new Rng(reference.state() as unknown as { a: number; b: number; c: number; d: number });
     for (let i = 0; i < 1000; i++) expect(ours.next()).toBe(reference());
+  });
+
+  it('unit of the next 32 bits is the next uniform, bit for bit (the engine draws so)', () => {
+    const a = chunkRng('unit', 3), b = chunkRng('unit', 3);
+    for (let i = 0; i < 10_000; i++) expect(unit(a.int32())).toBe(b.next());
+    expect(unit(0)).toBe(0);
+    expect(unit(-1)).toBe(1 - 2 ** -32); // the largest: below 1
   });
 
   it('streams are seeded as seedrandom seeds them: its ARC4 hash of the name, then tychei from 53 bits of it', () => {

@@ -160,7 +160,7 @@ describe('through the command', () => {
     const run = (signal?: AbortSignal) => command(['sweep', join(ROOT, 'test/fixtures/tiny.yaml'), ...vary, '--format', 'csv', '--out', out], { stdout: new PassThrough(), stderr: new PassThrough(), env: {} }, signal);
     const stop = new AbortController();
     let seen: string[] = [];
-    // Between chunks the sweep yields to the event loop: once the temporary file holds the header, stop it.
+    // Between slices of chunks, and after a run's last, the sweep yields to the event loop: once the temporary file holds the header, stop it.
     const watch = setInterval(() => {
       const tmp = readdirSync(dir).find((f) => f.endsWith('.tmp'));
       if (tmp !== undefined && statSync(join(dir, tmp)).size > 0 && !stop.signal.aborted) { seen = readdirSync(dir); stop.abort(); }

@@ -9,6 +9,7 @@ import { J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NON
 import { assertNever } from '../model/enums.js';
 import { SER } from '../model/series.js';
 import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING } from './write-log.js';
+import { unit } from '../random/rng.js';
 
 // Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a
 // module's own constants, while an imported one is a load from its module cell at each use.
@@ -156,8 +157,8 @@ export class AttemptModel extends CallModel {
     const jitter = this.p.jitter;
     switch (jitter) {
       case J_NONE: return d;
-      case J_FULL: return d * this.rng.next();
-      case J_EQUAL: return d / 2 + (d / 2) * this.rng.next();
+      case J_FULL: return d * unit(this.rng.int32());
+      case J_EQUAL: return d / 2 + (d / 2) * unit(this.rng.int32());
       default: return assertNever(jitter);
     }
   }
@@ -187,7 +188,7 @@ export class AttemptModel extends CallModel {
       return ERR_5XX;
     }
     if (u < p.crashCut) {
-      if (!(p.transactional && keyed) && this.rng.next() < p.crashAfter) this.execution(i, done, kind, key);
+      if (!(p.transactional && keyed) && unit(this.rng.int32()) < p.crashAfter) this.execution(i, done, kind, key);
       if (claims && p.transactional) {
         log.write(key, done, RELEASE, fp, done);
         rows.record(key, s, done, owner);

@@ -7,6 +7,7 @@ import { binKey } from './bins.js';
 import { EngineState } from './engine-state.js';
 import { SER } from '../model/series.js';
 import { uniform } from '../random/uniform.js';
+import { unit } from '../random/rng.js';
 
 // Kept in the module that uses them (and re-exported by engine.ts): the optimiser folds a
 // module's own constants, while an imported one is a load from its module cell at each use.
@@ -48,7 +49,7 @@ export class CallModel extends EngineState {
   private startCall(i: number, kind: number, at: number): void {
     this.kind[i] = kind;
     this.callId[i] = this.nextCall++;
-    if (kind !== ORIGINAL && this.p.drift > 0 && this.rng.next() < this.p.drift) this.text[i] = this.nextText++;
+    if (kind !== ORIGINAL && this.p.drift > 0 && unit(this.rng.int32()) < this.p.drift) this.text[i] = this.nextText++;
     this.attempt[i] = 0;
     this.callStart[i] = at;
     this.sendAt[i] = at;
@@ -71,7 +72,7 @@ export class CallModel extends EngineState {
         this.unknownOutcomes[i]!++;
         if (this.series !== null) this.series.add(SER.unknown_outcomes, at);
       }
-      if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && this.rng.next() < p.replanP) {
+      if ((this.replans[i] as number) < p.maxReplans && p.replanP > 0 && unit(this.rng.int32()) < p.replanP) {
         this.replans[i]!++;
         const next = at + uniform(this.rng, p.replanMin, p.replanMax);
         // The read tool reads when the re-plan is due; here every execution committed by then is

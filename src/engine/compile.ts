@@ -106,48 +106,55 @@ export function scopeCode(scope: Scope): ScopeCode {
 export interface WindowChanges { latencyScale: number; storeDown: boolean }
 const NO_WINDOW: WindowChanges = { latencyScale: 1, storeDown: false };
 
-/**
- * The hot loop's parameters; inside an incident window (`w`) its changes too. Every `Params`
- * comes from this one literal, so the engine's loads from `this.p` see one object shape
- * whether or not a window is in force (an object spread made another and slowed every access).
- */
+/** The hot loop's parameters; inside an incident window (`w`) its changes too. */
 export function compile(s: Scenario, w: WindowChanges = NO_WINDOW): Params {
-  const b = s.client.backoff;
-  const backoff = new Float64Array(s.client.retries + 1);
-  for (let j = 1; j <= s.client.retries; j++) backoff[j] = backoffDelay(b, j);
-  const i = s.idempotency;
-  const crashCut = s.service.error_rate + s.service.crash_probability;
-  const latency = compileLatency(s.service.latency);
-  const params: Params = {
-    twinP: s.workload.twin_probability, twinMin: s.workload.twin_delay.min, twinMax: s.workload.twin_delay.max,
-    requestLoss: s.network.request_loss, replyLoss: s.network.reply_loss,
-    latency, cut: cutOf(s.service.latency, latency, latencyCut(s.client.timeout, w.latencyScale)),
-    reach: NO_REACH, lastDecision: 0,
-    errorRate: s.service.error_rate,
-    crashCut,
-    crashAfter: s.service.crash_after_effect,
-    fastReply: s.service.fast_reply,
-    timeout: s.client.timeout, retries: s.client.retries, deadline: s.client.deadline ?? Infinity,
-    backoff, jitter: JITTER_CODE[b.jitter],
-    retryAfter: i.conflict_retry_after ?? 0,
-    shedRetryAfter: s.service.capacity?.retry_after ?? 0,
-    replanP: s.agent.replan_probability, maxReplans: s.agent.max_replans,
-    replanMin: s.agent.replan_delay.min, replanMax: s.agent.replan_delay.max,
-    drift: s.agent.arg_drift_probability, verify: s.agent.verify_before_replan,
-    crashP: s.runtime.crash_probability, resumeMin: s.runtime.resume_delay.min,
-    resumeMax: s.runtime.resume_delay.max, maxReplays: s.runtime.max_replays,
-    scope: deliveredScope(i.scope, triggerOf(s)), atomic: ATOMIC_CLAIM[i.claim],
-    fpChecked: FINGERPRINT_RULE[i.fingerprint].checked, fpText: FINGERPRINT_RULE[i.fingerprint].text,
-    retention: i.retention,
-    runningLife: runningLife(i.lease, i.retention),
-    transactional: i.transactional, storeErrors: STORES_ERRORS[i.on_error],
-    latencyScale: w.latencyScale, storeDown: w.storeDown, failOpen: FAILS_OPEN[i.on_store_down],
-    trigger: triggerParams(triggerOf(s)),
-  };
-  const fail = failChances(params, params.cut.pAbove);
-  params.reach = reachOf(fail, params.cut.pBelow);
-  params.lastDecision = lastDecisionOf(fail);
-  return params;
+  return new CompiledParams(s, w);
+}
+
+/**
+ * Every `Params` is made by this one constructor, so the engine's loads from `this.p` see one
+ * object shape whether or not a window is in force (an object spread made another and slowed
+ * every access). A constructor, not an object literal: V8 builds a literal's boilerplate the
+ * second time the literal runs, which widens its fields' representations and threw out every
+ * optimised method that reads `this.p` at the start of a process's second run (the bench's first
+ * timed run, a sweep's second point; `node --trace-deopt`: "code dependencies").
+ */
+interface CompiledParams extends Params {}
+class CompiledParams {
+  constructor(s: Scenario, w: WindowChanges) {
+    const b = s.client.backoff;
+    const i = s.idempotency;
+    this.twinP = s.workload.twin_probability; this.twinMin = s.workload.twin_delay.min; this.twinMax = s.workload.twin_delay.max;
+    this.requestLoss = s.network.request_loss; this.replyLoss = s.network.reply_loss;
+    this.latency = compileLatency(s.service.latency);
+    this.cut = cutOf(s.service.latency, this.latency, latencyCut(s.client.timeout, w.latencyScale));
+    this.errorRate = s.service.error_rate;
+    this.crashCut = s.service.error_rate + s.service.crash_probability;
+    this.crashAfter = s.service.crash_after_effect;
+    this.fastReply = s.service.fast_reply;
+    this.timeout = s.client.timeout; this.retries = s.client.retries; this.deadline = s.client.deadline ?? Infinity;
+    this.backoff = new Float64Array(s.client.retries + 1);
+    for (let j = 1; j <= s.client.retries; j++) this.backoff[j] = backoffDelay(b, j);
+    this.jitter = JITTER_CODE[b.jitter];
+    this.retryAfter = i.conflict_retry_after ?? 0;
+    this.shedRetryAfter = s.service.capacity?.retry_after ?? 0;
+    this.replanP = s.agent.replan_probability; this.maxReplans = s.agent.max_replans;
+    this.replanMin = s.agent.replan_delay.min; this.replanMax = s.agent.replan_delay.max;
+    this.drift = s.agent.arg_drift_probability; this.verify = s.agent.verify_before_replan;
+    this.crashP = s.runtime.crash_probability; this.resumeMin = s.runtime.resume_delay.min;
+    this.resumeMax = s.runtime.resume_delay.max; this.maxReplays = s.runtime.max_replays;
+    this.scope = deliveredScope(i.scope, triggerOf(s)); this.atomic = ATOMIC_CLAIM[i.claim];
+    this.fpChecked = FINGERPRINT_RULE[i.fingerprint].checked; this.fpText = FINGERPRINT_RULE[i.fingerprint].text;
+    this.retention = i.retention;
+    this.runningLife = runningLife(i.lease, i.retention);
+    this.transactional = i.transactional; this.storeErrors = STORES_ERRORS[i.on_error];
+    this.latencyScale = w.latencyScale; this.storeDown = w.storeDown; this.failOpen = FAILS_OPEN[i.on_store_down];
+    this.trigger = triggerParams(triggerOf(s));
+    // A simple group's decisions, from the rest (draws.ts).
+    const fail = failChances(this, this.cut.pAbove);
+    this.reach = reachOf(fail, this.cut.pBelow);
+    this.lastDecision = lastDecisionOf(fail);
+  }
 }
 
 /**
@@ -176,6 +183,3 @@ export function latencyCut(timeout: number, scale: number): number {
   while (nextUp(a) * scale <= timeout) a = nextUp(a);
   return a;
 }
-
-/** The literal's placeholder until its chances are known (they need the rest of it). */
-const NO_REACH = new Float64Array(0);

@@ -20,6 +20,7 @@ import type { TriggerParams } from './compile.js';
 import { C } from '../model/counters.js';
 import { GroupModel } from './group.js';
 import { SER } from '../model/series.js';
+import { unit } from '../random/rng.js';
 
 export class DeliveryModel extends GroupModel {
   /** The trigger's parameters (the same in every incident window). */
@@ -53,7 +54,7 @@ export class DeliveryModel extends GroupModel {
       run = false;
     } else if (!tp.afterStep) {
       // ack: on_receipt: acknowledged first; the consumer may die right after.
-      run = !(tp.consumerCrash > 0 && this.rng.next() < tp.consumerCrash);
+      run = !(tp.consumerCrash > 0 && unit(this.rng.int32()) < tp.consumerCrash);
       acked = !this.ackLost();
     }
     if (acked) this.deadline[a] = Infinity;
@@ -66,7 +67,7 @@ export class DeliveryModel extends GroupModel {
   private startRun(a: number, k: number, at: number): void {
     const i = this.runActor(a, k);
     const drift = this.base.drift;
-    const text = k === 0 || (drift > 0 && this.rng.next() < drift) ? this.nextText++ : (this.originalText[a] as number);
+    const text = k === 0 || (drift > 0 && unit(this.rng.int32()) < drift) ? this.nextText++ : (this.originalText[a] as number);
     this.originalText[a] = text;
     this.runBegun[a] = 1;
     this.runStarted[i] = 1;
@@ -108,7 +109,7 @@ export class DeliveryModel extends GroupModel {
   /** Whether an acknowledgement is lost on its way to the sender. */
   private ackLost(): boolean {
     const loss = this.trig.ackLoss;
-    return loss > 0 && this.rng.next() < loss;
+    return loss > 0 && unit(this.rng.int32()) < loss;
   }
 
   /** The action actor `i` runs for (the actor of its first delivery). */
@@ -122,7 +123,7 @@ export class DeliveryModel extends GroupModel {
     const a = this.actionOf(i);
     if (crashed || this.runDelivery[i] !== this.delivery[a] || at > (this.deadline[a] as number)) return;
     const tp = this.trig;
-    if (tp.consumerCrash > 0 && this.rng.next() < tp.consumerCrash) return;
+    if (tp.consumerCrash > 0 && unit(this.rng.int32()) < tp.consumerCrash) return;
     if (!this.ackLost()) this.deadline[a] = Infinity;
   }
 

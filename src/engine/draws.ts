@@ -32,7 +32,7 @@
  * decision of chance zero as failed, so a scenario whose chance is zero draws nothing for it.
  */
 import type { Params } from './compile.js';
-import { Rng } from '../random/rng.js';
+import { unit, Rng } from '../random/rng.js';
 
 /** The decisions of a simple group, in order (see above); D_NONE: none fails. */
 export const D_TWIN = 0, D_REQUEST = 1, D_LATENCY = 2, D_OUTCOME = 3, D_REPLY = 4, D_REPLAY = 5, D_NONE = 6;
@@ -96,7 +96,7 @@ export class Draws {
   private leftOrDrawn(): number {
     const v = this.scriptV;
     this.scriptV = NONE_LEFT;
-    return v === NONE_LEFT ? this.rng.next() : v;
+    return v === NONE_LEFT ? unit(this.rng.int32()) : v;
   }
 
   /** Whether the script settles decision `d` as failed (read only while a script is in force); past its last decision, the script ends. */
@@ -108,13 +108,13 @@ export class Draws {
   /** Whether the group has a twin (a second action of the same business identity). */
   protected twinDrawn(): boolean {
     if (this.scriptLast !== OFF) return this.settled(D_TWIN);
-    return this.p.twinP > 0 && this.rng.next() < this.p.twinP;
+    return this.p.twinP > 0 && unit(this.rng.int32()) < this.p.twinP;
   }
 
   /** Whether an attempt's request is lost on the way to the server. */
   protected requestLost(): boolean {
     if (this.scriptLast !== OFF) return this.settled(D_REQUEST);
-    return this.p.requestLoss > 0 && this.rng.next() < this.p.requestLoss;
+    return this.p.requestLoss > 0 && unit(this.rng.int32()) < this.p.requestLoss;
   }
 
   /**
@@ -134,26 +134,26 @@ export class Draws {
       into[i] = withinTimeout(cut.below(this.leftOrDrawn()), p);
       return;
     }
-    const u = this.rng.next();
+    const u = unit(this.rng.int32());
     into[i] = (u < cut.pBelow ? cut.below(u / cut.pBelow) : cut.above((u - cut.pBelow) / cut.pAbove)) * p.latencyScale;
   }
 
   /** The handler's fate as one uniform: below `errorRate` a 5xx, below `crashCut` a crash, else a success (1 when neither can happen). */
   protected outcomeDraw(): number {
     if (this.scriptLast !== OFF) return this.settled(D_OUTCOME) ? this.p.crashCut * this.leftOrDrawn() : 1;
-    return this.p.crashCut > 0 ? this.rng.next() : 1;
+    return this.p.crashCut > 0 ? unit(this.rng.int32()) : 1;
   }
 
   /** Whether a reply the server sent in time is lost on the way back. */
   protected replyLost(): boolean {
     if (this.scriptLast !== OFF) return this.settled(D_REPLY);
-    return this.p.replyLoss > 0 && this.rng.next() < this.p.replyLoss;
+    return this.p.replyLoss > 0 && unit(this.rng.int32()) < this.p.replyLoss;
   }
 
   /** Whether the agent's runtime crashes after a call and replays it, for an action already replayed `replays` times. */
   protected replayDrawn(replays: number): boolean {
     if (this.scriptLast !== OFF) return this.settled(D_REPLAY);
-    return replays < this.p.maxReplays && this.p.crashP > 0 && this.rng.next() < this.p.crashP;
+    return replays < this.p.maxReplays && this.p.crashP > 0 && unit(this.rng.int32()) < this.p.crashP;
   }
 
   /**

@@ -25,7 +25,7 @@ import type { ChunkPlan } from './plan.js';
 import { SER } from '../model/series.js';
 import { uniform } from '../random/uniform.js';
 import { SeriesTally } from './series-tally.js';
-import type { Rng } from '../random/rng.js';
+import { unit, type Rng } from '../random/rng.js';
 import type { Scenario } from '../model/types.js';
 
 export { CONFLICT_409, ERR_5XX, FRESH_KEY, FROM_STORE, HANDLER, LOST_REQUEST, MISMATCH_422, NO_KEY, NO_REPLY, OK, SHED_503, STORE_503 } from './attempt.js';
@@ -109,13 +109,13 @@ export class ChunkSimulator extends CountPath {
       for (let g = 0; g < n; g++) this.simulateDelivered(g);
       return;
     }
-    if (this.regimes === null) return this.simulateSpan(0, n, this.base);
+    if (this.regimes === null) return this.countSimple(this.simulateSpan(0, n, this.base));
     const arrivals = this.arrivals;
     let a = 0;
     for (const span of this.spans) {
       let b = a;
       while (b < n && (arrivals[b] as number) < span.to) b++;
-      if (span.fast !== null) this.simulateSpan(a, b, span.fast);
+      if (span.fast !== null) this.countSimple(this.simulateSpan(a, b, span.fast));
       else for (let g = a; g < b; g++) this.simulateGroup(g);
       a = b;
       if (a >= n) return;
@@ -131,6 +131,7 @@ export class ChunkSimulator extends CountPath {
     if (!this.counting || plan.index < COUNT_FROM_CHUNK) return false;
     const law = this.lawOf(this.base, this.gridStep, this.lawKey);
     if (law === null) return false;
+    this.countRoom(plan.actions, law.size);
     const counted = this.countChunk(plan, this.base, law);
     if (counted < 0) return false;
     this.finishCount(plan, this.base, law, counted);
@@ -185,12 +186,23 @@ export class ChunkSimulator extends CountPath {
     return i;
   }
 
+  /** `simple` simple groups into the chunk's totals: one action, one handler run each. */
+  private countSimple(simple: number): void {
+    const t = this.totals;
+    t.handlerRuns += simple;
+    t.simpleGroups += simple;
+    t.actions += simple;
+  }
+
   /**
    * Groups [from, to) of the chunk, in order, each settled by one uniform under the parameters
    * `p`: the simple ones here, the others through the general model with their uniform's verdict.
-   * In order: the action timeline numbers groups as they are simulated.
+   * In order: the action timeline numbers groups as they are simulated. Returns the simple groups,
+   * for the caller to count (`countSimple`): nothing after the loop, as in count-path.ts
+   * `countGroups` (the loop is compiled while it runs, before code after it ever ran, and that code
+   * sent the loop back to the interpreter).
    */
-  private simulateSpan(from: number, to: number, p: Params): void {
+  private simulateSpan(from: number, to: number, p: Params): number {
     const t = this.totals;
     const rng = this.rng;
     const simpleP = p.reach[D_NONE] as number;
@@ -207,7 +219,7 @@ export class ChunkSimulator extends CountPath {
     const latencyRead = keyed || sr !== null;
     let simple = 0; // counted into the totals after the loop: a local stays in a register
     for (let a = from; a < to; a++) {
-      const u = rng.next();
+      const u = unit(rng.int32());
       const settles = u < simpleP && inline;
       const range = (u * QUICK_ENTRIES) | 0;
       const known = keys[range] as number;
@@ -243,9 +255,7 @@ export class ChunkSimulator extends CountPath {
       if (keyed) grid.addRow(p.atomic ? s : done, done + p.retention); // the group's only record: no later write merges with it
       bins.countKey(known > MIXED ? known : binKey(done - s));
     }
-    t.handlerRuns += simple;
-    t.simpleGroups += simple;
-    t.actions += simple;
+    return simple;
   }
 
   /**

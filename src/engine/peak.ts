@@ -67,9 +67,19 @@ export class KeyGrid {
     this.perMs = 1 / step;
   }
 
-  /** Rows written from now on are in ms from run time `offset` (a chunk's start; 0 for run times). */
+  /**
+   * Rows written from now on are in ms from run time `offset` (a chunk's start; 0 for run times).
+   * A grid with expected cells makes its room here, at its first chunk, as its first record would:
+   * addRow then grows it only for a row outside them. The engines' loops inline addRow, compiled in
+   * a process's first run, whose first record grew its grid in a call that collected no type
+   * feedback; every later run's first record, growing a new grid, threw those loops out.
+   */
   rowsFrom(offset: number): void {
     this.rowOffset = offset;
+    if (this.diff.length === 0 && this.expectedCells > 0) {
+      const g = Math.ceil(offset * this.perMs);
+      this.reserve(g, g);
+    }
   }
 
   /**
@@ -132,6 +142,7 @@ export class KeyGrid {
 
   toData(): GridData {
     const [lo, hi] = this.used();
+    if (lo === hi) return { step: this.step, base: 0, diff: '' }; // no row: the same whether or not room was made
     const slice = this.diff.slice(lo, hi);
     return { step: this.step, base: this.base + lo, diff: Buffer.from(slice.buffer).toString('base64') };
   }

@@ -33,6 +33,7 @@ import { C } from '../model/counters.js';
 import { SER } from '../model/series.js';
 import { KEY_LASTS, LEAVES, MAX_ATTEMPTS, MAX_CALLS, RetryServer } from './retry-server.js';
 import { uniform } from '../random/uniform.js';
+import { unit } from '../random/rng.js';
 
 /** Whether groups under `p` may take the retry path: `plain` (the fast path on, with no hooks: a tracer hears the general model), no trigger, a scope it takes. */
 export function retryPathFits(p: Params, plain: boolean): boolean {
@@ -122,14 +123,14 @@ export class RetryPath extends RetryServer {
       this.callKeys[this.calls++] = this.lastKey = binKey(latency);
       this.lastCall[0] = end; this.lastCall[1] = latency;
       let stepEnd = end;
-      if (got !== OK && replans < p.maxReplans && p.replanP > 0 && rng.next() < p.replanP) {
+      if (got !== OK && replans < p.maxReplans && p.replanP > 0 && unit(rng.int32()) < p.replanP) {
         replans++;
         const next = end + uniform(rng, p.replanMin, p.replanMax);
         stepEnd = next; // where verify_before_replan finds the action done, the step ends when the re-plan was due
         if (!(p.verify && this.firstAt <= next)) {
           kind = REPLAN;
           if (KEY_LASTS[p.scope] === 'call') this.held = false; // a new call, a new key
-          if (p.drift > 0 && rng.next() < p.drift) {
+          if (p.drift > 0 && unit(rng.int32()) < p.drift) {
             text = nextText++;
             if (KEY_LASTS[p.scope] === 'text') this.held = false; // new text, a new key
           }

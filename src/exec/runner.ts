@@ -12,7 +12,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Worker } from 'node:worker_threads';
 import type { RunState, RunStateData } from '../results/metrics.js';
-import { CHUNK_ACTIONS, chunkCount, shardRange } from '../engine/plan.js';
+import { CHUNK_ACTIONS, chunkCount, shardRange, type ChunkPlan } from '../engine/plan.js';
 import type { PrecisionTarget } from '../results/precision.js';
 import { withPrimaries } from '../model/clock.js';
 import { runGrid } from '../engine/grid.js';
@@ -31,6 +31,9 @@ import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type 
  * a few per thread keep the workers from waiting.
  */
 const WINDOW_PER_THREAD = 8;
+
+/** How long this thread simulates chunks between turns of the event loop (its workers' messages, Ctrl-C, progress), in ms. */
+const SLICE_MS = 10;
 
 /**
  * What a command's options ask of every run it simulates: the part of a request its runs share,
@@ -52,7 +55,7 @@ export interface RunRequest extends RunAsk {
   seed: string;
   /** Threads that simulate: this one and `threads - 1` workers. */
   threads: number;
-  /** Called after each chunk this thread simulates, with the primary actions all threads have simulated and the most there can be. */
+  /** Called after each slice of chunks this thread simulates (`runSlice`: about 10 ms), with the primary actions all threads have simulated and the most there can be. */
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -100,11 +103,9 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
         await crew.message(); // chunk sums that let this thread confirm further
         progress();
       } else if (plan) {
-        const totals = lane.run(plan);
-        if (totals) confirmer?.take(totals);
+        plan = runSlice(lane, plan, confirmer, performance.now() + SLICE_MS);
         progress();
-        plan = lane.claim();
-        await yieldToEventLoop(); // workers' messages, Ctrl-C and progress come through between chunks
+        await yieldToEventLoop(); // workers' messages, Ctrl-C and progress come through between slices
       } else if (held > 0 || !crew.allDone()) {
         await crew.message();
         progress();
@@ -121,6 +122,28 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
     state: lane.state, gridStep: grid.step, chunksPerThread: [lane.chunks, ...crew.chunks],
     ...(confirmer ? { precisionReached: confirmer.reached } : {}),
   };
+}
+
+/**
+ * This thread's chunks back to back from `plan` (which may run: the caller confirmed and settled
+ * before it), each one's sums taken and the run confirmed and its held chunks settled between them
+ * as runScenario's loop does, until `until` (performance.now()), until the next must wait for
+ * confirmation, or until none is left; returns the next plan. Here, not in runScenario's loop,
+ * which turns once a slice: a turn of an async function's loop a chunk made V8 compile the whole
+ * function (30-50 ms, on the core the run shares with the compiler when pinned to one), and a
+ * turn of the event loop a chunk cost a setImmediate.
+ */
+function runSlice(lane: Lane, plan: ChunkPlan, confirmer: Confirmer | undefined, until: number): ChunkPlan | undefined {
+  for (;;) {
+    const totals = lane.run(plan);
+    if (totals) confirmer?.take(totals);
+    const next = lane.claim();
+    if (!next || performance.now() >= until) return next;
+    confirmer?.confirm();
+    lane.settle();
+    if (lane.mustWait(next)) return next;
+    plan = next;
+  }
 }
 
 /** A coupled run (docs/model.md, "Capacity"): one simulation on this thread, whole (its split refused where its request was made). */

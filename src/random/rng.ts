@@ -69,8 +69,19 @@ export class Rng {
 
   /** Uniform on [0, 1) with 32 random bits (seedrandom's `prng()`). */
   next(): number {
-    return (this.int32() >>> 0) * 2.3283064365386963e-10; // 2^-32
+    return unit(this.int32());
   }
+}
+
+/**
+ * The uniform on [0, 1) of the 32 bits `bits` (an `int32()`), as `next()` makes it. The engine
+ * draws `unit(rng.int32())`, not `rng.next()`: where the optimiser runs out of its budget for
+ * inlining into a method (the retry path's), a call it leaves returns a double as a heap number,
+ * 16 bytes allocated a draw, but `int32` returns a small integer, and `unit` is small enough that
+ * V8 inlines it whatever the budget.
+ */
+export function unit(bits: number): number {
+  return (bits >>> 0) * 2.3283064365386963e-10; // 2^-32
 }
 
 /** Derives the independent stream of chunk `index` from the root seed (never `seed + i`). */
