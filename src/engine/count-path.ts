@@ -138,8 +138,10 @@ export class CountPath extends StoryPath {
   }
 
   /**
-   * The hot loop, in a method of its own (as engine.ts's: code that runs once a chunk, compiled with
-   * the loop before it ever ran, sent the loop back to the interpreter every chunk), with no call:
+   * The hot loop, in a method of its own, which the optimiser inlines into countChunk once that is
+   * hot (the listing loop after it there has run every chunk from the first, so it has its type
+   * feedback: code after a loop that had not yet run, compiled with the loop, sent the loop back to
+   * the interpreter every chunk), with no call:
    * the general model inlined into it made the optimiser keep each uniform as a heap number, 16
    * bytes an action. Everything it reads is an argument: its first runs, before the engine collects
    * type feedback, read fields with none, and the first optimised code threw out at its first field

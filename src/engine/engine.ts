@@ -217,7 +217,7 @@ export class ChunkSimulator extends CountPath {
     const quick = this.quickKeysOf(p);
     const keys = to > from && (this.arrivals[to - 1] as number) + p.timeout < SPAN_MS ? quick.keys : NO_QUICK_KEYS;
     const latencyRead = keyed || sr !== null;
-    let simple = 0; // counted into the totals after the loop: a local stays in a register
+    let simple = 0; // returned for the caller to count (`countSimple`): a local stays in a register
     for (let a = from; a < to; a++) {
       const u = unit(rng.int32());
       const settles = u < simpleP && inline;

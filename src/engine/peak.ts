@@ -29,7 +29,7 @@ export const GRID_CAP_SHARE = 16;
 const GRID_CAP_SHARE_TEXT = `${GRID_CAP_SHARE} times the run's expected span (its arrivals, its longest delays and its retention), after a latency's tail or a queue's backlog this long`;
 const GRID_FIX = "Shorten service.latency's tail (a smaller sigma, a shorter value), or claim keys atomically (idempotency.claim: atomic), whose records start when the request does.";
 
-/** Cells below the first row the grid makes room for (KeyGrid's `reserve`). */
+/** Cells below the first cell the grid makes room for, its first row's or (with expected cells) its first chunk's (KeyGrid's `reserve`). */
 const BASE_SLACK = 4096;
 
 /** The grid of one run (or part of one), in plain serialisable form. */
@@ -59,9 +59,10 @@ export class KeyGrid {
   private rowOffset = 0;
 
   /**
-   * `expectedCells`: cells 0 .. expectedCells - 1 are made room for at the first record, so
-   * the grid is not grown (allocated, copied and paged in again) every few chunks of a long
-   * run. Pages of it no record touches cost nothing.
+   * `expectedCells`: cells 0 .. expectedCells - 1 are made room for at the first chunk
+   * (`rowsFrom`), so the grid is not grown (allocated, copied and paged in again) every few chunks
+   * of a long run. Pages of it no record touches cost nothing (a run that writes no row, at scope
+   * none, allocates them and reads them once at its end).
    */
   constructor(readonly step: number, private readonly expectedCells = 0, private readonly cap = Infinity) {
     this.perMs = 1 / step;

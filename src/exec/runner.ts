@@ -32,7 +32,12 @@ import { ABORT, CONFIRMED, controlBlock, FINISHED, Lane, type ChunkTotals, type 
  */
 const WINDOW_PER_THREAD = 8;
 
-/** How long this thread simulates chunks between turns of the event loop (its workers' messages, Ctrl-C, progress), in ms. */
+/**
+ * How long this thread simulates chunks between turns of the event loop (its workers' messages,
+ * Ctrl-C, progress), in ms. A precision run's slice is one chunk: the workers' sums, which let
+ * this thread confirm further, come through the event loop, and its window (WINDOW_PER_THREAD)
+ * fills within a few chunks.
+ */
 const SLICE_MS = 10;
 
 /**
@@ -103,7 +108,7 @@ export async function runScenario(req: RunRequest): Promise<RunOutcome> {
         await crew.message(); // chunk sums that let this thread confirm further
         progress();
       } else if (plan) {
-        plan = runSlice(lane, plan, confirmer, performance.now() + SLICE_MS);
+        plan = runSlice(lane, plan, confirmer, performance.now() + (confirmer ? 0 : SLICE_MS));
         progress();
         await yieldToEventLoop(); // workers' messages, Ctrl-C and progress come through between slices
       } else if (held > 0 || !crew.allDone()) {
