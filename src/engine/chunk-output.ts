@@ -137,7 +137,8 @@ export class ChunkTotals {
     // sums of integers are exact in any order.
     const simple = this.simpleGroups;
     const keys = keyed ? simple : 0;
-    for (const k of [C.attempts, C.executions]) { this.sum[k]! += simple; this.sumSq[k]! += simple; }
+    this.sum[C.attempts]! += simple; this.sumSq[C.attempts]! += simple;
+    this.sum[C.executions]! += simple; this.sumSq[C.executions]! += simple;
     this.sum[C.keys]! += keys;
     this.sumSq[C.keys]! += keys;
     this.callLatency.addBins(this.simpleLatency);
