@@ -98,6 +98,26 @@ describe('counting keyed simple groups', () => {
     }
   });
 
+  it('gives a chunk the same bytes whatever the simulator ran before it: counted chunks, one visited because its grid could not make room, a grid with expected cells', () => {
+    const seed = 'count-history';
+    const [a, b, c] = plansOf(LAB_INTENT, seed, 3) as [ChunkPlan, ChunkPlan, ChunkPlan];
+    const sim = new ChunkSimulator(LAB_INTENT, 100);
+    run(sim, seed, a);
+    // A cap just past the chunk's last arrival: its rows start before it, but their retention ends
+    // past it, so the counted rows have no room and the chunk is visited (rows clipped at the cap).
+    const capped = new KeyGrid(100, 0, Math.ceil((b.offset + b.span) / 100) + 100);
+    const before = sim.countedGroups;
+    sim.run(chunkRng(seed, b.index), b, capped);
+    expect(sim.countedGroups).toBe(before); // not counted
+    // The grid by its data: one with expected cells holds the same rows in a larger array.
+    const data = (out: ChunkOutput) => ({ ...out, grid: out.grid.toData() });
+    const expected = (grid: KeyGrid) => data(detachedOutput(sim.run(chunkRng(seed, c.index), c, grid)));
+    const fresh = (grid: KeyGrid) => data(detachedOutput(new ChunkSimulator(LAB_INTENT, 100).run(chunkRng(seed, c.index), c, grid)));
+    expectEqual(expected(new KeyGrid(100)), fresh(new KeyGrid(100)));
+    expect(sim.countedGroups).toBeGreaterThan(before); // this one counted
+    expectEqual(expected(new KeyGrid(100, 200_000)), fresh(new KeyGrid(100)));
+  });
+
   it('gives the visited chunks\' counters in law (the lab at scope intent, 24 chunks)', () => {
     const seed = 'count-law';
     const plans = plansOf(LAB_INTENT, seed, 24);

@@ -84,6 +84,14 @@ describe('the peak grid', () => {
     for (let k = 0; k < 100; k++) plain.addRow(k * 3000, k * 3000 + 20_000);
     expect(grid.toData()).toEqual(plain.toData());
     expect(grid.peak()).toBe(plain.peak());
+    // With a cap: rows ending past it are clipped alike, whether room was made at the first chunk or the first row.
+    const capped = new KeyGrid(STEP, 5000, 2000), plainCapped = new KeyGrid(STEP, 0, 2000);
+    for (const g of [capped, plainCapped]) {
+      g.rowsFrom(1000);
+      for (let k = 0; k < 67; k++) g.addRow(k * 3000, k * 3000 + 20_000); // rows from cell 10 to 1990, the last ones ending past cell 2000
+    }
+    expect(capped.toData()).toEqual(plainCapped.toData());
+    expect(capped.peak()).toBe(plainCapped.peak());
   });
 
   it('refuses a grid of another step', () => {
