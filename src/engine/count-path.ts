@@ -243,9 +243,7 @@ export class CountPath extends StoryPath {
       t.simpleLatency.countKeyTimes(law.bin[k] as number, tally[k] as number);
       tally[k] = 0;
     }
-    t.handlerRuns += counted;
-    t.simpleGroups += counted;
-    t.actions += counted;
+    this.countSimple(counted);
     this.countedGroups += counted;
     this.endStories();
   }
@@ -264,9 +262,7 @@ export class CountPath extends StoryPath {
     }
     t.grid.addRow(p.atomic ? s : done, done + p.retention);
     t.simpleLatency.countKey(binKey(done - s));
-    t.handlerRuns++;
-    t.simpleGroups++;
-    t.actions++;
+    this.countSimple(1);
   }
 
   /** Group `a`, not simple, with the verdict of its uniform `u` under `p`: on the retry path (its commonest group written straight: reply-path.ts) where it stays there, else through the general model. */

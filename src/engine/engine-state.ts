@@ -121,6 +121,14 @@ export class EngineState extends Draws {
   /** Whether a client guard is in force (the coupled engine's: coupled/guards.ts; it overrides the two methods below). */
   protected guarded = false;
 
+  /** `simple` simple groups into the chunk's totals: one action and one handler run each (their other counts are added at the chunk's end: chunk-output.ts `output`). */
+  protected countSimple(simple: number): void {
+    const t = this.totals;
+    t.handlerRuns += simple;
+    t.simpleGroups += simple;
+    t.actions += simple;
+  }
+
   constructor(p: Params, protected readonly hooks: EngineHooks) {
     super(p);
   }

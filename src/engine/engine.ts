@@ -186,14 +186,6 @@ export class ChunkSimulator extends CountPath {
     return i;
   }
 
-  /** `simple` simple groups into the chunk's totals: one action, one handler run each. */
-  private countSimple(simple: number): void {
-    const t = this.totals;
-    t.handlerRuns += simple;
-    t.simpleGroups += simple;
-    t.actions += simple;
-  }
-
   /**
    * Groups [from, to) of the chunk, in order, each settled by one uniform under the parameters
    * `p`: the simple ones here, the others through the general model with their uniform's verdict.
