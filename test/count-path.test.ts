@@ -25,6 +25,7 @@ import { traceChunk } from '../src/engine/trace.js';
 import { COUNTER_NAMES, C } from '../src/model/counters.js';
 import { NUM_SERIES, SER } from '../src/model/series.js';
 import { chunkRng } from '../src/random/rng.js';
+import { standardExponential } from '../src/random/exponential.js';
 import type { Scenario } from '../src/model/types.js';
 import { expectEqual } from './equal.js';
 import { parseRunnable } from './helpers.js';
@@ -116,6 +117,20 @@ describe('counting keyed simple groups', () => {
     expectEqual(expected(new KeyGrid(100)), fresh(new KeyGrid(100)));
     expect(sim.countedGroups).toBeGreaterThan(before); // this one counted
     expectEqual(expected(new KeyGrid(100, 200_000)), fresh(new KeyGrid(100)));
+  });
+
+  it('draws, in order, each group\'s uniform and a simple one\'s place, then the last group\'s uniform and the one gap of no group not simple (the loop draws in blocks, and leaves the stream there)', () => {
+    // Every group simple: nothing after the loop draws but the last group's uniform and sortedPlaces's one gap.
+    const seed = 'blocks';
+    const [plan] = plansOf(ALL_SIMPLE, seed, 1) as [ChunkPlan];
+    const sim = new ChunkSimulator(ALL_SIMPLE, 100);
+    const rng = chunkRng(seed, plan.index);
+    sim.run(rng, plan);
+    expect(sim.countedGroups).toBeGreaterThan(0);
+    const expected = chunkRng(seed, plan.index);
+    expected.skip(2 * (plan.actions - 1) + 1);
+    standardExponential(expected);
+    expect(rng.state()).toEqual(expected.state());
   });
 
   it('gives the visited chunks\' counters in law (the lab at scope intent, 24 chunks)', () => {

@@ -74,6 +74,22 @@ describe('seed derivation', () => {
     expect(rng.state()).toEqual((() => { const again = chunkRng('rewind', 3); for (let k = 0; k < 13; k++) again.next(); return again.state(); })());
   });
 
+  it('a block of uniforms is the same numbers as that many draws, and leaves the stream where they would (the counting loop draws so)', () => {
+    const one = chunkRng('block', 5);
+    const block = chunkRng('block', 5);
+    const into = new Float64Array(1000).fill(-1);
+    block.fillUnits(into, 3, 1000); // from 3: the slots before it are not written
+    expect(Array.from(into.subarray(0, 3))).toEqual([-1, -1, -1]);
+    expect(Array.from(into.subarray(3))).toEqual(Array.from({ length: 997 }, () => one.next()));
+    expect(block.state()).toEqual(one.state());
+    block.fillUnits(into, 0, 0); // an empty block draws nothing
+    expect(block.state()).toEqual(one.state());
+    block.skip(17);
+    for (let k = 0; k < 17; k++) one.int32();
+    expect(block.state()).toEqual(one.state());
+    expect(block.next()).toBe(one.next());
+  });
+
   it('a split stream leaves its parent as it was and draws numbers of its own (a counted chunk\'s stories)', () => {
     const parent = chunkRng('split', 2);
     const before = parent.state();

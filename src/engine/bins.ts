@@ -186,7 +186,19 @@ export class LatencyBins {
       i = this.counts.length >> 1;
       this.offset = key - i;
     } else if (i < 0 || i >= this.counts.length) {
-      i = this.grow(key);
+      // Grown to hold the key with 64 bins to spare, doubling. Written here, not in a method of its
+      // own: a histogram grows a few times in a process's first chunks, too few for V8 to give such a
+      // method type feedback, and the optimised code that inlined it (addBins, addData) was thrown
+      // out at the next run's first growth, a fresh histogram's.
+      const lo = Math.min(this.offset, key - 64);
+      const hi = Math.max(this.offset + this.counts.length, key + 64);
+      let size = this.counts.length;
+      while (size < hi - lo) size *= 2;
+      const next = new Float64Array(size);
+      next.set(this.counts, this.offset - lo);
+      this.counts = next;
+      this.offset = lo;
+      i = key - lo;
     }
     this.counts[i] = (this.counts[i] as number) + count;
   }
@@ -230,17 +242,5 @@ export class LatencyBins {
     sketch.zeroCount = this.zero;
     sketch.count = sketch.store.count + this.zero;
     return sketch.count === 0 ? null : sketch.getValueAtQuantile(q);
-  }
-
-  private grow(key: number): number {
-    const lo = Math.min(this.offset, key - 64);
-    const hi = Math.max(this.offset + this.counts.length, key + 64);
-    let size = this.counts.length;
-    while (size < hi - lo) size *= 2;
-    const next = new Float64Array(size);
-    next.set(this.counts, this.offset - lo);
-    this.counts = next;
-    this.offset = lo;
-    return key - lo;
   }
 }

@@ -40,6 +40,7 @@ import { SER } from '../model/series.js';
 export const COUNT_FROM_CHUNK = 16;
 /** Laws made in this thread, by what they are made of (`lawKey`; kept.ts). */
 const LAWS = new Map<string, SimpleLaw | null>();
+const BLOCK = 512; // uniforms the counting loop draws at a time (Rng.fillUnits)
 const F64 = new Float64Array(1);
 const WORDS = new Int32Array(F64.buffer);
 const HIGH_WORD = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1 ? 1 : 0;
@@ -60,6 +61,9 @@ export class CountPath extends StoryPath {
   private otherT = new Float64Array(0);
   private otherCount = 0;
   private readonly arrivalOrder = new ArrivalOrder();
+  /** The counting loop's uniforms, a block of them, and the stream's state at the block's start with the uniforms drawn before it (mark[4]). */
+  private readonly block = new Float64Array(BLOCK);
+  private readonly blockMark = new Int32Array(5);
 
   /** The law of a keyed simple group under `p` on a grid of `step` ms, or null: visit them (simple-law.ts). `key` names what it is made of. */
   protected lawOf(p: Params, step: number, key: string): SimpleLaw | null {
@@ -109,7 +113,7 @@ export class CountPath extends StoryPath {
     const tally = this.tally;
     const counted = n > 0 ? this.countGroups(
       n, span, this.offset, perMs, cellA, cellB, storied, law.prob, law.alias, law.first, law.last, simpleP, law.size / simpleP,
-      grid.cells, grid.cellBase, tally, this.places, this.setAsideU, this.otherU, this.rng,
+      grid.cells, grid.cellBase, tally, this.places, this.setAsideU, this.otherU, this.rng, this.block, this.blockMark,
     ) : 0;
     // The categories counted, listed for endCount. Here, not there: this loop, with no call in it,
     // makes countChunk hot within a run's first chunks (what makes a function hot is its own
@@ -131,6 +135,10 @@ export class CountPath extends StoryPath {
    * draws were left calls (each uniform a heap number): 26 M/s against 36 M/s once inlined.
    */
   protected finishCount(plan: ChunkPlan, p: Params, law: SimpleLaw, counted: number): void {
+    if (plan.actions > 1) { // the stream back to just after the loop's last draw: a group took one uniform, a simple one two
+      this.rng.restore(this.blockMark);
+      this.rng.skip(2 * (plan.actions - 1) - this.otherCount - (this.blockMark[4] as number));
+    }
     if (plan.actions > 0) this.setAsideLast(plan.span);
     sortedPlaces(this.rng, this.otherT, this.otherCount, plan.span);
     this.settleSetAside(p, law, plan.span);
@@ -141,27 +149,39 @@ export class CountPath extends StoryPath {
    * The hot loop, in a method of its own, which the optimiser inlines into countChunk once that is
    * hot (the listing loop after it there has run every chunk from the first, so it has its type
    * feedback: code after a loop that had not yet run, compiled with the loop, sent the loop back to
-   * the interpreter every chunk), with no call:
-   * the general model inlined into it made the optimiser keep each uniform as a heap number, 16
-   * bytes an action. Everything it reads is an argument: its first runs, before the engine collects
-   * type feedback, read fields with none, and the first optimised code threw out at its first field
-   * read, leaving the loop unoptimised for a run or two. Each group's uniform but the last's
-   * (`setAsideLast`), and a simple group's place; a keyed simple group in a cell the chunk covers
-   * whole counted (`scale`: the law's categories over the chance of a simple group), a simple one
-   * in an edge cell set aside with its place (and a counted one with its category where a story is
-   * to be told), a group not simple kept by its uniform alone (`otherU`: its place comes after).
-   * Returns the groups it counted.
+   * the interpreter every chunk), with no call: the general model inlined into it made the optimiser
+   * keep each uniform as a heap number, 16 bytes an action. Everything it reads is an argument: its
+   * first runs, before the engine collects type feedback, read fields with none, and the first
+   * optimised code threw out at its first field read, leaving the loop unoptimised for a run or two.
+   * Each group's uniform but the last's (`setAsideLast`), and a simple group's place, read from
+   * `block`, drawn BLOCK at a time (`mark`: the stream at the block's start, for finishCount to put
+   * it back after the loop's last draw); a keyed simple group in a cell the chunk covers whole counted
+   * (`scale`: the law's categories over the chance of a simple group), a simple one in an edge cell
+   * set aside with its place (and a counted one with its category where a story is to be told), a
+   * group not simple kept by its uniform alone (`otherU`: its place comes after). Returns the groups it counted.
    */
   private countGroups(
     n: number, span: number, offset: number, perMs: number, cellA: number, cellB: number, storied: boolean,
     prob: Float64Array, alias: Int32Array, first: Int32Array, last: Int32Array, simpleP: number, scale: number,
     cells: Int32Array, base: number, tally: Int32Array, places: Float64Array, asideU: Float64Array, otherU: Float64Array, rng: Rng,
+    block: Float64Array, mark: Int32Array,
   ): number {
     let counted = 0, m = 0, o = 0;
+    let j = BLOCK, drawn = 0; // the block's next uniform; uniforms drawn into blocks
     for (let a = 0; a < n - 1; a++) {
-      const u = unit(rng.int32());
+      if (j >= BLOCK - 1) {
+        // Fewer than the two a simple group takes: the one left to the front, the rest drawn after it.
+        const left = BLOCK - j;
+        if (left === 1) block[0] = block[BLOCK - 1] as number;
+        rng.save(mark);
+        mark[4] = drawn;
+        rng.fillUnits(block, left, BLOCK);
+        drawn += BLOCK - left;
+        j = 0;
+      }
+      const u = block[j++] as number;
       if (u < simpleP) {
-        const t = unit(rng.int32()) * span;
+        const t = (block[j++] as number) * span;
         const g = Math.ceil((offset + t) * perMs);
         if (g >= cellA && g <= cellB) {
           // Vose's draw without a branch (which column a uniform takes is a coin toss): the sign of x - i - prob[i].

@@ -37,6 +37,34 @@ export class Rng {
     return (s[0] = (a - b) | 0);
   }
 
+  /**
+   * The next `to - from` uniforms into `into[from..to)`, each `unit(int32())`: the same numbers as that many calls,
+   * with the state words in locals for the block (int32's loads and stores of them, each draw's
+   * first step waiting on the last one's store, were most of a draw's time in the hot loops).
+   * The step is int32's, written again here; test/random.test.ts checks the two agree.
+   */
+  fillUnits(into: Float64Array, from: number, to: number): void {
+    const s = this.s;
+    let a = s[0] as number, b = s[1] as number, c = s[2] as number, d = s[3] as number;
+    for (let k = from; k < to; k++) {
+      b = (b << 25) ^ (b >>> 7) ^ c;
+      c = (c - d) | 0;
+      d = (d << 24) ^ (d >>> 8) ^ a;
+      a = (a - b) | 0;
+      b = (b << 20) ^ (b >>> 12) ^ c;
+      c = (c - d) | 0;
+      d = (d << 16) ^ (c >>> 16) ^ a;
+      a = (a - b) | 0;
+      into[k] = unit(a);
+    }
+    s[0] = a; s[1] = b; s[2] = c; s[3] = d;
+  }
+
+  /** Steps past `n` draws. */
+  skip(n: number): void {
+    for (let k = 0; k < n; k++) this.int32();
+  }
+
   /** The state words. */
   state(): TycheState {
     const s = this.s;
