@@ -7,11 +7,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compile, type Params } from '../src/engine/compile.js';
+import { jittered } from '../src/model/policy.js';
 import { parseRunnable } from './helpers.js';
 
 const KEYS = [
   'twinP', 'twinMin', 'twinMax', 'requestLoss', 'replyLoss', 'latency', 'cut', 'reach', 'lastDecision',
-  'errorRate', 'crashCut', 'crashAfter', 'fastReply', 'timeout', 'retries', 'deadline', 'backoff', 'jitter',
+  'errorRate', 'crashCut', 'crashAfter', 'fastReply', 'timeout', 'retries', 'deadline', 'backoff', 'jitterLow', 'jitterScale',
   'retryAfter', 'shedRetryAfter', 'replanP', 'maxReplans', 'replanMin', 'replanMax', 'drift', 'verify',
   'crashP', 'resumeMin', 'resumeMax', 'maxReplays', 'scope', 'atomic', 'fpChecked', 'fpText', 'retention',
   'runningLife', 'transactional', 'storeErrors', 'latencyScale', 'storeDown', 'failOpen', 'trigger',
@@ -37,4 +38,19 @@ describe('compile', () => {
       }
     });
   }
+});
+
+describe('the jitter as the engine reads it', () => {
+  it('gives policy.ts\'s wait, bit for bit, for each jitter (jitterLow·d + jitterScale·d·u, and no draw without jitter)', () => {
+    for (const jitter of ['none', 'full', 'equal'] as const) {
+      const p = compile(parseRunnable(`client: {backoff: {jitter: ${jitter}}}`));
+      expect(p.jitterScale > 0).toBe(jitter !== 'none');
+      for (const d of [0, 0.1, 100, 333.3333333333333, 5000, 2 ** 40 + 1]) {
+        for (const u of [0, 2 ** -32, 0.1, 0.5, 0.7071067811865476, 1 - 2 ** -32]) {
+          const engine = p.jitterScale > 0 ? p.jitterLow * d + p.jitterScale * d * u : d; // attempt.ts `jittered`, its draw u
+          expect(Object.is(engine, jittered(d, jitter, u))).toBe(true);
+        }
+      }
+    }
+  });
 });

@@ -5,7 +5,7 @@
  * says why).
  */
 import { CallModel } from './calls.js';
-import { J_EQUAL, J_FULL, J_NONE, S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_RUN, S_TEXT } from './compile.js';
+import { S_ATTEMPT, S_BUSINESS, S_CALL, S_INTENT, S_NONE, S_RUN, S_TEXT } from './compile.js';
 import { assertNever } from '../model/enums.js';
 import { SER } from '../model/series.js';
 import { CLAIM, DONE_ERR, DONE_OK, NONE, RELEASE, RUNNING } from './write-log.js';
@@ -152,15 +152,14 @@ export class AttemptModel extends CallModel {
     this.endCall(i, false, status === NO_REPLY || status === CONFLICT_409);
   }
 
-  /** The wait before a retry whose backoff is `d`, with the scenario's jitter (docs/model.md); draws only when it jitters. */
+  /**
+   * The wait before a retry whose backoff is `d`, with the scenario's jitter (policy.ts `jittered`,
+   * as compile.ts writes it); draws only when it jitters. Small, for the retry path's loop to inline
+   * it: a double returned from a call the optimiser leaves is a heap number.
+   */
   protected jittered(d: number): number {
-    const jitter = this.p.jitter;
-    switch (jitter) {
-      case J_NONE: return d;
-      case J_FULL: return d * unit(this.rng.int32());
-      case J_EQUAL: return d / 2 + (d / 2) * unit(this.rng.int32());
-      default: return assertNever(jitter);
-    }
+    const p = this.p;
+    return p.jitterScale > 0 ? p.jitterLow * d + p.jitterScale * d * unit(this.rng.int32()) : d;
   }
 
   /** The handler runs for actor `i`'s request from `serveStart[i]`, taking `handlerDelay[i]`; returns the reply status (or NO_REPLY for a crash). */

@@ -2,9 +2,9 @@
  * The scenario as the engine's hot loop wants it (`Params`): numbers, small integer codes and
  * precomputed tables, made once per simulator. The decisions' arithmetic is policy.ts's.
  */
-import { assertNever, type Claim, type Fingerprint, type Jitter, type OnError, type OnStoreDown, type Scope } from '../model/enums.js';
+import { assertNever, type Claim, type Fingerprint, type OnError, type OnStoreDown, type Scope } from '../model/enums.js';
 import { compileLatency, type LatencyCut, type LatencySampler } from '../model/latency.js';
-import { backoffDelay, KEY_IDENTITY, runningLife, type KeyIdentity } from '../model/policy.js';
+import { backoffDelay, jittered, KEY_IDENTITY, runningLife, type KeyIdentity } from '../model/policy.js';
 import type { Scenario } from '../model/types.js';
 import { ackWindow, triggerOf, type Trigger } from '../model/trigger.js';
 import { failChances, lastDecisionOf, reachOf } from './draws.js';
@@ -27,10 +27,6 @@ function identityCode(identity: KeyIdentity | null): ScopeCode {
     default: return assertNever(identity);
   }
 }
-/** Backoff jitters as small integers (`jittered` has a case for each). */
-export const J_NONE = 0, J_FULL = 1, J_EQUAL = 2;
-export type JitterCode = typeof J_NONE | typeof J_FULL | typeof J_EQUAL;
-const JITTER_CODE: Record<Jitter, JitterCode> = { none: J_NONE, full: J_FULL, equal: J_EQUAL };
 /** Whether a stored fingerprint is compared at all, and whether it covers the free text (else only the business identity, the same for a whole group). */
 const FINGERPRINT_RULE: Record<Fingerprint, { checked: boolean; text: boolean }> = {
   full: { checked: true, text: true }, business: { checked: true, text: false }, none: { checked: false, text: false },
@@ -54,7 +50,12 @@ export interface Params {
   errorRate: number; crashCut: number; crashAfter: number; fastReply: number;
   timeout: number; retries: number; deadline: number;
   /** `backoff[j]`: the delay before retry j (1-based) before jitter; index 0 unused. */
-  backoff: Float64Array; jitter: JitterCode; retryAfter: number;
+  backoff: Float64Array; retryAfter: number;
+  /**
+   * The jitter as policy.ts's `jittered` makes a wait from a delay d and a draw u, affine in u:
+   * jitterLow·d + jitterScale·d·u, the same double for each jitter (none: d, and no draw where jitterScale is 0).
+   */
+  jitterLow: number; jitterScale: number;
   /** The least wait after a shed 503 (service.capacity.retry_after; 0: none). */
   shedRetryAfter: number;
   replanP: number; maxReplans: number; replanMin: number; replanMax: number;
@@ -135,7 +136,8 @@ class CompiledParams {
     this.timeout = s.client.timeout; this.retries = s.client.retries; this.deadline = s.client.deadline ?? Infinity;
     this.backoff = new Float64Array(s.client.retries + 1);
     for (let j = 1; j <= s.client.retries; j++) this.backoff[j] = backoffDelay(b, j);
-    this.jitter = JITTER_CODE[b.jitter];
+    this.jitterLow = jittered(1, b.jitter, 0);
+    this.jitterScale = jittered(1, b.jitter, 1) - this.jitterLow;
     this.retryAfter = i.conflict_retry_after ?? 0;
     this.shedRetryAfter = s.service.capacity?.retry_after ?? 0;
     this.replanP = s.agent.replan_probability; this.maxReplans = s.agent.max_replans;
