@@ -19,13 +19,13 @@ import { COUNT_FROM_CHUNK } from '../src/engine/count-path.js';
 import { binKey, LatencyBins } from '../src/engine/bins.js';
 import { KeyGrid } from '../src/engine/peak.js';
 import { compile } from '../src/engine/compile.js';
+import { D_NONE } from '../src/engine/draws.js';
 import { CHUNK_ACTIONS, planChunks, type ChunkPlan } from '../src/engine/plan.js';
 import { simpleLaw } from '../src/engine/simple-law.js';
 import { traceChunk } from '../src/engine/trace.js';
 import { COUNTER_NAMES, C } from '../src/model/counters.js';
 import { NUM_SERIES, SER } from '../src/model/series.js';
 import { chunkRng } from '../src/random/rng.js';
-import { standardExponential } from '../src/random/exponential.js';
 import type { Scenario } from '../src/model/types.js';
 import { expectEqual } from './equal.js';
 import { parseRunnable } from './helpers.js';
@@ -119,18 +119,36 @@ describe('counting keyed simple groups', () => {
     expectEqual(expected(new KeyGrid(100, 200_000)), fresh(new KeyGrid(100)));
   });
 
-  it('draws, in order, each group\'s uniform and a simple one\'s place, then the last group\'s uniform and the one gap of no group not simple (the loop draws in blocks, and leaves the stream there)', () => {
-    // Every group simple: nothing after the loop draws but the last group's uniform and sortedPlaces's one gap.
-    const seed = 'blocks';
-    const [plan] = plansOf(ALL_SIMPLE, seed, 1) as [ChunkPlan];
-    const sim = new ChunkSimulator(ALL_SIMPLE, 100);
-    const rng = chunkRng(seed, plan.index);
-    sim.run(rng, plan);
-    expect(sim.countedGroups).toBeGreaterThan(0);
-    const expected = chunkRng(seed, plan.index);
-    expected.skip(2 * (plan.actions - 1) + 1);
-    standardExponential(expected);
-    expect(rng.state()).toEqual(expected.state());
+  it('draws, in order, each group\'s uniform and a simple one\'s place, and leaves the stream after them (the loop reads them from blocks: chunks of 1, 2, 512, 513 and 16,384 groups)', () => {
+    // The loop's draws replayed one at a time: what it kept of the groups not simple, and where the
+    // stream stands when the chunk's last group draws (setAsideLast, the first draw after the loop).
+    const simpleP = compile(LAB_INTENT).reach[D_NONE] as number;
+    for (const n of [1, 2, 512, 513, CHUNK_ACTIONS]) {
+      const seed = `blocks/${n}`;
+      const from = COUNT_FROM_CHUNK;
+      const [plan] = planChunks(seed, from * CHUNK_ACTIONS + n, LAB_INTENT.load.rate_per_s, from, from + 1) as [ChunkPlan];
+      expect(plan.actions).toBe(n);
+      const sim = new ChunkSimulator(LAB_INTENT, 100);
+      const inside = sim as unknown as { otherU: Float64Array; otherCount: number; setAsideLast(span: number): void };
+      const seen: { state: unknown; others: number[] }[] = [];
+      const setAsideLast = inside.setAsideLast;
+      inside.setAsideLast = function (this: typeof inside, span: number) {
+        seen.push({ state: rng.state(), others: Array.from(this.otherU.subarray(0, this.otherCount)) });
+        setAsideLast.call(this, span);
+      };
+      const rng = chunkRng(seed, plan.index);
+      sim.run(rng, plan);
+      if (n > 512) expect(sim.countedGroups).toBeGreaterThan(0);
+      const replay = chunkRng(seed, plan.index);
+      const others: number[] = [];
+      for (let a = 0; a < n - 1; a++) {
+        const u = replay.next();
+        if (u < simpleP) replay.next(); // its place
+        else others.push(u);
+      }
+      expect(seen).toEqual([{ state: replay.state(), others }]);
+      if (n === CHUNK_ACTIONS) expect(others.length).toBeGreaterThan(100); // groups not simple, an odd count of draws between blocks
+    }
   });
 
   it('gives the visited chunks\' counters in law (the lab at scope intent, 24 chunks)', () => {

@@ -3,9 +3,9 @@
  * runtime") as functions of numbers. A random draw is an argument (`u`, uniform on [0, 1)),
  * so each caller keeps its own draw order; a decision never draws. The probe's agent
  * (src/probe/agent.ts, on a stream drawn in advance) and the in-memory store decide with
- * these, and so does the engine's compile.ts (backoffDelay, runningLife, KEY_IDENTITY); the
- * engine's hot loop (engine.ts: afterAttempt, jittered, endCall, keyOf) still writes the
- * rest of the same arithmetic inline, and test/probe-model.test.ts holds the two to the same counts.
+ * these, and so does the engine's compile.ts (backoffDelay, runningLife, KEY_IDENTITY, and
+ * jittered's two coefficients); the engine's hot loop (engine.ts: afterAttempt, endCall, keyOf)
+ * still writes the rest of the same arithmetic inline, and test/probe-model.test.ts holds the two to the same counts.
  */
 import type { Jitter, Scenario, Scope } from './types.js';
 
