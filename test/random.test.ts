@@ -84,7 +84,7 @@ describe('seed derivation', () => {
     expect(block.state()).toEqual(one.state());
     block.fillUnits(into, 0, 0); // an empty block draws nothing
     expect(block.state()).toEqual(one.state());
-    block.skip(17);
+    block.advance(17);
     for (let k = 0; k < 17; k++) one.int32();
     expect(block.state()).toEqual(one.state());
     expect(block.next()).toBe(one.next());

@@ -137,7 +137,7 @@ export class CountPath extends StoryPath {
   protected finishCount(plan: ChunkPlan, p: Params, law: SimpleLaw, counted: number): void {
     if (plan.actions > 1) { // the stream back to just after the loop's last draw: a group took one uniform, a simple one two
       this.rng.restore(this.blockMark);
-      this.rng.skip(2 * (plan.actions - 1) - this.otherCount - (this.blockMark[4] as number));
+      this.rng.advance(2 * (plan.actions - 1) - this.otherCount - (this.blockMark[4] as number));
     }
     if (plan.actions > 0) this.setAsideLast(plan.span);
     sortedPlaces(this.rng, this.otherT, this.otherCount, plan.span);

@@ -61,8 +61,8 @@ export class Rng {
     s[0] = a; s[1] = b; s[2] = c; s[3] = d;
   }
 
-  /** Steps past `n` draws. */
-  skip(n: number): void {
+  /** Moves the stream on by `n` draws, drawing them (the counting loop's rewind ends here: count-path.ts `finishCount`). */
+  advance(n: number): void {
     for (let k = 0; k < n; k++) this.int32();
   }
 
